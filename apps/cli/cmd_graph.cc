@@ -1,0 +1,104 @@
+// `chatty convert`, `chatty generate`, `chatty info`: graph files in and out.
+#include <omp.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <vector>
+
+#include "apps/cli/commands.h"
+#include "apps/cli/flags.h"
+#include "apps/cli/json.h"
+#include "datasets/generators.h"
+#include "datasets/load.h"
+#include "runtime/status.h"
+
+DEFINE_string(out, "", "output file for convert/generate (format from its extension)");
+DEFINE_string(out_format, "auto", "output format: auto (by extension), el, gr, mtx or cgr");
+
+namespace chatty::cli {
+namespace {
+
+// Input/output from positional arguments or --graph / --out.
+std::pair<std::string, std::string> in_out(const char* cmd, const std::vector<std::string>& args) {
+  std::string in = FLAGS_graph, out = FLAGS_out;
+  if (args.size() >= 1) in = args[0];
+  if (args.size() >= 2) out = args[1];
+  CHATTY_CHECK(args.size() <= 2, std::string(cmd) + ": too many arguments");
+  CHATTY_CHECK(!out.empty(), std::string(cmd) + ": no output file (chatty " + cmd + " IN OUT, or --out=FILE)");
+  return {in, out};
+}
+
+int write(const char* cmd, const std::string& in, const std::string& out) {
+  apply_threads();
+  double t0 = omp_get_wtime();
+  Graph g = load_graph(in, load_options());
+  double t1 = omp_get_wtime();
+  save_graph(g, out, parse_format(FLAGS_out_format));
+  double t2 = omp_get_wtime();
+  std::printf("%s: %s -> %s: %u vertices, %lu edges (%s%s); load %.3f s, write %.3f s\n", cmd, in.c_str(),
+              out.c_str(), g.num_vertices(), (unsigned long)g.num_edges(), g.directed() ? "directed" : "undirected",
+              g.weighted() ? ", weighted" : "", t1 - t0, t2 - t1);
+  return 0;
+}
+
+}  // namespace
+
+int cmd_convert(const std::vector<std::string>& args) {
+  auto [in, out] = in_out("convert", args);
+  return write("convert", in, out);
+}
+
+int cmd_generate(const std::vector<std::string>& args) {
+  auto [in, out] = in_out("generate", args);
+  CHATTY_CHECK(is_graph_spec(in), "generate: '" + in + "' is not a generator spec (kron:SCALE[:EF], urand:SCALE[:EF], grid:WxH)");
+  return write("generate", in, out);
+}
+
+int cmd_info(const std::vector<std::string>& args) {
+  CHATTY_CHECK(args.size() <= 1, "info: too many arguments");
+  const std::string in = args.empty() ? FLAGS_graph : args[0];
+  apply_threads();
+  double t0 = omp_get_wtime();
+  Graph g = load_graph(in, load_options());
+  const double load_s = omp_get_wtime() - t0;
+  const vid_t n = g.num_vertices();
+  std::vector<eid_t> deg(n);
+  eid_t max_deg = 0, isolated = 0, self_loops = 0;
+  const Csr& c = g.out();
+#pragma omp parallel for schedule(dynamic, 1024) reduction(max : max_deg) reduction(+ : isolated, self_loops)
+  for (vid_t v = 0; v < n; ++v) {
+    deg[v] = c.degree(v);
+    max_deg = std::max(max_deg, deg[v]);
+    isolated += deg[v] == 0;
+    for (eid_t e = c.offsets[v]; e < c.offsets[v + 1]; ++e) self_loops += c.targets[e] == v;
+  }
+  std::nth_element(deg.begin(), deg.begin() + n / 2, deg.end());
+  const eid_t median = deg[n / 2];
+  const double mean = double(g.num_edges()) / double(n);
+  const uint64_t undirected_edges = g.directed() ? 0 : (g.num_edges() + self_loops) / 2;
+  if (FLAGS_json) {
+    JsonObject j;
+    j.add("graph", in).add("vertices", uint64_t(n)).add("edges", uint64_t(g.num_edges()));
+    j.add("directed", g.directed()).add("weighted", g.weighted());
+    j.add("degree_min", uint64_t(isolated ? 0 : *std::min_element(deg.begin(), deg.end())));
+    j.add("degree_max", uint64_t(max_deg)).add("degree_mean", mean).add("degree_median", uint64_t(median));
+    j.add("isolated", uint64_t(isolated)).add("self_loops", uint64_t(self_loops)).add("load_s", load_s);
+    std::printf("%s\n", j.str().c_str());
+    return 0;
+  }
+  std::printf("graph        %s\n", in.c_str());
+  std::printf("vertices     %u\n", n);
+  if (g.directed()) std::printf("edges        %lu (directed)\n", (unsigned long)g.num_edges());
+  else std::printf("edges        %lu undirected (%lu stored, both directions)\n", (unsigned long)undirected_edges,
+                   (unsigned long)g.num_edges());
+  std::printf("directed     %s\nweighted     %s\n", g.directed() ? "yes" : "no", g.weighted() ? "yes" : "no");
+  std::printf("out-degree   min %lu, median %lu, mean %.2f, max %lu\n",
+              (unsigned long)(isolated ? 0 : *std::min_element(deg.begin(), deg.end())), (unsigned long)median, mean,
+              (unsigned long)max_deg);
+  std::printf("isolated     %lu vertices without out-edges\n", (unsigned long)isolated);
+  std::printf("self loops   %lu\n", (unsigned long)self_loops);
+  std::printf("load         %.3f s\n", load_s);
+  return 0;
+}
+
+}  // namespace chatty::cli

@@ -1,0 +1,59 @@
+#include "apps/cli/flags.h"
+
+#include <omp.h>
+
+#include "runtime/status.h"
+
+DEFINE_string(graph, "kron:16", "input: a graph file (.txt .el .wel .edges .snap .gr .mtx .cgr) or a spec "
+                                "kron:SCALE[:EF], urand:SCALE[:EF], grid:WxH");
+DEFINE_string(format, "auto", "input format: auto (by extension), el, gr, mtx or cgr");
+DEFINE_bool(symmetrize, false, "add the reverse of every edge (undirected graph)");
+DEFINE_bool(dedupe, true, "keep one copy of parallel edges (the lightest)");
+DEFINE_bool(drop_self_loops, true, "drop edges from a vertex to itself");
+DEFINE_uint64(seed, 1, "seed for generators and default SSSP weights");
+DEFINE_int32(threads, 0, "CPU threads (0: all cores)");
+DEFINE_bool(json, false, "print one JSON object on the last line of stdout");
+DEFINE_string(direction, "auto", "traversal direction: auto (switch by frontier size), push or pull");
+DEFINE_double(alpha, 15.0, "BFS: go pull when frontier edges > unexplored edges / alpha");
+DEFINE_double(beta, 18.0, "BFS: back to push when the frontier < |V| / beta");
+DEFINE_uint64(delta, 0, "SSSP bucket width (0: chosen from the graph)");
+DEFINE_double(tolerance, 1e-6, "PageRank: stop when the L1 change of ranks < tolerance");
+DEFINE_int32(max_iters, 100, "PageRank: at most this many iterations");
+DEFINE_double(damping, 0.85, "PageRank damping factor");
+
+namespace chatty::cli {
+
+LoadOptions load_options() {
+  LoadOptions o;
+  o.format = parse_format(FLAGS_format);
+  o.build.symmetrize = FLAGS_symmetrize;
+  o.build.dedupe = FLAGS_dedupe;
+  o.build.drop_self_loops = FLAGS_drop_self_loops;
+  o.seed = FLAGS_seed;
+  return o;
+}
+
+EngineOptions engine_options() {
+  EngineOptions o;
+  o.threads = FLAGS_threads;
+  o.direction = parse_direction(FLAGS_direction);
+  CHATTY_CHECK(FLAGS_alpha > 0 && FLAGS_beta > 0, "--alpha and --beta must be positive");
+  o.alpha = FLAGS_alpha;
+  o.beta = FLAGS_beta;
+  o.delta = FLAGS_delta;
+  CHATTY_CHECK(FLAGS_tolerance > 0, "--tolerance must be positive");
+  o.tolerance = FLAGS_tolerance;
+  CHATTY_CHECK(FLAGS_max_iters > 0, "--max_iters must be at least 1");
+  o.max_iters = FLAGS_max_iters;
+  CHATTY_CHECK(FLAGS_damping > 0 && FLAGS_damping < 1, "--damping must be in (0, 1)");
+  o.damping = FLAGS_damping;
+  return o;
+}
+
+int apply_threads() {
+  CHATTY_CHECK(FLAGS_threads >= 0, "--threads must be >= 0");
+  if (FLAGS_threads > 0) omp_set_num_threads(FLAGS_threads);
+  return omp_get_max_threads();
+}
+
+}  // namespace chatty::cli

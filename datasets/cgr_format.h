@@ -1,0 +1,32 @@
+// The ChattyGraph binary format (.cgr): a 64-byte header, then the CSR
+// arrays exactly as they sit in memory, so a file is mmap'd and used in
+// place. All integers little-endian.
+//
+//   offset  size  field
+//   0       8     magic "CHATTYGR"
+//   8       4     version (1)
+//   12      4     flags: bit 0 directed, bit 1 weighted
+//   16      8     |V|
+//   24      8     |E| (stored, directed edges)
+//   32      8     checksum of bytes [64, end) and of the fields above
+//   40      24    reserved, zero
+//   64            offsets[|V|+1] uint64, targets[|E|] uint32,
+//                 zero padding to 8 bytes, weights[|E|] uint32 if weighted
+//
+// Reading checks size, version, checksum and the CSR invariants (offsets
+// monotone from 0 to |E|, targets < |V|) and throws chatty::Error naming the
+// file on any mismatch, so a damaged file is never used.
+#pragma once
+
+#include <string>
+
+#include "runtime/graph.h"
+
+namespace chatty {
+
+inline constexpr uint32_t kCgrVersion = 1;
+
+Graph read_cgr(const std::string& path);
+void write_cgr(const Graph& g, const std::string& path);
+
+}  // namespace chatty

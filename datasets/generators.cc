@@ -1,0 +1,138 @@
+#include "datasets/generators.h"
+
+#include <omp.h>
+
+#include <cstdlib>
+#include <vector>
+
+#include "runtime/graph_builder.h"
+#include "runtime/hash.h"
+#include "runtime/status.h"
+
+namespace chatty {
+namespace {
+
+constexpr uint32_t kMaxScale = 31;
+
+bool parse_u64(const std::string& s, uint64_t& out) {
+  if (s.empty() || s.size() > 12) return false;
+  for (char c : s)
+    if (c < '0' || c > '9') return false;
+  out = std::strtoull(s.c_str(), nullptr, 10);
+  return true;
+}
+
+// A bijection on [0, 2^scale) that scatters Kronecker hubs over the id range,
+// as Graph500 permutes its vertex labels.
+uint64_t permute(uint64_t x, uint32_t scale, uint64_t key) {
+  const uint64_t mask = (scale >= 64) ? ~0ull : ((1ull << scale) - 1);
+  const uint32_t shift = scale / 2 + 1;
+  for (int round = 0; round < 3; ++round) {
+    x = (x * ((splitmix64(key + round) | 1))) & mask;
+    x ^= x >> shift;
+    x = (x + (splitmix64(key ^ round) & mask)) & mask;
+  }
+  return x;
+}
+
+void kron_edge(uint64_t i, uint32_t scale, uint64_t seed, vid_t& u, vid_t& v) {
+  constexpr uint64_t kA = uint64_t(0.57 * 4294967296.0), kAB = uint64_t(0.76 * 4294967296.0),
+                     kABC = uint64_t(0.95 * 4294967296.0);
+  const uint64_t base = hash2(seed, i);
+  uint64_t su = 0, sv = 0, r = 0;
+  for (uint32_t l = 0; l < scale; ++l) {
+    if ((l & 1) == 0) r = splitmix64(base + l);
+    uint64_t p = (l & 1) ? (r >> 32) : (r & 0xFFFFFFFFull);
+    uint64_t bu = p >= kAB, bv = (p >= kA && p < kAB) || p >= kABC;
+    su = (su << 1) | bu;
+    sv = (sv << 1) | bv;
+  }
+  const uint64_t key = splitmix64(seed ^ 0xC0FFEEull);
+  u = vid_t(permute(su, scale, key));
+  v = vid_t(permute(sv, scale, key));
+}
+
+}  // namespace
+
+bool is_graph_spec(const std::string& s) {
+  return s.rfind("kron:", 0) == 0 || s.rfind("urand:", 0) == 0 || s.rfind("grid:", 0) == 0;
+}
+
+GraphSpec parse_graph_spec(const std::string& s) {
+  GraphSpec g{};
+  const size_t colon = s.find(':');
+  const std::string kind = s.substr(0, colon), rest = s.substr(colon + 1);
+  if (kind == "grid") {
+    g.kind = GraphSpec::Kind::kGrid;
+    size_t x = rest.find('x');
+    CHATTY_CHECK(x != std::string::npos && parse_u64(rest.substr(0, x), g.width) &&
+                     parse_u64(rest.substr(x + 1), g.height) && g.width > 0 && g.height > 0,
+                 "bad graph spec '" + s + "': expected grid:WxH with W, H >= 1");
+    CHATTY_CHECK(g.width * g.height < kMaxVertices, "bad graph spec '" + s + "': more than 2^32-1 vertices");
+    return g;
+  }
+  CHATTY_CHECK(kind == "kron" || kind == "urand",
+               "bad graph spec '" + s + "': expected kron:SCALE[:EF], urand:SCALE[:EF] or grid:WxH");
+  g.kind = kind == "kron" ? GraphSpec::Kind::kKron : GraphSpec::Kind::kUrand;
+  const size_t c2 = rest.find(':');
+  uint64_t scale = 0, ef = 16;
+  CHATTY_CHECK(parse_u64(rest.substr(0, c2), scale) && scale >= 1 && scale <= kMaxScale,
+               "bad scale in graph spec '" + s + "': expected an integer 1.." + std::to_string(kMaxScale));
+  if (c2 != std::string::npos)
+    CHATTY_CHECK(parse_u64(rest.substr(c2 + 1), ef) && ef >= 1 && ef <= 1024,
+                 "bad edge factor in graph spec '" + s + "': expected an integer 1..1024");
+  g.scale = uint32_t(scale);
+  g.edge_factor = uint32_t(ef);
+  return g;
+}
+
+Graph generate_graph(const GraphSpec& spec, uint64_t seed) {
+  std::vector<EdgeList> lists(1);
+  EdgeList& el = lists[0];
+  vid_t n = 0;
+  if (spec.kind == GraphSpec::Kind::kGrid) {
+    const uint64_t w = spec.width, h = spec.height;
+    n = vid_t(w * h);
+    const uint64_t m = (w - 1) * h + w * (h - 1);
+    CHATTY_CHECK(m > 0, "graph spec grid:" + std::to_string(w) + "x" + std::to_string(h) + ": empty graph: no edges");
+    el.src.resize(m);
+    el.dst.resize(m);
+#pragma omp parallel for schedule(static)
+    for (uint64_t y = 0; y < h; ++y) {
+      // Row y owns its (w-1) horizontal edges and, below the last row, w vertical ones.
+      uint64_t pos = y * ((w - 1) + w);
+      for (uint64_t x = 0; x + 1 < w; ++x, ++pos) {
+        el.src[pos] = vid_t(y * w + x);
+        el.dst[pos] = vid_t(y * w + x + 1);
+      }
+      if (y + 1 < h)
+        for (uint64_t x = 0; x < w; ++x, ++pos) {
+          el.src[pos] = vid_t(y * w + x);
+          el.dst[pos] = vid_t((y + 1) * w + x);
+        }
+    }
+  } else {
+    const uint64_t nv = 1ull << spec.scale;
+    CHATTY_CHECK(nv < kMaxVertices, "graph spec scale too large for 32-bit vertex ids");
+    n = vid_t(nv);
+    const uint64_t m = nv * spec.edge_factor;
+    el.src.resize(m);
+    el.dst.resize(m);
+    if (spec.kind == GraphSpec::Kind::kKron) {
+#pragma omp parallel for schedule(static, 1 << 14)
+      for (uint64_t i = 0; i < m; ++i) kron_edge(i, spec.scale, seed, el.src[i], el.dst[i]);
+    } else {
+      const uint64_t mask = nv - 1;
+#pragma omp parallel for schedule(static, 1 << 14)
+      for (uint64_t i = 0; i < m; ++i) {
+        el.src[i] = vid_t(hash2(seed, 2 * i) & mask);
+        el.dst[i] = vid_t(hash2(seed, 2 * i + 1) & mask);
+      }
+    }
+  }
+  BuildOptions opt;
+  opt.symmetrize = true;
+  return build_graph(std::move(lists), n, /*weighted=*/false, opt);
+}
+
+}  // namespace chatty

@@ -1,0 +1,30 @@
+// Synthetic graphs, usable anywhere a file is:
+//   kron:SCALE[:EF]  Graph500 Kronecker (A=.57 B=.19 C=.19), 2^SCALE vertices,
+//                    EF*2^SCALE generated edges (EF default 16), ids permuted
+//   urand:SCALE[:EF] uniform random (Erdos-Renyi-like), same sizes
+//   grid:WxH         4-neighbour grid, road-like: low degree, diameter W+H
+// All are undirected (stored both ways), deduplicated, without self loops,
+// and a pure function of the spec and the seed (any thread count).
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "runtime/graph.h"
+
+namespace chatty {
+
+struct GraphSpec {
+  enum class Kind { kKron, kUrand, kGrid } kind;
+  uint32_t scale = 0;       // kron / urand
+  uint32_t edge_factor = 16;
+  uint64_t width = 0, height = 0;  // grid
+};
+
+// True when `s` names a generator (kron:, urand:, grid:) rather than a file.
+bool is_graph_spec(const std::string& s);
+// Throws chatty::Error for a malformed spec or an out-of-range scale/size.
+GraphSpec parse_graph_spec(const std::string& s);
+Graph generate_graph(const GraphSpec& spec, uint64_t seed);
+
+}  // namespace chatty

@@ -1,0 +1,84 @@
+// A flat array of trivially-copyable T that either owns malloc'd memory or
+// views memory kept alive by someone else (an mmap'd .cgr file). Graphs are
+// built from these so a loaded file is used in place, without a copy.
+#pragma once
+
+#include <cstddef>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <new>
+#include <type_traits>
+
+namespace chatty {
+
+template <typename T>
+class Buffer {
+  static_assert(std::is_trivially_copyable_v<T>);
+
+ public:
+  Buffer() = default;
+  // Uninitialised storage for n elements (pages are touched by whoever fills
+  // them, so parallel first-touch places them on the right NUMA node).
+  explicit Buffer(size_t n) { allocate(n); }
+  // A view of external memory; `keeper` keeps it alive.
+  Buffer(const T* data, size_t n, std::shared_ptr<const void> keeper)
+      : view_(data), size_(n), keeper_(std::move(keeper)) {}
+
+  Buffer(Buffer&& o) noexcept { swap(o); }
+  Buffer& operator=(Buffer&& o) noexcept {
+    Buffer tmp(std::move(o));
+    swap(tmp);
+    return *this;
+  }
+  Buffer(const Buffer&) = delete;
+  Buffer& operator=(const Buffer&) = delete;
+  ~Buffer() { std::free(owned_); }
+
+  void allocate(size_t n) {
+    std::free(owned_);
+    owned_ = nullptr;
+    if (n > 0) {
+      owned_ = static_cast<T*>(std::malloc(n * sizeof(T)));
+      if (!owned_) throw std::bad_alloc();
+    }
+    view_ = owned_;
+    size_ = n;
+    keeper_.reset();
+  }
+  // Shrinks owned storage in place (realloc returns the tail to the OS for
+  // large blocks), so building a deduplicated CSR needs no second copy.
+  void shrink(size_t n) {
+    if (n >= size_) return;
+    if (owned_ && n > 0) {
+      if (T* p = static_cast<T*>(std::realloc(owned_, n * sizeof(T)))) owned_ = p;
+      view_ = owned_;
+    }
+    size_ = n;
+  }
+
+  size_t size() const { return size_; }
+  bool empty() const { return size_ == 0; }
+  bool owned() const { return owned_ != nullptr || size_ == 0; }
+  const T* data() const { return view_; }
+  // Only owned buffers are writable.
+  T* mutable_data() { return owned_; }
+  const T& operator[](size_t i) const { return view_[i]; }
+  T& operator[](size_t i) { return owned_[i]; }
+  const T* begin() const { return view_; }
+  const T* end() const { return view_ + size_; }
+
+ private:
+  void swap(Buffer& o) noexcept {
+    std::swap(owned_, o.owned_);
+    std::swap(view_, o.view_);
+    std::swap(size_, o.size_);
+    std::swap(keeper_, o.keeper_);
+  }
+  T* owned_ = nullptr;
+  const T* view_ = nullptr;
+  size_t size_ = 0;
+  std::shared_ptr<const void> keeper_;
+};
+
+}  // namespace chatty

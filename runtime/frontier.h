@@ -1,0 +1,80 @@
+// Active vertex sets. A frontier is either a sparse queue of vertex ids
+// (few active vertices: push steps touch only those) or a dense bitmap over
+// the device's vertices (many active: pull steps test membership in O(1)).
+// Shape: queue[count] vid_t, bits[ceil(|V|/64)] uint64; both in host memory
+// of the device that owns the vertices.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <vector>
+
+#include "runtime/types.h"
+
+namespace chatty {
+
+class Bitmap {
+ public:
+  explicit Bitmap(size_t n = 0) : n_(n), words_((n + 63) / 64) {}
+  void clear() {
+#pragma omp parallel for schedule(static)
+    for (size_t i = 0; i < words_.size(); ++i) words_[i] = 0;
+  }
+  bool get(size_t i) const { return (words_[i >> 6] >> (i & 63)) & 1; }
+  void set(size_t i) { words_[i >> 6] |= uint64_t(1) << (i & 63); }
+  // True if this call set the bit (it was clear before).
+  bool set_atomic(size_t i) {
+    uint64_t bit = uint64_t(1) << (i & 63);
+    std::atomic_ref<uint64_t> w(words_[i >> 6]);
+    if (w.load(std::memory_order_relaxed) & bit) return false;
+    return !(w.fetch_or(bit, std::memory_order_relaxed) & bit);
+  }
+  void set_atomic_blind(size_t i) {
+    std::atomic_ref<uint64_t>(words_[i >> 6]).fetch_or(uint64_t(1) << (i & 63), std::memory_order_relaxed);
+  }
+  void reset_atomic(size_t i) {
+    std::atomic_ref<uint64_t>(words_[i >> 6]).fetch_and(~(uint64_t(1) << (i & 63)), std::memory_order_relaxed);
+  }
+  size_t size() const { return n_; }
+  void swap(Bitmap& o) {
+    std::swap(n_, o.n_);
+    words_.swap(o.words_);
+  }
+
+ private:
+  size_t n_;
+  std::vector<uint64_t> words_;
+};
+
+// Sparse frontier with a fixed capacity of |V| (each vertex at most once).
+struct Queue {
+  std::vector<vid_t> ids;
+  size_t count = 0;
+  explicit Queue(size_t capacity = 0) : ids(capacity) {}
+  const vid_t* begin() const { return ids.data(); }
+  const vid_t* end() const { return ids.data() + count; }
+};
+
+// Per-thread staging for the next queue: each thread appends locally, then
+// claims a slice of the shared queue with one atomic add (no locks).
+class LocalQueue {
+ public:
+  void push(vid_t v) {
+    buf_.push_back(v);
+  }
+  void flush_into(Queue& q, std::atomic<size_t>& tail) {
+    size_t at = tail.fetch_add(buf_.size(), std::memory_order_relaxed);
+    std::copy(buf_.begin(), buf_.end(), q.ids.begin() + long(at));
+    buf_.clear();
+  }
+  size_t size() const { return buf_.size(); }
+
+ private:
+  std::vector<vid_t> buf_;
+};
+
+void queue_to_bitmap(const Queue& q, Bitmap& b);
+// Returns the number of set bits; writes them in increasing id order.
+void bitmap_to_queue(const Bitmap& b, Queue& q);
+
+}  // namespace chatty

@@ -1,0 +1,159 @@
+#include "runtime/graph_builder.h"
+
+#include <omp.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cstring>
+#include <numeric>
+
+#include "runtime/hash.h"
+#include "runtime/parallel.h"
+#include "runtime/status.h"
+
+namespace chatty {
+namespace {
+
+// Calls f(u, v, w) for each edge to be stored (both directions when
+// symmetrizing, self loops filtered), parallel over each list.
+template <typename F>
+void for_each_stored_edge(const std::vector<EdgeList>& lists, bool weighted, const BuildOptions& opt,
+                          F&& f) {
+  for (const EdgeList& l : lists) {
+    const size_t m = l.size();
+#pragma omp parallel for schedule(static, 4096)
+    for (size_t i = 0; i < m; ++i) {
+      vid_t u = l.src[i], v = l.dst[i];
+      if (u == v && opt.drop_self_loops) continue;
+      weight_t w = weighted ? l.weight[i] : 0;
+      f(u, v, w);
+      if (opt.symmetrize && u != v) f(v, u, w);
+    }
+  }
+}
+
+// Removes repeated targets inside each (sorted) list and packs the lists
+// to the left. Returns the new edge count.
+eid_t dedupe_lists(Csr& csr) {
+  const vid_t n = csr.num_vertices();
+  eid_t* off = csr.offsets.mutable_data();
+  vid_t* tgt = csr.targets.mutable_data();
+  weight_t* wgt = csr.weights.empty() ? nullptr : csr.weights.mutable_data();
+  Buffer<eid_t> deg(size_t(n) + 1);
+  eid_t removed = 0;
+#pragma omp parallel for schedule(dynamic, 1024) reduction(+ : removed)
+  for (vid_t v = 0; v < n; ++v) {
+    eid_t lo = off[v], hi = off[v + 1], out = lo;
+    for (eid_t e = lo; e < hi; ++e) {
+      if (out > lo && tgt[out - 1] == tgt[e]) {
+        if (wgt && wgt[e] < wgt[out - 1]) wgt[out - 1] = wgt[e];  // keep the lightest
+        continue;
+      }
+      tgt[out] = tgt[e];
+      if (wgt) wgt[out] = wgt[e];
+      ++out;
+    }
+    deg[v] = out - lo;
+    removed += (hi - lo) - (out - lo);
+  }
+  if (removed == 0) return csr.num_edges();
+  // Lists only move left, so a sequential memmove in vertex order is safe.
+  eid_t pos = 0;
+  for (vid_t v = 0; v < n; ++v) {
+    eid_t lo = off[v], d = deg[v];
+    if (pos != lo) {
+      std::memmove(tgt + pos, tgt + lo, d * sizeof(vid_t));
+      if (wgt) std::memmove(wgt + pos, wgt + lo, d * sizeof(weight_t));
+    }
+    off[v] = pos;
+    pos += d;
+  }
+  off[n] = pos;
+  return pos;
+}
+
+}  // namespace
+
+void sort_neighbor_lists(Csr& csr) {
+  const vid_t n = csr.num_vertices();
+  const eid_t* off = csr.offsets.data();
+  vid_t* tgt = csr.targets.mutable_data();
+  if (csr.weights.empty()) {
+#pragma omp parallel for schedule(dynamic, 256)
+    for (vid_t v = 0; v < n; ++v) std::sort(tgt + off[v], tgt + off[v + 1]);
+    return;
+  }
+  weight_t* wgt = csr.weights.mutable_data();
+#pragma omp parallel
+  {
+    std::vector<uint64_t> tmp;
+#pragma omp for schedule(dynamic, 256)
+    for (vid_t v = 0; v < n; ++v) {
+      eid_t lo = off[v], d = off[v + 1] - lo;
+      if (d < 2) continue;
+      tmp.resize(d);
+      for (eid_t i = 0; i < d; ++i) tmp[i] = (uint64_t(tgt[lo + i]) << 32) | wgt[lo + i];
+      std::sort(tmp.begin(), tmp.end());
+      for (eid_t i = 0; i < d; ++i) {
+        tgt[lo + i] = vid_t(tmp[i] >> 32);
+        wgt[lo + i] = weight_t(tmp[i]);
+      }
+    }
+  }
+}
+
+Graph build_graph(std::vector<EdgeList>&& lists, vid_t n, bool weighted, const BuildOptions& opt) {
+  Csr csr;
+  csr.offsets.allocate(size_t(n) + 1);
+  eid_t* off = csr.offsets.mutable_data();
+#pragma omp parallel for schedule(static)
+  for (size_t v = 0; v <= n; ++v) off[v] = 0;
+
+  for (const EdgeList& l : lists)
+    for (size_t i = 0; i < l.size(); i += 1 + l.size() / 64)  // cheap sanity probe
+      CHATTY_CHECK(l.src[i] < n && l.dst[i] < n, "internal: edge id beyond |V|");
+
+  for_each_stored_edge(lists, weighted, opt, [&](vid_t u, vid_t, weight_t) {
+    std::atomic_ref<eid_t>(off[u]).fetch_add(1, std::memory_order_relaxed);
+  });
+  const eid_t m = parallel_exclusive_scan(off, off, n);
+  csr.targets.allocate(m);
+  if (weighted) csr.weights.allocate(m);
+  {
+    Buffer<eid_t> cursor(n);
+#pragma omp parallel for schedule(static)
+    for (size_t v = 0; v < n; ++v) cursor[v] = off[v];
+    vid_t* tgt = csr.targets.mutable_data();
+    weight_t* wgt = weighted ? csr.weights.mutable_data() : nullptr;
+    for_each_stored_edge(lists, weighted, opt, [&](vid_t u, vid_t v, weight_t w) {
+      eid_t pos = std::atomic_ref<eid_t>(cursor[u]).fetch_add(1, std::memory_order_relaxed);
+      tgt[pos] = v;
+      if (wgt) wgt[pos] = w;
+    });
+  }
+  lists.clear();
+  lists.shrink_to_fit();
+  sort_neighbor_lists(csr);
+  if (opt.dedupe) {
+    eid_t kept = dedupe_lists(csr);
+    csr.targets.shrink(kept);
+    if (weighted) csr.weights.shrink(kept);
+  }
+  return Graph(std::move(csr), /*directed=*/!opt.symmetrize);
+}
+
+Buffer<weight_t> default_weights(const Csr& csr, uint64_t seed) {
+  const vid_t n = csr.num_vertices();
+  Buffer<weight_t> w(csr.num_edges());
+  const uint64_t key = splitmix64(seed ^ 0x5757ull);
+#pragma omp parallel for schedule(dynamic, 1024)
+  for (vid_t u = 0; u < n; ++u)
+    for (eid_t e = csr.offsets[u]; e < csr.offsets[u + 1]; ++e) {
+      vid_t v = csr.targets[e];
+      uint64_t lo = std::min(u, v), hi = std::max(u, v);
+      w[e] = weight_t(hash2(key, (hi << 32) | lo) % 255) + 1;
+    }
+  return w;
+}
+
+}  // namespace chatty

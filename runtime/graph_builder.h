@@ -1,0 +1,39 @@
+// Turns edge lists (from loaders and generators) into a Graph: degree count,
+// prefix sum, scatter, per-list sort, optional dedupe / self-loop removal /
+// symmetrize; all parallel, with no more than one temporary edge array.
+#pragma once
+
+#include <vector>
+
+#include "runtime/graph.h"
+
+namespace chatty {
+
+// Edges as parallel arrays; weights empty or one per edge. Loaders produce
+// one EdgeList per parsing thread, so the builder takes several.
+struct EdgeList {
+  std::vector<vid_t> src, dst;
+  std::vector<weight_t> weight;
+  size_t size() const { return src.size(); }
+};
+
+struct BuildOptions {
+  bool symmetrize = false;      // add (v,u) for every (u,v); graph undirected
+  bool dedupe = true;           // keep one copy of parallel edges (min weight)
+  bool drop_self_loops = true;
+};
+
+// num_vertices: |V| (ids must be < num_vertices). `weighted` says whether the
+// lists carry weights. Consumes the lists (their memory is released early).
+Graph build_graph(std::vector<EdgeList>&& lists, vid_t num_vertices, bool weighted,
+                  const BuildOptions& opt);
+
+// Sorts every neighbour list by target (weights move with their targets).
+void sort_neighbor_lists(Csr& csr);
+
+// Deterministic SSSP weights 1..255 for an unweighted graph: a hash of the
+// seed and the unordered pair {u,v}, so both directions of an undirected
+// edge agree and results do not depend on edge order or thread count.
+Buffer<weight_t> default_weights(const Csr& csr, uint64_t seed);
+
+}  // namespace chatty

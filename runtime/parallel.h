@@ -1,0 +1,62 @@
+// Small OpenMP helpers used by the graph builder and the CPU kernels.
+#pragma once
+
+#include <omp.h>
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace chatty {
+
+// Exclusive prefix sum of in[0..n) into out[0..n]; out[n] = total. In and
+// out may alias. Two passes over per-thread blocks.
+template <typename In, typename Out>
+Out parallel_exclusive_scan(const In* in, Out* out, size_t n) {
+  int threads = omp_get_max_threads();
+  std::vector<Out> block_sum(size_t(threads) + 1, 0);
+  int team = 1;
+#pragma omp parallel num_threads(threads)
+  {
+    int t = omp_get_thread_num();
+    int nt = omp_get_num_threads();
+#pragma omp single
+    team = nt;
+    size_t lo = n * t / nt, hi = n * (t + 1) / nt;
+    Out s = 0;
+    for (size_t i = lo; i < hi; ++i) s += Out(in[i]);
+    block_sum[t + 1] = s;
+#pragma omp barrier
+#pragma omp single
+    for (int i = 0; i < nt; ++i) block_sum[i + 1] += block_sum[i];
+    Out run = block_sum[t];
+    for (size_t i = lo; i < hi; ++i) {
+      Out v = Out(in[i]);
+      out[i] = run;
+      run += v;
+    }
+  }
+  out[n] = block_sum[size_t(team)];
+  return out[n];
+}
+
+// Lock-free reduce into shared memory (seed 004: CAS loops, never locks).
+// Returns true when *addr was changed to combine(old, cand).
+template <typename T, typename Combine>
+inline bool atomic_combine(T* addr, T cand, Combine combine) {
+  std::atomic_ref<T> ref(*addr);
+  T old = ref.load(std::memory_order_relaxed);
+  while (true) {
+    T next = combine(old, cand);
+    if (next == old) return false;
+    if (ref.compare_exchange_weak(old, next, std::memory_order_relaxed)) return true;
+  }
+}
+
+template <typename T>
+inline bool atomic_min(T* addr, T cand) {
+  return atomic_combine(addr, cand, [](T a, T b) { return b < a ? b : a; });
+}
+
+}  // namespace chatty

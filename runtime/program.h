@@ -1,0 +1,43 @@
+// The vertex-program API (seed 001 section 3: InitVertex / ComputeScatter /
+// ComputeReduce / UpdateStatus). An app is a small struct of CHATTY_HD
+// functions; the engine owns loops, frontiers, load balance, compaction and
+// (with several devices) exchange, so the same struct runs on every backend.
+//
+// Every program has:
+//   using Value = ...;                          // per-vertex state
+//   static constexpr ProgramKind kKind;
+//   Value init(vid_t v) const;                  // InitVertex
+//   bool active_at_start(vid_t v) const;
+//
+// kTraversal programs (BFS, SSSP, WCC) also have
+//   Value scatter(Value src, vid_t u, vid_t v, weight_t w) const;
+//                          // ComputeScatter: what edge u->v offers v
+//   static Value reduce(Value a, Value b);
+//                          // ComputeReduce: fold two offers; associative,
+//                          // commutative, idempotent (so atomic CAS loops
+//                          // and repeated delivery are safe)
+//   static bool changed(Value now, Value before);   // UpdateStatus
+//   static constexpr bool kPullable;  // may run bottom-up: a vertex is done
+//                                     // after its first update (BFS)
+//   static bool unvisited(Value v);   // pull steps only visit these
+//   static constexpr bool kNeedsWeights;
+//   static constexpr bool kOrdered;   // offers grow along paths: the engine
+//                                     // may process by priority buckets
+//   uint64_t priority(Value v) const; // bucket key for ordered programs
+//   static constexpr bool kConnectivity;  // reduce is min over labels on an
+//                                         // undirected view: the engine may
+//                                         // link with union-find instead
+//
+// kGather programs (PageRank) pull a sum over in-edges each superstep:
+//   double contribution(Value v, eid_t out_degree) const;  // sent per edge
+//   Value apply(double gathered, double dangling_mass) const;
+//   stop when the L1 change between supersteps < tolerance.
+#pragma once
+
+#include "runtime/types.h"
+
+namespace chatty {
+
+enum class ProgramKind { kTraversal, kGather };
+
+}  // namespace chatty
