@@ -72,10 +72,12 @@ struct ParsedBody {
 // message means the line was fine, data or comment). `bool weighted()` says
 // whether the EdgeList gets weights. It may keep per-thread state, so one
 // copy is made per thread.
+// Parses bytes [begin, end) of f (end defaults to the end of the file).
 template <typename LineParser>
-ParsedBody parse_body(const MappedFile& f, size_t begin, uint64_t first_line, const LineParser& proto) {
+ParsedBody parse_body(const MappedFile& f, size_t begin, uint64_t first_line, const LineParser& proto,
+                      size_t end_at = ~size_t(0)) {
   const char* base = f.data();
-  const size_t size = f.size();
+  const size_t size = std::min(f.size(), end_at);
   const int threads = omp_get_max_threads();
   std::vector<size_t> cut(size_t(threads) + 1, size);
   cut[0] = begin;

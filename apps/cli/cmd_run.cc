@@ -105,6 +105,7 @@ int cmd_run(const std::vector<std::string>& args) {
     j.add("backend", backend).add("devices", 1).add("threads", threads);
     j.add("load_s", load_s).add("compute_s", compute_s).add("compute_s_all", times);
     j.add("iterations", out.stats.iterations()).add("edges_traversed", edges).add("gteps", gteps);
+    j.add("edges_examined", out.stats.edges());
     j.add("validated", validated);
     std::printf("%s\n", j.str().c_str());
   }
