@@ -10,6 +10,7 @@ namespace chatty {
 struct BfsProgram {
   using Value = uint32_t;
   static constexpr ProgramKind kKind = ProgramKind::kTraversal;
+  static constexpr bool kUniformFrontier = true;
   static constexpr bool kPullable = true;
   static constexpr bool kNeedsWeights = false;
   static constexpr bool kOrdered = false;

@@ -10,6 +10,7 @@ namespace chatty {
 struct SsspProgram {
   using Value = uint32_t;
   static constexpr ProgramKind kKind = ProgramKind::kTraversal;
+  static constexpr bool kUniformFrontier = false;
   static constexpr bool kPullable = false;
   static constexpr bool kNeedsWeights = true;
   static constexpr bool kOrdered = true;

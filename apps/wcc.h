@@ -11,6 +11,7 @@ namespace chatty {
 struct WccProgram {
   using Value = uint32_t;
   static constexpr ProgramKind kKind = ProgramKind::kTraversal;
+  static constexpr bool kUniformFrontier = false;
   static constexpr bool kPullable = false;
   static constexpr bool kNeedsWeights = false;
   static constexpr bool kOrdered = false;

@@ -20,6 +20,8 @@
 //   static constexpr bool kPullable;  // may run bottom-up: a vertex is done
 //                                     // after its first update (BFS)
 //   static bool unvisited(Value v);   // pull steps only visit these
+//   static constexpr bool kUniformFrontier;  // level synchronous: all
+//                                     // frontier vertices hold one value
 //   static constexpr bool kNeedsWeights;
 //   static constexpr bool kOrdered;   // offers grow along paths: the engine
 //                                     // may process by priority buckets

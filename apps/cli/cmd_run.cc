@@ -16,6 +16,7 @@ DEFINE_string(backend, "auto", "auto (GPU if usable, else CPU) or cpu");
 DEFINE_int32(repeat, 1, "run the app this many times on the loaded graph and report the median");
 DEFINE_bool(validate, false, "check the result against the sequential reference");
 DEFINE_string(output, "", "write 'id value' per vertex to this file");
+DEFINE_string(trace, "", "write per-superstep statistics of the last run to this CSV file");
 DEFINE_bool(no_default_weights, false, "SSSP: do not add weights 1..255 to an unweighted graph (error instead)");
 
 namespace chatty::cli {
@@ -91,6 +92,17 @@ int cmd_run(const std::vector<std::string>& args) {
     Validation v = validate_app(out, g, source, eopt);
     std::printf("validate    %s\n", v.message.c_str());
     validated = v.ok ? "pass" : "fail";
+  }
+  if (!FLAGS_trace.empty()) {
+    FILE* f = std::fopen(FLAGS_trace.c_str(), "w");
+    CHATTY_CHECK(f, FLAGS_trace + ": cannot write");
+    std::fprintf(f, "step,direction,active,updated,edges,seconds\n");
+    for (size_t i = 0; i < out.stats.steps.size(); ++i) {
+      const SuperstepStats& s = out.stats.steps[i];
+      std::fprintf(f, "%zu,%s,%lu,%lu,%lu,%.6f\n", i, s.pull ? "pull" : "push", (unsigned long)s.active,
+                   (unsigned long)s.updated, (unsigned long)s.edges, s.seconds);
+    }
+    CHATTY_CHECK(std::fclose(f) == 0, FLAGS_trace + ": write failed");
   }
   if (!FLAGS_output.empty()) {
     write_values(out, FLAGS_output);

@@ -9,28 +9,40 @@
 namespace chatty::cpu {
 
 // Returns the number of vertices that joined `next` (cleared on entry).
+// `level` is the value every frontier vertex holds when the program is level
+// synchronous (P::kUniformFrontier, BFS); it saves a random read of the
+// parent's value per visited vertex, and on return holds the new level.
 template <typename P>
 uint64_t pull_step(const Csr& in_edges, const P& prog, typename P::Value* val, const Bitmap& front, Bitmap& next,
-                   SuperstepStats& st) {
+                   typename P::Value& level, SuperstepStats& st) {
+  using V = typename P::Value;
   const vid_t n = in_edges.num_vertices();
+  const V level_in = level;
+  constexpr vid_t kAhead = 8;
   const bool weighted = !in_edges.weights.empty();
   next.clear();
   uint64_t awake = 0, edges = 0;
 #pragma omp parallel for schedule(dynamic, kGrain) reduction(+ : awake, edges)
   for (vid_t v = 0; v < n; ++v) {
+    // A pull step reads one or two in-edges of each vertex, a scattered
+    // walk over the edge array that the hardware prefetcher cannot follow.
+    if (v + kAhead < n) __builtin_prefetch(&in_edges.targets[in_edges.offsets[v + kAhead]], 0, 0);
     if (!P::unvisited(val[v])) continue;
     const eid_t lo = in_edges.offsets[v], hi = in_edges.offsets[v + 1];
     for (eid_t e = lo; e < hi; ++e) {
       const vid_t u = in_edges.targets[e];
       if (!front.get(u)) continue;
-      val[v] = P::reduce(val[v], prog.scatter(val[u], u, v, weighted ? in_edges.weights[e] : 1));
-      next.set_atomic_blind(v);
+      const V from = P::kUniformFrontier ? level_in : val[u];
+      val[v] = P::reduce(val[v], prog.scatter(from, u, v, weighted ? in_edges.weights[e] : 1));
+      // Grabs are 64 vertices = one bitmap word, so no other thread writes it.
+      next.set(v);
       ++awake;
       edges += e - lo + 1;
       break;
     }
     if (P::unvisited(val[v])) edges += hi - lo;
   }
+  if (P::kUniformFrontier) level = prog.scatter(level_in, 0, 0, 1);
   st.active = n;
   st.updated = awake;
   st.edges = edges;
