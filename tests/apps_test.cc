@@ -1,0 +1,112 @@
+// Each app against its sequential reference on kron, urand, grid and the
+// real graph, directed and undirected.
+#include <gtest/gtest.h>
+
+#include <numeric>
+
+#include "apps/references.h"
+#include "apps/run_app.h"
+#include "datasets/load.h"
+#include "test_util.h"
+
+namespace chatty {
+namespace {
+
+// A directed graph with unreachable parts, two components and a sink.
+std::string directed_graph_file() {
+  std::string s;
+  for (int i = 0; i < 300; ++i) {
+    s += std::to_string(i) + " " + std::to_string((i * 7 + 1) % 300) + " " + std::to_string(1 + i % 13) + "\n";
+    if (i % 3 == 0) s += std::to_string(i) + " " + std::to_string((i + 11) % 300) + " 4\n";
+  }
+  for (int i = 400; i < 450; ++i) s += std::to_string(i) + " " + std::to_string(i + 1) + " 2\n";
+  return s;
+}
+
+struct Case {
+  const char* name;
+  std::string graph;
+  bool symmetrize;
+};
+
+class AppsOnGraph : public ::testing::TestWithParam<Case> {
+ protected:
+  Graph load() {
+    LoadOptions o;
+    o.build.symmetrize = GetParam().symmetrize;
+    o.seed = 3;
+    if (GetParam().graph == "DIRECTED") return load_graph(testing::write_file("directed.wel", directed_graph_file()), o);
+    return load_graph(GetParam().graph, o);
+  }
+};
+
+TEST_P(AppsOnGraph, BfsMatchesReference) {
+  Graph g = load();
+  prepare_graph(App::kBfs, g, true, 1);
+  const vid_t s = default_source(g);
+  AppOutput out = run_app(App::kBfs, g, s, {});
+  EXPECT_EQ(out.ints, reference::bfs(g, s));
+  // Not a trivial run: something beyond the source was reached.
+  EXPECT_GT(std::count_if(out.ints.begin(), out.ints.end(), [](uint32_t d) { return d != kInfinity; }), 10);
+}
+
+TEST_P(AppsOnGraph, SsspMatchesDijkstra) {
+  Graph g = load();
+  prepare_graph(App::kSssp, g, true, 9);
+  const vid_t s = default_source(g);
+  AppOutput out = run_app(App::kSssp, g, s, {});
+  EXPECT_EQ(out.ints, reference::sssp(g, s));
+}
+
+TEST_P(AppsOnGraph, WccMatchesUnionFind) {
+  Graph g = load();
+  AppOutput out = run_app(App::kWcc, g, 0, {});
+  std::vector<uint32_t> want = reference::wcc(g);
+  EXPECT_EQ(out.ints, want);
+  for (vid_t v = 0; v < g.num_vertices(); ++v) ASSERT_LE(out.ints[v], v);  // smallest id labels
+}
+
+TEST_P(AppsOnGraph, PageRankMatchesPowerIteration) {
+  Graph g = load();
+  prepare_graph(App::kPageRank, g, true, 1);
+  EngineOptions opt;
+  AppOutput out = run_app(App::kPageRank, g, 0, opt);
+  Validation v = validate_app(out, g, 0, opt);
+  EXPECT_TRUE(v.ok) << v.message;
+  const double sum = std::accumulate(out.ranks.begin(), out.ranks.end(), 0.0);
+  EXPECT_NEAR(sum, 1.0, 1e-4);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Graphs, AppsOnGraph,
+    ::testing::Values(Case{"kron", "kron:12", false}, Case{"urand", "urand:12", false},
+                      Case{"grid", "grid:60x40", false},
+                      Case{"facebook", testing::data_file("facebook_combined.txt"), false},
+                      Case{"directed", "DIRECTED", false}),
+    [](const ::testing::TestParamInfo<Case>& i) { return std::string(i.param.name); });
+
+TEST(AppsDirected, AllAppsOnADirectedWeightedGraph) {
+  Graph g = load_graph(testing::write_file("directed.wel", directed_graph_file()), {});
+  ASSERT_TRUE(g.directed());
+  for (App app : {App::kBfs, App::kSssp, App::kWcc, App::kPageRank}) {
+    prepare_graph(app, g, true, 1);
+    AppOutput out = run_app(app, g, 400, {});
+    Validation v = validate_app(out, g, 400, {});
+    EXPECT_TRUE(v.ok) << app_name(app) << ": " << v.message;
+  }
+}
+
+TEST(Validation, DetectsAWrongAnswer) {
+  Graph g = load_graph("grid:10x10", {});
+  AppOutput out = run_app(App::kBfs, g, 0, {});
+  out.ints[57] += 1;
+  Validation v = validate_app(out, g, 0, {});
+  EXPECT_FALSE(v.ok);
+  EXPECT_NE(v.message.find("vertex 57"), std::string::npos) << v.message;
+  AppOutput pr = run_app(App::kPageRank, g, 0, {});
+  pr.ranks[3] *= 1.01f;
+  EXPECT_FALSE(validate_app(pr, g, 0, {}).ok);
+}
+
+}  // namespace
+}  // namespace chatty

@@ -1,0 +1,139 @@
+#!/usr/bin/env python3
+"""End-to-end tests of the `chatty` binary: every subcommand, --json,
+--output, --validate, and one clear error line with a non-zero exit for
+bad input. Usage: cli_test.py CHATTY FACEBOOK_TXT"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+
+CHATTY = sys.argv[1] if len(sys.argv) > 1 else "build/chatty"
+FACEBOOK = sys.argv[2] if len(sys.argv) > 2 else "build/tests/data/facebook_combined.txt"
+
+
+def read(path, mode="r"):
+    with open(path, mode) as f:
+        return f.read()
+
+
+def chatty(*args, expect=0):
+    p = subprocess.run([CHATTY, *args], capture_output=True, text=True, timeout=600)
+    if expect is not None and p.returncode != expect:
+        raise AssertionError(f"chatty {' '.join(args)} exited {p.returncode}\n{p.stdout}\n{p.stderr}")
+    return p
+
+
+class Cli(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.dir = self.tmp.name
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def path(self, name):
+        return os.path.join(self.dir, name)
+
+    def write(self, name, text):
+        with open(self.path(name), "w") as f:
+            f.write(text)
+        return self.path(name)
+
+    def test_run_every_app_json_and_validate(self):
+        for app in ["bfs", "sssp", "pr", "wcc"]:
+            p = chatty("run", f"--app={app}", "--graph=kron:10", "--validate", "--repeat=3", "--json")
+            j = json.loads(p.stdout.strip().splitlines()[-1])
+            self.assertEqual(j["app"], app)
+            self.assertEqual(j["vertices"], 1024)
+            self.assertEqual(j["validated"], "pass")
+            self.assertEqual(len(j["compute_s_all"]), 3)
+            self.assertEqual(j["compute_s"], sorted(j["compute_s_all"])[1])  # the median
+            for key in ["backend", "devices", "threads", "load_s", "iterations", "gteps", "edges"]:
+                self.assertIn(key, j)
+            self.assertIn("PASS", p.stdout)
+
+    def test_output_file_format(self):
+        out = self.path("bfs.txt")
+        g = self.write("g.el", "0 1\n1 2\n3 4\n")
+        chatty("run", "--app=bfs", f"--graph={g}", f"--output={out}")
+        lines = read(out).splitlines()
+        self.assertEqual(lines, ["0 0", "1 1", "2 2", "3 inf", "4 inf"])
+        chatty("run", "--app=pr", f"--graph={g}", f"--output={out}")
+        ranks = [float(l.split()[1]) for l in read(out).splitlines()]
+        self.assertAlmostEqual(sum(ranks), 1.0, places=5)
+        first = read(out).splitlines()[0].split()[1]
+        self.assertGreaterEqual(len(first.replace(".", "").lstrip("0")), 9)  # 9 significant digits
+
+    def test_default_source_is_lowest_vertex_with_out_edge(self):
+        g = self.write("src.el", "5 6\n6 7\n")
+        p = chatty("run", "--app=bfs", f"--graph={g}", "--json")
+        self.assertEqual(json.loads(p.stdout.splitlines()[-1])["source"], 5)
+
+    def test_real_graph(self):
+        p = chatty("run", "--app=sssp", f"--graph={FACEBOOK}", "--validate", "--json")
+        self.assertEqual(json.loads(p.stdout.splitlines()[-1])["validated"], "pass")
+
+    def test_generate_convert_info(self):
+        cgr, mtx, el = self.path("k.cgr"), self.path("k.mtx"), self.path("k.el")
+        chatty("generate", "kron:9", cgr)
+        chatty("convert", cgr, mtx)
+        chatty("convert", mtx, el)
+        a = json.loads(chatty("info", cgr, "--json").stdout)
+        b = json.loads(chatty("info", mtx, "--json").stdout)
+        c = json.loads(chatty("info", el, "--symmetrize", "--json").stdout)
+        for k in ["vertices", "edges", "degree_max", "isolated", "directed"]:
+            self.assertEqual(a[k], b[k], k)
+            self.assertEqual(a[k], c[k], k)
+        text = chatty("info", "grid:10x10").stdout
+        self.assertIn("vertices     100", text)
+        self.assertIn("out-degree   min 2, median 4, mean 3.60, max 4", text)
+
+    def assert_error(self, *args, contains):
+        p = chatty(*args, expect=None)
+        self.assertNotEqual(p.returncode, 0, p.stdout)
+        err = p.stderr.strip().splitlines()
+        self.assertEqual(len(err), 1, p.stderr)  # one clear line
+        self.assertIn(contains, err[0])
+        self.assertNotIn("terminate", p.stderr)
+
+    def test_bad_input_is_one_error_line(self):
+        self.assert_error("run", "--graph=/no/such/file.el", contains="/no/such/file.el: cannot open")
+        files = {
+            "x.abc": ("0 1", "unknown format"),
+            "bad.el": ("0 1\n1 x\n", "bad.el:2: target id not a non-negative integer"),
+            "neg.el": ("0 1\n-1 2\n", "neg.el:2: source id negative"),
+            "neg.wel": ("0 1 -5\n", "neg.wel:1: weight negative"),
+            "big.wel": ("0 1 99999999999\n", "big.wel:1: weight too large"),
+            "h.gr": ("p sp 2 5\na 1 2 1\n", "header says 5 arcs"),
+            "e.el": ("", "empty graph"),
+        }
+        for name, (text, message) in files.items():
+            self.assert_error("run", "--graph=" + self.write(name, text), contains=message)
+        self.assert_error("run", "--graph=kron:99", contains="bad scale")
+        self.assert_error("run", "--graph=grid:5x5", "--source=25", contains="--source=25 out of range")
+        self.assert_error("run", "--graph=grid:5x5", "--source=-2", contains="--source must be")
+        self.assert_error("run", "--app=sssp", "--graph=grid:5x5", "--no_default_weights", contains="sssp needs edge weights")
+        self.assert_error("run", "--app=nope", contains="unknown app")
+        self.assert_error("run", "--backend=cuda", "--graph=grid:3x3", contains="no CUDA backend")
+        cgr = self.path("t.cgr")
+        chatty("generate", "grid:20x20", cgr)
+        data = read(cgr, "rb")
+        with open(cgr, "wb") as f:
+            f.write(data[: len(data) - 7])
+        self.assert_error("run", f"--graph={cgr}", contains="truncated")
+        with open(cgr, "wb") as f:
+            f.write(data[:100] + bytes([data[100] ^ 1]) + data[101:])
+        self.assert_error("run", f"--graph={cgr}", contains="checksum")
+
+    def test_trace_csv(self):
+        trace = self.path("t.csv")
+        chatty("run", "--app=bfs", "--graph=kron:10", f"--trace={trace}")
+        rows = read(trace).splitlines()
+        self.assertEqual(rows[0], "step,direction,active,updated,edges,seconds")
+        self.assertGreater(len(rows), 2)
+
+
+if __name__ == "__main__":
+    unittest.main(argv=[sys.argv[0]])

@@ -1,0 +1,110 @@
+// Engine policies give the same answers: BFS push / pull / auto, SSSP at any
+// bucket width, WCC by union-find or label propagation, any thread count.
+#include <gtest/gtest.h>
+#include <omp.h>
+
+#include "apps/references.h"
+#include "apps/run_app.h"
+#include "datasets/load.h"
+#include "runtime/frontier.h"
+
+namespace chatty {
+namespace {
+
+TEST(Engine, BfsDirectionsAgree) {
+  for (const char* spec : {"kron:13", "grid:80x50"}) {
+    Graph g = load_graph(spec, {});
+    const vid_t s = default_source(g);
+    const auto want = reference::bfs(g, s);
+    for (Direction d : {Direction::kAuto, Direction::kPush, Direction::kPull}) {
+      EngineOptions o;
+      o.direction = d;
+      AppOutput out = run_app(App::kBfs, g, s, o);
+      EXPECT_EQ(out.ints, want) << spec << " " << direction_name(d);
+      bool any_pull = false;
+      for (auto& st : out.stats.steps) any_pull |= st.pull;
+      if (d != Direction::kAuto) {
+        EXPECT_EQ(any_pull, d == Direction::kPull);
+      }
+    }
+  }
+}
+
+TEST(Engine, AutoDirectionPullsOnKron) {
+  Graph g = load_graph("kron:14", {});
+  AppOutput out = run_app(App::kBfs, g, default_source(g), {});
+  bool any_pull = false, any_push = false;
+  for (auto& st : out.stats.steps) (st.pull ? any_pull : any_push) = true;
+  EXPECT_TRUE(any_pull && any_push);
+}
+
+TEST(Engine, SsspAnyDelta) {
+  for (const char* spec : {"kron:12", "grid:70x30"}) {
+    Graph g = load_graph(spec, {});
+    prepare_graph(App::kSssp, g, true, 4);
+    const vid_t s = default_source(g);
+    const auto want = reference::sssp(g, s);
+    for (uint64_t delta : {0, 1, 7, 64, 100000}) {
+      EngineOptions o;
+      o.delta = delta;
+      EXPECT_EQ(run_app(App::kSssp, g, s, o).ints, want) << spec << " delta " << delta;
+    }
+  }
+}
+
+TEST(Engine, WccUnionFindAndLabelPropagationAgree) {
+  Graph g = load_graph("urand:13:1", {});  // many small components
+  EngineOptions uf, lp;
+  lp.union_find = false;
+  const auto a = run_app(App::kWcc, g, 0, uf).ints;
+  EXPECT_EQ(a, run_app(App::kWcc, g, 0, lp).ints);
+  EXPECT_EQ(a, reference::wcc(g));
+}
+
+TEST(Engine, ThreadCountDoesNotChangeResults) {
+  Graph g = load_graph("kron:12", {});
+  prepare_graph(App::kSssp, g, true, 1);
+  const int saved = omp_get_max_threads();
+  std::vector<std::vector<uint32_t>> runs;
+  for (int t : {1, 2, 5}) {
+    omp_set_num_threads(t);
+    runs.push_back(run_app(App::kSssp, g, 0, {}).ints);
+    runs.push_back(run_app(App::kBfs, g, 0, {}).ints);
+    runs.push_back(run_app(App::kWcc, g, 0, {}).ints);
+  }
+  omp_set_num_threads(saved);
+  for (size_t i = 3; i < runs.size(); ++i) EXPECT_EQ(runs[i], runs[i % 3]) << i;
+}
+
+TEST(Engine, PageRankStopsAtToleranceOrMaxIters) {
+  Graph g = load_graph("kron:11", {});
+  EngineOptions o;
+  o.max_iters = 3;
+  EXPECT_EQ(run_app(App::kPageRank, g, 0, o).stats.iterations(), 3);
+  o.max_iters = 1000;
+  o.tolerance = 1e-3;
+  const int loose = run_app(App::kPageRank, g, 0, o).stats.iterations();
+  o.tolerance = 1e-7;
+  const int tight = run_app(App::kPageRank, g, 0, o).stats.iterations();
+  EXPECT_LT(loose, tight);
+  EXPECT_LT(tight, 1000);
+}
+
+TEST(Frontier, QueueBitmapRoundTrip) {
+  Bitmap b(1000);
+  b.clear();
+  Queue q(1000);
+  for (vid_t v : {0u, 63u, 64u, 500u, 999u}) q.ids[q.count++] = v;
+  queue_to_bitmap(q, b);
+  Queue back(1000);
+  bitmap_to_queue(b, back);
+  ASSERT_EQ(back.count, 5u);
+  EXPECT_EQ(std::vector<vid_t>(back.begin(), back.end()), (std::vector<vid_t>{0, 63, 64, 500, 999}));
+  EXPECT_TRUE(b.set_atomic(1));
+  EXPECT_FALSE(b.set_atomic(1));
+  b.reset_atomic(1);
+  EXPECT_FALSE(b.get(1));
+}
+
+}  // namespace
+}  // namespace chatty

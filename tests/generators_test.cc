@@ -1,0 +1,103 @@
+// Generators: deterministic for a seed (whatever the thread count), and
+// with the degree shape their names promise.
+#include <gtest/gtest.h>
+#include <omp.h>
+
+#include <algorithm>
+
+#include "datasets/generators.h"
+#include "datasets/load.h"
+
+namespace chatty {
+namespace {
+
+bool same_csr(const Graph& a, const Graph& b) {
+  const Csr &x = a.out(), &y = b.out();
+  return a.num_vertices() == b.num_vertices() && a.num_edges() == b.num_edges() &&
+         std::equal(x.offsets.begin(), x.offsets.end(), y.offsets.begin()) &&
+         std::equal(x.targets.begin(), x.targets.end(), y.targets.begin());
+}
+
+struct Degrees {
+  eid_t max = 0, isolated = 0;
+  double mean = 0;
+};
+
+Degrees degrees(const Graph& g) {
+  Degrees d;
+  for (vid_t v = 0; v < g.num_vertices(); ++v) {
+    d.max = std::max(d.max, g.out_degree(v));
+    d.isolated += g.out_degree(v) == 0;
+  }
+  d.mean = double(g.num_edges()) / g.num_vertices();
+  return d;
+}
+
+TEST(Generators, DeterministicForSeedAndThreadCount) {
+  for (const char* spec : {"kron:12", "urand:12:8", "grid:30x20"}) {
+    LoadOptions o;
+    o.seed = 42;
+    const int saved = omp_get_max_threads();
+    omp_set_num_threads(1);
+    Graph one = load_graph(spec, o);
+    omp_set_num_threads(3);
+    Graph three = load_graph(spec, o);
+    omp_set_num_threads(saved);
+    EXPECT_TRUE(same_csr(one, three)) << spec;
+    o.seed = 43;
+    if (std::string(spec).rfind("grid", 0) != 0) {
+      EXPECT_FALSE(same_csr(one, load_graph(spec, o))) << spec;
+    }
+  }
+}
+
+TEST(Generators, KroneckerIsSkewedAndUndirected) {
+  Graph g = load_graph("kron:14", {});
+  EXPECT_EQ(g.num_vertices(), 1u << 14);
+  EXPECT_FALSE(g.directed());
+  Degrees d = degrees(g);
+  // Up to 16 * 2^14 edges each way, less duplicates and self loops.
+  EXPECT_GT(g.num_edges(), 20u << 14);
+  EXPECT_LE(g.num_edges(), 32u << 14);
+  EXPECT_GT(double(d.max), 50 * d.mean);   // heavy-tailed: hubs
+  EXPECT_GT(d.isolated, g.num_vertices() / 10);  // Graph500 graphs leave many vertices isolated
+}
+
+TEST(Generators, UniformRandomIsFlat) {
+  Graph g = load_graph("urand:14", {});
+  Degrees d = degrees(g);
+  EXPECT_NEAR(d.mean, 32.0, 1.0);
+  EXPECT_LT(double(d.max), 2.5 * d.mean);
+  EXPECT_EQ(d.isolated, 0u);
+}
+
+TEST(Generators, GridIsRoadLike) {
+  Graph g = load_graph("grid:50x40", {});
+  EXPECT_EQ(g.num_vertices(), 2000u);
+  EXPECT_EQ(g.num_edges(), 2u * (49 * 40 + 50 * 39));
+  Degrees d = degrees(g);
+  EXPECT_EQ(d.max, 4u);
+  EXPECT_EQ(g.out_degree(0), 2u);  // corner
+}
+
+TEST(Generators, EdgeFactorScalesEdges) {
+  Graph a = load_graph("urand:12:4", {}), b = load_graph("urand:12:16", {});
+  EXPECT_NEAR(double(b.num_edges()) / double(a.num_edges()), 4.0, 0.2);
+}
+
+TEST(Generators, DefaultWeightsAreSymmetricAndInRange) {
+  Graph g = load_graph("kron:10", {});
+  Buffer<weight_t> w = default_weights(g.out(), 5);
+  const Csr& c = g.out();
+  for (vid_t u = 0; u < g.num_vertices(); ++u)
+    for (eid_t e = c.offsets[u]; e < c.offsets[u + 1]; ++e) {
+      ASSERT_GE(w[e], 1u);
+      ASSERT_LE(w[e], 255u);
+      const vid_t v = c.targets[e];
+      const vid_t* back = std::lower_bound(c.targets.begin() + c.offsets[v], c.targets.begin() + c.offsets[v + 1], u);
+      ASSERT_EQ(w[e], w[eid_t(back - c.targets.begin())]);
+    }
+}
+
+}  // namespace
+}  // namespace chatty

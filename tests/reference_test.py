@@ -1,0 +1,102 @@
+#!/usr/bin/env python3
+"""Checks `chatty run --output` against SciPy and NetworkX on generated
+graphs: BFS depths, SSSP distances (SciPy Dijkstra), WCC labels (SciPy
+connected components, relabelled to the smallest id) and PageRank
+(NetworkX). Usage: reference_test.py CHATTY"""
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+
+import networkx as nx
+import numpy as np
+import scipy.sparse as sp
+import scipy.sparse.csgraph as csg
+
+CHATTY = sys.argv[1] if len(sys.argv) > 1 else "build/chatty"
+GRAPHS = ["kron:11", "urand:11:4", "grid:40x30"]
+
+
+def run(*args):
+    subprocess.run([CHATTY, *args], check=True, capture_output=True, text=True, timeout=600)
+
+
+def read_values(path):
+    vals = {}
+    for line in open(path):
+        v, x = line.split()
+        vals[int(v)] = np.inf if x == "inf" else float(x)
+    return np.array([vals[i] for i in range(len(vals))])
+
+
+class AgainstSciPy(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.TemporaryDirectory()
+
+    def load(self, spec, weighted):
+        """The graph as chatty sees it, exported through `chatty convert`."""
+        el = os.path.join(self.tmp.name, spec.replace(":", "_") + ".el")
+        run("convert", spec, el)
+        rows = np.loadtxt(el, dtype=np.int64, comments="#", ndmin=2)
+        n = int(subprocess.run([CHATTY, "info", spec, "--json"], capture_output=True, text=True).stdout.split('"vertices":')[1].split(",")[0])
+        return rows, n
+
+    def output(self, app, spec, *extra):
+        out = os.path.join(self.tmp.name, f"{app}.txt")
+        run("run", f"--app={app}", f"--graph={spec}", f"--output={out}", *extra)
+        return read_values(out)
+
+    def test_bfs_depths(self):
+        for spec in GRAPHS:
+            rows, n = self.load(spec, False)
+            a = sp.csr_matrix((np.ones(len(rows)), (rows[:, 0], rows[:, 1])), shape=(n, n))
+            src = int(rows[:, 0].min())
+            want = csg.shortest_path(a, unweighted=True, indices=src)
+            got = self.output("bfs", spec, f"--source={src}")
+            np.testing.assert_array_equal(got, want, err_msg=spec)
+
+    def test_sssp_distances(self):
+        for spec in GRAPHS:
+            rows, n = self.load(spec, False)
+            # Random weights, equal in both directions of an undirected edge,
+            # written to a weighted edge list that both sides read.
+            lo, hi = np.minimum(rows[:, 0], rows[:, 1]), np.maximum(rows[:, 0], rows[:, 1])
+            ws = (lo * 7919 + hi * 104729 + 13) % 255 + 1
+            wel = os.path.join(self.tmp.name, "weighted.wel")
+            with open(wel, "w") as f:
+                f.write(f"{n}\n")  # vertex-count header keeps isolated tail vertices
+                np.savetxt(f, np.column_stack([rows, ws]), fmt="%d")
+            a = sp.csr_matrix((ws.astype(float), (rows[:, 0], rows[:, 1])), shape=(n, n))
+            src = int(rows[:, 0].min())
+            want = csg.dijkstra(a, indices=src)
+            got = self.output("sssp", wel, f"--source={src}")
+            np.testing.assert_array_equal(got, want, err_msg=spec)
+            self.assertTrue(np.isfinite(got).sum() > 10)
+
+    def test_wcc_labels(self):
+        for spec in GRAPHS:
+            rows, n = self.load(spec, False)
+            a = sp.csr_matrix((np.ones(len(rows)), (rows[:, 0], rows[:, 1])), shape=(n, n))
+            _, comp = csg.connected_components(a, directed=True, connection="weak")
+            smallest = np.full(comp.max() + 1, n)
+            np.minimum.at(smallest, comp, np.arange(n))
+            got = self.output("wcc", spec)
+            np.testing.assert_array_equal(got, smallest[comp], err_msg=spec)
+
+    def test_pagerank(self):
+        for spec in GRAPHS:
+            rows, n = self.load(spec, False)
+            g = nx.DiGraph()
+            g.add_nodes_from(range(n))
+            g.add_edges_from(map(tuple, rows))
+            want = nx.pagerank(g, alpha=0.85, tol=1e-12, max_iter=1000)
+            got = self.output("pr", spec, "--tolerance=1e-9", "--max_iters=1000")
+            want = np.array([want[i] for i in range(n)])
+            self.assertLess(np.abs(got - want).sum(), 1e-5, spec)
+            self.assertAlmostEqual(got.sum(), 1.0, places=5)
+
+
+if __name__ == "__main__":
+    unittest.main(argv=[sys.argv[0]])
