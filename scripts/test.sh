@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# Builds and runs every test: the GoogleTest suites and the Python end-to-end
+# tests (ctest), then the same suites built with AddressSanitizer + UBSan.
+#   SANITIZE=0 ./scripts/test.sh     # skip the sanitizer pass
+set -euo pipefail
+cd "$(dirname "$0")/.."
+./scripts/setup.sh
+./scripts/build.sh
+(cd "${BUILD_DIR:-build}" && ctest --output-on-failure -j 2)
+if [ "${SANITIZE:-1}" = 1 ]; then
+  echo "== sanitizer pass (ASan + UBSan)"
+  BUILD_DIR=build-asan ./scripts/build.sh -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCHATTY_SANITIZE=ON
+  # LeakSanitizer does not work under every ptrace-restricted CI sandbox;
+  # leaks are not what this pass is for.
+  (cd build-asan && ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=print_stacktrace=1 ctest --output-on-failure -j 2)
+fi
+echo "== all tests passed"
