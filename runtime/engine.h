@@ -126,11 +126,11 @@ EngineResult<typename P::Value> run_program(const Graph& g, const P& prog, const
 
   if constexpr (P::kKind == ProgramKind::kGather) {
     const Csr& in = g.in();
-    std::vector<float> contrib(n);
+    cpu::GatherState state = cpu::gather_init(g.out(), prog, val);
     for (int it = 0; it < opt.max_iters; ++it) {
       double t0 = omp_get_wtime();
       r.stats.steps.emplace_back();
-      double l1 = cpu::gather_step(g.out(), in, prog, val, contrib, r.stats.steps.back());
+      double l1 = cpu::gather_step(g.out(), in, prog, val, state, r.stats.steps.back());
       detail::timed(r.stats, 0, t0);
       if (l1 < opt.tolerance) break;
     }

@@ -1,41 +1,65 @@
 // Pull-gather superstep on the CPU (PageRank): each vertex sums the
-// contributions of its in-neighbours and applies the program; contributions
-// are computed once per step in a vertex pass so the edge loop reads one
-// float per edge. No atomics: every vertex is written by one thread.
+// contributions of its in-neighbours and applies the program. The loop also
+// writes the vertex's contribution for the next step into a second buffer
+// (and sums dangling mass), so a superstep is a single pass over the graph.
+// No atomics: every vertex is written by one thread.
 #pragma once
 
 #include <cmath>
+#include <utility>
 #include <vector>
 
 #include "kernels/cpu/push_advance.h"
 
 namespace chatty::cpu {
 
-// One superstep. Returns the L1 change of the values.
+// Contributions of the current values, double-buffered across supersteps.
+struct GatherState {
+  std::vector<float> contrib, next_contrib;
+  double dangling = 0;  // mass of vertices without out-edges
+};
+
 template <typename P>
-double gather_step(const Csr& out_edges, const Csr& in_edges, const P& prog, typename P::Value* val,
-                   std::vector<float>& contrib, SuperstepStats& st) {
-  const vid_t n = in_edges.num_vertices();
+GatherState gather_init(const Csr& out_edges, const P& prog, const typename P::Value* val) {
+  const vid_t n = out_edges.num_vertices();
+  GatherState s;
+  s.contrib.resize(n);
+  s.next_contrib.resize(n);
   double dangling = 0;
 #pragma omp parallel for schedule(static) reduction(+ : dangling)
   for (vid_t v = 0; v < n; ++v) {
     const eid_t d = out_edges.offsets[v + 1] - out_edges.offsets[v];
-    if (d == 0) {
-      dangling += double(val[v]);
-      contrib[v] = 0.0f;
-    } else {
-      contrib[v] = float(prog.contribution(val[v], d));
-    }
+    if (d == 0) dangling += double(val[v]);
+    s.contrib[v] = d ? float(prog.contribution(val[v], d)) : 0.0f;
   }
-  double l1 = 0;
-#pragma omp parallel for schedule(dynamic, kGrain) reduction(+ : l1)
+  s.dangling = dangling;
+  return s;
+}
+
+// One superstep. Returns the L1 change of the values.
+template <typename P>
+double gather_step(const Csr& out_edges, const Csr& in_edges, const P& prog, typename P::Value* val,
+                   GatherState& state, SuperstepStats& st) {
+  const vid_t n = in_edges.num_vertices();
+  const float* contrib = state.contrib.data();
+  float* next = state.next_contrib.data();
+  const vid_t* tgt = in_edges.targets.data();
+  const double dangling_in = state.dangling;
+  double l1 = 0, dangling = 0;
+#pragma omp parallel for schedule(dynamic, kDenseGrain) reduction(+ : l1, dangling)
   for (vid_t v = 0; v < n; ++v) {
     float sum = 0;
-    for (eid_t e = in_edges.offsets[v]; e < in_edges.offsets[v + 1]; ++e) sum += contrib[in_edges.targets[e]];
-    const auto next = prog.apply(double(sum), dangling);
-    l1 += std::fabs(double(next) - double(val[v]));
-    val[v] = next;
+    const eid_t hi = in_edges.offsets[v + 1];
+    for (eid_t e = in_edges.offsets[v]; e < hi; ++e) sum += contrib[tgt[e]];
+    const auto value = prog.apply(double(sum), dangling_in);
+    l1 += std::fabs(double(value) - double(val[v]));
+    val[v] = value;
+    const eid_t d = out_edges.offsets[v + 1] - out_edges.offsets[v];
+    if (d == 0) dangling += double(value);
+    next[v] = d ? float(prog.contribution(value, d)) : 0.0f;
   }
+  state.contrib.swap(state.next_contrib);
+  state.dangling = dangling;
   st.active = n;
   st.updated = n;
   st.edges = in_edges.num_edges();

@@ -22,7 +22,7 @@ uint64_t pull_step(const Csr& in_edges, const P& prog, typename P::Value* val, c
   const bool weighted = !in_edges.weights.empty();
   next.clear();
   uint64_t awake = 0, edges = 0;
-#pragma omp parallel for schedule(dynamic, kGrain) reduction(+ : awake, edges)
+#pragma omp parallel for schedule(dynamic, kDenseGrain) reduction(+ : awake, edges)
   for (vid_t v = 0; v < n; ++v) {
     // A pull step reads one or two in-edges of each vertex, a scattered
     // walk over the edge array that the hardware prefetcher cannot follow.
@@ -34,7 +34,7 @@ uint64_t pull_step(const Csr& in_edges, const P& prog, typename P::Value* val, c
       if (!front.get(u)) continue;
       const V from = P::kUniformFrontier ? level_in : val[u];
       val[v] = P::reduce(val[v], prog.scatter(from, u, v, weighted ? in_edges.weights[e] : 1));
-      // Grabs are 64 vertices = one bitmap word, so no other thread writes it.
+      // Grabs are whole bitmap words, so no other thread writes this one.
       next.set(v);
       ++awake;
       edges += e - lo + 1;

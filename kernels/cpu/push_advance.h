@@ -15,7 +15,11 @@
 
 namespace chatty::cpu {
 
-inline constexpr int kGrain = 64;  // vertices per grab (seed 000)
+inline constexpr int kGrain = 64;  // vertices per grab from a frontier (seed 000)
+// Dense passes over every vertex (pull steps, gathers) grab 16 bitmap words
+// at a time: 64-vertex grabs there cost ~10% of a kron:20 BFS in contention
+// on the shared counter, and per-vertex work is already even.
+inline constexpr int kDenseGrain = 1024;
 
 // Returns the out-degree sum of the next frontier (the direction switch's
 // "scout count"). `claimed` must be all clear on entry and is left clear.
