@@ -130,9 +130,12 @@ void write_values(const AppOutput& out, const std::string& path) {
   char tmp[64];
   for (size_t v = 0; v < n && ok; ++v) {
     int len;
-    if (out.app == App::kPageRank) len = std::snprintf(tmp, sizeof tmp, "%zu %.9g\n", v, double(out.ranks[v]));
-    else if (out.ints[v] == kInfinity) len = std::snprintf(tmp, sizeof tmp, "%zu inf\n", v);
-    else len = std::snprintf(tmp, sizeof tmp, "%zu %u\n", v, out.ints[v]);
+    if (out.app == App::kPageRank)
+      len = std::snprintf(tmp, sizeof tmp, "%zu %.9g\n", v, double(out.ranks[v]));
+    else if (out.ints[v] == kInfinity)
+      len = std::snprintf(tmp, sizeof tmp, "%zu inf\n", v);
+    else
+      len = std::snprintf(tmp, sizeof tmp, "%zu %u\n", v, out.ints[v]);
     buf.append(tmp, size_t(len));
     if (buf.size() > (1 << 20)) {
       ok = std::fwrite(buf.data(), 1, buf.size(), f) == buf.size();

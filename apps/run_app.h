@@ -23,7 +23,7 @@ struct AppOutput {
   std::vector<uint32_t> ints;  // BFS depth, SSSP distance, WCC label
   std::vector<float> ranks;    // PageRank
   RunStats stats;
-  double seconds = 0;          // compute time
+  double seconds = 0;  // compute time
 };
 
 // Lowest-id vertex with an out-edge (the default BFS/SSSP source).

@@ -16,7 +16,8 @@ Validation validate_exact(const std::vector<uint32_t>& got, const std::vector<ui
   auto show = [](uint32_t x) { return x == kInfinity ? std::string("inf") : std::to_string(x); };
   for (size_t i = 0; i < got.size(); ++i)
     if (got[i] != want[i]) {
-      v.message = "FAIL: vertex " + std::to_string(i) + ": " + what + " " + show(got[i]) + ", reference " + show(want[i]);
+      v.message =
+          "FAIL: vertex " + std::to_string(i) + ": " + what + " " + show(got[i]) + ", reference " + show(want[i]);
       return v;
     }
   v.ok = true;
@@ -38,7 +39,8 @@ Validation validate_pagerank(const std::vector<float>& got, const Graph& g, cons
   char buf[256];
   Validation v;
   v.ok = l1 <= bound && std::fabs(sum - 1.0) < 1e-4;
-  std::snprintf(buf, sizeof buf, "%s: L1 distance to reference %.3g (bound %.3g), sum of ranks %.9f, worst vertex %zu (%.9g vs %.9g)",
+  std::snprintf(buf, sizeof buf,
+                "%s: L1 distance to reference %.3g (bound %.3g), sum of ranks %.9f, worst vertex %zu (%.9g vs %.9g)",
                 v.ok ? "PASS" : "FAIL", l1, bound, sum, worst_at, got.empty() ? 0.0 : double(got[worst_at]),
                 want.empty() ? 0.0 : want[worst_at]);
   v.message = buf;

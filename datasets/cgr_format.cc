@@ -2,9 +2,9 @@
 
 #include <omp.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
-#include <algorithm>
 #include <cstring>
 #include <vector>
 
@@ -92,7 +92,8 @@ uint64_t checksum(const std::vector<std::pair<const void*, size_t>>& ranges, con
       hs[b] = block_hash(p, len, b);
     }
   }
-  uint64_t acc = splitmix64(h.version ^ (uint64_t(h.flags) << 32) ^ splitmix64(h.num_vertices ^ splitmix64(h.num_edges)));
+  uint64_t acc =
+      splitmix64(h.version ^ (uint64_t(h.flags) << 32) ^ splitmix64(h.num_vertices ^ splitmix64(h.num_edges)));
   for (uint64_t x : hs) acc = splitmix64(acc ^ x);
   return splitmix64(acc ^ total);
 }
@@ -116,8 +117,8 @@ Graph read_cgr(const std::string& path) {
   const Layout l = layout(h.num_vertices, h.num_edges, weighted);
   CHATTY_CHECK(file->size() >= l.total, path + ": truncated .cgr file: " + std::to_string(file->size()) +
                                             " bytes, header promises " + std::to_string(l.total));
-  CHATTY_CHECK(file->size() == l.total, path + ": corrupted .cgr file: " + std::to_string(file->size() - l.total) +
-                                            " trailing bytes");
+  CHATTY_CHECK(file->size() == l.total,
+               path + ": corrupted .cgr file: " + std::to_string(file->size() - l.total) + " trailing bytes");
   uint64_t sum = checksum({{base + sizeof(Header), l.total - sizeof(Header)}}, h);
   CHATTY_CHECK(sum == h.checksum, path + ": corrupted .cgr file (checksum mismatch)");
 
@@ -155,9 +156,8 @@ void write_cgr(const Graph& g, const std::string& path) {
   const Layout l = layout(h.num_vertices, h.num_edges, g.weighted());
   const uint64_t zero = 0;
   const size_t pad = l.weights - (l.targets + h.num_edges * sizeof(vid_t));
-  std::vector<std::pair<const void*, size_t>> parts = {
-      {c.offsets.data(), c.offsets.size() * sizeof(eid_t)},
-      {c.targets.data(), c.targets.size() * sizeof(vid_t)}};
+  std::vector<std::pair<const void*, size_t>> parts = {{c.offsets.data(), c.offsets.size() * sizeof(eid_t)},
+                                                       {c.targets.data(), c.targets.size() * sizeof(vid_t)}};
   if (g.weighted()) {
     parts.push_back({&zero, pad});
     parts.push_back({c.weights.data(), c.weights.size() * sizeof(weight_t)});

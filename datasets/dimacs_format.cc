@@ -60,14 +60,14 @@ Graph load_dimacs(const std::string& path, const BuildOptions& opt) {
     have_p = true;
   }
   CHATTY_CHECK(have_p, path + ": no problem line 'p sp N M' (empty or not a DIMACS file)");
-  CHATTY_CHECK(n > 0 && m > 0, path + ": empty graph: header says " + std::to_string(n) + " vertices, " +
-                                   std::to_string(m) + " arcs");
+  CHATTY_CHECK(n > 0 && m > 0,
+               path + ": empty graph: header says " + std::to_string(n) + " vertices, " + std::to_string(m) + " arcs");
   CHATTY_CHECK(n <= kMaxVertices - 1, path + ": header vertex count " + std::to_string(n) + " too large");
   DimacsLine parser;
   parser.n = n;
   ParsedBody body = parse_body(*file, pos, line_no + 1, parser);
-  CHATTY_CHECK(body.records == m, path + ": header says " + std::to_string(m) + " arcs but the file has " +
-                                      std::to_string(body.records));
+  CHATTY_CHECK(body.records == m,
+               path + ": header says " + std::to_string(m) + " arcs but the file has " + std::to_string(body.records));
   return build_graph(std::move(body.lists), vid_t(n), /*weighted=*/true, opt);
 }
 

@@ -124,8 +124,7 @@ Graph load_edge_list(const std::string& path, const BuildOptions& opt) {
 
 void write_edge_list(const Graph& g, const std::string& path) {
   std::string header = "# ChattyGraph edge list: " + std::to_string(g.num_vertices()) + " vertices, " +
-                       std::to_string(g.num_edges()) + " edges" + (g.directed() ? "" : " (both directions)") +
-                       "\n";
+                       std::to_string(g.num_edges()) + " edges" + (g.directed() ? "" : " (both directions)") + "\n";
   const bool weighted = g.weighted();
   write_text_graph(g, path, header, [weighted](vid_t u, vid_t v, weight_t w, std::string& s) {
     append_uint(s, u);

@@ -16,7 +16,7 @@ namespace chatty {
 
 struct GraphSpec {
   enum class Kind { kKron, kUrand, kGrid } kind;
-  uint32_t scale = 0;       // kron / urand
+  uint32_t scale = 0;  // kron / urand
   uint32_t edge_factor = 16;
   uint64_t width = 0, height = 0;  // grid
 };

@@ -78,10 +78,14 @@ Graph load_matrix_market(const std::string& path, const BuildOptions& opt_in) {
                at + "not a Matrix Market file (expected '%%MatrixMarket matrix ...')");
   CHATTY_CHECK(format == "coordinate", at + "only 'coordinate' matrices are graphs (got '" + format + "')");
   MtxLine parser;
-  if (field == "pattern") parser.field = Field::kPattern;
-  else if (field == "integer") parser.field = Field::kInteger;
-  else if (field == "real" || field == "double") parser.field = Field::kReal;
-  else throw Error(at + "unsupported value type '" + field + "' (pattern, integer or real)");
+  if (field == "pattern")
+    parser.field = Field::kPattern;
+  else if (field == "integer")
+    parser.field = Field::kInteger;
+  else if (field == "real" || field == "double")
+    parser.field = Field::kReal;
+  else
+    throw Error(at + "unsupported value type '" + field + "' (pattern, integer or real)");
   CHATTY_CHECK(symmetry == "general" || symmetry == "symmetric",
                at + "unsupported symmetry '" + symmetry + "' (general or symmetric)");
 
@@ -101,11 +105,10 @@ Graph load_matrix_market(const std::string& path, const BuildOptions& opt_in) {
     have_size = true;
   }
   CHATTY_CHECK(have_size, path + ": missing the size line 'rows cols entries'");
-  CHATTY_CHECK(nnz > 0 && parser.rows > 0, path + ": empty graph: size line says " + std::to_string(nnz) +
-                                               " entries");
+  CHATTY_CHECK(nnz > 0 && parser.rows > 0, path + ": empty graph: size line says " + std::to_string(nnz) + " entries");
   ParsedBody body = parse_body(*file, pos, line_no + 1, parser);
-  CHATTY_CHECK(body.records == nnz, path + ": size line says " + std::to_string(nnz) +
-                                        " entries but the file has " + std::to_string(body.records));
+  CHATTY_CHECK(body.records == nnz, path + ": size line says " + std::to_string(nnz) + " entries but the file has " +
+                                        std::to_string(body.records));
   BuildOptions opt = opt_in;
   if (symmetry == "symmetric") opt.symmetrize = true;
   vid_t n = vid_t(std::max(parser.rows, parser.cols));

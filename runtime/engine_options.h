@@ -10,17 +10,17 @@ namespace chatty {
 enum class Direction { kAuto, kPush, kPull };
 
 struct EngineOptions {
-  int threads = 0;                   // 0: all cores
+  int threads = 0;  // 0: all cores
   Direction direction = Direction::kAuto;
   // Direction-optimizing switch (Beamer et al.): go pull when the frontier's
   // out-edges exceed unexplored edges / alpha; back to push when the frontier
   // shrinks below |V| / beta.
   double alpha = 15.0, beta = 18.0;
-  uint64_t delta = 0;                // SSSP bucket width; 0: chosen from the graph
-  double tolerance = 1e-6;           // PageRank: stop when L1 change < tolerance
-  int max_iters = 100;               // PageRank
+  uint64_t delta = 0;       // SSSP bucket width; 0: chosen from the graph
+  double tolerance = 1e-6;  // PageRank: stop when L1 change < tolerance
+  int max_iters = 100;      // PageRank
   double damping = 0.85;
-  bool union_find = true;            // WCC: link with union-find (else label propagation)
+  bool union_find = true;  // WCC: link with union-find (else label propagation)
 };
 
 Direction parse_direction(const std::string& s);

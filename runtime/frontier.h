@@ -59,9 +59,7 @@ struct Queue {
 // claims a slice of the shared queue with one atomic add (no locks).
 class LocalQueue {
  public:
-  void push(vid_t v) {
-    buf_.push_back(v);
-  }
+  void push(vid_t v) { buf_.push_back(v); }
   void flush_into(Queue& q, std::atomic<size_t>& tail) {
     size_t at = tail.fetch_add(buf_.size(), std::memory_order_relaxed);
     std::copy(buf_.begin(), buf_.end(), q.ids.begin() + long(at));

@@ -14,9 +14,9 @@
 namespace chatty {
 
 struct Csr {
-  Buffer<eid_t> offsets;    // |V|+1 entries
-  Buffer<vid_t> targets;    // |E| entries, sorted per vertex
-  Buffer<weight_t> weights; // |E| entries or empty
+  Buffer<eid_t> offsets;     // |V|+1 entries
+  Buffer<vid_t> targets;     // |E| entries, sorted per vertex
+  Buffer<weight_t> weights;  // |E| entries or empty
 
   vid_t num_vertices() const { return offsets.empty() ? 0 : vid_t(offsets.size() - 1); }
   eid_t num_edges() const { return offsets.empty() ? 0 : offsets[offsets.size() - 1]; }

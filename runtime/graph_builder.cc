@@ -17,8 +17,7 @@ namespace {
 // Calls f(u, v, w) for each edge to be stored (both directions when
 // symmetrizing, self loops filtered), parallel over each list.
 template <typename F>
-void for_each_stored_edge(const std::vector<EdgeList>& lists, bool weighted, const BuildOptions& opt,
-                          F&& f) {
+void for_each_stored_edge(const std::vector<EdgeList>& lists, bool weighted, const BuildOptions& opt, F&& f) {
   for (const EdgeList& l : lists) {
     const size_t m = l.size();
 #pragma omp parallel for schedule(static, 4096)

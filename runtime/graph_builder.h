@@ -18,15 +18,14 @@ struct EdgeList {
 };
 
 struct BuildOptions {
-  bool symmetrize = false;      // add (v,u) for every (u,v); graph undirected
-  bool dedupe = true;           // keep one copy of parallel edges (min weight)
+  bool symmetrize = false;  // add (v,u) for every (u,v); graph undirected
+  bool dedupe = true;       // keep one copy of parallel edges (min weight)
   bool drop_self_loops = true;
 };
 
 // num_vertices: |V| (ids must be < num_vertices). `weighted` says whether the
 // lists carry weights. Consumes the lists (their memory is released early).
-Graph build_graph(std::vector<EdgeList>&& lists, vid_t num_vertices, bool weighted,
-                  const BuildOptions& opt);
+Graph build_graph(std::vector<EdgeList>&& lists, vid_t num_vertices, bool weighted, const BuildOptions& opt);
 
 // Sorts every neighbour list by target (weights move with their targets).
 void sort_neighbor_lists(Csr& csr);

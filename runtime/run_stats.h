@@ -9,10 +9,10 @@
 namespace chatty {
 
 struct SuperstepStats {
-  uint64_t active = 0;    // vertices processed this step
-  uint64_t updated = 0;   // vertices whose value changed
-  uint64_t edges = 0;     // edges examined
-  bool pull = false;      // direction of the step
+  uint64_t active = 0;   // vertices processed this step
+  uint64_t updated = 0;  // vertices whose value changed
+  uint64_t edges = 0;    // edges examined
+  bool pull = false;     // direction of the step
   double seconds = 0;
 };
 

@@ -5,6 +5,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/setup.sh
+if command -v clang-format >/dev/null; then
+  # Formatting is checked, not left to review.
+  unformatted=$(git ls-files '*.h' '*.cc' '*.cu' | xargs clang-format --dry-run 2>&1 | grep -c warning || true)
+  [ "$unformatted" = 0 ] || { echo "clang-format: $unformatted lines need formatting (run clang-format -i)"; exit 1; }
+fi
 ./scripts/build.sh
 (cd "${BUILD_DIR:-build}" && ctest --output-on-failure -j 2)
 if [ "${SANITIZE:-1}" = 1 ]; then

@@ -35,7 +35,8 @@ class AppsOnGraph : public ::testing::TestWithParam<Case> {
     LoadOptions o;
     o.build.symmetrize = GetParam().symmetrize;
     o.seed = 3;
-    if (GetParam().graph == "DIRECTED") return load_graph(testing::write_file("directed.wel", directed_graph_file()), o);
+    if (GetParam().graph == "DIRECTED")
+      return load_graph(testing::write_file("directed.wel", directed_graph_file()), o);
     return load_graph(GetParam().graph, o);
   }
 };
@@ -77,13 +78,12 @@ TEST_P(AppsOnGraph, PageRankMatchesPowerIteration) {
   EXPECT_NEAR(sum, 1.0, 1e-4);
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Graphs, AppsOnGraph,
-    ::testing::Values(Case{"kron", "kron:12", false}, Case{"urand", "urand:12", false},
-                      Case{"grid", "grid:60x40", false},
-                      Case{"facebook", testing::data_file("facebook_combined.txt"), false},
-                      Case{"directed", "DIRECTED", false}),
-    [](const ::testing::TestParamInfo<Case>& i) { return std::string(i.param.name); });
+INSTANTIATE_TEST_SUITE_P(Graphs, AppsOnGraph,
+                         ::testing::Values(Case{"kron", "kron:12", false}, Case{"urand", "urand:12", false},
+                                           Case{"grid", "grid:60x40", false},
+                                           Case{"facebook", testing::data_file("facebook_combined.txt"), false},
+                                           Case{"directed", "DIRECTED", false}),
+                         [](const ::testing::TestParamInfo<Case>& i) { return std::string(i.param.name); });
 
 TEST(AppsDirected, AllAppsOnADirectedWeightedGraph) {
   Graph g = load_graph(testing::write_file("directed.wel", directed_graph_file()), {});

@@ -14,8 +14,8 @@ namespace chatty {
 namespace {
 
 using ::testing::AllOf;
-using ::testing::HasSubstr;
 using testing::error_of;
+using ::testing::HasSubstr;
 using testing::temp_path;
 using testing::write_file;
 
@@ -32,8 +32,7 @@ TEST(BadInput, MissingFile) {
 TEST(BadInput, UnreadableDirectory) {
   LoadOptions o;
   o.format = Format::kEdgeList;
-  EXPECT_THAT(error_of([&] { load_graph(testing::scratch_dir().string() + "/", o); }),
-              HasSubstr("not a regular file"));
+  EXPECT_THAT(error_of([&] { load_graph(testing::scratch_dir().string() + "/", o); }), HasSubstr("not a regular file"));
 }
 
 TEST(BadInput, UnknownFormat) {
@@ -89,7 +88,8 @@ TEST(BadInput, OutOfRangeIdsInOneBasedFormats) {
 }
 
 TEST(BadInput, HeaderCountsDisagreeWithBody) {
-  EXPECT_THAT(load_error("h1.gr", "p sp 3 3\na 1 2 1\na 2 3 1\n"), HasSubstr("h1.gr: header says 3 arcs but the file has 2"));
+  EXPECT_THAT(load_error("h1.gr", "p sp 3 3\na 1 2 1\na 2 3 1\n"),
+              HasSubstr("h1.gr: header says 3 arcs but the file has 2"));
   EXPECT_THAT(load_error("h2.mtx", "%%MatrixMarket matrix coordinate pattern general\n3 3 1\n1 2\n2 3\n"),
               HasSubstr("h2.mtx: size line says 1 entries but the file has 2"));
 }

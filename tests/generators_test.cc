@@ -1,11 +1,12 @@
 // Generators: deterministic for a seed (whatever the thread count), and
 // with the degree shape their names promise.
+#include "datasets/generators.h"
+
 #include <gtest/gtest.h>
 #include <omp.h>
 
 #include <algorithm>
 
-#include "datasets/generators.h"
 #include "datasets/load.h"
 
 namespace chatty {
@@ -59,7 +60,7 @@ TEST(Generators, KroneckerIsSkewedAndUndirected) {
   // Up to 16 * 2^14 edges each way, less duplicates and self loops.
   EXPECT_GT(g.num_edges(), 20u << 14);
   EXPECT_LE(g.num_edges(), 32u << 14);
-  EXPECT_GT(double(d.max), 50 * d.mean);   // heavy-tailed: hubs
+  EXPECT_GT(double(d.max), 50 * d.mean);         // heavy-tailed: hubs
   EXPECT_GT(d.isolated, g.num_vertices() / 10);  // Graph500 graphs leave many vertices isolated
 }
 

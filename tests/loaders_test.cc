@@ -79,11 +79,13 @@ TEST(Dimacs, OneBasedToZeroBased) {
 }
 
 TEST(MatrixMarket, SymmetricPatternAndRealValues) {
-  Graph s = load_graph(write_file("f.mtx", "%%MatrixMarket matrix coordinate pattern symmetric\n% c\n3 3 2\n2 1\n3 2\n"), {});
+  Graph s =
+      load_graph(write_file("f.mtx", "%%MatrixMarket matrix coordinate pattern symmetric\n% c\n3 3 2\n2 1\n3 2\n"), {});
   EXPECT_FALSE(s.directed());
   EXPECT_EQ(s.num_edges(), 4u);
   EXPECT_FALSE(s.weighted());
-  Graph r = load_graph(write_file("g.mtx", "%%MatrixMarket matrix coordinate real general\n2 3 2\n1 3 2.6\n2 1 1e1\n"), {});
+  Graph r =
+      load_graph(write_file("g.mtx", "%%MatrixMarket matrix coordinate real general\n2 3 2\n1 3 2.6\n2 1 1e1\n"), {});
   EXPECT_EQ(r.num_vertices(), 3u);
   auto a = adjacency(r);
   EXPECT_EQ(a[0], (std::vector<std::pair<vid_t, weight_t>>{{2, 3}}));  // rounded

@@ -19,8 +19,7 @@ inline const std::filesystem::path& scratch_dir() {
     std::filesystem::create_directories(d);
     std::atexit([] {
       std::error_code ec;
-      std::filesystem::remove_all(std::filesystem::temp_directory_path() /
-                                      ("chatty_test_" + std::to_string(getpid())),
+      std::filesystem::remove_all(std::filesystem::temp_directory_path() / ("chatty_test_" + std::to_string(getpid())),
                                   ec);
     });
     return d;

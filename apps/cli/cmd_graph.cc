@@ -35,8 +35,8 @@ int write(const char* cmd, const std::string& in, const std::string& out) {
   double t1 = omp_get_wtime();
   save_graph(g, out, parse_format(FLAGS_out_format));
   double t2 = omp_get_wtime();
-  std::printf("%s: %s -> %s: %u vertices, %lu edges (%s%s); load %.3f s, write %.3f s\n", cmd, in.c_str(),
-              out.c_str(), g.num_vertices(), (unsigned long)g.num_edges(), g.directed() ? "directed" : "undirected",
+  std::printf("%s: %s -> %s: %u vertices, %lu edges (%s%s); load %.3f s, write %.3f s\n", cmd, in.c_str(), out.c_str(),
+              g.num_vertices(), (unsigned long)g.num_edges(), g.directed() ? "directed" : "undirected",
               g.weighted() ? ", weighted" : "", t1 - t0, t2 - t1);
   return 0;
 }
@@ -50,7 +50,8 @@ int cmd_convert(const std::vector<std::string>& args) {
 
 int cmd_generate(const std::vector<std::string>& args) {
   auto [in, out] = in_out("generate", args);
-  CHATTY_CHECK(is_graph_spec(in), "generate: '" + in + "' is not a generator spec (kron:SCALE[:EF], urand:SCALE[:EF], grid:WxH)");
+  CHATTY_CHECK(is_graph_spec(in),
+               "generate: '" + in + "' is not a generator spec (kron:SCALE[:EF], urand:SCALE[:EF], grid:WxH)");
   return write("generate", in, out);
 }
 
@@ -88,9 +89,11 @@ int cmd_info(const std::vector<std::string>& args) {
   }
   std::printf("graph        %s\n", in.c_str());
   std::printf("vertices     %u\n", n);
-  if (g.directed()) std::printf("edges        %lu (directed)\n", (unsigned long)g.num_edges());
-  else std::printf("edges        %lu undirected (%lu stored, both directions)\n", (unsigned long)undirected_edges,
-                   (unsigned long)g.num_edges());
+  if (g.directed())
+    std::printf("edges        %lu (directed)\n", (unsigned long)g.num_edges());
+  else
+    std::printf("edges        %lu undirected (%lu stored, both directions)\n", (unsigned long)undirected_edges,
+                (unsigned long)g.num_edges());
   std::printf("directed     %s\nweighted     %s\n", g.directed() ? "yes" : "no", g.weighted() ? "yes" : "no");
   std::printf("out-degree   min %lu, median %lu, mean %.2f, max %lu\n",
               (unsigned long)(isolated ? 0 : *std::min_element(deg.begin(), deg.end())), (unsigned long)median, mean,

@@ -4,8 +4,9 @@
 
 #include "runtime/status.h"
 
-DEFINE_string(graph, "kron:16", "input: a graph file (.txt .el .wel .edges .snap .gr .mtx .cgr) or a spec "
-                                "kron:SCALE[:EF], urand:SCALE[:EF], grid:WxH");
+DEFINE_string(graph, "kron:16",
+              "input: a graph file (.txt .el .wel .edges .snap .gr .mtx .cgr) or a spec "
+              "kron:SCALE[:EF], urand:SCALE[:EF], grid:WxH");
 DEFINE_string(format, "auto", "input format: auto (by extension), el, gr, mtx or cgr");
 DEFINE_bool(symmetrize, false, "add the reverse of every edge (undirected graph)");
 DEFINE_bool(dedupe, true, "keep one copy of parallel edges (the lightest)");

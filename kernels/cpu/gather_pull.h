@@ -38,8 +38,8 @@ GatherState gather_init(const Csr& out_edges, const P& prog, const typename P::V
 
 // One superstep. Returns the L1 change of the values.
 template <typename P>
-double gather_step(const Csr& out_edges, const Csr& in_edges, const P& prog, typename P::Value* val,
-                   GatherState& state, SuperstepStats& st) {
+double gather_step(const Csr& out_edges, const Csr& in_edges, const P& prog, typename P::Value* val, GatherState& state,
+                   SuperstepStats& st) {
   const vid_t n = in_edges.num_vertices();
   const float* contrib = state.contrib.data();
   float* next = state.next_contrib.data();

@@ -24,8 +24,8 @@ inline constexpr int kDenseGrain = 1024;
 // Returns the out-degree sum of the next frontier (the direction switch's
 // "scout count"). `claimed` must be all clear on entry and is left clear.
 template <typename P>
-uint64_t push_step(const Csr& g, const P& prog, typename P::Value* val, const Queue& in, Queue& out,
-                   Bitmap& claimed, SuperstepStats& st) {
+uint64_t push_step(const Csr& g, const P& prog, typename P::Value* val, const Queue& in, Queue& out, Bitmap& claimed,
+                   SuperstepStats& st) {
   using V = typename P::Value;
   const bool weighted = !g.weights.empty();
   std::atomic<size_t> tail{0};
