@@ -11,8 +11,10 @@
 #include "apps/references.h"
 #include "apps/sssp.h"
 #include "apps/wcc.h"
+#include "comm/transport.h"
 #include "runtime/engine.h"
 #include "runtime/graph_builder.h"
+#include "runtime/multi_engine.h"
 #include "runtime/status.h"
 
 namespace chatty {
@@ -52,40 +54,54 @@ void prepare_graph(App app, Graph& g, bool use_default_weights, uint64_t seed) {
   if (app == App::kPageRank || app == App::kBfs) (void)g.in();  // build the CSC outside the timing
 }
 
-AppOutput run_app(App app, const Graph& g, vid_t source, const EngineOptions& opt) {
+namespace {
+
+// The engine for one run: one device, or the multi-device runtime.
+struct Runner {
+  const Graph& g;
+  const EngineOptions& opt;
+  const Partition* part;
+  AppOutput& out;
+  std::unique_ptr<TransportPolicy> policy;
+
+  template <typename Prog>
+  auto operator()(const Prog& prog) {
+    if (!part) {
+      auto r = run_program(g, prog, opt);
+      out.stats = std::move(r.stats);
+      return std::move(r.values);
+    }
+    if (!policy) policy = make_fixed_policy(make_host_transport(opt.comm));
+    auto r = run_program_multi(g, prog, *part, opt, *policy, out.multi);
+    return std::move(r.values);
+  }
+};
+
+}  // namespace
+
+AppOutput run_app(App app, const Graph& g, vid_t source, const EngineOptions& opt, const Partition* part) {
   CHATTY_CHECK(app == App::kPageRank || app == App::kWcc || source < g.num_vertices(),
                "source " + std::to_string(source) + " out of range: the graph has vertices 0.." +
                    std::to_string(g.num_vertices() - 1));
   AppOutput out;
   out.app = app;
+  Partition made;
+  if (!part && opt.devices > 1) {
+    made = partition_graph(g, opt.devices);
+    part = &made;
+  }
+  if (part) make_host_transport(opt.comm);  // reject a bad --comm before starting
+  Runner run{g, opt, part, out, nullptr};
   const double t0 = omp_get_wtime();
   switch (app) {
-    case App::kBfs: {
-      auto r = run_program(g, BfsProgram{source}, opt);
-      out.ints = std::move(r.values);
-      out.stats = std::move(r.stats);
-      break;
-    }
-    case App::kSssp: {
-      auto r = run_program(g, SsspProgram{source}, opt);
-      out.ints = std::move(r.values);
-      out.stats = std::move(r.stats);
-      break;
-    }
-    case App::kWcc: {
+    case App::kBfs: out.ints = run(BfsProgram{source}); break;
+    case App::kSssp: out.ints = run(SsspProgram{source}); break;
+    case App::kWcc:
       CHATTY_CHECK(opt.union_find || !g.directed(),
                    "wcc by label propagation needs an undirected graph (use --symmetrize)");
-      auto r = run_program(g, WccProgram{}, opt);
-      out.ints = std::move(r.values);
-      out.stats = std::move(r.stats);
+      out.ints = run(WccProgram{});
       break;
-    }
-    case App::kPageRank: {
-      auto r = run_program(g, PageRankProgram{g.num_vertices(), opt.damping}, opt);
-      out.ranks = std::move(r.values);
-      out.stats = std::move(r.stats);
-      break;
-    }
+    case App::kPageRank: out.ranks = run(PageRankProgram{g.num_vertices(), opt.damping}); break;
   }
   out.seconds = omp_get_wtime() - t0;
   if (app == App::kSssp)
@@ -116,7 +132,8 @@ uint64_t traversed_edges(const AppOutput& out, const Graph& g) {
       return m;
     }
     case App::kWcc: return g.num_edges();
-    case App::kPageRank: return g.num_edges() * uint64_t(out.stats.iterations());
+    case App::kPageRank:
+      return g.num_edges() * uint64_t(out.multi.steps.empty() ? out.stats.iterations() : out.multi.steps.size());
   }
   return 0;
 }

@@ -9,6 +9,8 @@
 #include "apps/validate.h"
 #include "runtime/engine_options.h"
 #include "runtime/graph.h"
+#include "runtime/multi_stats.h"
+#include "runtime/partition.h"
 #include "runtime/run_stats.h"
 
 namespace chatty {
@@ -22,8 +24,9 @@ struct AppOutput {
   App app = App::kBfs;
   std::vector<uint32_t> ints;  // BFS depth, SSSP distance, WCC label
   std::vector<float> ranks;    // PageRank
-  RunStats stats;
-  double seconds = 0;  // compute time
+  RunStats stats;              // one device
+  MultiStats multi;            // several devices (multi.steps empty otherwise)
+  double seconds = 0;          // compute time
 };
 
 // Lowest-id vertex with an out-edge (the default BFS/SSSP source).
@@ -34,9 +37,11 @@ vid_t default_source(const Graph& g);
 // (then it is an error); pull apps get their in-edges built.
 void prepare_graph(App app, Graph& g, bool default_weights, uint64_t seed);
 
-// Runs the app once. Throws chatty::Error for a bad source or an SSSP
+// Runs the app once: on the one-device engine, or - when `part` is given or
+// opt.devices > 1 - on the multi-device runtime over part's chunks (made
+// here if not given). Throws chatty::Error for a bad source or an SSSP
 // distance that overflows 32 bits.
-AppOutput run_app(App app, const Graph& g, vid_t source, const EngineOptions& opt);
+AppOutput run_app(App app, const Graph& g, vid_t source, const EngineOptions& opt, const Partition* part = nullptr);
 
 Validation validate_app(const AppOutput& out, const Graph& g, vid_t source, const EngineOptions& opt);
 

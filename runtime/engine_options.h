@@ -20,7 +20,9 @@ struct EngineOptions {
   double tolerance = 1e-6;  // PageRank: stop when L1 change < tolerance
   int max_iters = 100;      // PageRank
   double damping = 0.85;
-  bool union_find = true;  // WCC: link with union-find (else label propagation)
+  bool union_find = true;     // WCC: link with union-find (else label propagation)
+  int devices = 1;            // host devices; the machine's threads are split between them
+  std::string comm = "auto";  // exchange transport: auto, host (sender copies), host_read (receiver copies)
 };
 
 Direction parse_direction(const std::string& s);

@@ -2,6 +2,7 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <vector>
 
@@ -10,6 +11,7 @@
 #include "apps/cli/json.h"
 #include "datasets/generators.h"
 #include "datasets/load.h"
+#include "runtime/partition.h"
 #include "runtime/status.h"
 
 DEFINE_string(out, "", "output file for convert/generate (format from its extension)");
@@ -39,6 +41,37 @@ int write(const char* cmd, const std::string& in, const std::string& out) {
               g.num_vertices(), (unsigned long)g.num_edges(), g.directed() ? "directed" : "undirected",
               g.weighted() ? ", weighted" : "", t1 - t0, t2 - t1);
   return 0;
+}
+
+// Per-chunk vertices, edges, boundary vertices and balance F for --devices.
+std::vector<ChunkStats> chunks_of(const Graph& g) { return chunk_stats(g, partition_graph(g, FLAGS_devices)); }
+
+void print_chunks(const Graph& g) {
+  const auto chunks = chunks_of(g);
+  std::printf("partition    %d chunks (alpha = %.0f)\n", FLAGS_devices,
+              std::floor(double(g.num_edges()) / double(g.num_vertices())));
+  std::printf("  %-6s %12s %14s %12s %14s\n", "chunk", "vertices", "edges", "boundary", "F");
+  double total = 0;
+  for (size_t d = 0; d < chunks.size(); ++d) {
+    const ChunkStats& c = chunks[d];
+    total += c.balance;
+    std::printf("  %-6zu %12u %14lu %12lu %14.0f\n", d, c.vertices, (unsigned long)c.edges, (unsigned long)c.boundary,
+                c.balance);
+  }
+  std::printf("  %-6s %12s %14s %12s %14.0f\n", "sum", "", "", "", total);
+}
+
+std::string chunks_json(const Graph& g) {
+  std::string s = "[";
+  for (const ChunkStats& c : chunks_of(g)) {
+    JsonObject o;
+    o.add("vertices", uint64_t(c.vertices)).add("edges", uint64_t(c.edges)).add("boundary", c.boundary);
+    o.add("balance", c.balance);
+    if (s.size() > 1) s += ',';
+    s += o.str();
+  }
+  s += ']';
+  return s;
 }
 
 }  // namespace
@@ -79,6 +112,7 @@ int cmd_info(const std::vector<std::string>& args) {
   const uint64_t undirected_edges = g.directed() ? 0 : (g.num_edges() + self_loops) / 2;
   if (FLAGS_json) {
     JsonObject j;
+    if (FLAGS_devices > 1) j.raw("chunks", chunks_json(g));
     j.add("graph", in).add("vertices", uint64_t(n)).add("edges", uint64_t(g.num_edges()));
     j.add("directed", g.directed()).add("weighted", g.weighted());
     j.add("degree_min", uint64_t(isolated ? 0 : *std::min_element(deg.begin(), deg.end())));
@@ -101,6 +135,7 @@ int cmd_info(const std::vector<std::string>& args) {
   std::printf("isolated     %lu vertices without out-edges\n", (unsigned long)isolated);
   std::printf("self loops   %lu\n", (unsigned long)self_loops);
   std::printf("load         %.3f s\n", load_s);
+  if (FLAGS_devices > 1) print_chunks(g);
   return 0;
 }
 

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <memory>
 
 #include "apps/cli/commands.h"
 #include "apps/cli/flags.h"
@@ -51,6 +52,11 @@ int cmd_run(const std::vector<std::string>& args) {
   Graph g = load_graph(FLAGS_graph, lopt);
   prepare_graph(app, g, !FLAGS_no_default_weights, FLAGS_seed);
   const double load_s = omp_get_wtime() - t0;
+  // Partitioning is part of setting up the devices, not of the run.
+  t0 = omp_get_wtime();
+  std::unique_ptr<Partition> part;
+  if (eopt.devices > 1) part = std::make_unique<Partition>(partition_graph(g, eopt.devices));
+  const double partition_s = omp_get_wtime() - t0;
 
   vid_t source = 0;
   const bool has_source = app == App::kBfs || app == App::kSssp;
@@ -70,13 +76,15 @@ int cmd_run(const std::vector<std::string>& args) {
               (unsigned long)g.num_edges(), g.directed() ? "directed" : "undirected",
               g.weighted() ? "weighted" : "unweighted");
   std::printf("load        %.3f s\n", load_s);
-  std::printf("app         %s%s on %s backend, 1 device, %d threads\n", app_name(app),
-              has_source ? (" from " + std::to_string(source)).c_str() : "", backend, threads);
+  std::printf("app         %s%s on %s backend, %d device%s, %d threads\n", app_name(app),
+              has_source ? (" from " + std::to_string(source)).c_str() : "", backend, eopt.devices,
+              eopt.devices > 1 ? "s" : "", threads);
+  if (part) std::printf("partition   %.3f s (%d chunks)\n", partition_s, eopt.devices);
 
   std::vector<double> times;
   AppOutput out;
   for (int r = 0; r < FLAGS_repeat; ++r) {
-    out = run_app(app, g, source, eopt);
+    out = run_app(app, g, source, eopt, part.get());
     times.push_back(out.seconds);
   }
   const double compute_s = median(times);
@@ -84,7 +92,18 @@ int cmd_run(const std::vector<std::string>& args) {
   const double gteps = compute_s > 0 ? double(edges) / compute_s / 1e9 : 0;
   std::printf("compute     %.4f s%s\n", compute_s,
               FLAGS_repeat > 1 ? (" (median of " + std::to_string(FLAGS_repeat) + ")").c_str() : "");
-  std::printf("iterations  %d\n", out.stats.iterations());
+  const MultiStats& ms = out.multi;
+  const int iterations = part ? int(ms.steps.size()) : out.stats.iterations();
+  std::printf("iterations  %d\n", iterations);
+  if (part) {
+    const double ratio = ms.updated() ? double(ms.communicated()) / double(ms.updated()) : 0.0;
+    std::printf("exchange    %s; %lu boundary records for %lu updates (%.1f %%); %.1f MB application, %.3f MB status\n",
+                ms.transport.c_str(), (unsigned long)ms.communicated(), (unsigned long)ms.updated(), 100 * ratio,
+                double(ms.bytes(0)) / 1e6, double(ms.bytes(1)) / 1e6);
+    std::printf("time split ");
+    for (int p = 0; p < kPhases; ++p) std::printf(" %s %.4f s", phase_name(p), ms.seconds(p));
+    std::printf("\n");
+  }
   std::printf("GTEPS       %.3f\n", gteps);
 
   std::string validated = "skipped";
@@ -93,7 +112,21 @@ int cmd_run(const std::vector<std::string>& args) {
     std::printf("validate    %s\n", v.message.c_str());
     validated = v.ok ? "pass" : "fail";
   }
-  if (!FLAGS_trace.empty()) {
+  if (!FLAGS_trace.empty() && part) {
+    FILE* f = std::fopen(FLAGS_trace.c_str(), "w");
+    CHATTY_CHECK(f, FLAGS_trace + ": cannot write");
+    std::fprintf(f, "step,direction,updated,communicated,application_bytes,status_bytes");
+    for (int p = 0; p < kPhases; ++p) std::fprintf(f, ",%s_s", phase_name(p));
+    std::fprintf(f, "\n");
+    for (size_t i = 0; i < ms.steps.size(); ++i) {
+      const MultiStep& s = ms.steps[i];
+      std::fprintf(f, "%zu,%s,%lu,%lu,%lu,%lu", i, s.pull ? "pull" : "push", (unsigned long)s.updated,
+                   (unsigned long)s.communicated, (unsigned long)s.app_bytes, (unsigned long)s.status_bytes);
+      for (int p = 0; p < kPhases; ++p) std::fprintf(f, ",%.6f", s.seconds[p]);
+      std::fprintf(f, "\n");
+    }
+    CHATTY_CHECK(std::fclose(f) == 0, FLAGS_trace + ": write failed");
+  } else if (!FLAGS_trace.empty()) {
     FILE* f = std::fopen(FLAGS_trace.c_str(), "w");
     CHATTY_CHECK(f, FLAGS_trace + ": cannot write");
     std::fprintf(f, "step,direction,active,updated,edges,seconds\n");
@@ -114,10 +147,21 @@ int cmd_run(const std::vector<std::string>& args) {
     j.add("vertices", uint64_t(g.num_vertices())).add("edges", uint64_t(g.num_edges()));
     j.add("directed", g.directed()).add("weighted", g.weighted());
     if (has_source) j.add("source", uint64_t(source));
-    j.add("backend", backend).add("devices", 1).add("threads", threads);
+    j.add("backend", backend).add("devices", eopt.devices).add("threads", threads);
     j.add("load_s", load_s).add("compute_s", compute_s).add("compute_s_all", times);
-    j.add("iterations", out.stats.iterations()).add("edges_traversed", edges).add("gteps", gteps);
-    j.add("edges_examined", out.stats.edges());
+    j.add("iterations", iterations).add("edges_traversed", edges).add("gteps", gteps);
+    if (part) {
+      JsonObject x;
+      x.add("transport", ms.transport).add("partition_s", partition_s);
+      x.add("updated", ms.updated()).add("communicated", ms.communicated());
+      x.add("communicated_ratio", ms.updated() ? double(ms.communicated()) / double(ms.updated()) : 0.0);
+      x.add("bytes_structure", ms.structure_bytes).add("bytes_application", ms.bytes(0));
+      x.add("bytes_status", ms.bytes(1));
+      for (int p = 0; p < kPhases; ++p) x.add(std::string(phase_name(p)) + "_s", ms.seconds(p));
+      j.raw("multi", x.str());
+    } else {
+      j.add("edges_examined", out.stats.edges());
+    }
     j.add("validated", validated);
     std::printf("%s\n", j.str().c_str());
   }

@@ -21,6 +21,8 @@ DEFINE_uint64(delta, 0, "SSSP bucket width (0: chosen from the graph)");
 DEFINE_double(tolerance, 1e-6, "PageRank: stop when the L1 change of ranks < tolerance");
 DEFINE_int32(max_iters, 100, "PageRank: at most this many iterations");
 DEFINE_double(damping, 0.85, "PageRank damping factor");
+DEFINE_int32(devices, 1, "devices to split the graph over (host devices: the threads are divided between them)");
+DEFINE_string(comm, "auto", "exchange transport: auto, host (sender copies) or host_read (receiver copies)");
 
 namespace chatty::cli {
 
@@ -48,6 +50,9 @@ EngineOptions engine_options() {
   o.max_iters = FLAGS_max_iters;
   CHATTY_CHECK(FLAGS_damping > 0 && FLAGS_damping < 1, "--damping must be in (0, 1)");
   o.damping = FLAGS_damping;
+  CHATTY_CHECK(FLAGS_devices >= 1 && FLAGS_devices <= 1024, "--devices must be between 1 and 1024");
+  o.devices = FLAGS_devices;
+  o.comm = FLAGS_comm;
   return o;
 }
 

@@ -14,6 +14,7 @@ DECLARE_bool(drop_self_loops);
 DECLARE_uint64(seed);
 DECLARE_int32(threads);
 DECLARE_bool(json);
+DECLARE_int32(devices);
 
 namespace chatty::cli {
 

@@ -1,0 +1,62 @@
+// Host transports: devices are teams of CPU threads sharing memory, so an
+// exchange is a memcpy per (sender, receiver) pair. Which side copies
+// changes who waits on whom: the sender writes P-1 slots (its cache holds
+// the source), or each receiver reads P-1 buffers (its cache gets the data
+// it is about to merge).
+#include <memory>
+
+#include "comm/transport.h"
+#include "runtime/status.h"
+
+namespace chatty {
+namespace {
+
+class HostCopyBySender : public Transport {
+ public:
+  const char* name() const override { return "host"; }
+  bool can_connect(int, int) const override { return true; }
+  void exchange(Mailboxes& mb, int d, int parity) override {
+    const Slot& s = mb.send(d);
+    for (int peer = 0; peer < mb.devices(); ++peer)
+      if (peer != d) mb.recv(parity, peer, d).assign(s.data.data(), s.count, mb.item_bytes());
+  }
+};
+
+class HostReadByReceiver : public Transport {
+ public:
+  const char* name() const override { return "host_read"; }
+  bool can_connect(int, int) const override { return true; }
+  void exchange(Mailboxes& mb, int d, int parity) override {
+    for (int peer = 0; peer < mb.devices(); ++peer)
+      if (peer != d) {
+        const Slot& s = mb.send(peer);
+        mb.recv(parity, d, peer).assign(s.data.data(), s.count, mb.item_bytes());
+      }
+  }
+};
+
+class FixedPolicy : public TransportPolicy {
+ public:
+  explicit FixedPolicy(std::unique_ptr<Transport> t) : t_(std::move(t)) {}
+  Transport& choose(DataClass, size_t) override { return *t_; }
+  std::string describe() const override { return std::string(t_->name()) + " for every data class (fixed)"; }
+
+ private:
+  std::unique_ptr<Transport> t_;
+};
+
+}  // namespace
+
+std::unique_ptr<Transport> make_host_transport(const std::string& name) {
+  if (name == "host" || name == "auto") return std::make_unique<HostCopyBySender>();
+  if (name == "host_read") return std::make_unique<HostReadByReceiver>();
+  throw Error("--comm=" + name +
+              " is not available for host devices (host or host_read; nccl, p2p and uva need the "
+              "CUDA backend)");
+}
+
+std::unique_ptr<TransportPolicy> make_fixed_policy(std::unique_ptr<Transport> t) {
+  return std::make_unique<FixedPolicy>(std::move(t));
+}
+
+}  // namespace chatty

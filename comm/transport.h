@@ -1,0 +1,44 @@
+// The exchange interface: "deliver every device's send buffer to every
+// peer's receive slot for this parity". The runtime calls exchange() from
+// each device's driving thread between the status barrier and the exchange
+// barrier; once all devices have returned, recv(parity, r, s) holds what s
+// sent, for every r != s. Transports (host copy here; UVA, P2P and NCCL
+// broadcast in the CUDA backend) implement it; a policy picks one per data
+// class and message size each superstep.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "comm/mailboxes.h"
+
+namespace chatty {
+
+enum class DataClass { kStructure, kApplication, kStatus };
+
+class Transport {
+ public:
+  virtual ~Transport() = default;
+  virtual const char* name() const = 0;
+  // Whether this transport can move data from device `from` to `to`.
+  virtual bool can_connect(int from, int to) const = 0;
+  // Device d's share of delivering everything for `parity`.
+  virtual void exchange(Mailboxes& mb, int d, int parity) = 0;
+};
+
+// Chooses the transport for a data class and message size. The topology
+// issue supplies a policy from measured links; here it is fixed.
+class TransportPolicy {
+ public:
+  virtual ~TransportPolicy() = default;
+  virtual Transport& choose(DataClass cls, size_t bytes) = 0;
+  virtual std::string describe() const = 0;
+};
+
+// Host transports (host devices share memory):
+//   "host"      the sender copies its buffer into every peer's slot
+//   "host_read" every receiver copies each sender's buffer into its slot
+std::unique_ptr<Transport> make_host_transport(const std::string& name);
+std::unique_ptr<TransportPolicy> make_fixed_policy(std::unique_ptr<Transport> t);
+
+}  // namespace chatty

@@ -1,0 +1,192 @@
+// One host device in a multi-device run: its chunk, its replica of the
+// global vertex value array, and the phases every superstep shares - merge
+// the peers' updates, compact changed boundary vertices into the send
+// buffer, publish status and exchange. Driven by one thread of the outer
+// OpenMP team; its kernels run on a nested team of the device's threads.
+#pragma once
+
+#include <omp.h>
+
+#include <algorithm>
+#include <vector>
+
+#include "comm/mailboxes.h"
+#include "comm/transport.h"
+#include "runtime/frontier.h"
+#include "runtime/multi_stats.h"
+#include "runtime/partition.h"
+
+namespace chatty {
+
+template <typename V>
+struct Update {
+  vid_t v;
+  V value;
+};
+
+// Status data each device publishes per superstep (seed 001: counts and
+// flags go to host-visible memory; on a GPU, UVA mapped memory).
+struct DeviceStatus {
+  uint64_t sent = 0;               // records in the send buffer
+  uint64_t active = 0;             // owned vertices active next superstep
+  uint64_t updated = 0;            // owned vertices changed this superstep
+  uint64_t scout = 0;              // out-degree sum of the next frontier (BFS switch)
+  uint64_t bucket = ~uint64_t(0);  // lowest non-empty priority bucket (SSSP)
+  double l1 = 0, dangling = 0;     // PageRank
+};
+
+// All devices' status, double-buffered by parity like the receive buffers.
+class StatusBoard {
+ public:
+  explicit StatusBoard(int devices) : s_(size_t(2 * devices)), devices_(devices) {}
+  DeviceStatus& at(int parity, int d) { return s_[size_t(parity * devices_ + d)]; }
+  int devices() const { return devices_; }
+
+ private:
+  std::vector<DeviceStatus> s_;
+  int devices_;
+};
+
+template <typename V>
+class DeviceContext {
+ public:
+  DeviceContext(int d, const Partition& part, Mailboxes& mb, StatusBoard& board, TransportPolicy& policy,
+                std::vector<MultiStep>& steps, vid_t n)
+      : d(d),
+        lo(part.begin(d)),
+        hi(part.end(d)),
+        values(n),
+        marks(n),
+        part_(part),
+        mb_(mb),
+        board_(board),
+        policy_(policy),
+        steps_(steps) {}
+
+  const int d;
+  const vid_t lo, hi;
+  std::vector<V> values;  // replica of the global value array
+  Bitmap marks;           // scratch dedupe flags over all vertices, all clear between uses
+
+  bool owns(vid_t v) const { return v >= lo && v < hi; }
+  bool boundary(vid_t v) const { return part_.boundary[v] != 0; }
+
+  // Starts timing a phase of the current superstep.
+  void begin(Phase p) {
+    phase_ = p;
+    t0_ = omp_get_wtime();
+  }
+  void end() { phase_time_[phase_] += omp_get_wtime() - t0_; }
+
+  // Folds the peers' updates for `parity` into the replica with `reduce`;
+  // calls changed(v) for each vertex whose value changed.
+  template <typename Reduce, typename Changed>
+  void merge(int parity, Reduce reduce, Changed changed) {
+    begin(kMerge);
+    for (int peer = 0; peer < mb_.devices(); ++peer) {
+      if (peer == d) continue;
+      const Slot& s = mb_.recv(parity, d, peer);
+      const auto* u = reinterpret_cast<const Update<V>*>(s.data.data());
+      for (size_t i = 0; i < s.count; ++i) {
+        const V now = reduce(values[u[i].v], u[i].value);
+        if (now == values[u[i].v]) continue;
+        values[u[i].v] = now;
+        changed(u[i].v);
+      }
+    }
+    end();
+  }
+
+  // Calls f(v, value) for every record the peers sent for `parity`.
+  template <typename F>
+  void for_each_received(int parity, F f) {
+    begin(kMerge);
+    for (int peer = 0; peer < mb_.devices(); ++peer) {
+      if (peer == d) continue;
+      const Slot& s = mb_.recv(parity, d, peer);
+      const auto* u = reinterpret_cast<const Update<V>*>(s.data.data());
+      for (size_t i = 0; i < s.count; ++i) f(u[i].v, u[i].value);
+    }
+    end();
+  }
+
+  // Compaction: (v, value) for every listed vertex this device's compute
+  // changed that is a boundary vertex (all remote ones are). The CPU form of
+  // the warp-ballot compaction: per-thread buffers, then one copy each.
+  void compact(const vid_t* list, size_t count) {
+    begin(kCompact);
+    Slot& s = mb_.send(d);
+    const size_t need = count * sizeof(Update<V>);
+    if (s.data.size() < need) s.data.resize(need);
+    auto* out = reinterpret_cast<Update<V>*>(s.data.data());
+    size_t k = 0;
+    for (size_t i = 0; i < count; ++i) {
+      const vid_t v = list[i];
+      if (!owns(v) || boundary(v)) out[k++] = Update<V>{v, values[v]};
+    }
+    s.count = k;
+    end();
+  }
+
+  // Publishes status, meets the other devices, exchanges, meets again.
+  // Returns every device's status for this superstep (same on all devices).
+  std::vector<DeviceStatus> sync(int parity, DeviceStatus mine) {
+    begin(kWait);
+    mine.sent = mb_.send(d).count;
+    board_.at(parity, d) = mine;
+#pragma omp barrier
+    end();
+    std::vector<DeviceStatus> all(size_t(mb_.devices()));
+    for (int p = 0; p < mb_.devices(); ++p) all[size_t(p)] = board_.at(parity, p);
+    begin(kExchange);
+    uint64_t total_sent = 0;
+    for (auto& s : all) total_sent += s.sent;
+    Transport& t = policy_.choose(DataClass::kApplication, total_sent * sizeof(Update<V>));
+    t.exchange(mb_, d, parity ^ 1);
+    end();
+    begin(kWait);
+#pragma omp barrier
+    end();
+    record(all);
+    return all;
+  }
+
+ private:
+  // Device 0 appends the superstep's totals; phase times are averaged.
+  void record(const std::vector<DeviceStatus>& all) {
+    const int P = mb_.devices();
+#pragma omp critical(chatty_multi_stats)
+    {
+      if (step_ >= steps_.size()) steps_.resize(step_ + 1);
+      MultiStep& m = steps_[step_];
+      for (int p = 0; p < kPhases; ++p) m.seconds[p] += phase_time_[p] / P;
+      if (d == 0) {
+        for (auto& s : all) {
+          m.updated += s.updated;
+          m.communicated += s.sent;
+          m.app_bytes += s.sent * sizeof(Update<V>) * uint64_t(P - 1);
+        }
+        m.status_bytes = uint64_t(P) * uint64_t(P - 1) * sizeof(DeviceStatus);
+        m.pull = pull_;
+      }
+    }
+    for (double& t : phase_time_) t = 0;
+    ++step_;
+  }
+
+ public:
+  bool pull_ = false;  // direction of the current superstep, for stats
+
+ private:
+  const Partition& part_;
+  Mailboxes& mb_;
+  StatusBoard& board_;
+  TransportPolicy& policy_;
+  std::vector<MultiStep>& steps_;
+  Phase phase_ = kMerge;
+  double t0_ = 0;
+  double phase_time_[kPhases] = {0, 0, 0, 0, 0};
+  size_t step_ = 0;
+};
+
+}  // namespace chatty

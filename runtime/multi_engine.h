@@ -1,0 +1,308 @@
+// The ChattyGraph superstep over P devices (seed 001 algorithm 1). One
+// thread of an outer OpenMP team drives each device; each superstep it
+//   merges recv[parity] into its replica (owned vertices that change become
+//   active) -> computes over its owned active vertices -> compacts changed
+//   boundary vertices into its send buffer -> publishes status and meets the
+//   others -> exchanges through the policy's transport -> meets again,
+// until no device has work (PageRank: until the global L1 change < tolerance).
+// Every device keeps the full value array; the exchange broadcasts each
+// device's updates to all peers, so replicas of boundary vertices stay
+// current for pull steps and a push offer reaches the vertex's owner.
+#pragma once
+
+#include <omp.h>
+
+#include <memory>
+#include <type_traits>
+#include <vector>
+
+#include "runtime/device_context.h"
+#include "runtime/engine.h"
+#include "runtime/multi_stats.h"
+#include "runtime/partition.h"
+
+namespace chatty {
+namespace multi {
+
+template <typename P>
+using Ctx = DeviceContext<typename P::Value>;
+
+inline void push_unique(Queue& q, Bitmap& in_q, vid_t v) {
+  if (in_q.set_atomic(v)) q.ids[q.count++] = v;
+}
+
+inline void clear_marks(Queue& q, Bitmap& b) {
+  for (size_t i = 0; i < q.count; ++i) b.reset_atomic(q.ids[i]);
+  q.count = 0;
+}
+
+inline uint64_t sum_of(const std::vector<DeviceStatus>& all, uint64_t DeviceStatus::*f) {
+  uint64_t s = 0;
+  for (auto& x : all) s += x.*f;
+  return s;
+}
+
+// Frontier programs (BFS with the direction switch made on global counts,
+// and plain push programs such as WCC by label propagation).
+template <typename P>
+void traverse(Ctx<P>& c, const Graph& g, const P& prog, const EngineOptions& opt) {
+  using V = typename P::Value;
+  const Csr& out = g.out();
+  const vid_t n = g.num_vertices();
+  const bool can_pull = P::kPullable && opt.direction != Direction::kPush;
+  Queue active(n), changed(n);
+  Bitmap claimed(n), front(can_pull ? n : 0), next(can_pull ? n : 0);
+  V level{};
+  bool have_level = false;
+  uint64_t scout = 0;
+  for (vid_t v = 0; v < n; ++v)
+    if (prog.active_at_start(v)) {
+      if (c.owns(v)) push_unique(active, c.marks, v);
+      if (can_pull) front.set(v);
+      if (!have_level) level = prog.init(v), have_level = true;
+      scout += out.degree(v);
+    }
+  uint64_t edges_to_check = out.num_edges(), prev_awake = 0;
+  bool pull = can_pull && opt.direction == Direction::kPull;
+  for (int k = 0;; ++k) {
+    const int parity = k & 1;
+    DeviceStatus mine;
+    c.merge(
+        parity, [](V a, V b) { return P::reduce(a, b); },
+        [&](vid_t v) {
+          if (c.owns(v)) push_unique(active, c.marks, v), ++mine.updated;
+          if (can_pull) front.set(v);
+        });
+    c.begin(kCompute);
+    SuperstepStats st;
+    if (pull) {
+      cpu::pull_step(g.in(), prog, c.values.data(), front, next, level, st, c.lo, c.hi);
+      clear_marks(active, c.marks);
+      changed.count = 0;
+      for (vid_t v = c.lo; v < c.hi; ++v)
+        if (next.get(v)) changed.ids[changed.count++] = v;
+    } else {
+      cpu::push_step(out, prog, c.values.data(), active, changed, claimed, st);
+      clear_marks(active, c.marks);
+      if (P::kUniformFrontier) level = prog.scatter(level, 0, 0, 1);
+    }
+    c.pull_ = pull;
+    if (can_pull) front.clear();
+    for (size_t i = 0; i < changed.count; ++i) {
+      const vid_t v = changed.ids[i];
+      if (can_pull) front.set(v);
+      if (!c.owns(v)) continue;
+      push_unique(active, c.marks, v);
+      ++mine.updated;
+      mine.scout += out.degree(v);
+    }
+    mine.active = active.count;
+    c.end();
+    c.compact(changed.ids.data(), changed.count);
+    const auto all = c.sync(parity, mine);
+    if (sum_of(all, &DeviceStatus::active) == 0 && sum_of(all, &DeviceStatus::sent) == 0) break;
+    // Direction for the next superstep, from global counts (same on every device).
+    if (can_pull && opt.direction == Direction::kAuto) {
+      const uint64_t awake = sum_of(all, &DeviceStatus::updated);
+      const uint64_t next_scout = sum_of(all, &DeviceStatus::scout);
+      if (!pull) {
+        edges_to_check -= std::min(edges_to_check, scout);
+        scout = next_scout;
+        if (double(scout) > double(edges_to_check) / opt.alpha) pull = true, prev_awake = awake;
+      } else {
+        if (!(awake >= prev_awake || double(awake) > double(n) / opt.beta)) pull = false;
+        prev_awake = awake;
+        scout = 1;
+      }
+    }
+  }
+}
+
+// Ordered programs (SSSP): distributed delta-stepping. Every device relaxes
+// its share of the globally lowest non-empty bucket each superstep.
+template <typename P>
+void ordered(Ctx<P>& c, const Graph& g, const P& prog, uint64_t delta) {
+  using V = typename P::Value;
+  constexpr uint64_t kNone = ~uint64_t(0);
+  const Csr& out = g.out();
+  const vid_t n = g.num_vertices();
+  std::vector<std::vector<vid_t>> bins;
+  auto bin_of = [&](vid_t v) { return size_t(prog.priority(c.values[v]) / delta); };
+  auto put = [&](vid_t v) {
+    const size_t b = bin_of(v);
+    if (b >= bins.size()) bins.resize(b + 1);
+    bins[b].push_back(v);
+  };
+  uint64_t bucket = kNone;
+  for (vid_t v = 0; v < n; ++v)
+    if (prog.active_at_start(v)) {
+      bucket = std::min<uint64_t>(bucket, bin_of(v));
+      if (c.owns(v)) put(v);
+    }
+  Queue frontier(n), changed(n);
+  Bitmap claimed(n);
+  for (int k = 0; bucket != kNone; ++k) {
+    const int parity = k & 1;
+    DeviceStatus mine;
+    c.merge(
+        parity, [](V a, V b) { return P::reduce(a, b); },
+        [&](vid_t v) {
+          if (c.owns(v)) put(v), ++mine.updated;
+        });
+    c.begin(kCompute);
+    frontier.count = 0;
+    if (bucket < bins.size()) {
+      for (vid_t v : bins[bucket])  // drop stale and repeated entries
+        if (bin_of(v) == bucket && c.marks.set_atomic(v)) frontier.ids[frontier.count++] = v;
+      bins[bucket].clear();
+      for (size_t i = 0; i < frontier.count; ++i) c.marks.reset_atomic(frontier.ids[i]);
+    }
+    SuperstepStats st;
+    cpu::push_step(out, prog, c.values.data(), frontier, changed, claimed, st);
+    for (size_t i = 0; i < changed.count; ++i) {
+      const vid_t v = changed.ids[i];
+      mine.bucket = std::min<uint64_t>(mine.bucket, bin_of(v));  // receivers will bin remote ones
+      if (c.owns(v)) put(v), ++mine.updated;
+    }
+    for (size_t b = bucket; b < bins.size(); ++b)
+      if (!bins[b].empty()) {
+        mine.bucket = std::min<uint64_t>(mine.bucket, b);
+        break;
+      }
+    c.end();
+    c.compact(changed.ids.data(), changed.count);
+    const auto all = c.sync(parity, mine);
+    bucket = kNone;
+    // Every sent record is also counted in its sender's bucket, so kNone
+    // means no device has work and nothing is in flight.
+    for (auto& s : all) bucket = std::min(bucket, s.bucket);
+  }
+}
+
+// Connectivity (WCC): each device links its own edges in a union-find forest
+// over its replica, then devices trade (vertex, label) for boundary vertices
+// whose label dropped and link what they receive, until nothing changes.
+template <typename V>
+void connectivity(DeviceContext<V>& c, const Graph& g) {
+  static_assert(std::is_same_v<V, vid_t>, "labels are vertex ids");
+  const vid_t n = g.num_vertices();
+  const Csr& out = g.out();
+  vid_t* label = c.values.data();
+  std::vector<vid_t> prev(c.values.begin(), c.values.end());
+  std::vector<vid_t> changed;
+  for (int k = 0;; ++k) {
+    const int parity = k & 1;
+    c.for_each_received(parity, [&](vid_t v, vid_t l) { cpu::uf_link(v, l, label); });
+    c.begin(kCompute);
+    if (k == 0) {
+#pragma omp parallel for schedule(dynamic, cpu::kGrain)
+      for (vid_t u = c.lo; u < c.hi; ++u)
+        for (eid_t e = out.offsets[u]; e < out.offsets[u + 1]; ++e) cpu::uf_link(u, out.targets[e], label);
+    }
+    cpu::uf_compress(n, label);
+    DeviceStatus mine;
+    changed.clear();
+    for (vid_t v = 0; v < n; ++v) {
+      if (label[v] == prev[v]) continue;
+      prev[v] = label[v];
+      if (c.owns(v)) ++mine.updated;
+      if (c.boundary(v)) changed.push_back(v);
+    }
+    c.end();
+    c.compact(changed.data(), changed.size());
+    const auto all = c.sync(parity, mine);
+    if (sum_of(all, &DeviceStatus::sent) == 0) break;
+  }
+}
+
+// Gather programs (PageRank): Jacobi supersteps over owned vertices; owned
+// boundary ranks are sent every superstep; dangling mass and the L1 change
+// are summed over devices as status data.
+template <typename P>
+void gather(Ctx<P>& c, const Graph& g, const P& prog, const EngineOptions& opt) {
+  using V = typename P::Value;
+  const Csr& out = g.out();
+  cpu::GatherState state = cpu::gather_init(out, prog, c.values.data());  // all vertices: global dangling
+  std::vector<vid_t> send;
+  for (vid_t v = c.lo; v < c.hi; ++v)
+    if (c.boundary(v)) send.push_back(v);
+  for (int k = 0; k < opt.max_iters; ++k) {
+    const int parity = k & 1;
+    c.merge(
+        parity, [](V, V b) { return b; },
+        [&](vid_t v) {
+          const eid_t d = out.degree(v);
+          state.contrib[v] = state.next_contrib[v] = d ? float(prog.contribution(c.values[v], d)) : 0.0f;
+        });
+    c.begin(kCompute);
+    SuperstepStats st;
+    DeviceStatus mine;
+    mine.l1 = cpu::gather_step(out, g.in(), prog, c.values.data(), state, st, c.lo, c.hi);
+    mine.dangling = state.dangling;
+    mine.updated = c.hi - c.lo;
+    c.end();
+    c.compact(send.data(), send.size());
+    const auto all = c.sync(parity, mine);
+    double l1 = 0, dangling = 0;
+    for (auto& s : all) l1 += s.l1, dangling += s.dangling;
+    state.dangling = dangling;
+    if (l1 < opt.tolerance) break;
+  }
+}
+
+}  // namespace multi
+
+// Runs `prog` on P = part.devices() host devices; the machine's threads are
+// split evenly between them. Results equal run_program's (exactly for
+// BFS/SSSP/WCC, within tolerance for PageRank).
+template <typename P>
+EngineResult<typename P::Value> run_program_multi(const Graph& g, const P& prog, const Partition& part,
+                                                  const EngineOptions& opt, TransportPolicy& policy,
+                                                  MultiStats& stats) {
+  using V = typename P::Value;
+  if constexpr (P::kKind == ProgramKind::kTraversal)
+    if constexpr (P::kNeedsWeights) CHATTY_CHECK(g.weighted(), "this app needs edge weights");
+  const int D = part.devices();
+  const vid_t n = g.num_vertices();
+  if constexpr (P::kKind == ProgramKind::kGather) {
+    (void)g.in();
+  } else if constexpr (P::kPullable) {
+    (void)g.in();
+  }
+  Mailboxes mb(D, sizeof(Update<V>));
+  StatusBoard board(D);
+  stats.devices = D;
+  stats.steps.clear();
+  stats.transport = policy.describe();
+  stats.structure_bytes = g.num_edges() * sizeof(vid_t) + (uint64_t(n) + uint64_t(D)) * sizeof(eid_t);
+  const int per_device = std::max(1, omp_get_max_threads() / D);
+  const int saved_levels = omp_get_max_active_levels();
+  omp_set_max_active_levels(2);
+  EngineResult<V> r;
+  r.values.resize(n);
+  uint64_t delta = 1;
+  if constexpr (P::kKind == ProgramKind::kTraversal) delta = opt.delta ? opt.delta : detail::auto_delta(g);
+#pragma omp parallel num_threads(D)
+  {
+    const int d = omp_get_thread_num();
+    omp_set_num_threads(per_device);
+    DeviceContext<V> c(d, part, mb, board, policy, stats.steps, n);
+#pragma omp parallel for schedule(static)
+    for (vid_t v = 0; v < n; ++v) c.values[v] = prog.init(v);
+    if constexpr (P::kKind == ProgramKind::kGather) {
+      multi::gather(c, g, prog, opt);
+    } else {
+      if (P::kConnectivity && opt.union_find)
+        multi::connectivity(c, g);
+      else if (P::kOrdered)
+        multi::ordered(c, g, prog, delta);
+      else
+        multi::traverse(c, g, prog, opt);
+    }
+    std::copy(c.values.begin() + c.lo, c.values.begin() + c.hi, r.values.begin() + c.lo);
+  }
+  omp_set_max_active_levels(saved_levels);
+  return r;
+}
+
+}  // namespace chatty

@@ -1,0 +1,54 @@
+// What a multi-device run did, per superstep: how many vertices changed and
+// how many boundary vertices were communicated (seed 001 figure 11), bytes
+// per data class, and where the time went.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace chatty {
+
+enum Phase { kMerge, kCompute, kCompact, kExchange, kWait, kPhases };
+inline const char* phase_name(int p) {
+  static const char* names[] = {"merge", "compute", "compact", "exchange", "wait"};
+  return names[p];
+}
+
+struct MultiStep {
+  uint64_t updated = 0;       // owned vertices whose value changed (all devices)
+  uint64_t communicated = 0;  // (vertex, value) records sent (all devices)
+  uint64_t app_bytes = 0;     // application data delivered to peers
+  uint64_t status_bytes = 0;  // status data read by peers
+  bool pull = false;
+  double seconds[kPhases] = {0, 0, 0, 0, 0};  // mean over devices
+};
+
+struct MultiStats {
+  int devices = 1;
+  std::string transport;
+  uint64_t structure_bytes = 0;  // chunk data each device holds (CSR/CSC of its vertices)
+  std::vector<MultiStep> steps;
+  uint64_t updated() const {
+    uint64_t s = 0;
+    for (auto& x : steps) s += x.updated;
+    return s;
+  }
+  uint64_t communicated() const {
+    uint64_t s = 0;
+    for (auto& x : steps) s += x.communicated;
+    return s;
+  }
+  uint64_t bytes(int cls) const {  // 0 application, 1 status
+    uint64_t s = 0;
+    for (auto& x : steps) s += cls == 0 ? x.app_bytes : x.status_bytes;
+    return s;
+  }
+  double seconds(int phase) const {
+    double s = 0;
+    for (auto& x : steps) s += x.seconds[phase];
+    return s;
+  }
+};
+
+}  // namespace chatty

@@ -1,0 +1,44 @@
+// Splitting the vertex ids into P contiguous chunks, one per device
+// (seed 000 section 3, after Gemini): chunk d owns [bounds[d], bounds[d+1])
+// and the out-edges (and, for pull apps, in-edges) of those vertices.
+// Balance: F(P_i) = alpha * |V_i - |V|/P| + |E_i - |E|/P|, alpha = floor(|E|/|V|).
+// Start from cuts that even out alpha*|V_i| + |E_i|, then apply the
+// neighbour-pair adjustment: take the chunk with the largest F and its
+// neighbour with the larger F, move their shared cut to the position that
+// minimises F_left + F_right, and repeat over all adjacent pairs until no
+// move lowers the sum.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "runtime/graph.h"
+
+namespace chatty {
+
+struct Partition {
+  std::vector<vid_t> bounds;      // P+1 entries, bounds[0] = 0, bounds[P] = |V|
+  std::vector<uint8_t> boundary;  // per vertex: 1 if an endpoint of an edge that crosses chunks
+
+  int devices() const { return int(bounds.size()) - 1; }
+  vid_t begin(int d) const { return bounds[size_t(d)]; }
+  vid_t end(int d) const { return bounds[size_t(d) + 1]; }
+  bool owns(int d, vid_t v) const { return v >= begin(d) && v < end(d); }
+  int owner(vid_t v) const;
+  uint64_t boundary_count(int d) const;
+};
+
+struct ChunkStats {
+  vid_t vertices = 0;
+  eid_t edges = 0;
+  uint64_t boundary = 0;
+  double balance = 0;  // F(P_i)
+};
+
+// Throws chatty::Error when devices < 1 or exceeds |V|.
+Partition partition_graph(const Graph& g, int devices);
+// The balance function of chunk [lo, hi) of g.
+double balance_of(const Graph& g, int devices, vid_t lo, vid_t hi);
+std::vector<ChunkStats> chunk_stats(const Graph& g, const Partition& p);
+
+}  // namespace chatty
