@@ -1,0 +1,69 @@
+#!/usr/bin/env python3
+"""Multi-device benchmark on host devices: the cost of splitting one machine
+into P devices (P=2 against P=1 on kron:20, target <= 1.3x), and the
+communicated/updated ratio of every app on P=2,4,8 (seed 001 figure 11;
+targets on grid:1000x1000 P=4: SSSP <= 40 %, PageRank <= 80 %).
+
+  python3 scripts/bench_multi.py [--graph kron:20] [--rounds 5] [--ratio-graph grid:1000x1000]
+
+P=1 and P=2 runs alternate, round after round, so drift in the machine's
+speed hits both; the ratio is of the medians."""
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+APPS = ["bfs", "sssp", "wcc", "pr"]
+
+
+def run(binary, graph, app, devices, *extra):
+    out = subprocess.run([binary, "run", f"--app={app}", f"--graph={graph}", f"--devices={devices}", "--json",
+                          *extra], check=True, capture_output=True, text=True).stdout
+    return json.loads(out.strip().splitlines()[-1])
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--graph", default="kron:20")
+    ap.add_argument("--ratio-graph", default="grid:1000x1000")
+    ap.add_argument("--rounds", type=int, default=5)
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--build", default="build")
+    a = ap.parse_args()
+    binary = os.path.join(ROOT, a.build, "chatty")
+    ok = True
+    with tempfile.TemporaryDirectory() as tmp:
+        cgr = os.path.join(tmp, "g.cgr")
+        subprocess.run([binary, "generate", a.graph, cgr], check=True, capture_output=True)
+        print(f"P=2 against P=1 on {a.graph} ({os.cpu_count()} threads; medians of {a.rounds} alternating rounds)")
+        print(f"{'app':5} {'P=1 ms':>9} {'P=2 ms':>9} {'P2/P1':>7}")
+        for app in APPS:
+            t = {1: [], 2: []}
+            for _ in range(a.rounds):
+                for p in (1, 2):
+                    t[p].append(run(binary, cgr, app, p, f"--repeat={a.repeat}", "--tolerance=1e-4")["compute_s"])
+            m1, m2 = statistics.median(t[1]), statistics.median(t[2])
+            ok &= m2 / m1 <= 1.3
+            print(f"{app:5} {m1 * 1e3:9.1f} {m2 * 1e3:9.1f} {m2 / m1:7.2f}")
+        print(f"\ncommunicated / updated on {a.ratio_graph}")
+        print(f"{'app':5} " + " ".join(f"{'P=' + str(p):>9}" for p in (2, 4, 8)))
+        for app in APPS:
+            cells = []
+            for p in (2, 4, 8):
+                m = run(binary, a.ratio_graph, app, p)["multi"]
+                cells.append(f"{100 * m['communicated_ratio']:8.1f}%")
+                if p == 4 and app == "sssp":
+                    ok &= m["communicated_ratio"] <= 0.40
+                if p == 4 and app == "pr":
+                    ok &= m["communicated_ratio"] <= 0.80
+            print(f"{app:5} " + " ".join(cells))
+    print("targets met" if ok else "some targets missed")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
