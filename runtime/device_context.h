@@ -31,8 +31,11 @@ struct DeviceStatus {
   uint64_t active = 0;             // owned vertices active next superstep
   uint64_t updated = 0;            // owned vertices changed this superstep
   uint64_t scout = 0;              // out-degree sum of the next frontier (BFS switch)
+  uint64_t edges = 0;              // edges examined this superstep
   uint64_t bucket = ~uint64_t(0);  // lowest non-empty priority bucket (SSSP)
   double l1 = 0, dangling = 0;     // PageRank
+  uint64_t label = ~uint64_t(0);   // WCC: most frequent label in a sample of owned vertices
+  uint64_t label_count = 0;        //      and how often it was seen
 };
 
 // All devices' status, double-buffered by parity like the receive buffers.
@@ -164,6 +167,7 @@ class DeviceContext {
         for (auto& s : all) {
           m.updated += s.updated;
           m.communicated += s.sent;
+          m.edges += s.edges;
           m.app_bytes += s.sent * sizeof(Update<V>) * uint64_t(P - 1);
         }
         m.status_bytes = uint64_t(P) * uint64_t(P - 1) * sizeof(DeviceStatus);

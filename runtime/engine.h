@@ -57,7 +57,7 @@ void traverse(const Graph& g, const P& prog, typename P::Value* val, const Engin
   Queue q(n), next(n);
   Bitmap claimed(n), front(can_pull ? n : 0), nextb(can_pull ? n : 0);
   const std::vector<vid_t> s = start_set(prog, n);
-  std::copy(s.begin(), s.end(), q.ids.begin());
+  std::copy(s.begin(), s.end(), q.ids.mutable_data());
   q.count = s.size();
   uint64_t scout = 0;
   for (vid_t v : s) scout += out.degree(v);

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "runtime/buffer.h"
 #include "runtime/types.h"
 
 namespace chatty {
@@ -47,8 +48,10 @@ class Bitmap {
 };
 
 // Sparse frontier with a fixed capacity of |V| (each vertex at most once).
+// The storage is left uninitialised: a small frontier touches (and faults
+// in) only the pages it uses.
 struct Queue {
-  std::vector<vid_t> ids;
+  Buffer<vid_t> ids;
   size_t count = 0;
   explicit Queue(size_t capacity = 0) : ids(capacity) {}
   const vid_t* begin() const { return ids.data(); }
@@ -62,7 +65,7 @@ class LocalQueue {
   void push(vid_t v) { buf_.push_back(v); }
   void flush_into(Queue& q, std::atomic<size_t>& tail) {
     size_t at = tail.fetch_add(buf_.size(), std::memory_order_relaxed);
-    std::copy(buf_.begin(), buf_.end(), q.ids.begin() + long(at));
+    std::copy(buf_.begin(), buf_.end(), q.ids.mutable_data() + at);
     buf_.clear();
   }
   size_t size() const { return buf_.size(); }

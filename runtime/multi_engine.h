@@ -14,10 +14,12 @@
 
 #include <memory>
 #include <type_traits>
+#include <unordered_map>
 #include <vector>
 
 #include "runtime/device_context.h"
 #include "runtime/engine.h"
+#include "runtime/hash.h"
 #include "runtime/multi_stats.h"
 #include "runtime/partition.h"
 
@@ -87,6 +89,7 @@ void traverse(Ctx<P>& c, const Graph& g, const P& prog, const EngineOptions& opt
       if (P::kUniformFrontier) level = prog.scatter(level, 0, 0, 1);
     }
     c.pull_ = pull;
+    mine.edges = st.edges;
     if (can_pull) front.clear();
     for (size_t i = 0; i < changed.count; ++i) {
       const vid_t v = changed.ids[i];
@@ -159,6 +162,7 @@ void ordered(Ctx<P>& c, const Graph& g, const P& prog, uint64_t delta) {
     }
     SuperstepStats st;
     cpu::push_step(out, prog, c.values.data(), frontier, changed, claimed, st);
+    mine.edges = st.edges;
     for (size_t i = 0; i < changed.count; ++i) {
       const vid_t v = changed.ids[i];
       mine.bucket = std::min<uint64_t>(mine.bucket, bin_of(v));  // receivers will bin remote ones
@@ -179,39 +183,84 @@ void ordered(Ctx<P>& c, const Graph& g, const P& prog, uint64_t delta) {
   }
 }
 
-// Connectivity (WCC): each device links its own edges in a union-find forest
-// over its replica, then devices trade (vertex, label) for boundary vertices
-// whose label dropped and link what they receive, until nothing changes.
+// Connectivity (WCC), Afforest across devices: every device keeps a
+// union-find forest over its replica of the labels. Each stage links some
+// edges of owned vertices, then devices trade (vertex, label) for boundary
+// vertices whose label dropped and link what they receive, until a
+// superstep sends nothing (labels are then the component minima of the
+// edges linked so far). Stage 1 links a two-neighbour sample; the devices
+// then agree on the giant component from samples of their labels (status
+// data); stage 2 links the other edges of vertices outside it.
 template <typename V>
 void connectivity(DeviceContext<V>& c, const Graph& g) {
   static_assert(std::is_same_v<V, vid_t>, "labels are vertex ids");
+  constexpr eid_t kSample = 2;
   const vid_t n = g.num_vertices();
   const Csr& out = g.out();
   vid_t* label = c.values.data();
   std::vector<vid_t> prev(c.values.begin(), c.values.end());
-  std::vector<vid_t> changed;
+  std::vector<vid_t> changed, remote_boundary;
+  for (vid_t v = 0; v < n; ++v)
+    if (c.boundary(v) && !c.owns(v)) remote_boundary.push_back(v);
+  enum Stage { kLinkSample, kSettleSample, kLinkRest, kSettleRest } stage = kLinkSample;
+  vid_t giant = n;  // none: on a directed graph no edge may be skipped
   for (int k = 0;; ++k) {
     const int parity = k & 1;
     c.for_each_received(parity, [&](vid_t v, vid_t l) { cpu::uf_link(v, l, label); });
     c.begin(kCompute);
-    if (k == 0) {
+    if (stage == kLinkSample || stage == kLinkRest) {
+      const bool sample = stage == kLinkSample;
 #pragma omp parallel for schedule(dynamic, cpu::kGrain)
-      for (vid_t u = c.lo; u < c.hi; ++u)
-        for (eid_t e = out.offsets[u]; e < out.offsets[u + 1]; ++e) cpu::uf_link(u, out.targets[e], label);
+      for (vid_t u = c.lo; u < c.hi; ++u) {
+        const eid_t first = out.offsets[u], last = out.offsets[u + 1];
+        if (sample) {
+          for (eid_t e = first; e < std::min(last, first + kSample); ++e) cpu::uf_link(u, out.targets[e], label);
+        } else if (std::atomic_ref<vid_t>(label[u]).load(std::memory_order_relaxed) != giant) {
+          for (eid_t e = first + std::min(last - first, kSample); e < last; ++e) cpu::uf_link(u, out.targets[e], label);
+        }
+      }
+      stage = sample ? kSettleSample : kSettleRest;
     }
-    cpu::uf_compress(n, label);
+    // Labels that matter here: owned vertices and remote boundary ones.
+    // One pass resolves their roots and collects those that dropped.
     DeviceStatus mine;
     changed.clear();
-    for (vid_t v = 0; v < n; ++v) {
-      if (label[v] == prev[v]) continue;
-      prev[v] = label[v];
-      if (c.owns(v)) ++mine.updated;
-      if (c.boundary(v)) changed.push_back(v);
+    uint64_t updated = 0;
+#pragma omp parallel reduction(+ : updated)
+    {
+      std::vector<vid_t> mine_changed;
+      auto visit = [&](vid_t v) {
+        const vid_t r = cpu::uf_find(v, label);
+        std::atomic_ref<vid_t>(label[v]).store(r, std::memory_order_relaxed);
+        if (r == prev[v]) return;
+        prev[v] = r;
+        if (c.owns(v)) ++updated;
+        if (c.boundary(v)) mine_changed.push_back(v);
+      };
+#pragma omp for schedule(dynamic, 4096) nowait
+      for (vid_t v = c.lo; v < c.hi; ++v) visit(v);
+#pragma omp for schedule(dynamic, 4096)
+      for (size_t i = 0; i < remote_boundary.size(); ++i) visit(remote_boundary[i]);
+#pragma omp critical(chatty_wcc_changed)
+      changed.insert(changed.end(), mine_changed.begin(), mine_changed.end());
+    }
+    mine.updated = updated;
+    if (stage == kSettleSample && !g.directed() && c.hi > c.lo) {
+      std::unordered_map<vid_t, uint64_t> freq;
+      for (uint64_t i = 0; i < 1024; ++i) ++freq[label[c.lo + hash2(0xAF, i) % (c.hi - c.lo)]];
+      for (auto [l, f] : freq)
+        if (f > mine.label_count || (f == mine.label_count && l < mine.label)) mine.label = l, mine.label_count = f;
     }
     c.end();
     c.compact(changed.data(), changed.size());
     const auto all = c.sync(parity, mine);
-    if (sum_of(all, &DeviceStatus::sent) == 0) break;
+    if (sum_of(all, &DeviceStatus::sent) != 0) continue;
+    if (stage == kSettleRest) break;
+    // Sample settled: the giant component is the label most often seen.
+    uint64_t best = 0;
+    for (auto& s : all)
+      if (s.label_count > best) best = s.label_count, giant = vid_t(s.label);
+    stage = kLinkRest;
   }
 }
 
@@ -238,6 +287,7 @@ void gather(Ctx<P>& c, const Graph& g, const P& prog, const EngineOptions& opt) 
     SuperstepStats st;
     DeviceStatus mine;
     mine.l1 = cpu::gather_step(out, g.in(), prog, c.values.data(), state, st, c.lo, c.hi);
+    mine.edges = st.edges;
     mine.dangling = state.dangling;
     mine.updated = c.hi - c.lo;
     c.end();

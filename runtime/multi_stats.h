@@ -18,6 +18,7 @@ inline const char* phase_name(int p) {
 struct MultiStep {
   uint64_t updated = 0;       // owned vertices whose value changed (all devices)
   uint64_t communicated = 0;  // (vertex, value) records sent (all devices)
+  uint64_t edges = 0;         // edges examined (all devices)
   uint64_t app_bytes = 0;     // application data delivered to peers
   uint64_t status_bytes = 0;  // status data read by peers
   bool pull = false;
@@ -32,6 +33,11 @@ struct MultiStats {
   uint64_t updated() const {
     uint64_t s = 0;
     for (auto& x : steps) s += x.updated;
+    return s;
+  }
+  uint64_t edges() const {
+    uint64_t s = 0;
+    for (auto& x : steps) s += x.edges;
     return s;
   }
   uint64_t communicated() const {

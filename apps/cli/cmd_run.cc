@@ -153,7 +153,7 @@ int cmd_run(const std::vector<std::string>& args) {
     if (part) {
       JsonObject x;
       x.add("transport", ms.transport).add("partition_s", partition_s);
-      x.add("updated", ms.updated()).add("communicated", ms.communicated());
+      x.add("updated", ms.updated()).add("communicated", ms.communicated()).add("edges_examined", ms.edges());
       x.add("communicated_ratio", ms.updated() ? double(ms.communicated()) / double(ms.updated()) : 0.0);
       x.add("bytes_structure", ms.structure_bytes).add("bytes_application", ms.bytes(0));
       x.add("bytes_status", ms.bytes(1));

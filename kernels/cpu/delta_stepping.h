@@ -23,7 +23,6 @@ void delta_stepping(const Csr& g, const P& prog, typename P::Value* val, const s
   using V = typename P::Value;
   constexpr size_t kNone = ~size_t(0);
   constexpr size_t kLocalFuse = 1000;  // keep going alone below this size
-  constexpr eid_t kPrefetch = 16;
   const bool weighted = !g.weights.empty();
   std::vector<vid_t> frontier(sources);
   size_t frontier_size = sources.size();

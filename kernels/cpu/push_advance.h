@@ -20,41 +20,79 @@ inline constexpr int kGrain = 64;  // vertices per grab from a frontier (seed 00
 // at a time: 64-vertex grabs there cost ~10% of a kron:20 BFS in contention
 // on the shared counter, and per-vertex work is already even.
 inline constexpr int kDenseGrain = 1024;
+inline constexpr eid_t kPrefetch = 16;  // edges ahead for value prefetches
+
+namespace detail {
+
+// Relaxes the out-edges of u. kShared: other threads update the same
+// values and claim bits, so reduces are CAS loops and claims atomic; a team
+// of one (a device that owns one core) uses plain loads and stores.
+template <bool kShared, typename P, typename Push>
+inline void relax_out_edges(const Csr& g, const P& prog, typename P::Value* val, vid_t u, Bitmap& claimed,
+                            uint64_t& scout, uint64_t& edges, Push&& push) {
+  using V = typename P::Value;
+  const V vu = kShared ? std::atomic_ref<V>(val[u]).load(std::memory_order_relaxed) : val[u];
+  const eid_t lo = g.offsets[u], hi = g.offsets[u + 1];
+  const vid_t* tgt = g.targets.data();
+  const weight_t* wgt = g.weights.empty() ? nullptr : g.weights.data();
+  edges += hi - lo;
+  for (eid_t e = lo; e < hi; ++e) {
+    const vid_t v = tgt[e];
+    // Values are random accesses: start the miss a few edges early.
+    if (e + kPrefetch < hi) __builtin_prefetch(&val[tgt[e + kPrefetch]], 1, 3);
+    const V offer = prog.scatter(vu, u, v, wgt ? wgt[e] : 1);
+    if constexpr (kShared) {
+      if (!atomic_combine(&val[v], offer, [](V a, V b) { return P::reduce(a, b); })) continue;
+    } else {
+      const V now = P::reduce(val[v], offer);
+      if (now == val[v]) continue;
+      val[v] = now;
+    }
+    // A first-visit program changes a vertex once, so no dedupe needed.
+    bool first = true;
+    if constexpr (!P::kPullable) {
+      if constexpr (kShared) {
+        first = claimed.set_atomic(v);
+      } else {
+        first = !claimed.get(v);
+        if (first) claimed.set(v);
+      }
+    }
+    if (first) {
+      push(v);
+      scout += g.offsets[v + 1] - g.offsets[v];
+    }
+  }
+}
+
+}  // namespace detail
 
 // Returns the out-degree sum of the next frontier (the direction switch's
 // "scout count"). `claimed` must be all clear on entry and is left clear.
 template <typename P>
 uint64_t push_step(const Csr& g, const P& prog, typename P::Value* val, const Queue& in, Queue& out, Bitmap& claimed,
                    SuperstepStats& st) {
-  using V = typename P::Value;
-  const bool weighted = !g.weights.empty();
   std::atomic<size_t> tail{0};
   uint64_t scout = 0, edges = 0;
+  if (omp_get_max_threads() == 1 || in.count < size_t(kGrain)) {
+    vid_t* next = out.ids.mutable_data();
+    size_t k = 0;
+    for (size_t i = 0; i < in.count; ++i)
+      detail::relax_out_edges<false>(g, prog, val, in.ids[i], claimed, scout, edges, [&](vid_t v) { next[k++] = v; });
+    tail = k;
+  } else {
 #pragma omp parallel reduction(+ : scout, edges)
-  {
-    LocalQueue local;
+    {
+      LocalQueue local;
 #pragma omp for schedule(dynamic, kGrain) nowait
-    for (size_t i = 0; i < in.count; ++i) {
-      const vid_t u = in.ids[i];
-      const V vu = std::atomic_ref<V>(val[u]).load(std::memory_order_relaxed);
-      const eid_t lo = g.offsets[u], hi = g.offsets[u + 1];
-      edges += hi - lo;
-      for (eid_t e = lo; e < hi; ++e) {
-        const vid_t v = g.targets[e];
-        const V offer = prog.scatter(vu, u, v, weighted ? g.weights[e] : 1);
-        if (!atomic_combine(&val[v], offer, [](V a, V b) { return P::reduce(a, b); })) continue;
-        // A first-visit program changes a vertex once, so no dedupe needed.
-        if (P::kPullable || claimed.set_atomic(v)) {
-          local.push(v);
-          scout += g.offsets[v + 1] - g.offsets[v];
-        }
-      }
+      for (size_t i = 0; i < in.count; ++i)
+        detail::relax_out_edges<true>(g, prog, val, in.ids[i], claimed, scout, edges, [&](vid_t v) { local.push(v); });
+      local.flush_into(out, tail);
     }
-    local.flush_into(out, tail);
   }
   out.count = tail.load();
   if (!P::kPullable) {
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (out.count > 4096)
     for (size_t i = 0; i < out.count; ++i) claimed.reset_atomic(out.ids[i]);
   }
   st.active = in.count;

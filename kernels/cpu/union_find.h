@@ -32,6 +32,16 @@ inline void uf_link(vid_t u, vid_t v, vid_t* comp) {
   }
 }
 
+// The root of v's tree, without modifying it.
+inline vid_t uf_find(vid_t v, const vid_t* comp) {
+  auto at = [comp](vid_t x) {
+    return std::atomic_ref<vid_t>(const_cast<vid_t&>(comp[x])).load(std::memory_order_relaxed);
+  };
+  vid_t c = at(v);
+  for (vid_t p = at(c); p != c; p = at(c)) c = p;
+  return c;
+}
+
 inline void uf_compress(vid_t n, vid_t* comp) {
 #pragma omp parallel for schedule(dynamic, 16384)
   for (vid_t v = 0; v < n; ++v) {
