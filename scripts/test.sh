@@ -19,4 +19,14 @@ if [ "${SANITIZE:-1}" = 1 ]; then
   # leaks are not what this pass is for.
   (cd build-asan && ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=print_stacktrace=1 ctest --output-on-failure -j 2)
 fi
+if [ "${TSAN:-1}" = 1 ] && command -v clang++ >/dev/null; then
+  # ThreadSanitizer over the runtime's tests (multi-device, engine, frontier).
+  # OpenMP needs clang's libomp plus the Archer tool to be understood by TSan.
+  echo "== thread sanitizer pass (runtime tests)"
+  archer=$(ls /usr/lib/llvm-*/lib/libarcher.so 2>/dev/null | head -n 1)
+  CC=clang CXX=clang++ BUILD_DIR=build-tsan TARGET=chatty_tests ./scripts/build.sh \
+    -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCHATTY_TSAN=ON -DCHATTY_WERROR=OFF -DCMAKE_CUDA_COMPILER=NOTFOUND
+  OMP_TOOL_LIBRARIES="$archer" TSAN_OPTIONS="halt_on_error=1 suppressions=$PWD/tests/tsan.supp" \
+    build-tsan/tests/chatty_tests --gtest_filter='*Multi*:Engine.*:Partition.*:Frontier.*' --gtest_brief=1
+fi
 echo "== all tests passed"

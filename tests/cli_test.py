@@ -127,6 +127,31 @@ class Cli(unittest.TestCase):
             f.write(data[:100] + bytes([data[100] ^ 1]) + data[101:])
         self.assert_error("run", f"--graph={cgr}", contains="checksum")
 
+    def test_multi_device_run_info_and_trace(self):
+        for comm in ["host", "host_read"]:
+            p = chatty("run", "--app=sssp", "--graph=grid:60x40", "--devices=4", f"--comm={comm}", "--validate", "--json")
+            j = json.loads(p.stdout.splitlines()[-1])
+            self.assertEqual(j["devices"], 4)
+            self.assertEqual(j["validated"], "pass")
+            m = j["multi"]
+            self.assertIn(comm, m["transport"])
+            self.assertGreater(m["updated"], 0)
+            self.assertLess(m["communicated_ratio"], 0.4)
+            self.assertGreater(m["bytes_application"], 0)
+            for phase in ["merge_s", "compute_s", "compact_s", "exchange_s", "wait_s"]:
+                self.assertIn(phase, m)
+        info = json.loads(chatty("info", "grid:60x40", "--devices=3", "--json").stdout)
+        self.assertEqual(len(info["chunks"]), 3)
+        self.assertEqual(sum(c["vertices"] for c in info["chunks"]), 2400)
+        self.assertIn("boundary", chatty("info", "kron:8", "--devices=2").stdout)
+        trace = self.path("m.csv")
+        chatty("run", "--app=pr", "--graph=grid:30x30", "--devices=3", f"--trace={trace}")
+        rows = read(trace).splitlines()
+        self.assertTrue(rows[0].startswith("step,direction,updated,communicated,application_bytes,status_bytes"))
+        self.assertGreater(len(rows), 3)
+        self.assert_error("run", "--graph=grid:2x2", "--devices=5", contains="exceeds the graph's 4 vertices")
+        self.assert_error("run", "--graph=grid:4x4", "--devices=2", "--comm=nccl", contains="need the CUDA backend")
+
     def test_trace_csv(self):
         trace = self.path("t.csv")
         chatty("run", "--app=bfs", "--graph=kron:10", f"--trace={trace}")
