@@ -73,6 +73,7 @@ class DeviceContext {
 
   bool owns(vid_t v) const { return v >= lo && v < hi; }
   bool boundary(vid_t v) const { return part_.boundary[v] != 0; }
+  const Partition& partition() const { return part_; }
 
   // Starts timing a phase of the current superstep.
   void begin(Phase p) {

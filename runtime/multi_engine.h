@@ -188,9 +188,9 @@ void ordered(Ctx<P>& c, const Graph& g, const P& prog, uint64_t delta) {
 // edges of owned vertices, then devices trade (vertex, label) for boundary
 // vertices whose label dropped and link what they receive, until a
 // superstep sends nothing (labels are then the component minima of the
-// edges linked so far). Stage 1 links a two-neighbour sample; the devices
-// then agree on the giant component from samples of their labels (status
-// data); stage 2 links the other edges of vertices outside it.
+// edges linked so far). Stage 1 links a two-neighbour sample; after one
+// exchange the devices agree on the giant component from samples of their
+// labels (status data); stage 2 links the other edges of vertices outside it.
 template <typename V>
 void connectivity(DeviceContext<V>& c, const Graph& g) {
   static_assert(std::is_same_v<V, vid_t>, "labels are vertex ids");
@@ -199,27 +199,35 @@ void connectivity(DeviceContext<V>& c, const Graph& g) {
   const Csr& out = g.out();
   vid_t* label = c.values.data();
   std::vector<vid_t> prev(c.values.begin(), c.values.end());
-  std::vector<vid_t> changed, remote_boundary;
-  for (vid_t v = 0; v < n; ++v)
-    if (c.boundary(v) && !c.owns(v)) remote_boundary.push_back(v);
+  std::vector<vid_t> changed;
+  // Remote boundary vertices: the boundary list around this chunk's run.
+  const auto [own_first, own_last] = c.partition().boundary_of(c.d);
+  const vid_t* all_first = c.partition().boundary_list.data();
+  const vid_t* all_last = all_first + c.partition().boundary_list.size();
   enum Stage { kLinkSample, kSettleSample, kLinkRest, kSettleRest } stage = kLinkSample;
   vid_t giant = n;  // none: on a directed graph no edge may be skipped
   for (int k = 0;; ++k) {
     const int parity = k & 1;
     c.for_each_received(parity, [&](vid_t v, vid_t l) { cpu::uf_link(v, l, label); });
     c.begin(kCompute);
-    if (stage == kLinkSample || stage == kLinkRest) {
-      const bool sample = stage == kLinkSample;
+    if (stage == kLinkSample) {
+      // As on one device: one neighbour per vertex per round, with the paths
+      // compressed in between so later finds stay short.
+      for (eid_t r = 0; r < kSample; ++r) {
+#pragma omp parallel for schedule(dynamic, 1024)
+        for (vid_t u = c.lo; u < c.hi; ++u)
+          if (out.offsets[u] + r < out.offsets[u + 1]) cpu::uf_link(u, out.targets[out.offsets[u] + r], label);
+        cpu::uf_compress(c.lo, c.hi, label);
+      }
+      stage = kSettleSample;
+    } else if (stage == kLinkRest) {
 #pragma omp parallel for schedule(dynamic, cpu::kGrain)
       for (vid_t u = c.lo; u < c.hi; ++u) {
-        const eid_t first = out.offsets[u], last = out.offsets[u + 1];
-        if (sample) {
-          for (eid_t e = first; e < std::min(last, first + kSample); ++e) cpu::uf_link(u, out.targets[e], label);
-        } else if (std::atomic_ref<vid_t>(label[u]).load(std::memory_order_relaxed) != giant) {
-          for (eid_t e = first + std::min(last - first, kSample); e < last; ++e) cpu::uf_link(u, out.targets[e], label);
-        }
+        if (std::atomic_ref<vid_t>(label[u]).load(std::memory_order_relaxed) == giant) continue;
+        const eid_t last = out.offsets[u + 1];
+        for (eid_t e = std::min(last, out.offsets[u] + kSample); e < last; ++e) cpu::uf_link(u, out.targets[e], label);
       }
-      stage = sample ? kSettleSample : kSettleRest;
+      stage = kSettleRest;
     }
     // Labels that matter here: owned vertices and remote boundary ones.
     // One pass resolves their roots and collects those that dropped.
@@ -239,8 +247,10 @@ void connectivity(DeviceContext<V>& c, const Graph& g) {
       };
 #pragma omp for schedule(dynamic, 4096) nowait
       for (vid_t v = c.lo; v < c.hi; ++v) visit(v);
+#pragma omp for schedule(dynamic, 4096) nowait
+      for (const vid_t* v = all_first; v < own_first; ++v) visit(*v);
 #pragma omp for schedule(dynamic, 4096)
-      for (size_t i = 0; i < remote_boundary.size(); ++i) visit(remote_boundary[i]);
+      for (const vid_t* v = own_last; v < all_last; ++v) visit(*v);
 #pragma omp critical(chatty_wcc_changed)
       changed.insert(changed.end(), mine_changed.begin(), mine_changed.end());
     }
@@ -254,13 +264,21 @@ void connectivity(DeviceContext<V>& c, const Graph& g) {
     c.end();
     c.compact(changed.data(), changed.size());
     const auto all = c.sync(parity, mine);
+    if (stage == kSettleSample && k >= 1) {
+      // One exchange after the sample: pick the giant component as the label
+      // seen most often. Labels need not have settled - a label is always a
+      // vertex of the same component, so skipping vertices labelled `giant`
+      // stays correct: every edge with one end outside it is linked from
+      // that end.
+      uint64_t best = 0;
+      for (auto& s : all)
+        if (s.label_count > best) best = s.label_count, giant = vid_t(s.label);
+      stage = kLinkRest;
+      continue;
+    }
     if (sum_of(all, &DeviceStatus::sent) != 0) continue;
     if (stage == kSettleRest) break;
-    // Sample settled: the giant component is the label most often seen.
-    uint64_t best = 0;
-    for (auto& s : all)
-      if (s.label_count > best) best = s.label_count, giant = vid_t(s.label);
-    stage = kLinkRest;
+    stage = kLinkRest;  // nothing to settle after the sample (e.g. one device)
   }
 }
 
@@ -272,9 +290,7 @@ void gather(Ctx<P>& c, const Graph& g, const P& prog, const EngineOptions& opt) 
   using V = typename P::Value;
   const Csr& out = g.out();
   cpu::GatherState state = cpu::gather_init(out, prog, c.values.data());  // all vertices: global dangling
-  std::vector<vid_t> send;
-  for (vid_t v = c.lo; v < c.hi; ++v)
-    if (c.boundary(v)) send.push_back(v);
+  const auto [send_first, send_last] = c.partition().boundary_of(c.d);    // owned boundary vertices
   for (int k = 0; k < opt.max_iters; ++k) {
     const int parity = k & 1;
     c.merge(
@@ -291,7 +307,7 @@ void gather(Ctx<P>& c, const Graph& g, const P& prog, const EngineOptions& opt) 
     mine.dangling = state.dangling;
     mine.updated = c.hi - c.lo;
     c.end();
-    c.compact(send.data(), send.size());
+    c.compact(send_first, size_t(send_last - send_first));
     const auto all = c.sync(parity, mine);
     double l1 = 0, dangling = 0;
     for (auto& s : all) l1 += s.l1, dangling += s.dangling;

@@ -47,10 +47,15 @@ int Partition::owner(vid_t v) const {
   return int(std::upper_bound(bounds.begin(), bounds.end(), v) - bounds.begin()) - 1;
 }
 
+std::pair<const vid_t*, const vid_t*> Partition::boundary_of(int d) const {
+  const vid_t* b = boundary_list.data();
+  const vid_t* e = b + boundary_list.size();
+  return {std::lower_bound(b, e, begin(d)), std::lower_bound(b, e, end(d))};
+}
+
 uint64_t Partition::boundary_count(int d) const {
-  uint64_t c = 0;
-  for (vid_t v = begin(d); v < end(d); ++v) c += boundary[v];
-  return c;
+  auto [first, last] = boundary_of(d);
+  return uint64_t(last - first);
 }
 
 double balance_of(const Graph& g, int devices, vid_t lo, vid_t hi) { return balance_for(g, devices)(lo, hi); }
@@ -111,6 +116,8 @@ Partition partition_graph(const Graph& g, int devices) {
       if (cross) std::atomic_ref<uint8_t>(p.boundary[u]).store(1, std::memory_order_relaxed);
     }
   }
+  for (vid_t v = 0; v < n; ++v)
+    if (p.boundary[v]) p.boundary_list.push_back(v);
   return p;
 }
 

@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "runtime/graph.h"
@@ -17,8 +18,9 @@
 namespace chatty {
 
 struct Partition {
-  std::vector<vid_t> bounds;      // P+1 entries, bounds[0] = 0, bounds[P] = |V|
-  std::vector<uint8_t> boundary;  // per vertex: 1 if an endpoint of an edge that crosses chunks
+  std::vector<vid_t> bounds;         // P+1 entries, bounds[0] = 0, bounds[P] = |V|
+  std::vector<uint8_t> boundary;     // per vertex: 1 if an endpoint of an edge that crosses chunks
+  std::vector<vid_t> boundary_list;  // the boundary vertices, increasing (so each chunk's are a run)
 
   int devices() const { return int(bounds.size()) - 1; }
   vid_t begin(int d) const { return bounds[size_t(d)]; }
@@ -26,6 +28,8 @@ struct Partition {
   bool owns(int d, vid_t v) const { return v >= begin(d) && v < end(d); }
   int owner(vid_t v) const;
   uint64_t boundary_count(int d) const;
+  // The run of boundary_list inside chunk d: [first, last).
+  std::pair<const vid_t*, const vid_t*> boundary_of(int d) const;
 };
 
 struct ChunkStats {

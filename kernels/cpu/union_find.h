@@ -42,15 +42,18 @@ inline vid_t uf_find(vid_t v, const vid_t* comp) {
   return c;
 }
 
-inline void uf_compress(vid_t n, vid_t* comp) {
+// Points every vertex of [lo, hi) straight at its root.
+inline void uf_compress(vid_t lo, vid_t hi, vid_t* comp) {
 #pragma omp parallel for schedule(dynamic, 16384)
-  for (vid_t v = 0; v < n; ++v) {
+  for (vid_t v = lo; v < hi; ++v) {
     auto at = [comp](vid_t x) { return std::atomic_ref<vid_t>(comp[x]).load(std::memory_order_relaxed); };
     vid_t c = at(v);
     for (vid_t p = at(c); p != c; p = at(c)) c = p;
     std::atomic_ref<vid_t>(comp[v]).store(c, std::memory_order_relaxed);
   }
 }
+
+inline void uf_compress(vid_t n, vid_t* comp) { uf_compress(0, n, comp); }
 
 // comp must hold the identity labels on entry.
 inline void connected_components(const Csr& g, bool undirected, vid_t* comp, RunStats& stats) {
