@@ -152,6 +152,28 @@ class Cli(unittest.TestCase):
         self.assert_error("run", "--graph=grid:2x2", "--devices=5", contains="exceeds the graph's 4 vertices")
         self.assert_error("run", "--graph=grid:4x4", "--devices=2", "--comm=nccl", contains="need the CUDA backend")
 
+    def test_topo(self):
+        import time
+        t0 = time.perf_counter()
+        p = chatty("topo")
+        self.assertLess(time.perf_counter() - t0, 1.0)  # no GPU: under a second
+        if "CPU backend" in p.stdout:
+            self.assertIn("host", p.stdout)
+            self.assert_error("topo", "--bench", "--topology_cache=" + self.path("c.json"), contains="--bench needs a GPU")
+        for name in ["dgx1-v100", "dgx-a100", "dgx-h100", "pcie8"]:
+            j = json.loads(chatty("topo", f"--topology={name}", "--json").stdout)
+            self.assertEqual(len(j["topology"]["gpus"]), 8)
+            self.assertEqual([d["class"] for d in j["policy"]][0], "status")
+        text = chatty("topo", "--topology=dgx1-v100").stdout
+        self.assertIn("NV2", text)
+        self.assertIn("nccl", text)
+        saved = self.path("box.json")
+        with open(saved, "w") as f:
+            f.write(json.dumps(json.loads(chatty("topo", "--topology=pcie8", "--json").stdout)["topology"]))
+        self.assertIn("PIX", chatty("topo", f"--topology={saved}").stdout)
+        self.assertIn("share a GPU", chatty("topo", "--topology=dgx-h100", "--devices=12").stdout)
+        self.assert_error("topo", "--topology=nope", contains="no such synthetic topology")
+
     def test_trace_csv(self):
         trace = self.path("t.csv")
         chatty("run", "--app=bfs", "--graph=kron:10", f"--trace={trace}")

@@ -11,5 +11,6 @@ int cmd_run(const std::vector<std::string>& args);
 int cmd_convert(const std::vector<std::string>& args);
 int cmd_generate(const std::vector<std::string>& args);
 int cmd_info(const std::vector<std::string>& args);
+int cmd_topo(const std::vector<std::string>& args);
 
 }  // namespace chatty::cli

@@ -19,6 +19,7 @@ constexpr const char* kUsage =
     "  convert   IN OUT        convert between formats (by extension: .el .wel .gr .mtx .cgr ...)\n"
     "  generate  SPEC OUT      write a generated graph (kron:SCALE[:EF], urand:SCALE[:EF], grid:WxH)\n"
     "  info      FILE|SPEC     |V|, |E|, degree statistics, directed/weighted\n"
+    "  topo      [--topology=NAME|FILE] [--bench] [--json]   GPU links and the transport policy\n"
     "run `chatty --help` for every flag";
 
 }  // namespace
@@ -44,7 +45,8 @@ int main(int argc, char** argv) {
     if (cmd == "convert") return chatty::cli::cmd_convert(args);
     if (cmd == "generate") return chatty::cli::cmd_generate(args);
     if (cmd == "info") return chatty::cli::cmd_info(args);
-    std::fprintf(stderr, "chatty: error: unknown command '%s' (run, convert, generate, info)\n", cmd.c_str());
+    if (cmd == "topo") return chatty::cli::cmd_topo(args);
+    std::fprintf(stderr, "chatty: error: unknown command '%s' (run, convert, generate, info, topo)\n", cmd.c_str());
     return 2;
   } catch (const chatty::Error& e) {
     std::fprintf(stderr, "chatty: error: %s\n", e.what());

@@ -1,0 +1,39 @@
+// Which transport moves a data class of a given size between the devices
+// of a run, decided from the topology's measured (or specified) costs, not
+// from fixed size thresholds (seed 001 tables 1-2 and figure 4; seed 003's
+// measured switch point). Every decision says why in one line.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "comm/transport.h"
+#include "topology/model.h"
+
+namespace chatty::topo {
+
+enum class Choice { kUva, kP2p, kNccl, kHostCopy, kAsyncCopy };
+const char* choice_name(Choice c);  // "uva", "p2p", "nccl", "host", "async-copy"
+
+struct Decision {
+  Choice choice = Choice::kHostCopy;
+  double micros = 0;   // modelled time for the whole exchange
+  std::string reason;  // one line
+};
+
+// `devices` maps each runtime device to a GPU index; a GPU may appear more
+// than once (virtual devices), in which case their copies are local and
+// NCCL is unavailable. Application data: every device broadcasts `bytes` to
+// all others. Status data: every device publishes `bytes` and reads all.
+// Structure data: each device loads a chunk of `bytes` once.
+// Throws chatty::Error if the topology has no GPUs or a device index is bad.
+Decision decide(const Topology& t, DataClass cls, uint64_t bytes, const std::vector<int>& devices);
+
+// The transport for one ordered pair (never P2P where the pair has no peer access).
+Decision decide_pair(const Topology& t, uint64_t bytes, int from, int to);
+
+// All GPUs of t, once each.
+std::vector<int> all_gpus(const Topology& t);
+
+}  // namespace chatty::topo
