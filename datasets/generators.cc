@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <vector>
 
+#include "datasets/progress.h"
 #include "runtime/graph_builder.h"
 #include "runtime/hash.h"
 #include "runtime/status.h"
@@ -119,8 +120,12 @@ Graph generate_graph(const GraphSpec& spec, uint64_t seed) {
     el.src.resize(m);
     el.dst.resize(m);
     if (spec.kind == GraphSpec::Kind::kKron) {
+      Progress progress("generating kron:" + std::to_string(spec.scale), m);
 #pragma omp parallel for schedule(static, 1 << 14)
-      for (uint64_t i = 0; i < m; ++i) kron_edge(i, spec.scale, seed, el.src[i], el.dst[i]);
+      for (uint64_t i = 0; i < m; ++i) {
+        kron_edge(i, spec.scale, seed, el.src[i], el.dst[i]);
+        if ((i & ((1 << 20) - 1)) == 0) progress.add(1 << 20);
+      }
     } else {
       const uint64_t mask = nv - 1;
 #pragma omp parallel for schedule(static, 1 << 14)

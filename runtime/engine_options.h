@@ -22,6 +22,7 @@ struct EngineOptions {
   double damping = 0.85;
   bool union_find = true;     // WCC: link with union-find (else label propagation)
   int devices = 1;            // host devices; the machine's threads are split between them
+  bool numa = false;          // bind device d to NUMA node d % nodes (libnuma)
   std::string comm = "auto";  // exchange transport: auto, host (sender copies), host_read (receiver copies)
 };
 

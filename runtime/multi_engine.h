@@ -24,6 +24,10 @@
 #include "runtime/partition.h"
 
 namespace chatty {
+// Binds the calling thread (and the threads it starts) to NUMA node
+// d % nodes and prefers that node's memory; no-op without libnuma support.
+void bind_to_numa_node(int d);
+
 namespace multi {
 
 template <typename P>
@@ -201,7 +205,11 @@ void connectivity(DeviceContext<V>& c, const Graph& g) {
   std::vector<vid_t> prev(c.values.begin(), c.values.end());
   std::vector<vid_t> changed;
   // Remote boundary vertices: the boundary list around this chunk's run.
-  const auto [own_first, own_last] = c.partition().boundary_of(c.d);
+  // (Plain pointers, not structured bindings: clang 14 cannot capture
+  // those into OpenMP regions.)
+  const auto own = c.partition().boundary_of(c.d);
+  const vid_t* own_first = own.first;
+  const vid_t* own_last = own.second;
   const vid_t* all_first = c.partition().boundary_list.data();
   const vid_t* all_last = all_first + c.partition().boundary_list.size();
   enum Stage { kLinkSample, kSettleSample, kLinkRest, kSettleRest } stage = kLinkSample;
@@ -352,6 +360,7 @@ EngineResult<typename P::Value> run_program_multi(const Graph& g, const P& prog,
   {
     const int d = omp_get_thread_num();
     omp_set_num_threads(per_device);
+    if (opt.numa) bind_to_numa_node(d);  // before any of the device's memory is touched
     DeviceContext<V> c(d, part, mb, board, policy, stats.steps, n);
 #pragma omp parallel for schedule(static)
     for (vid_t v = 0; v < n; ++v) c.values[v] = prog.init(v);

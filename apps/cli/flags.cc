@@ -22,6 +22,7 @@ DEFINE_double(tolerance, 1e-6, "PageRank: stop when the L1 change of ranks < tol
 DEFINE_int32(max_iters, 100, "PageRank: at most this many iterations");
 DEFINE_double(damping, 0.85, "PageRank damping factor");
 DEFINE_int32(devices, 1, "devices to split the graph over (host devices: the threads are divided between them)");
+DEFINE_bool(numa, false, "bind device d to NUMA node d % nodes (multi-socket hosts; needs --devices > 1)");
 DEFINE_string(comm, "auto", "exchange transport: auto, host (sender copies) or host_read (receiver copies)");
 
 namespace chatty::cli {
@@ -53,6 +54,7 @@ EngineOptions engine_options() {
   CHATTY_CHECK(FLAGS_devices >= 1 && FLAGS_devices <= 1024, "--devices must be between 1 and 1024");
   o.devices = FLAGS_devices;
   o.comm = FLAGS_comm;
+  o.numa = FLAGS_numa;
   return o;
 }
 
