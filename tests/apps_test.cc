@@ -29,6 +29,8 @@ struct Case {
   bool symmetrize;
 };
 
+void PrintTo(const Case& c, std::ostream* os) { *os << c.name; }
+
 class AppsOnGraph : public ::testing::TestWithParam<Case> {
  protected:
   Graph load() {

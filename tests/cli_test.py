@@ -140,6 +140,9 @@ class Cli(unittest.TestCase):
             self.assertGreater(m["bytes_application"], 0)
             for phase in ["merge_s", "compute_s", "compact_s", "exchange_s", "wait_s"]:
                 self.assertIn(phase, m)
+        j = json.loads(chatty("run", "--app=bfs", "--graph=kron:12", "--devices=2", "--numa", "--validate",
+                              "--json").stdout.splitlines()[-1])
+        self.assertEqual(j["validated"], "pass")
         info = json.loads(chatty("info", "grid:60x40", "--devices=3", "--json").stdout)
         self.assertEqual(len(info["chunks"]), 3)
         self.assertEqual(sum(c["vertices"] for c in info["chunks"]), 2400)

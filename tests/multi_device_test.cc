@@ -18,6 +18,8 @@ struct MultiCase {
   std::string comm;
 };
 
+void PrintTo(const MultiCase& c, std::ostream* os) { *os << c.graph << " on " << c.devices << " devices, " << c.comm; }
+
 std::string case_name(const ::testing::TestParamInfo<MultiCase>& i) {
   std::string g = i.param.graph.find('/') != std::string::npos ? "facebook" : i.param.graph;
   for (char& ch : g)
