@@ -177,6 +177,26 @@ class Cli(unittest.TestCase):
         self.assertIn("share a GPU", chatty("topo", "--topology=dgx-h100", "--devices=12").stdout)
         self.assert_error("topo", "--topology=nope", contains="no such synthetic topology")
 
+    def test_reorder_is_invisible_in_results(self):
+        outs = {}
+        for app, extra in [("pr", []), ("bfs", ["--source=7"]), ("sssp", ["--source=7"])]:
+            for mode in ["none", "degree"]:
+                path = self.path(f"{app}_{mode}.txt")
+                p = chatty("run", f"--app={app}", "--graph=kron:11", f"--reorder={mode}", f"--output={path}",
+                           "--validate", "--json", *extra)
+                j = json.loads(p.stdout.splitlines()[-1])
+                self.assertEqual(j["validated"], "pass")
+                self.assertEqual(j["reordered"], mode == "degree")
+                if extra:
+                    self.assertEqual(j["source"], 7)
+                outs[mode] = [l.split() for l in read(path).splitlines()]
+            if app == "pr":
+                for a, b in zip(outs["none"], outs["degree"]):
+                    self.assertEqual(a[0], b[0])
+                    self.assertAlmostEqual(float(a[1]), float(b[1]), delta=1e-7)
+            else:
+                self.assertEqual(outs["none"], outs["degree"])
+
     def test_trace_csv(self):
         trace = self.path("t.csv")
         chatty("run", "--app=bfs", "--graph=kron:10", f"--trace={trace}")

@@ -9,6 +9,7 @@
 #include "apps/cli/flags.h"
 #include "apps/cli/json.h"
 #include "apps/run_app.h"
+#include "runtime/reorder.h"
 #include "runtime/status.h"
 
 DEFINE_string(app, "bfs", "app to run: bfs, sssp, pr or wcc");
@@ -17,6 +18,9 @@ DEFINE_string(backend, "auto", "auto (GPU if usable, else CPU) or cpu");
 DEFINE_int32(repeat, 1, "run the app this many times on the loaded graph and report the median");
 DEFINE_bool(validate, false, "check the result against the sequential reference");
 DEFINE_string(output, "", "write 'id value' per vertex to this file");
+DEFINE_string(reorder, "auto",
+              "relabel vertices by degree before running: auto (for pr), degree or none; "
+              "results and --source use the input's ids");
 DEFINE_string(trace, "", "write per-superstep statistics of the last run to this CSV file");
 DEFINE_bool(no_default_weights, false, "SSSP: do not add weights 1..255 to an unweighted graph (error instead)");
 
@@ -48,8 +52,22 @@ int cmd_run(const std::vector<std::string>& args) {
   const int threads = apply_threads();
   const LoadOptions lopt = load_options();
 
+  CHATTY_CHECK(FLAGS_reorder == "auto" || FLAGS_reorder == "degree" || FLAGS_reorder == "none",
+               "--reorder must be auto, degree or none");
   double t0 = omp_get_wtime();
   Graph g = load_graph(FLAGS_graph, lopt);
+  // Relabelling is graph preparation (like building in-edges): outside the
+  // timed runs, and invisible in results, which use the input's ids.
+  std::vector<vid_t> old_of_new, new_of_old;
+  // Default SSSP weights hash the input's ids, so they are made first and
+  // travel with their edges.
+  prepare_graph(app, g, !FLAGS_no_default_weights, FLAGS_seed);
+  if (FLAGS_reorder == "degree" || (FLAGS_reorder == "auto" && app == App::kPageRank)) {
+    Reordered r = reorder_by_degree(g);
+    g = std::move(r.graph);
+    old_of_new = std::move(r.old_of_new);
+    new_of_old = std::move(r.new_of_old);
+  }
   prepare_graph(app, g, !FLAGS_no_default_weights, FLAGS_seed);
   const double load_s = omp_get_wtime() - t0;
   // Partitioning is part of setting up the devices, not of the run.
@@ -64,20 +82,27 @@ int cmd_run(const std::vector<std::string>& args) {
     if (FLAGS_source < 0) {
       CHATTY_CHECK(FLAGS_source == -1, "--source must be a vertex id >= 0");
       source = default_source(g);
+      if (!old_of_new.empty()) {  // the lowest input id with an out-edge
+        source = g.num_vertices();
+        for (vid_t v = 0; v < g.num_vertices(); ++v)
+          if (g.out_degree(v) > 0) source = std::min(source, old_of_new[v]);
+        source = new_of_old[source];
+      }
     } else {
       CHATTY_CHECK(uint64_t(FLAGS_source) < g.num_vertices(),
                    "--source=" + std::to_string(FLAGS_source) + " out of range: " + FLAGS_graph + " has vertices 0.." +
                        std::to_string(g.num_vertices() - 1));
-      source = vid_t(FLAGS_source);
+      source = old_of_new.empty() ? vid_t(FLAGS_source) : new_of_old[size_t(FLAGS_source)];
     }
   }
+  const vid_t shown_source = old_of_new.empty() ? source : old_of_new[source];
 
   std::printf("graph       %s: %u vertices, %lu edges (%s, %s)\n", FLAGS_graph.c_str(), g.num_vertices(),
               (unsigned long)g.num_edges(), g.directed() ? "directed" : "undirected",
               g.weighted() ? "weighted" : "unweighted");
   std::printf("load        %.3f s\n", load_s);
   std::printf("app         %s%s on %s backend, %d device%s, %d threads\n", app_name(app),
-              has_source ? (" from " + std::to_string(source)).c_str() : "", backend, eopt.devices,
+              has_source ? (" from " + std::to_string(shown_source)).c_str() : "", backend, eopt.devices,
               eopt.devices > 1 ? "s" : "", threads);
   if (part) std::printf("partition   %.3f s (%d chunks)\n", partition_s, eopt.devices);
 
@@ -138,6 +163,10 @@ int cmd_run(const std::vector<std::string>& args) {
     CHATTY_CHECK(std::fclose(f) == 0, FLAGS_trace + ": write failed");
   }
   if (!FLAGS_output.empty()) {
+    if (!old_of_new.empty()) {
+      out.ints = to_old_order(out.ints, old_of_new);
+      out.ranks = to_old_order(out.ranks, old_of_new);
+    }
     write_values(out, FLAGS_output);
     std::printf("output      %s\n", FLAGS_output.c_str());
   }
@@ -146,7 +175,8 @@ int cmd_run(const std::vector<std::string>& args) {
     j.add("app", app_name(app)).add("graph", FLAGS_graph);
     j.add("vertices", uint64_t(g.num_vertices())).add("edges", uint64_t(g.num_edges()));
     j.add("directed", g.directed()).add("weighted", g.weighted());
-    if (has_source) j.add("source", uint64_t(source));
+    if (has_source) j.add("source", uint64_t(shown_source));
+    j.add("reordered", !old_of_new.empty());
     j.add("backend", backend).add("devices", eopt.devices).add("threads", threads);
     j.add("load_s", load_s).add("compute_s", compute_s).add("compute_s_all", times);
     j.add("iterations", iterations).add("edges_traversed", edges).add("gteps", gteps);
