@@ -118,6 +118,11 @@ class DeviceContext {
   // changed that is a boundary vertex (all remote ones are). The CPU form of
   // the warp-ballot compaction: per-thread buffers, then one copy each.
   void compact(const vid_t* list, size_t count) {
+    compact(list, count, [this](vid_t v) { return values[v]; });
+  }
+  // The same, sending value_of(v) (e.g. what peers read rather than the value).
+  template <typename ValueOf>
+  void compact(const vid_t* list, size_t count, ValueOf value_of) {
     begin(kCompact);
     Slot& s = mb_.send(d);
     const size_t need = count * sizeof(Update<V>);
@@ -126,7 +131,7 @@ class DeviceContext {
     size_t k = 0;
     for (size_t i = 0; i < count; ++i) {
       const vid_t v = list[i];
-      if (!owns(v) || boundary(v)) out[k++] = Update<V>{v, values[v]};
+      if (!owns(v) || boundary(v)) out[k++] = Update<V>{v, value_of(v)};
     }
     s.count = k;
     end();

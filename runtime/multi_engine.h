@@ -290,9 +290,9 @@ void connectivity(DeviceContext<V>& c, const Graph& g) {
   }
 }
 
-// Gather programs (PageRank): Jacobi supersteps over owned vertices; owned
-// boundary ranks are sent every superstep; dangling mass and the L1 change
-// are summed over devices as status data.
+// Gather programs (PageRank): Jacobi supersteps over owned vertices; the
+// contributions of owned boundary vertices are sent every superstep;
+// dangling mass and the L1 change are summed over devices as status data.
 template <typename P>
 void gather(Ctx<P>& c, const Graph& g, const P& prog, const EngineOptions& opt) {
   using V = typename P::Value;
@@ -301,12 +301,10 @@ void gather(Ctx<P>& c, const Graph& g, const P& prog, const EngineOptions& opt) 
   const auto [send_first, send_last] = c.partition().boundary_of(c.d);    // owned boundary vertices
   for (int k = 0; k < opt.max_iters; ++k) {
     const int parity = k & 1;
-    c.merge(
-        parity, [](V, V b) { return b; },
-        [&](vid_t v) {
-          const eid_t d = out.degree(v);
-          state.contrib[v] = state.next_contrib[v] = d ? float(prog.contribution(c.values[v], d)) : 0.0f;
-        });
+    // Peers read only contributions, so owners send those: a received
+    // record is two stores, no division and no rank replica to keep.
+    c.for_each_received(
+        parity, [&](vid_t v, V contribution) { state.contrib[v] = state.next_contrib[v] = float(contribution); });
     c.begin(kCompute);
     SuperstepStats st;
     DeviceStatus mine;
@@ -315,7 +313,7 @@ void gather(Ctx<P>& c, const Graph& g, const P& prog, const EngineOptions& opt) 
     mine.dangling = state.dangling;
     mine.updated = c.hi - c.lo;
     c.end();
-    c.compact(send_first, size_t(send_last - send_first));
+    c.compact(send_first, size_t(send_last - send_first), [&](vid_t v) { return V(state.contrib[v]); });
     const auto all = c.sync(parity, mine);
     double l1 = 0, dangling = 0;
     for (auto& s : all) l1 += s.l1, dangling += s.dangling;
