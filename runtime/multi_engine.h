@@ -216,24 +216,27 @@ void connectivity(DeviceContext<V>& c, const Graph& g) {
   vid_t giant = n;  // none: on a directed graph no edge may be skipped
   for (int k = 0;; ++k) {
     const int parity = k & 1;
-    c.for_each_received(parity, [&](vid_t v, vid_t l) { cpu::uf_link(v, l, label); });
+    uint64_t linked = 0;  // roots re-parented this superstep: none, no label moved
+    c.for_each_received(parity, [&](vid_t v, vid_t l) { linked += cpu::uf_link(v, l, label); });
     c.begin(kCompute);
     if (stage == kLinkSample) {
       // As on one device: one neighbour per vertex per round, with the paths
       // compressed in between so later finds stay short.
       for (eid_t r = 0; r < kSample; ++r) {
-#pragma omp parallel for schedule(dynamic, 1024)
+#pragma omp parallel for schedule(dynamic, 1024) reduction(+ : linked)
         for (vid_t u = c.lo; u < c.hi; ++u)
-          if (out.offsets[u] + r < out.offsets[u + 1]) cpu::uf_link(u, out.targets[out.offsets[u] + r], label);
+          if (out.offsets[u] + r < out.offsets[u + 1])
+            linked += cpu::uf_link(u, out.targets[out.offsets[u] + r], label);
         cpu::uf_compress(c.lo, c.hi, label);
       }
       stage = kSettleSample;
     } else if (stage == kLinkRest) {
-#pragma omp parallel for schedule(dynamic, cpu::kGrain)
+#pragma omp parallel for schedule(dynamic, cpu::kGrain) reduction(+ : linked)
       for (vid_t u = c.lo; u < c.hi; ++u) {
         if (std::atomic_ref<vid_t>(label[u]).load(std::memory_order_relaxed) == giant) continue;
         const eid_t last = out.offsets[u + 1];
-        for (eid_t e = std::min(last, out.offsets[u] + kSample); e < last; ++e) cpu::uf_link(u, out.targets[e], label);
+        for (eid_t e = std::min(last, out.offsets[u] + kSample); e < last; ++e)
+          linked += cpu::uf_link(u, out.targets[e], label);
       }
       stage = kSettleRest;
     }
@@ -242,8 +245,8 @@ void connectivity(DeviceContext<V>& c, const Graph& g) {
     DeviceStatus mine;
     changed.clear();
     uint64_t updated = 0;
-#pragma omp parallel reduction(+ : updated)
-    {
+#pragma omp parallel reduction(+ : updated) if (linked > 0)
+    if (linked > 0) {
       std::vector<vid_t> mine_changed;
       auto visit = [&](vid_t v) {
         const vid_t r = cpu::uf_find(v, label);
