@@ -8,6 +8,7 @@
 #include "datasets/progress.h"
 #include "runtime/graph_builder.h"
 #include "runtime/hash.h"
+#include "runtime/memory.h"
 #include "runtime/status.h"
 
 namespace chatty {
@@ -117,6 +118,10 @@ Graph generate_graph(const GraphSpec& spec, uint64_t seed) {
     CHATTY_CHECK(nv < kMaxVertices, "graph spec scale too large for 32-bit vertex ids");
     n = vid_t(nv);
     const uint64_t m = nv * spec.edge_factor;
+    // The edge list, then the CSR of both directions.
+    check_memory(m * 2 * sizeof(vid_t) + (nv + 1) * 2 * sizeof(eid_t) + 2 * m * sizeof(vid_t),
+                 "generating " + std::string(spec.kind == GraphSpec::Kind::kKron ? "kron:" : "urand:") +
+                     std::to_string(spec.scale) + ":" + std::to_string(spec.edge_factor));
     el.src.resize(m);
     el.dst.resize(m);
     if (spec.kind == GraphSpec::Kind::kKron) {

@@ -21,6 +21,8 @@ std::string extension(const std::string& path) {
 
 }  // namespace
 
+Graph load_graph_unchecked(const std::string& what, const LoadOptions& opt);
+
 Format parse_format(const std::string& name) {
   if (name == "auto" || name.empty()) return Format::kAuto;
   if (name == "el" || name == "txt" || name == "snap" || name == "edges" || name == "wel") return Format::kEdgeList;
@@ -57,6 +59,17 @@ Graph symmetrized(const Graph& g) {
 }
 
 Graph load_graph(const std::string& what, const LoadOptions& opt) {
+  try {
+    return load_graph_unchecked(what, opt);
+  } catch (const Error& e) {
+    // Errors from building the graph (memory) do not know the input's name.
+    const std::string msg = e.what();
+    if (msg.rfind(what, 0) == 0 || msg.find(what) != std::string::npos) throw;
+    throw Error(what + ": " + msg);
+  }
+}
+
+Graph load_graph_unchecked(const std::string& what, const LoadOptions& opt) {
   if (is_graph_spec(what)) return generate_graph(parse_graph_spec(what), opt.seed);
   Format f = opt.format == Format::kAuto ? format_of_path(what) : opt.format;
   Graph g;

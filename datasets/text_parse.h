@@ -77,14 +77,14 @@ template <typename LineParser>
 ParsedBody parse_body(const MappedFile& f, size_t begin, uint64_t first_line, const LineParser& proto,
                       size_t end_at = ~size_t(0)) {
   const char* base = f.data();
-  const size_t size = std::min(f.size(), end_at);
+  const size_t size = std::max(begin, std::min(f.size(), end_at));
   const int threads = omp_get_max_threads();
   std::vector<size_t> cut(size_t(threads) + 1, size);
   cut[0] = begin;
   for (int t = 1; t < threads; ++t) {
     size_t c = begin + (size - begin) * size_t(t) / size_t(threads);
     c = std::max(c, cut[t - 1]);
-    while (c < size && base[c - 1] != '\n') ++c;  // start chunks on a line start
+    while (c > begin && c < size && base[c - 1] != '\n') ++c;  // chunks start on a line start
     cut[t] = c;
   }
   ParsedBody out;
@@ -140,6 +140,10 @@ ParsedBody parse_body(const MappedFile& f, size_t begin, uint64_t first_line, co
 
 // Reads the line starting at `pos`, advancing pos past its newline.
 inline std::string next_line(const MappedFile& f, size_t& pos) {
+  if (pos >= f.size()) {  // also an empty file, whose data() is null
+    pos = f.size();
+    return {};
+  }
   const char* b = f.data() + pos;
   const char* e = f.data() + f.size();
   const char* nl = static_cast<const char*>(std::memchr(b, '\n', size_t(e - b)));

@@ -8,6 +8,7 @@
 #include <numeric>
 
 #include "runtime/hash.h"
+#include "runtime/memory.h"
 #include "runtime/parallel.h"
 #include "runtime/status.h"
 
@@ -102,6 +103,13 @@ void sort_neighbor_lists(Csr& csr) {
 }
 
 Graph build_graph(std::vector<EdgeList>&& lists, vid_t n, bool weighted, const BuildOptions& opt) {
+  uint64_t edges = 0;
+  for (const EdgeList& l : lists) edges += l.size() * (opt.symmetrize ? 2 : 1);
+  // Offsets and cursors per vertex, targets (and weights) per edge. Checked
+  // first: with overcommit a too-large malloc succeeds and the first touch
+  // would bring the OOM killer instead of an error.
+  check_memory((uint64_t(n) + 1) * 2 * sizeof(eid_t) + edges * (sizeof(vid_t) + (weighted ? sizeof(weight_t) : 0)),
+               "a graph of " + std::to_string(n) + " vertices and " + std::to_string(edges) + " edges");
   Csr csr;
   csr.offsets.allocate(size_t(n) + 1);
   eid_t* off = csr.offsets.mutable_data();

@@ -102,6 +102,12 @@ TEST(BadInput, EmptyGraphs) {
   EXPECT_THAT(error_of([] { load_graph("grid:1x1", {}); }), HasSubstr("empty graph"));
 }
 
+TEST(BadInput, GraphsLargerThanMemoryAreRefusedBeforeAllocating) {
+  // One edge naming vertex 4e9 means 4e9 vertices: 64 GB of offsets.
+  EXPECT_THAT(load_error("huge.el", "0 4000000000\n"), AllOf(HasSubstr("huge.el"), HasSubstr("GiB of memory")));
+  EXPECT_THAT(error_of([] { load_graph("kron:31:1024", {}); }), HasSubstr("GiB of memory"));
+}
+
 TEST(BadInput, BadSpecs) {
   EXPECT_THAT(error_of([] { load_graph("kron:0", {}); }), HasSubstr("bad scale in graph spec 'kron:0'"));
   EXPECT_THAT(error_of([] { load_graph("kron:abc", {}); }), HasSubstr("bad scale"));
