@@ -45,13 +45,17 @@ vid_t default_source(const Graph& g) {
 }
 
 void prepare_graph(App app, Graph& g, bool use_default_weights, uint64_t seed) {
+  add_default_weights(app, g, use_default_weights, seed);
+  if (app == App::kPageRank || app == App::kBfs) (void)g.in();  // build the CSC outside the timing
+}
+
+void add_default_weights(App app, Graph& g, bool use_default_weights, uint64_t seed) {
   if (app == App::kSssp && !g.weighted()) {
     CHATTY_CHECK(use_default_weights,
                  "sssp needs edge weights and the graph has none (drop --no_default_weights to use "
                  "deterministic weights 1..255)");
     g.set_weights(default_weights(g.out(), seed));
   }
-  if (app == App::kPageRank || app == App::kBfs) (void)g.in();  // build the CSC outside the timing
 }
 
 namespace {

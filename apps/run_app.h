@@ -36,6 +36,9 @@ vid_t default_source(const Graph& g);
 // deterministic weights 1..255 from `seed` unless `default_weights` is false
 // (then it is an error); pull apps get their in-edges built.
 void prepare_graph(App app, Graph& g, bool default_weights, uint64_t seed);
+// Only the weights part of prepare_graph (before relabelling a graph: the
+// default weights hash the input's ids).
+void add_default_weights(App app, Graph& g, bool default_weights, uint64_t seed);
 
 // Runs the app once: on the one-device engine, or - when `part` is given or
 // opt.devices > 1 - on the multi-device runtime over part's chunks (made

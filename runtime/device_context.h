@@ -86,19 +86,12 @@ class DeviceContext {
   // calls changed(v) for each vertex whose value changed.
   template <typename Reduce, typename Changed>
   void merge(int parity, Reduce reduce, Changed changed) {
-    begin(kMerge);
-    for (int peer = 0; peer < mb_.devices(); ++peer) {
-      if (peer == d) continue;
-      const Slot& s = mb_.recv(parity, d, peer);
-      const auto* u = reinterpret_cast<const Update<V>*>(s.data.data());
-      for (size_t i = 0; i < s.count; ++i) {
-        const V now = reduce(values[u[i].v], u[i].value);
-        if (now == values[u[i].v]) continue;
-        values[u[i].v] = now;
-        changed(u[i].v);
-      }
-    }
-    end();
+    for_each_received(parity, [&](vid_t v, V value) {
+      const V now = reduce(values[v], value);
+      if (now == values[v]) return;
+      values[v] = now;
+      changed(v);
+    });
   }
 
   // Calls f(v, value) for every record the peers sent for `parity`.

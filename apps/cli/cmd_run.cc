@@ -61,7 +61,7 @@ int cmd_run(const std::vector<std::string>& args) {
   std::vector<vid_t> old_of_new, new_of_old;
   // Default SSSP weights hash the input's ids, so they are made first and
   // travel with their edges.
-  prepare_graph(app, g, !FLAGS_no_default_weights, FLAGS_seed);
+  add_default_weights(app, g, !FLAGS_no_default_weights, FLAGS_seed);
   if (FLAGS_reorder == "degree" || (FLAGS_reorder == "auto" && app == App::kPageRank)) {
     Reordered r = reorder_by_degree(g);
     g = std::move(r.graph);
