@@ -130,6 +130,13 @@ class DeviceContext {
     end();
   }
 
+  // Adds owned vertices whose value changed outside the supersteps' counts
+  // (WCC's final compression) to the last superstep's statistics.
+  void add_updated(uint64_t count) {
+#pragma omp critical(chatty_multi_stats)
+    if (!steps_.empty()) steps_.back().updated += count;
+  }
+
   // Publishes status, meets the other devices, exchanges, meets again.
   // Returns every device's status for this superstep (same on all devices).
   std::vector<DeviceStatus> sync(int parity, DeviceStatus mine) {

@@ -204,14 +204,10 @@ void connectivity(DeviceContext<V>& c, const Graph& g) {
   vid_t* label = c.values.data();
   std::vector<vid_t> prev(c.values.begin(), c.values.end());
   std::vector<vid_t> changed;
-  // Remote boundary vertices: the boundary list around this chunk's run.
-  // (Plain pointers, not structured bindings: clang 14 cannot capture
-  // those into OpenMP regions.)
-  const auto own = c.partition().boundary_of(c.d);
-  const vid_t* own_first = own.first;
-  const vid_t* own_last = own.second;
-  const vid_t* all_first = c.partition().boundary_list.data();
-  const vid_t* all_last = all_first + c.partition().boundary_list.size();
+  // Only boundary labels travel, so each superstep settles only those;
+  // owned labels are compressed before linking the rest and at the end.
+  const vid_t* boundary_first = c.partition().boundary_list.data();
+  const size_t boundary_count = c.partition().boundary_list.size();
   enum Stage { kLinkSample, kSettleSample, kLinkRest, kSettleRest } stage = kLinkSample;
   vid_t giant = n;  // none: on a directed graph no edge may be skipped
   for (int k = 0;; ++k) {
@@ -227,10 +223,11 @@ void connectivity(DeviceContext<V>& c, const Graph& g) {
         for (vid_t u = c.lo; u < c.hi; ++u)
           if (out.offsets[u] + r < out.offsets[u + 1])
             linked += cpu::uf_link(u, out.targets[out.offsets[u] + r], label);
-        cpu::uf_compress(n, label);
+        cpu::uf_compress(c.lo, c.hi, label);
       }
       stage = kSettleSample;
     } else if (stage == kLinkRest) {
+      cpu::uf_compress(c.lo, c.hi, label);  // so the giant test sees roots
 #pragma omp parallel for schedule(dynamic, cpu::kGrain) reduction(+ : linked)
       for (vid_t u = c.lo; u < c.hi; ++u) {
         if (std::atomic_ref<vid_t>(label[u]).load(std::memory_order_relaxed) == giant) continue;
@@ -240,57 +237,57 @@ void connectivity(DeviceContext<V>& c, const Graph& g) {
       }
       stage = kSettleRest;
     }
-    // Labels that matter here: owned vertices and remote boundary ones.
-    // One pass resolves their roots and collects those that dropped.
+    // Settle: resolve the boundary labels and collect those that dropped.
     DeviceStatus mine;
     changed.clear();
     uint64_t updated = 0;
 #pragma omp parallel reduction(+ : updated) if (linked > 0)
     if (linked > 0) {
       std::vector<vid_t> mine_changed;
-      auto visit = [&](vid_t v) {
+#pragma omp for schedule(dynamic, 4096)
+      for (size_t i = 0; i < boundary_count; ++i) {
+        const vid_t v = boundary_first[i];
         const vid_t r = cpu::uf_find(v, label);
         std::atomic_ref<vid_t>(label[v]).store(r, std::memory_order_relaxed);
-        if (r == prev[v]) return;
+        if (r == prev[v]) continue;
         prev[v] = r;
-        if (c.owns(v)) ++updated;
-        if (c.boundary(v)) mine_changed.push_back(v);
-      };
-#pragma omp for schedule(dynamic, 4096) nowait
-      for (vid_t v = c.lo; v < c.hi; ++v) visit(v);
-#pragma omp for schedule(dynamic, 4096) nowait
-      for (const vid_t* v = all_first; v < own_first; ++v) visit(*v);
-#pragma omp for schedule(dynamic, 4096)
-      for (const vid_t* v = own_last; v < all_last; ++v) visit(*v);
+        updated += c.owns(v);
+        mine_changed.push_back(v);
+      }
 #pragma omp critical(chatty_wcc_changed)
       changed.insert(changed.end(), mine_changed.begin(), mine_changed.end());
     }
     mine.updated = updated;
     if (stage == kSettleSample && !g.directed() && c.hi > c.lo) {
       std::unordered_map<vid_t, uint64_t> freq;
-      for (uint64_t i = 0; i < 1024; ++i) ++freq[label[c.lo + hash2(0xAF, i) % (c.hi - c.lo)]];
+      for (uint64_t i = 0; i < 1024; ++i) ++freq[cpu::uf_find(c.lo + vid_t(hash2(0xAF, i) % (c.hi - c.lo)), label)];
       for (auto [l, f] : freq)
         if (f > mine.label_count || (f == mine.label_count && l < mine.label)) mine.label = l, mine.label_count = f;
     }
     c.end();
     c.compact(changed.data(), changed.size());
     const auto all = c.sync(parity, mine);
-    if (stage == kSettleSample && k >= 1) {
-      // One exchange after the sample: pick the giant component as the label
-      // seen most often. Labels need not have settled - a label is always a
-      // vertex of the same component, so skipping vertices labelled `giant`
-      // stays correct: every edge with one end outside it is linked from
-      // that end.
+    const bool quiet = sum_of(all, &DeviceStatus::sent) == 0;
+    if (stage == kSettleSample && (k >= 1 || quiet)) {
+      // After one exchange (or none needed): pick the giant component as the
+      // label seen most often. Labels need not have settled - a label is
+      // always a vertex of the same component, so skipping vertices labelled
+      // `giant` stays correct: every edge with one end outside it is linked
+      // from that end.
       uint64_t best = 0;
       for (auto& s : all)
         if (s.label_count > best) best = s.label_count, giant = vid_t(s.label);
       stage = kLinkRest;
       continue;
     }
-    if (sum_of(all, &DeviceStatus::sent) != 0) continue;
-    if (stage == kSettleRest) break;
-    stage = kLinkRest;  // nothing to settle after the sample (e.g. one device)
+    if (quiet && stage == kSettleRest) break;
   }
+  // Final labels of owned vertices; count those that changed off the boundary.
+  cpu::uf_compress(c.lo, c.hi, label);
+  uint64_t inner = 0;
+#pragma omp parallel for schedule(static) reduction(+ : inner)
+  for (vid_t v = c.lo; v < c.hi; ++v) inner += !c.boundary(v) && label[v] != v;
+  c.add_updated(inner);
 }
 
 // Gather programs (PageRank): Jacobi supersteps over owned vertices; the
