@@ -223,7 +223,7 @@ void connectivity(DeviceContext<V>& c, const Graph& g) {
         for (vid_t u = c.lo; u < c.hi; ++u)
           if (out.offsets[u] + r < out.offsets[u + 1])
             linked += cpu::uf_link(u, out.targets[out.offsets[u] + r], label);
-        cpu::uf_compress(c.lo, c.hi, label);
+        cpu::uf_compress(n, label);  // remote endpoints too: their paths are walked next round
       }
       stage = kSettleSample;
     } else if (stage == kLinkRest) {
