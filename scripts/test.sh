@@ -24,9 +24,13 @@ if [ "${TSAN:-1}" = 1 ] && command -v clang++ >/dev/null; then
   # OpenMP needs clang's libomp plus the Archer tool to be understood by TSan.
   echo "== thread sanitizer pass (runtime tests)"
   archer=$(ls /usr/lib/llvm-*/lib/libarcher.so 2>/dev/null | head -n 1)
-  CC=clang CXX=clang++ BUILD_DIR=build-tsan TARGET=chatty_tests ./scripts/build.sh \
-    -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCHATTY_TSAN=ON -DCHATTY_WERROR=OFF -DCMAKE_CUDA_COMPILER=NOTFOUND
-  OMP_TOOL_LIBRARIES="$archer" TSAN_OPTIONS="halt_on_error=1 suppressions=$PWD/tests/tsan.supp" \
-    build-tsan/tests/chatty_tests --gtest_filter='*Multi*:Engine.*:Partition.*:Frontier.*' --gtest_brief=1
+  if [ -z "$archer" ]; then
+    echo "thread sanitizer pass skipped: no libarcher.so (OpenMP would report false races without it)"
+  else
+    CC=clang CXX=clang++ BUILD_DIR=build-tsan TARGET=chatty_tests ./scripts/build.sh \
+      -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCHATTY_TSAN=ON -DCHATTY_WERROR=OFF -DCMAKE_CUDA_COMPILER=NOTFOUND
+    OMP_TOOL_LIBRARIES="$archer" TSAN_OPTIONS="halt_on_error=1 suppressions=$PWD/tests/tsan.supp" \
+      build-tsan/tests/chatty_tests --gtest_filter='*Multi*:Engine.*:Partition.*:Frontier.*' --gtest_brief=1
+  fi
 fi
 echo "== all tests passed"
