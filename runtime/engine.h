@@ -43,8 +43,8 @@ std::vector<vid_t> start_set(const P& prog, vid_t n) {
   return s;
 }
 
-inline void timed(RunStats& stats, size_t first, double t0) {
-  if (stats.steps.size() > first) stats.steps.back().seconds = omp_get_wtime() - t0;
+inline void timed(RunStats& stats, double t0) {
+  if (!stats.steps.empty()) stats.steps.back().seconds = omp_get_wtime() - t0;
 }
 
 // Frontier loop with the direction-optimizing switch (Beamer, Asanovic,
@@ -75,7 +75,7 @@ void traverse(const Graph& g, const P& prog, typename P::Value* val, const Engin
         double t0 = omp_get_wtime();
         stats.steps.emplace_back();
         awake = cpu::pull_step(in, prog, val, front, nextb, level, stats.steps.back());
-        timed(stats, 0, t0);
+        timed(stats, t0);
         front.swap(nextb);
       } while (awake > 0 &&
                (opt.direction == Direction::kPull || awake >= prev || double(awake) > double(n) / opt.beta));
@@ -86,7 +86,7 @@ void traverse(const Graph& g, const P& prog, typename P::Value* val, const Engin
       double t0 = omp_get_wtime();
       stats.steps.emplace_back();
       scout = cpu::push_step(out, prog, val, q, next, claimed, stats.steps.back());
-      timed(stats, 0, t0);
+      timed(stats, t0);
       std::swap(q, next);
     }
   }
@@ -131,7 +131,7 @@ EngineResult<typename P::Value> run_program(const Graph& g, const P& prog, const
       double t0 = omp_get_wtime();
       r.stats.steps.emplace_back();
       double l1 = cpu::gather_step(g.out(), in, prog, val, state, r.stats.steps.back());
-      detail::timed(r.stats, 0, t0);
+      detail::timed(r.stats, t0);
       if (l1 < opt.tolerance) break;
     }
   } else {
@@ -139,7 +139,7 @@ EngineResult<typename P::Value> run_program(const Graph& g, const P& prog, const
     if (P::kConnectivity && opt.union_find) {
       double t0 = omp_get_wtime();
       cpu::connected_components(g.out(), !g.directed(), val, r.stats);
-      detail::timed(r.stats, 0, t0);
+      detail::timed(r.stats, t0);
     } else if (P::kOrdered) {
       const uint64_t delta = opt.delta ? opt.delta : detail::auto_delta(g);
       cpu::delta_stepping(g.out(), prog, val, detail::start_set(prog, n), delta, r.stats);

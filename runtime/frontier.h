@@ -68,7 +68,6 @@ class LocalQueue {
     std::copy(buf_.begin(), buf_.end(), q.ids.mutable_data() + at);
     buf_.clear();
   }
-  size_t size() const { return buf_.size(); }
 
  private:
   std::vector<vid_t> buf_;

@@ -61,13 +61,12 @@ void traverse(Ctx<P>& c, const Graph& g, const P& prog, const EngineOptions& opt
   V level{};
   bool have_level = false;
   uint64_t scout = 0;
-  for (vid_t v = 0; v < n; ++v)
-    if (prog.active_at_start(v)) {
-      if (c.owns(v)) push_unique(active, c.marks, v);
-      if (can_pull) front.set(v);
-      if (!have_level) level = prog.init(v), have_level = true;
-      scout += out.degree(v);
-    }
+  for (vid_t v : detail::start_set(prog, n)) {
+    if (c.owns(v)) push_unique(active, c.marks, v);
+    if (can_pull) front.set(v);
+    if (!have_level) level = prog.init(v), have_level = true;
+    scout += out.degree(v);
+  }
   uint64_t edges_to_check = out.num_edges(), prev_awake = 0;
   bool pull = can_pull && opt.direction == Direction::kPull;
   for (int k = 0;; ++k) {
@@ -141,11 +140,10 @@ void ordered(Ctx<P>& c, const Graph& g, const P& prog, uint64_t delta) {
     bins[b].push_back(v);
   };
   uint64_t bucket = kNone;
-  for (vid_t v = 0; v < n; ++v)
-    if (prog.active_at_start(v)) {
-      bucket = std::min<uint64_t>(bucket, bin_of(v));
-      if (c.owns(v)) put(v);
-    }
+  for (vid_t v : detail::start_set(prog, n)) {
+    bucket = std::min<uint64_t>(bucket, bin_of(v));
+    if (c.owns(v)) put(v);
+  }
   Queue frontier(n), changed(n);
   Bitmap claimed(n);
   for (int k = 0; bucket != kNone; ++k) {

@@ -137,28 +137,27 @@ int cmd_run(const std::vector<std::string>& args) {
     std::printf("validate    %s\n", v.message.c_str());
     validated = v.ok ? "pass" : "fail";
   }
-  if (!FLAGS_trace.empty() && part) {
+  if (!FLAGS_trace.empty()) {
     FILE* f = std::fopen(FLAGS_trace.c_str(), "w");
     CHATTY_CHECK(f, FLAGS_trace + ": cannot write");
-    std::fprintf(f, "step,direction,updated,communicated,application_bytes,status_bytes");
-    for (int p = 0; p < kPhases; ++p) std::fprintf(f, ",%s_s", phase_name(p));
-    std::fprintf(f, "\n");
-    for (size_t i = 0; i < ms.steps.size(); ++i) {
-      const MultiStep& s = ms.steps[i];
-      std::fprintf(f, "%zu,%s,%lu,%lu,%lu,%lu", i, s.pull ? "pull" : "push", (unsigned long)s.updated,
-                   (unsigned long)s.communicated, (unsigned long)s.app_bytes, (unsigned long)s.status_bytes);
-      for (int p = 0; p < kPhases; ++p) std::fprintf(f, ",%.6f", s.seconds[p]);
+    if (part) {
+      std::fprintf(f, "step,direction,updated,communicated,application_bytes,status_bytes");
+      for (int p = 0; p < kPhases; ++p) std::fprintf(f, ",%s_s", phase_name(p));
       std::fprintf(f, "\n");
-    }
-    CHATTY_CHECK(std::fclose(f) == 0, FLAGS_trace + ": write failed");
-  } else if (!FLAGS_trace.empty()) {
-    FILE* f = std::fopen(FLAGS_trace.c_str(), "w");
-    CHATTY_CHECK(f, FLAGS_trace + ": cannot write");
-    std::fprintf(f, "step,direction,active,updated,edges,seconds\n");
-    for (size_t i = 0; i < out.stats.steps.size(); ++i) {
-      const SuperstepStats& s = out.stats.steps[i];
-      std::fprintf(f, "%zu,%s,%lu,%lu,%lu,%.6f\n", i, s.pull ? "pull" : "push", (unsigned long)s.active,
-                   (unsigned long)s.updated, (unsigned long)s.edges, s.seconds);
+      for (size_t i = 0; i < ms.steps.size(); ++i) {
+        const MultiStep& s = ms.steps[i];
+        std::fprintf(f, "%zu,%s,%lu,%lu,%lu,%lu", i, s.pull ? "pull" : "push", (unsigned long)s.updated,
+                     (unsigned long)s.communicated, (unsigned long)s.app_bytes, (unsigned long)s.status_bytes);
+        for (int p = 0; p < kPhases; ++p) std::fprintf(f, ",%.6f", s.seconds[p]);
+        std::fprintf(f, "\n");
+      }
+    } else {
+      std::fprintf(f, "step,direction,active,updated,edges,seconds\n");
+      for (size_t i = 0; i < out.stats.steps.size(); ++i) {
+        const SuperstepStats& s = out.stats.steps[i];
+        std::fprintf(f, "%zu,%s,%lu,%lu,%lu,%.6f\n", i, s.pull ? "pull" : "push", (unsigned long)s.active,
+                     (unsigned long)s.updated, (unsigned long)s.edges, s.seconds);
+      }
     }
     CHATTY_CHECK(std::fclose(f) == 0, FLAGS_trace + ": write failed");
   }
