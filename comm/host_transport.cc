@@ -16,9 +16,9 @@ class HostCopyBySender : public Transport {
   const char* name() const override { return "host"; }
   bool can_connect(int, int) const override { return true; }
   void exchange(Mailboxes& mb, int d, int parity) override {
-    const Slot& s = mb.send(d);
+    const Slot& s = mb.send(d, parity);
     for (int peer = 0; peer < mb.devices(); ++peer)
-      if (peer != d) mb.recv(parity, peer, d).assign(s.data.data(), s.count, mb.item_bytes());
+      if (peer != d) mb.recv(parity, peer, d).assign(s.data, s.count, mb.item_bytes());
   }
 };
 
@@ -29,8 +29,8 @@ class HostReadByReceiver : public Transport {
   void exchange(Mailboxes& mb, int d, int parity) override {
     for (int peer = 0; peer < mb.devices(); ++peer)
       if (peer != d) {
-        const Slot& s = mb.send(peer);
-        mb.recv(parity, d, peer).assign(s.data.data(), s.count, mb.item_bytes());
+        const Slot& s = mb.send(peer, parity);
+        mb.recv(parity, d, peer).assign(s.data, s.count, mb.item_bytes());
       }
   }
 };

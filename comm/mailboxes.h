@@ -1,9 +1,14 @@
 // The buffers the exchange moves data between, for P devices (seed 001
-// section 4.1): per device one send buffer, and two receive buffers - used
-// by iteration parity - each with one slot per peer. Items are fixed-size
+// section 4.1): per device a send buffer, and two receive buffers - used by
+// iteration parity - each with one slot per peer. Items are fixed-size
 // records (vertex id + value) kept as bytes, so transports do not depend on
-// an app's value type. Host devices keep them in host memory; a GPU device
-// keeps them in device memory and a transport may map them (UVA).
+// an app's value type.
+//
+// A slot is a view: `data` points at host memory (host devices), device
+// memory (GPUs) or mapped pinned host memory (UVA), and a transport may
+// re-point a receive slot at the sender's buffer instead of copying (UVA
+// zero-copy), so the send side is double-buffered by parity too: what a
+// device sends for parity p stays readable until the peers have merged p.
 #pragma once
 
 #include <cstddef>
@@ -12,31 +17,57 @@
 
 namespace chatty {
 
+enum class MemorySpace { kHost, kDevice, kMapped };
+
 struct Slot {
-  std::vector<std::byte> data;  // capacity grows, never shrinks
-  size_t count = 0;             // items
+  std::byte* data = nullptr;     // current view
+  std::byte* storage = nullptr;  // the slot's own memory (data == storage unless re-pointed)
+  size_t capacity = 0;           // bytes of storage
+  size_t count = 0;              // items
+  std::vector<std::byte> host;   // owned storage of host slots
+
+  // Host slots only: grows the owned storage to `bytes` and views it.
+  void reserve_host(size_t bytes) {
+    if (host.size() < bytes) host.resize(bytes);
+    storage = data = host.data();
+    capacity = host.size();
+  }
   void assign(const std::byte* src, size_t items, size_t item_bytes) {
-    if (data.size() < items * item_bytes) data.resize(items * item_bytes);
-    if (items) std::memcpy(data.data(), src, items * item_bytes);
+    reserve_host(items * item_bytes);
+    if (items) std::memcpy(data, src, items * item_bytes);
     count = items;
   }
+};
+
+// Where a device's buffers live and what a transport drives them with.
+struct Endpoint {
+  MemorySpace space = MemorySpace::kHost;
+  int gpu = -1;            // CUDA device ordinal (GPU devices)
+  void* stream = nullptr;  // cudaStream_t of the device (GPU devices)
 };
 
 class Mailboxes {
  public:
   Mailboxes(int devices, size_t item_bytes)
-      : devices_(devices), item_bytes_(item_bytes), send_(size_t(devices)), recv_(size_t(2 * devices * devices)) {}
+      : devices_(devices),
+        item_bytes_(item_bytes),
+        send_(size_t(2 * devices)),
+        recv_(size_t(2 * devices * devices)),
+        ends_(size_t(devices)) {}
   int devices() const { return devices_; }
   size_t item_bytes() const { return item_bytes_; }
-  Slot& send(int d) { return send_[size_t(d)]; }
+  // What device d sends to be merged at parity `parity`.
+  Slot& send(int d, int parity) { return send_[size_t(parity * devices_ + d)]; }
   // What `peer` sent, as received by `device`, for iteration parity `parity`.
   Slot& recv(int parity, int device, int peer) { return recv_[size_t((parity * devices_ + device) * devices_ + peer)]; }
+  Endpoint& endpoint(int d) { return ends_[size_t(d)]; }
 
  private:
   int devices_;
   size_t item_bytes_;
   std::vector<Slot> send_;
   std::vector<Slot> recv_;
+  std::vector<Endpoint> ends_;
 };
 
 }  // namespace chatty

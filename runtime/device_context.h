@@ -97,11 +97,12 @@ class DeviceContext {
   // Calls f(v, value) for every record the peers sent for `parity`.
   template <typename F>
   void for_each_received(int parity, F f) {
+    parity_ = parity;
     begin(kMerge);
     for (int peer = 0; peer < mb_.devices(); ++peer) {
       if (peer == d) continue;
       const Slot& s = mb_.recv(parity, d, peer);
-      const auto* u = reinterpret_cast<const Update<V>*>(s.data.data());
+      const auto* u = reinterpret_cast<const Update<V>*>(s.data);
       for (size_t i = 0; i < s.count; ++i) f(u[i].v, u[i].value);
     }
     end();
@@ -117,10 +118,9 @@ class DeviceContext {
   template <typename ValueOf>
   void compact(const vid_t* list, size_t count, ValueOf value_of) {
     begin(kCompact);
-    Slot& s = mb_.send(d);
-    const size_t need = count * sizeof(Update<V>);
-    if (s.data.size() < need) s.data.resize(need);
-    auto* out = reinterpret_cast<Update<V>*>(s.data.data());
+    Slot& s = mb_.send(d, parity_ ^ 1);
+    s.reserve_host(count * sizeof(Update<V>));
+    auto* out = reinterpret_cast<Update<V>*>(s.data);
     size_t k = 0;
     for (size_t i = 0; i < count; ++i) {
       const vid_t v = list[i];
@@ -141,7 +141,7 @@ class DeviceContext {
   // Returns every device's status for this superstep (same on all devices).
   std::vector<DeviceStatus> sync(int parity, DeviceStatus mine) {
     begin(kWait);
-    mine.sent = mb_.send(d).count;
+    mine.sent = mb_.send(d, parity ^ 1).count;
     board_.at(parity, d) = mine;
 #pragma omp barrier
     end();
@@ -194,6 +194,7 @@ class DeviceContext {
   TransportPolicy& policy_;
   std::vector<MultiStep>& steps_;
   Phase phase_ = kMerge;
+  int parity_ = 0;  // of the superstep's merge; its sends go to parity_ ^ 1
   double t0_ = 0;
   double phase_time_[kPhases] = {0, 0, 0, 0, 0};
   size_t step_ = 0;
