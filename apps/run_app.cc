@@ -9,6 +9,7 @@
 #include "apps/bfs.h"
 #include "apps/pagerank.h"
 #include "apps/references.h"
+#include "apps/run_app_gpu.h"
 #include "apps/sssp.h"
 #include "apps/wcc.h"
 #include "comm/transport.h"
@@ -60,6 +61,12 @@ void add_default_weights(App app, Graph& g, bool use_default_weights, uint64_t s
 
 namespace {
 
+void check_overflow(const AppOutput& out) {
+  if (out.app == App::kSssp)
+    for (uint32_t d : out.ints)
+      CHATTY_CHECK(d != SsspProgram::kOverflow, "sssp: a shortest distance exceeds 2^32-2 (32-bit overflow)");
+}
+
 // The engine for one run: one device, or the multi-device runtime.
 struct Runner {
   const Graph& g;
@@ -89,6 +96,16 @@ AppOutput run_app(App app, const Graph& g, vid_t source, const EngineOptions& op
                    std::to_string(g.num_vertices() - 1));
   AppOutput out;
   out.app = app;
+  if (opt.backend == "cuda") {
+    CHATTY_CHECK(opt.union_find || app != App::kWcc || !g.directed(),
+                 "wcc by label propagation needs an undirected graph (use --symmetrize)");
+    const double t0 = omp_get_wtime();
+    run_app_gpu(app, g, source, opt, part, out);
+    out.seconds = omp_get_wtime() - t0 - out.multi.setup_seconds;
+    out.backend = "cuda";
+    check_overflow(out);
+    return out;
+  }
   Partition made;
   if (!part && opt.devices > 1) {
     made = partition_graph(g, opt.devices);
@@ -108,9 +125,7 @@ AppOutput run_app(App app, const Graph& g, vid_t source, const EngineOptions& op
     case App::kPageRank: out.ranks = run(PageRankProgram{g.num_vertices(), opt.damping}); break;
   }
   out.seconds = omp_get_wtime() - t0;
-  if (app == App::kSssp)
-    for (uint32_t d : out.ints)
-      CHATTY_CHECK(d != SsspProgram::kOverflow, "sssp: a shortest distance exceeds 2^32-2 (32-bit overflow)");
+  check_overflow(out);
   return out;
 }
 
@@ -169,3 +184,11 @@ void write_values(const AppOutput& out, const std::string& path) {
 }
 
 }  // namespace chatty
+
+#if !defined(CHATTY_HAVE_CUDA)
+namespace chatty {
+void run_app_gpu(App, const Graph&, vid_t, const EngineOptions&, const Partition*, AppOutput&) {
+  throw Error("--backend=cuda: this build has no CUDA backend (nvcc was not found when it was configured)");
+}
+}  // namespace chatty
+#endif

@@ -27,6 +27,8 @@ struct AppOutput {
   RunStats stats;              // one device
   MultiStats multi;            // several devices (multi.steps empty otherwise)
   double seconds = 0;          // compute time
+  std::string backend = "cpu";  // cpu or cuda
+  std::vector<int> gpu_of;      // cuda: the GPU of every device
 };
 
 // Lowest-id vertex with an out-edge (the default BFS/SSSP source).
@@ -40,10 +42,11 @@ void prepare_graph(App app, Graph& g, bool default_weights, uint64_t seed);
 // default weights hash the input's ids).
 void add_default_weights(App app, Graph& g, bool default_weights, uint64_t seed);
 
-// Runs the app once: on the one-device engine, or - when `part` is given or
+// Runs the app once: with opt.backend "cuda" on GPU devices (one per
+// chunk); otherwise on the one-device engine, or - when `part` is given or
 // opt.devices > 1 - on the multi-device runtime over part's chunks (made
-// here if not given). Throws chatty::Error for a bad source or an SSSP
-// distance that overflows 32 bits.
+// here if not given). Throws chatty::Error for a bad source, an SSSP
+// distance that overflows 32 bits, a missing GPU or too little GPU memory.
 AppOutput run_app(App app, const Graph& g, vid_t source, const EngineOptions& opt, const Partition* part = nullptr);
 
 Validation validate_app(const AppOutput& out, const Graph& g, vid_t source, const EngineOptions& opt);

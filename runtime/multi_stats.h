@@ -30,6 +30,7 @@ struct MultiStats {
   std::string transport;
   uint64_t structure_bytes = 0;  // chunk data each device holds (CSR/CSC of its vertices)
   std::vector<MultiStep> steps;
+  double setup_seconds = 0;  // GPU devices: creating them and uploading chunks (not part of the run's time)
   uint64_t updated() const {
     uint64_t s = 0;
     for (auto& x : steps) s += x.updated;

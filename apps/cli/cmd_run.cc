@@ -9,12 +9,14 @@
 #include "apps/cli/flags.h"
 #include "apps/cli/json.h"
 #include "apps/run_app.h"
+#include "runtime/gpu_plan.h"
 #include "runtime/reorder.h"
 #include "runtime/status.h"
 
 DEFINE_string(app, "bfs", "app to run: bfs, sssp, pr or wcc");
 DEFINE_int64(source, -1, "BFS/SSSP source vertex (default: lowest id with an out-edge)");
-DEFINE_string(backend, "auto", "auto (GPU if usable, else CPU) or cpu");
+DEFINE_string(backend, "auto", "auto (the GPUs if any is usable, else the CPU), cuda or cpu");
+DEFINE_string(gpu_lb, "twc", "GPU push load balance: twc (thread/warp/block per vertex by degree) or lb (edge-balanced)");
 DEFINE_int32(repeat, 1, "run the app this many times on the loaded graph and report the median");
 DEFINE_bool(validate, false, "check the result against the sequential reference");
 DEFINE_string(output, "", "write 'id value' per vertex to this file");
@@ -33,12 +35,9 @@ double median(std::vector<double> v) {
   return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
-const char* choose_backend() {
-  if (FLAGS_backend == "cpu") return "cpu";
-  if (FLAGS_backend == "auto") return "cpu";  // no CUDA backend in this build yet
-  if (FLAGS_backend == "cuda")
-    throw Error("--backend=cuda: this build has no CUDA backend yet (use --backend=cpu or auto)");
-  throw Error("unknown --backend '" + FLAGS_backend + "' (auto or cpu)");
+BackendChoice choose_backend() {
+  if (FLAGS_backend == "cpu") return select_backend("cpu", GpuInventory{});
+  return select_backend(FLAGS_backend, probe_gpus());
 }
 
 }  // namespace
@@ -46,9 +45,14 @@ const char* choose_backend() {
 int cmd_run(const std::vector<std::string>& args) {
   CHATTY_CHECK(args.empty(), "run: unexpected argument '" + (args.empty() ? "" : args[0]) + "' (use --graph=...)");
   const App app = parse_app(FLAGS_app);
-  const char* backend = choose_backend();
+  const BackendChoice choice = choose_backend();
+  const char* backend = choice.backend == Backend::kCuda ? "cuda" : "cpu";
   CHATTY_CHECK(FLAGS_repeat >= 1, "--repeat must be at least 1");
-  const EngineOptions eopt = engine_options();
+  EngineOptions eopt = engine_options();
+  eopt.backend = backend;
+  eopt.gpu_lb = FLAGS_gpu_lb;
+  CHATTY_CHECK(FLAGS_gpu_lb == "twc" || FLAGS_gpu_lb == "lb", "--gpu_lb must be twc or lb");
+  if (choice.backend == Backend::kCuda) validate_gpu_comm(eopt.comm, place_devices(eopt.devices, 1 << 20));
   const int threads = apply_threads();
   const LoadOptions lopt = load_options();
 
@@ -101,6 +105,7 @@ int cmd_run(const std::vector<std::string>& args) {
               (unsigned long)g.num_edges(), g.directed() ? "directed" : "undirected",
               g.weighted() ? "weighted" : "unweighted");
   std::printf("load        %.3f s\n", load_s);
+  std::printf("backend     %s\n", choice.reason.c_str());
   std::printf("app         %s%s on %s backend, %d device%s, %d threads\n", app_name(app),
               has_source ? (" from " + std::to_string(shown_source)).c_str() : "", backend, eopt.devices,
               eopt.devices > 1 ? "s" : "", threads);
@@ -113,18 +118,24 @@ int cmd_run(const std::vector<std::string>& args) {
     times.push_back(out.seconds);
   }
   const double compute_s = median(times);
+  const bool multi = part || out.backend == "cuda";  // statistics of the multi-device runtime
   const uint64_t edges = traversed_edges(out, g);
   const double gteps = compute_s > 0 ? double(edges) / compute_s / 1e9 : 0;
   std::printf("compute     %.4f s%s\n", compute_s,
               FLAGS_repeat > 1 ? (" (median of " + std::to_string(FLAGS_repeat) + ")").c_str() : "");
   const MultiStats& ms = out.multi;
-  const int iterations = part ? int(ms.steps.size()) : out.stats.iterations();
+  const int iterations = multi ? int(ms.steps.size()) : out.stats.iterations();
   std::printf("iterations  %d\n", iterations);
-  if (part) {
+  if (multi) {
     const double ratio = ms.updated() ? double(ms.communicated()) / double(ms.updated()) : 0.0;
     std::printf("exchange    %s; %lu boundary records for %lu updates (%.1f %%); %.1f MB application, %.3f MB status\n",
                 ms.transport.c_str(), (unsigned long)ms.communicated(), (unsigned long)ms.updated(), 100 * ratio,
                 double(ms.bytes(0)) / 1e6, double(ms.bytes(1)) / 1e6);
+    if (out.backend == "cuda") {
+      std::printf("gpus       ");
+      for (int gpu : out.gpu_of) std::printf(" %d", gpu);
+      std::printf(" (GPU of each device; setup %.3f s, not in the compute time)\n", ms.setup_seconds);
+    }
     std::printf("time split ");
     for (int p = 0; p < kPhases; ++p) std::printf(" %s %.4f s", phase_name(p), ms.seconds(p));
     std::printf("\n");
@@ -140,7 +151,7 @@ int cmd_run(const std::vector<std::string>& args) {
   if (!FLAGS_trace.empty()) {
     FILE* f = std::fopen(FLAGS_trace.c_str(), "w");
     CHATTY_CHECK(f, FLAGS_trace + ": cannot write");
-    if (part) {
+    if (multi) {
       std::fprintf(f, "step,direction,updated,communicated,application_bytes,status_bytes");
       for (int p = 0; p < kPhases; ++p) std::fprintf(f, ",%s_s", phase_name(p));
       std::fprintf(f, "\n");
@@ -179,9 +190,9 @@ int cmd_run(const std::vector<std::string>& args) {
     j.add("backend", backend).add("devices", eopt.devices).add("threads", threads);
     j.add("load_s", load_s).add("compute_s", compute_s).add("compute_s_all", times);
     j.add("iterations", iterations).add("edges_traversed", edges).add("gteps", gteps);
-    if (part) {
+    if (multi) {
       JsonObject x;
-      x.add("transport", ms.transport).add("partition_s", partition_s);
+      x.add("transport", ms.transport).add("partition_s", partition_s).add("setup_s", ms.setup_seconds);
       x.add("updated", ms.updated()).add("communicated", ms.communicated()).add("edges_examined", ms.edges());
       x.add("communicated_ratio", ms.updated() ? double(ms.communicated()) / double(ms.updated()) : 0.0);
       x.add("bytes_structure", ms.structure_bytes).add("bytes_application", ms.bytes(0));

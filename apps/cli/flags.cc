@@ -23,7 +23,9 @@ DEFINE_int32(max_iters, 100, "PageRank: at most this many iterations");
 DEFINE_double(damping, 0.85, "PageRank damping factor");
 DEFINE_int32(devices, 1, "devices to split the graph over (host devices: the threads are divided between them)");
 DEFINE_bool(numa, false, "bind device d to NUMA node d % nodes (multi-socket hosts; needs --devices > 1)");
-DEFINE_string(comm, "auto", "exchange transport: auto, host (sender copies) or host_read (receiver copies)");
+DEFINE_string(comm, "auto",
+              "exchange transport: auto; host devices: host (sender copies) or host_read (receiver copies); "
+              "GPUs: uva, p2p, nccl or host (staged through pinned memory)");
 
 namespace chatty::cli {
 

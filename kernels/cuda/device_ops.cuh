@@ -1,0 +1,75 @@
+// Device building blocks the kernels share: the reduce as a CAS loop
+// (seed 004: never a lock), warp-aggregated appends to a queue, bitmaps,
+// and union-find on the label array.
+#pragma once
+
+#include <cooperative_groups.h>
+#include <cuda_runtime.h>
+
+#include <cstdint>
+
+#include "runtime/types.h"
+
+namespace chatty::cuda {
+
+using ull = unsigned long long;
+inline constexpr unsigned kFullMask = 0xffffffffu;
+
+// Folds `offer` into *addr with P::reduce; true if the value changed. Reads
+// first, so offers that cannot improve cost no atomic.
+template <typename P>
+__device__ __forceinline__ bool atomic_reduce(uint32_t* addr, uint32_t offer) {
+  uint32_t old = *reinterpret_cast<volatile uint32_t*>(addr);
+  while (true) {
+    const uint32_t now = P::reduce(old, offer);
+    if (now == old) return false;
+    const uint32_t prev = atomicCAS(addr, old, now);
+    if (prev == old) return true;
+    old = prev;
+  }
+}
+
+// Position for the calling thread in a queue whose length is *count: one
+// atomic per group of threads that arrive together (warp aggregation).
+__device__ __forceinline__ ull append_slot(ull* count) {
+  namespace cg = cooperative_groups;
+  cg::coalesced_group g = cg::coalesced_threads();
+  ull base = 0;
+  if (g.thread_rank() == 0) base = atomicAdd(count, ull(g.size()));
+  return g.shfl(base, 0) + g.thread_rank();
+}
+
+__device__ __forceinline__ bool test_bit(const uint32_t* bits, vid_t v) { return (bits[v >> 5] >> (v & 31)) & 1u; }
+__device__ __forceinline__ void set_bit(uint32_t* bits, vid_t v) { atomicOr(&bits[v >> 5], 1u << (v & 31)); }
+
+// Sum over the warp; every lane gets the total.
+template <typename T>
+__device__ __forceinline__ T warp_sum(T x) {
+  for (int o = 16; o > 0; o >>= 1) x += __shfl_xor_sync(kFullMask, x, o);
+  return x;
+}
+
+// Union-find as on the CPU (kernels/cpu/union_find.h): the larger root is
+// hung under the smaller with one CAS, so roots are component minima.
+__device__ __forceinline__ bool uf_link(vid_t u, vid_t v, vid_t* comp) {
+  volatile vid_t* c = comp;
+  vid_t p1 = c[u], p2 = c[v];
+  while (p1 != p2) {
+    const vid_t high = p1 > p2 ? p1 : p2, low = p1 + p2 - high;
+    const vid_t p_high = c[high];
+    if (p_high == low) return false;
+    if (p_high == high && atomicCAS(&comp[high], high, low) == high) return true;
+    p1 = c[c[high]];
+    p2 = c[low];
+  }
+  return false;
+}
+
+__device__ __forceinline__ vid_t uf_find(vid_t v, const vid_t* comp) {
+  const volatile vid_t* c = comp;
+  vid_t r = c[v];
+  for (vid_t p = c[r]; p != r; p = c[r]) r = p;
+  return r;
+}
+
+}  // namespace chatty::cuda

@@ -1,0 +1,133 @@
+// One GPU device of a run: its chunk uploaded through pinned staging, the
+// replicated value array, frontier storage, the send buffer and the two
+// receive buffers (a slot per peer) in device memory, its stream, and its
+// counters. Several devices may share a GPU (virtual devices): each has its
+// own stream and memory. Allocates exactly runtime/gpu_plan's layout.
+#pragma once
+
+#include <cub/device/device_scan.cuh>
+#include <vector>
+
+#include "comm/mailboxes.h"
+#include "kernels/cuda/launch.h"
+#include "kernels/cuda/traversal.cuh"
+#include "runtime/cuda/device_array.cuh"
+#include "runtime/gpu_plan.h"
+
+namespace chatty::cuda {
+
+class GpuDevice {
+ public:
+  GpuDevice(int d, int gpu, const Graph& g, const Partition& part, const GpuAppNeeds& needs, bool mapped_send,
+            Mailboxes& mb)
+      : d(d), gpu(gpu), lo(part.begin(d)), hi(part.end(d)), n(g.num_vertices()) {
+    CHATTY_CUDA(cudaSetDevice(gpu));
+    CHATTY_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, gpu));
+    CHATTY_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+    const DeviceLayout L = plan_device_layout(g, part, d, needs);
+    Uploader up(stream);
+    upload_chunk(g.out(), needs.out_targets, needs.weights, off, targets, &weights, up);
+    if (needs.in_edges) upload_chunk(g.in(), true, false, in_off, in_targets, nullptr, up);
+    values.allocate(n);
+    if (needs.frontier) {
+      active.allocate(n), changed.allocate(n), stamp.allocate(n), claim.allocate(n), scan.allocate(n);
+      front.allocate((size_t(n) + 31) / 32), pile.allocate(nd()), rest.allocate(nd());
+      CHATTY_CUDA(cudaMemsetAsync(stamp.get(), 0, size_t(n) * 4, stream));
+      CHATTY_CUDA(cudaMemsetAsync(claim.get(), 0, size_t(n) * 4, stream));
+      CHATTY_CUDA(cudaMemsetAsync(front.get(), 0, front.size() * 4, stream));
+      size_t bytes = 0;
+      CHATTY_CUDA(cub::DeviceScan::InclusiveSum(nullptr, bytes, scan.get(), scan.get(), int(n), stream));
+      cub_temp.allocate(bytes);
+    }
+    if (needs.labels) prev.allocate(n);
+    if (needs.ranks) contrib.allocate(n), next_contrib.allocate(n);
+    boundary.allocate(n);
+    up.copy(boundary.get(), part.boundary.data(), n);
+    boundary_list.allocate(part.boundary_list.size());
+    up.copy(boundary_list.get(), part.boundary_list.data(), part.boundary_list.size() * sizeof(vid_t));
+    counters.allocate(1);
+    CHATTY_CUDA(cudaMemsetAsync(counters.get(), 0, sizeof(Counters), stream));
+    wire_mailboxes(mb, L.record_capacity * needs.record_bytes, mapped_send);
+    sync();
+  }
+  ~GpuDevice() {
+    cudaSetDevice(gpu);
+    for (std::byte* p : send_mapped_)
+      if (p) cudaFreeHost(p);
+    if (stream) cudaStreamDestroy(stream);
+  }
+  GpuDevice(const GpuDevice&) = delete;
+  GpuDevice& operator=(const GpuDevice&) = delete;
+
+  const int d, gpu;
+  const vid_t lo, hi, n;
+  int sms = 1;
+  cudaStream_t stream = nullptr;
+  DeviceArray<eid_t> off, in_off, scan;  // chunk-local offsets: vertex lo + i at i
+  DeviceArray<vid_t> targets, in_targets;
+  DeviceArray<weight_t> weights;
+  DeviceArray<uint32_t> values, stamp, claim, front;
+  DeviceArray<vid_t> active, changed, pile, rest, prev, boundary_list;
+  DeviceArray<float> contrib, next_contrib;
+  DeviceArray<uint8_t> boundary;
+  DeviceArray<Counters> counters;
+  DeviceArray<std::byte> cub_temp;
+
+  vid_t nd() const { return hi - lo; }
+  Counters* c() const { return counters.get(); }
+  Launch launch(uint64_t items, uint64_t lanes = 1) const { return launch_for(items, sms, lanes); }
+  // Grid for kernels that read their item count on the device (any size).
+  Launch launch_max() const { return launch_for(uint64_t(n) + 1, sms); }
+  void sync() const { CHATTY_CUDA(cudaStreamSynchronize(stream)); }
+
+ private:
+  void upload_chunk(const Csr& csr, bool with_targets, bool with_weights, DeviceArray<eid_t>& o, DeviceArray<vid_t>& t,
+                    DeviceArray<weight_t>* w, Uploader& up) {
+    const eid_t first = csr.offsets[lo], last = csr.offsets[hi];
+    std::vector<eid_t> local(size_t(nd()) + 1);
+    for (vid_t i = 0; i <= nd(); ++i) local[i] = csr.offsets[lo + i] - first;
+    o.allocate(local.size());
+    up.copy(o.get(), local.data(), local.size() * sizeof(eid_t));
+    if (with_targets) {
+      t.allocate(last - first);
+      up.copy(t.get(), csr.targets.data() + first, (last - first) * sizeof(vid_t));
+    }
+    if (with_weights && w) {
+      w->allocate(last - first);
+      up.copy(w->get(), csr.weights.data() + first, (last - first) * sizeof(weight_t));
+    }
+    sync();  // `local` dies here
+  }
+
+  void wire_mailboxes(Mailboxes& mb, size_t slot_bytes, bool mapped_send) {
+    const int P = mb.devices();
+    mb.endpoint(d) = Endpoint{mapped_send ? MemorySpace::kMapped : MemorySpace::kDevice, gpu, stream};
+    if (P == 1) return;
+    recv_store_.allocate(slot_bytes * size_t(2 * P));
+    send_dev_.allocate(mapped_send ? 0 : 2 * slot_bytes);
+    for (int p = 0; p < 2; ++p) {
+      Slot& s = mb.send(d, p);
+      if (mapped_send) {
+        CHATTY_CUDA(cudaHostAlloc(reinterpret_cast<void**>(&send_mapped_[p]), std::max<size_t>(slot_bytes, 1),
+                                  cudaHostAllocMapped | cudaHostAllocPortable));
+        void* dev = nullptr;
+        CHATTY_CUDA(cudaHostGetDevicePointer(&dev, send_mapped_[p], 0));
+        s.storage = s.data = static_cast<std::byte*>(dev);
+      } else {
+        s.storage = s.data = send_dev_.get() + size_t(p) * slot_bytes;
+      }
+      s.capacity = slot_bytes;
+      for (int peer = 0; peer < P; ++peer) {
+        Slot& r = mb.recv(p, d, peer);
+        r.storage = r.data = recv_store_.get() + size_t(p * P + peer) * slot_bytes;
+        r.capacity = slot_bytes;
+        r.count = 0;
+      }
+    }
+  }
+
+  DeviceArray<std::byte> send_dev_, recv_store_;
+  std::byte* send_mapped_[2] = {nullptr, nullptr};
+};
+
+}  // namespace chatty::cuda

@@ -1,0 +1,110 @@
+// run_program_gpu: the CUDA backend's counterpart of run_program_multi.
+// One OpenMP thread per device creates it (chunk upload, arrays), the
+// devices agree that all of them came up, run the program's driver, and
+// copy their owned values back. Any device's error stops every device at
+// the same superstep and is rethrown here as one chatty::Error.
+#pragma once
+
+#include <omp.h>
+
+#include <memory>
+#include <vector>
+
+#include "runtime/cuda/gpu_engine.cuh"
+#include "runtime/multi_stats.h"
+
+namespace chatty::cuda {
+
+template <typename P>
+GpuAppNeeds needs_of(const EngineOptions& opt) {
+  GpuAppNeeds n;
+  if constexpr (P::kKind == ProgramKind::kGather) {
+    n.out_targets = false, n.in_edges = true, n.frontier = false, n.ranks = true;
+  } else {
+    n.weights = P::kNeedsWeights;
+    n.in_edges = P::kPullable && opt.direction != Direction::kPush;
+    n.labels = P::kConnectivity && opt.union_find;
+  }
+  return n;
+}
+
+// SSSP bucket width on the GPU: the mean weight, so a bucket holds about
+// one edge's worth of distance - wide enough to fill the GPU each step.
+inline uint64_t gpu_delta(const Graph& g) {
+  const Csr& c = g.out();
+  if (c.weights.empty() || c.num_edges() == 0) return 1;
+  const eid_t m = c.num_edges(), step = std::max<eid_t>(1, m / 4096);
+  double sum = 0;
+  eid_t k = 0;
+  for (eid_t e = 0; e < m; e += step, ++k) sum += c.weights[e];
+  return std::max<uint64_t>(1, uint64_t(sum / double(k)));
+}
+
+template <typename P>
+std::vector<typename P::Value> run_program_gpu(const Graph& g, const P& prog, const Partition& part,
+                                               const GpuPlacement& place, const EngineOptions& opt,
+                                               TransportPolicy& policy, MultiStats& stats) {
+  using V = typename P::Value;
+  static_assert(sizeof(V) == 4, "GPU value arrays hold 32-bit values");
+  const int D = part.devices();
+  const vid_t n = g.num_vertices();
+  const GpuAppNeeds needs = needs_of<P>(opt);
+  const bool lb = opt.gpu_lb == "lb";
+  Mailboxes mb(D, sizeof(Update<V>));
+  stats.devices = D;
+  stats.steps.clear();
+  stats.structure_bytes = g.num_edges() * sizeof(vid_t) + (uint64_t(n) + uint64_t(D)) * sizeof(eid_t);
+  GpuRun run(D, mb, policy, stats.steps);
+  std::vector<V> result(n);
+  std::vector<float> contrib0;
+  double dangling0 = 0;
+  if constexpr (P::kKind == ProgramKind::kGather) {  // the first contributions of every vertex, once
+    contrib0.resize(n);
+    const Csr& out = g.out();
+    for (vid_t v = 0; v < n; ++v) {
+      const eid_t d = out.degree(v);
+      if (d == 0) dangling0 += double(prog.init(v));
+      contrib0[v] = d ? float(prog.contribution(prog.init(v), d)) : 0.0f;
+    }
+  }
+  std::vector<char> up(size_t(D), 0);
+  const double t0 = omp_get_wtime();
+#pragma omp parallel num_threads(D)
+  {
+    const int d = omp_get_thread_num();
+    std::unique_ptr<GpuDevice> dev;
+    up[size_t(d)] = guarded(run, [&] {
+      dev = std::make_unique<GpuDevice>(d, place.gpu_of[size_t(d)], g, part, needs, opt.comm == "uva", mb);
+      const Launch l = dev->launch(n);
+      init_values_kernel<P><<<l.grid, l.block, 0, dev->stream>>>(prog, n, reinterpret_cast<V*>(dev->values.get()));
+      CHATTY_CUDA_LAUNCHED("init_values_kernel");
+      dev->sync();
+    });
+#pragma omp barrier
+    if (d == 0) stats.setup_seconds = omp_get_wtime() - t0;
+    bool all_up = true;
+    for (char u : up) all_up = all_up && u;
+    if (all_up) {
+      if constexpr (P::kKind == ProgramKind::kGather) {
+        gather(run, *dev, g, part, prog, opt, contrib0, dangling0);
+      } else {
+        if (P::kConnectivity && opt.union_find)
+          connectivity(run, *dev, g, lb);
+        else if (P::kOrdered)
+          ordered(run, *dev, prog, opt.delta ? opt.delta : gpu_delta(g), lb);
+        else
+          traverse(run, *dev, g, prog, opt, lb);
+      }
+      guarded(run, [&] {
+        CHATTY_CUDA(cudaMemcpyAsync(result.data() + dev->lo, dev->values.get() + dev->lo, size_t(dev->nd()) * 4,
+                                    cudaMemcpyDeviceToHost, dev->stream));
+        dev->sync();
+      });
+    }
+  }
+  if (!run.error.empty()) throw Error(run.error);
+  stats.transport = policy.describe();
+  return result;
+}
+
+}  // namespace chatty::cuda

@@ -1,0 +1,150 @@
+// The superstep protocol shared by the GPU drivers (the GPU counterpart of
+// runtime/device_context.h): per-phase timing, status published by a
+// kernel into the board in mapped pinned host memory (UVA), the two
+// barriers around the exchange, statistics, and failure agreement - a
+// device that hits an error still meets the others, flagged, so every
+// device stops at the same sync instead of waiting forever.
+#pragma once
+
+#include <omp.h>
+
+#include <string>
+#include <vector>
+
+#include "comm/transport.h"
+#include "runtime/cuda/gpu_device.cuh"
+#include "runtime/multi_stats.h"
+
+namespace chatty::cuda {
+
+__global__ inline void reset_step_kernel(Counters* c) {
+  // active (the frontier) and pile (SSSP) carry over between supersteps
+  c->changed = c->sent = c->updated = c->edges = c->scout = c->rest = c->linked = 0;
+  c->bucket = ~0ull;
+  c->l1 = c->dangling = 0;
+}
+
+__global__ inline void set_counter_kernel(ull* p, ull v) { *p = v; }
+
+// State every device thread shares.
+class GpuRun {
+ public:
+  GpuRun(int devices, Mailboxes& mb, TransportPolicy& policy, std::vector<MultiStep>& steps)
+      : D(devices), mb(mb), policy_(policy), steps_(steps), bad_exchange_(size_t(devices), 0) {
+    CHATTY_CUDA(cudaHostAlloc(reinterpret_cast<void**>(&board_), sizeof(DeviceStatus) * size_t(2 * D),
+                              cudaHostAllocMapped | cudaHostAllocPortable));
+    for (int i = 0; i < 2 * D; ++i) board_[i] = DeviceStatus{};
+  }
+  ~GpuRun() { cudaFreeHost(board_); }
+  GpuRun(const GpuRun&) = delete;
+  GpuRun& operator=(const GpuRun&) = delete;
+
+  const int D;
+  Mailboxes& mb;
+  std::string error;  // the first device error
+
+  void fail(const std::string& what) {
+#pragma omp critical(chatty_gpu_error)
+    if (error.empty()) error = what;
+  }
+  static bool failed(const std::vector<DeviceStatus>& all) {
+    for (auto& s : all)
+      if (s.failed) return true;
+    return false;
+  }
+
+  // Per device thread: phase clock and superstep index.
+  struct Clock {
+    Phase phase = kMerge;
+    double t0 = 0, seconds[kPhases] = {0, 0, 0, 0, 0};
+    size_t step = 0;
+    void begin(Phase p) { phase = p, t0 = omp_get_wtime(); }
+    void end() { seconds[phase] += omp_get_wtime() - t0; }
+  };
+
+  // Publishes the device's status for `parity`, meets the others, and -
+  // unless some device failed - exchanges its send buffer for parity ^ 1
+  // and meets them again. Returns every device's status.
+  std::vector<DeviceStatus> sync(GpuDevice& dev, int parity, bool ok, Clock& clk, uint64_t label = ~0ull,
+                                 uint64_t label_count = 0) {
+    const int d = dev.d;
+    DeviceStatus* slot = &board_[parity * D + d];
+    clk.begin(kWait);
+    ok = ok && !bad_exchange_[size_t(d)];
+    if (ok) {
+      try {
+        DeviceStatus* on_device = nullptr;
+        CHATTY_CUDA(cudaHostGetDevicePointer(reinterpret_cast<void**>(&on_device), slot, 0));
+        publish_kernel<<<1, 1, 0, dev.stream>>>(dev.c(), on_device, label, label_count);
+        CHATTY_CUDA_LAUNCHED("publish_kernel");
+        dev.sync();
+      } catch (const std::exception& e) {
+        fail(e.what());
+        ok = false;
+      }
+    }
+    if (!ok) *slot = DeviceStatus{}, slot->failed = 1;
+    if (D > 1) mb.send(d, parity ^ 1).count = slot->sent;
+#pragma omp barrier
+    clk.end();
+    std::vector<DeviceStatus> all(static_cast<size_t>(D));
+    for (int p = 0; p < D; ++p) all[size_t(p)] = board_[parity * D + p];
+    if (failed(all)) return all;
+    clk.begin(kExchange);
+    uint64_t total = 0;
+    for (auto& s : all) total += s.sent;
+    if (D > 1 && total > 0) {
+      try {
+        policy_.choose(DataClass::kApplication, total * mb.item_bytes() / uint64_t(D)).exchange(mb, d, parity ^ 1);
+      } catch (const std::exception& e) {
+        fail(e.what());  // reported by every device at the next sync
+        bad_exchange_[size_t(d)] = 1;
+      }
+    } else if (D > 1) {
+      for (int r = 0; r < D; ++r)
+        if (r != d) mb.recv(parity ^ 1, r, d).count = 0;
+    }
+    clk.end();
+    clk.begin(kWait);
+#pragma omp barrier
+    clk.end();
+    record(all, clk, d);
+    return all;
+  }
+  // Marks the superstep about to be recorded as a pull step.
+  void mark_pull(const Clock& clk, bool pull) {
+#pragma omp critical(chatty_multi_stats)
+    {
+      if (clk.step >= steps_.size()) steps_.resize(clk.step + 1);
+      steps_[clk.step].pull = pull;
+    }
+  }
+
+ private:
+  void record(const std::vector<DeviceStatus>& all, Clock& clk, int d) {
+#pragma omp critical(chatty_multi_stats)
+    {
+      if (clk.step >= steps_.size()) steps_.resize(clk.step + 1);
+      MultiStep& m = steps_[clk.step];
+      for (int p = 0; p < kPhases; ++p) m.seconds[p] += clk.seconds[p] / D;
+      if (d == 0) {
+        for (auto& s : all) {
+          m.updated += s.updated;
+          m.communicated += s.sent;
+          m.edges += s.edges;
+          m.app_bytes += s.sent * mb.item_bytes() * uint64_t(D - 1);
+        }
+        m.status_bytes = uint64_t(D) * uint64_t(D - 1) * sizeof(DeviceStatus);
+      }
+    }
+    for (double& t : clk.seconds) t = 0;
+    ++clk.step;
+  }
+
+  TransportPolicy& policy_;
+  std::vector<MultiStep>& steps_;
+  DeviceStatus* board_ = nullptr;  // [parity][device], mapped pinned host memory
+  std::vector<char> bad_exchange_;  // per device
+};
+
+}  // namespace chatty::cuda
