@@ -1,0 +1,131 @@
+// The CUDA backend against the CPU backend: every app on P = 1..4 GPU
+// devices (virtual devices when the machine has fewer GPUs), with every
+// GPU transport and both load-balancing mechanisms, gives the CPU's results
+// (exactly for BFS, SSSP, WCC; within tolerance for PageRank). Labelled
+// `gpu`; every test skips cleanly on a machine without a usable GPU.
+#include <gtest/gtest.h>
+
+#include "apps/run_app.h"
+#include "datasets/load.h"
+#include "runtime/gpu_plan.h"
+#include "runtime/partition.h"
+#include "runtime/status.h"
+
+namespace chatty {
+namespace {
+
+const GpuInventory& gpus() {
+  static const GpuInventory inv = probe_gpus();
+  return inv;
+}
+
+#define SKIP_WITHOUT_GPU() \
+  if (gpus().gpus.empty()) GTEST_SKIP() << "no usable GPU: " << gpus().why_none
+
+struct GpuCase {
+  std::string graph;
+  int devices;
+  std::string comm;
+  std::string lb;
+};
+
+void PrintTo(const GpuCase& c, std::ostream* os) {
+  *os << c.graph << " on " << c.devices << " GPU devices, " << c.comm << ", " << c.lb;
+}
+
+std::string case_name(const ::testing::TestParamInfo<GpuCase>& i) {
+  std::string g = i.param.graph.find('/') != std::string::npos ? "facebook" : i.param.graph;
+  for (char& ch : g)
+    if (ch == ':') ch = '_';
+  return g + "_P" + std::to_string(i.param.devices) + "_" + i.param.comm + "_" + i.param.lb;
+}
+
+Graph load(const std::string& spec) {
+  LoadOptions o;
+  o.seed = 7;
+  Graph g = load_graph(spec, o);
+  prepare_graph(App::kSssp, g, true, 7);
+  (void)g.in();
+  return g;
+}
+
+class GpuBackend : public ::testing::TestWithParam<GpuCase> {};
+
+TEST_P(GpuBackend, EveryAppMatchesTheCpu) {
+  SKIP_WITHOUT_GPU();
+  const GpuCase& c = GetParam();
+  Graph g = load(c.graph);
+  EngineOptions gpu;
+  gpu.backend = "cuda";
+  gpu.devices = c.devices;
+  gpu.comm = c.comm;
+  gpu.gpu_lb = c.lb;
+  const vid_t s = default_source(g);
+  for (App app : {App::kBfs, App::kSssp, App::kWcc}) {
+    const AppOutput cpu = run_app(app, g, s, EngineOptions{});
+    const AppOutput out = run_app(app, g, s, gpu);
+    EXPECT_EQ(out.backend, "cuda");
+    EXPECT_EQ(out.ints, cpu.ints) << app_name(app);
+    EXPECT_EQ(int(out.gpu_of.size()), c.devices);
+    EXPECT_FALSE(out.multi.steps.empty()) << app_name(app);
+  }
+  const AppOutput pr = run_app(App::kPageRank, g, s, gpu);
+  const Validation v = validate_app(pr, g, s, gpu);
+  EXPECT_TRUE(v.ok) << v.message;
+  const AppOutput cpu_pr = run_app(App::kPageRank, g, s, EngineOptions{});
+  ASSERT_EQ(pr.ranks.size(), cpu_pr.ranks.size());
+  double l1 = 0;
+  for (size_t i = 0; i < pr.ranks.size(); ++i) l1 += std::abs(double(pr.ranks[i]) - double(cpu_pr.ranks[i]));
+  EXPECT_LT(l1, 1e-4);
+}
+
+std::vector<GpuCase> cases() {
+  std::vector<GpuCase> v;
+  for (const char* graph : {"kron:14", "urand:13", "grid:120x90", CHATTY_TEST_DATA "/facebook_combined.txt"})
+    for (int p = 1; p <= 4; ++p) v.push_back({graph, p, "p2p", "twc"});
+  for (const char* comm : {"uva", "host", "auto"}) v.push_back({"kron:14", 3, comm, "twc"});
+  v.push_back({"kron:14", 1, "p2p", "lb"});
+  v.push_back({"kron:14", 4, "p2p", "lb"});
+  v.push_back({"grid:120x90", 2, "uva", "lb"});
+  return v;
+}
+
+INSTANTIATE_TEST_SUITE_P(Apps, GpuBackend, ::testing::ValuesIn(cases()), case_name);
+
+TEST(GpuBackendDirections, ForcedPushAndPullAndLabelPropagation) {
+  SKIP_WITHOUT_GPU();
+  Graph g = load("kron:13");
+  const vid_t s = default_source(g);
+  const AppOutput cpu = run_app(App::kBfs, g, s, EngineOptions{});
+  for (Direction d : {Direction::kPush, Direction::kPull})
+    for (int p : {1, 3}) {
+      EngineOptions o;
+      o.backend = "cuda", o.devices = p, o.comm = "p2p", o.direction = d;
+      EXPECT_EQ(run_app(App::kBfs, g, s, o).ints, cpu.ints) << direction_name(d) << " P=" << p;
+    }
+  EngineOptions lp;
+  lp.backend = "cuda", lp.devices = 2, lp.comm = "p2p", lp.union_find = false;
+  EXPECT_EQ(run_app(App::kWcc, g, s, lp).ints, run_app(App::kWcc, g, s, EngineOptions{}).ints);
+}
+
+TEST(GpuBackendComm, NcclAcrossDistinctGpus) {
+  SKIP_WITHOUT_GPU();
+  if (gpus().gpus.size() < 2) GTEST_SKIP() << "NCCL needs two GPUs; this machine has one";
+  Graph g = load("kron:14");
+  const vid_t s = default_source(g);
+  EngineOptions o;
+  o.backend = "cuda", o.devices = int(gpus().gpus.size()), o.comm = "nccl";
+  for (App app : {App::kBfs, App::kSssp, App::kWcc})
+    EXPECT_EQ(run_app(app, g, s, o).ints, run_app(app, g, s, EngineOptions{}).ints) << app_name(app);
+}
+
+TEST(GpuBackendErrors, NcclOnVirtualDevicesIsRefused) {
+  SKIP_WITHOUT_GPU();
+  Graph g = load("kron:10");
+  EngineOptions o;
+  o.backend = "cuda", o.devices = int(gpus().gpus.size()) + 1, o.comm = "nccl";
+  EXPECT_THROW(run_app(App::kBfs, g, 0, o), Error);
+}
+
+}  // namespace
+}  // namespace chatty
