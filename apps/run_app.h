@@ -22,11 +22,11 @@ const char* app_name(App app);
 
 struct AppOutput {
   App app = App::kBfs;
-  std::vector<uint32_t> ints;  // BFS depth, SSSP distance, WCC label
-  std::vector<float> ranks;    // PageRank
-  RunStats stats;              // one device
-  MultiStats multi;            // several devices (multi.steps empty otherwise)
-  double seconds = 0;          // compute time
+  std::vector<uint32_t> ints;   // BFS depth, SSSP distance, WCC label
+  std::vector<float> ranks;     // PageRank
+  RunStats stats;               // one device
+  MultiStats multi;             // several devices (multi.steps empty otherwise)
+  double seconds = 0;           // compute time
   std::string backend = "cpu";  // cpu or cuda
   std::vector<int> gpu_of;      // cuda: the GPU of every device
 };

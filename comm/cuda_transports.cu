@@ -86,8 +86,8 @@ class P2pTransport : public Transport {
       rs.count = s.count;
       if (!bytes) continue;
       if (mb.endpoint(d).space == MemorySpace::kDevice)
-        CHATTY_CUDA(cudaMemcpyPeerAsync(rs.storage, gpu_of_[size_t(r)], s.data, gpu_of_[size_t(d)], bytes,
-                                        stream_of(mb, d)));
+        CHATTY_CUDA(
+            cudaMemcpyPeerAsync(rs.storage, gpu_of_[size_t(r)], s.data, gpu_of_[size_t(d)], bytes, stream_of(mb, d)));
       else
         CHATTY_CUDA(cudaMemcpyAsync(rs.storage, s.data, bytes, cudaMemcpyDefault, stream_of(mb, d)));
     }
@@ -104,8 +104,10 @@ class P2pTransport : public Transport {
       int ok = 0;
       if (other == mine || cudaDeviceCanAccessPeer(&ok, mine, other) != cudaSuccess || !ok) continue;
       const cudaError_t e = cudaDeviceEnablePeerAccess(other, 0);
-      if (e == cudaErrorPeerAccessAlreadyEnabled) (void)cudaGetLastError();
-      else CHATTY_CUDA(e);
+      if (e == cudaErrorPeerAccessAlreadyEnabled)
+        (void)cudaGetLastError();
+      else
+        CHATTY_CUDA(e);
     }
   }
   std::vector<int> gpu_of_;

@@ -22,7 +22,7 @@ BackendChoice select_backend(const std::string& flag, const GpuInventory& inv) {
   if (flag == "auto") {
     if (!inv.gpus.empty()) return {Backend::kCuda, "cuda (auto): " + gpus_line()};
     return {Backend::kCpu, "cpu (auto): " + (inv.built_with_cuda ? "no usable GPU: " + inv.why_none
-                                                                   : std::string("built without CUDA"))};
+                                                                 : std::string("built without CUDA"))};
   }
   throw Error("unknown --backend '" + flag + "' (auto, cuda or cpu)");
 }

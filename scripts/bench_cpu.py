@@ -30,7 +30,7 @@ def chatty_bin(build):
 
 
 def run_ours(binary, cgr, app, repeat, *extra):
-    out = subprocess.run([binary, "run", f"--app={app}", f"--graph={cgr}", f"--repeat={repeat}", "--json", *extra],
+    out = subprocess.run([binary, "run", f"--app={app}", f"--graph={cgr}", f"--repeat={repeat}", "--json", "--backend=cpu", *extra],
                          check=True, capture_output=True, text=True).stdout
     return json.loads(out.strip().splitlines()[-1])
 
@@ -83,7 +83,7 @@ def peak_memory(binary, tmp):
     size = os.path.getsize(cgr)
     rows = []
     for app in ["bfs", "pr", "wcc", "sssp"]:
-        p = subprocess.run(["/usr/bin/time", "-f", "%M", binary, "run", f"--app={app}", f"--graph={cgr}"],
+        p = subprocess.run(["/usr/bin/time", "-f", "%M", binary, "run", f"--app={app}", f"--graph={cgr}", "--backend=cpu"],
                            check=True, capture_output=True, text=True)
         rows.append((app, int(p.stderr.strip().splitlines()[-1]) * 1024))
     p = subprocess.run(["/usr/bin/time", "-f", "%M", binary, "generate", "kron:22", os.path.join(tmp, "k22b.cgr")],

@@ -21,7 +21,7 @@ APPS = ["bfs", "sssp", "wcc", "pr"]
 
 
 def run(binary, graph, app, devices, *extra):
-    out = subprocess.run([binary, "run", f"--app={app}", f"--graph={graph}", f"--devices={devices}", "--json",
+    out = subprocess.run([binary, "run", f"--app={app}", f"--graph={graph}", f"--devices={devices}", "--json", "--backend=cpu",
                           *extra], check=True, capture_output=True, text=True).stdout
     return json.loads(out.strip().splitlines()[-1])
 

@@ -116,7 +116,15 @@ class Cli(unittest.TestCase):
         self.assert_error("run", "--graph=grid:5x5", "--source=-2", contains="--source must be")
         self.assert_error("run", "--app=sssp", "--graph=grid:5x5", "--no_default_weights", contains="sssp needs edge weights")
         self.assert_error("run", "--app=nope", contains="unknown app")
-        self.assert_error("run", "--backend=cuda", "--graph=grid:3x3", contains="no CUDA backend")
+        auto = json.loads(chatty("run", "--graph=grid:3x3", "--json").stdout.splitlines()[-1])
+        if auto["backend"] == "cpu":  # no usable GPU (or no CUDA in this build): cuda is an error, auto says why
+            self.assert_error("run", "--backend=cuda", "--graph=grid:3x3", contains="--backend=cuda: no")
+            self.assertIn("cpu (auto)", chatty("run", "--graph=grid:3x3").stdout)
+        else:
+            j = json.loads(chatty("run", "--backend=cuda", "--graph=grid:3x3", "--validate", "--json").stdout.splitlines()[-1])
+            self.assertEqual(j["validated"], "pass")
+        self.assert_error("run", "--backend=tpu", "--graph=grid:3x3", contains="unknown --backend")
+        self.assert_error("run", "--backend=cpu", "--gpu_lb=x", "--graph=grid:3x3", contains="--gpu_lb")
         cgr = self.path("t.cgr")
         chatty("generate", "grid:20x20", cgr)
         data = read(cgr, "rb")
@@ -129,7 +137,8 @@ class Cli(unittest.TestCase):
 
     def test_multi_device_run_info_and_trace(self):
         for comm in ["host", "host_read"]:
-            p = chatty("run", "--app=sssp", "--graph=grid:60x40", "--devices=4", f"--comm={comm}", "--validate", "--json")
+            p = chatty("run", "--app=sssp", "--graph=grid:60x40", "--devices=4", f"--comm={comm}", "--validate", "--json",
+                       "--backend=cpu")
             j = json.loads(p.stdout.splitlines()[-1])
             self.assertEqual(j["devices"], 4)
             self.assertEqual(j["validated"], "pass")
@@ -141,19 +150,20 @@ class Cli(unittest.TestCase):
             for phase in ["merge_s", "compute_s", "compact_s", "exchange_s", "wait_s"]:
                 self.assertIn(phase, m)
         j = json.loads(chatty("run", "--app=bfs", "--graph=kron:12", "--devices=2", "--numa", "--validate",
-                              "--json").stdout.splitlines()[-1])
+                              "--json", "--backend=cpu").stdout.splitlines()[-1])
         self.assertEqual(j["validated"], "pass")
         info = json.loads(chatty("info", "grid:60x40", "--devices=3", "--json").stdout)
         self.assertEqual(len(info["chunks"]), 3)
         self.assertEqual(sum(c["vertices"] for c in info["chunks"]), 2400)
         self.assertIn("boundary", chatty("info", "kron:8", "--devices=2").stdout)
         trace = self.path("m.csv")
-        chatty("run", "--app=pr", "--graph=grid:30x30", "--devices=3", f"--trace={trace}")
+        chatty("run", "--app=pr", "--graph=grid:30x30", "--devices=3", f"--trace={trace}", "--backend=cpu")
         rows = read(trace).splitlines()
         self.assertTrue(rows[0].startswith("step,direction,updated,communicated,application_bytes,status_bytes"))
         self.assertGreater(len(rows), 3)
         self.assert_error("run", "--graph=grid:2x2", "--devices=5", contains="exceeds the graph's 4 vertices")
-        self.assert_error("run", "--graph=grid:4x4", "--devices=2", "--comm=nccl", contains="need the CUDA backend")
+        self.assert_error("run", "--graph=grid:4x4", "--devices=2", "--comm=nccl", "--backend=cpu",
+                          contains="need the CUDA backend")
 
     def test_topo(self):
         import time

@@ -16,7 +16,8 @@
 DEFINE_string(app, "bfs", "app to run: bfs, sssp, pr or wcc");
 DEFINE_int64(source, -1, "BFS/SSSP source vertex (default: lowest id with an out-edge)");
 DEFINE_string(backend, "auto", "auto (the GPUs if any is usable, else the CPU), cuda or cpu");
-DEFINE_string(gpu_lb, "twc", "GPU push load balance: twc (thread/warp/block per vertex by degree) or lb (edge-balanced)");
+DEFINE_string(gpu_lb, "twc",
+              "GPU push load balance: twc (thread/warp/block per vertex by degree) or lb (edge-balanced)");
 DEFINE_int32(repeat, 1, "run the app this many times on the loaded graph and report the median");
 DEFINE_bool(validate, false, "check the result against the sequential reference");
 DEFINE_string(output, "", "write 'id value' per vertex to this file");

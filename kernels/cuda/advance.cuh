@@ -101,8 +101,10 @@ __global__ void lb_advance_kernel(Source src, const eid_t* scan, EdgeFn fn, ull*
     ull lo = 0, hi = count - 1;
     while (lo < hi) {
       const ull mid = (lo + hi) / 2;
-      if (scan[mid] > k) hi = mid;
-      else lo = mid + 1;
+      if (scan[mid] > k)
+        hi = mid;
+      else
+        lo = mid + 1;
     }
     vid_t u;
     eid_t b, e;

@@ -18,7 +18,7 @@ struct Counters {
   ull changed = 0;  // items in the changed list
   ull sent = 0;     // records in the send buffer
   ull updated = 0, edges = 0, scout = 0;
-  ull bucket = ~0ull;  // lowest non-empty bucket (SSSP)
+  ull bucket = ~0ull;      // lowest non-empty bucket (SSSP)
   ull pile = 0, rest = 0;  // SSSP pending vertices (current and rebuilt pile)
   ull linked = 0;          // WCC: roots re-parented
   double l1 = 0, dangling = 0;
@@ -47,8 +47,8 @@ struct PushRelax {
 // Bottom-up step over owned vertices [lo, lo+nd) (first-visit programs):
 // an unvisited vertex takes the level from its first in-neighbour in the frontier.
 template <typename P>
-__global__ void pull_kernel(P prog, const eid_t* in_off, const vid_t* in_targets, vid_t lo, vid_t nd,
-                            uint32_t* values, const uint32_t* front, uint32_t level, vid_t* changed, Counters* c) {
+__global__ void pull_kernel(P prog, const eid_t* in_off, const vid_t* in_targets, vid_t lo, vid_t nd, uint32_t* values,
+                            const uint32_t* front, uint32_t level, vid_t* changed, Counters* c) {
   ull visited = 0;
   for (vid_t i = vid_t(blockIdx.x * blockDim.x + threadIdx.x); i < nd; i += vid_t(gridDim.x * blockDim.x)) {
     const vid_t v = lo + i;

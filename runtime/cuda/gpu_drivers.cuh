@@ -58,8 +58,8 @@ void advance(GpuDevice& dev, const Source& src, const Fn& fn, bool lb, const ull
   lb_degrees_kernel<<<l.grid, l.block, 0, dev.stream>>>(src, dev.scan.get());
   CHATTY_CUDA_LAUNCHED("lb_degrees_kernel");
   size_t bytes = dev.cub_temp.size();
-  CHATTY_CUDA(cub::DeviceScan::InclusiveSum(dev.cub_temp.get(), bytes, dev.scan.get(), dev.scan.get(), int(count),
-                                            dev.stream));
+  CHATTY_CUDA(
+      cub::DeviceScan::InclusiveSum(dev.cub_temp.get(), bytes, dev.scan.get(), dev.scan.get(), int(count), dev.stream));
   const Launch e = dev.launch_max();
   lb_advance_kernel<<<e.grid, e.block, 0, dev.stream>>>(src, dev.scan.get(), fn, &dev.c()->edges);
   CHATTY_CUDA_LAUNCHED("lb_advance_kernel");
@@ -72,7 +72,7 @@ void compact(GpuRun& run, GpuDevice& dev, int parity, const vid_t* list, const u
   const Launch l = count ? dev.launch_max() : dev.launch(fixed);
   auto* out = reinterpret_cast<Update<V>*>(run.mb.send(dev.d, parity ^ 1).storage);
   compact_kernel<V><<<l.grid, l.block, 0, dev.stream>>>(list, count, fixed, dev.boundary.get(), dev.lo, dev.hi, src,
-                                                       out, &dev.c()->sent);
+                                                        out, &dev.c()->sent);
   CHATTY_CUDA_LAUNCHED("compact_kernel");
 }
 
@@ -130,53 +130,53 @@ void traverse(GpuRun& run, GpuDevice& dev, const Graph& g, const P& prog, const 
   });
   uint64_t edges_to_check = out.num_edges(), prev_awake = 0;
   bool pull = can_pull && opt.direction == Direction::kPull;
-  PushRelax<P> relax{prog, dev.targets.get(), dev.weights.get(), dev.values.get(), dev.claim.get(), 0,
-                     dev.changed.get(), &dev.c()->changed};
+  PushRelax<P> relax{prog, dev.targets.get(), dev.weights.get(), dev.values.get(), dev.claim.get(),
+                     0,    dev.changed.get(), &dev.c()->changed};
   GpuRun::Clock clk;
   for (uint32_t k = 0;; ++k) {
     const int parity = int(k & 1);
     ok = ok && guarded(run, [&] {
-      reset_step_kernel<<<1, 1, 0, dev.stream>>>(dev.c());
-      clk.begin(kMerge);
-      for (int peer = 0; peer < run.D; ++peer) {
-        const Slot& s = run.mb.recv(parity, dev.d, peer);
-        if (peer == dev.d || s.count == 0) continue;
-        const Launch l = dev.launch(s.count);
-        merge_kernel<P><<<l.grid, l.block, 0, dev.stream>>>(
-            reinterpret_cast<const Update<uint32_t>*>(s.data), s.count, dev.values.get(), dev.lo, dev.hi,
-            dev.stamp.get(), k + 1, dev.active.get(), &dev.c()->active, can_pull ? dev.front.get() : nullptr,
-            dev.c());
-        CHATTY_CUDA_LAUNCHED("merge_kernel");
-      }
-      dev.sync();
-      clk.end();
-      clk.begin(kCompute);
-      if (pull) {
-        const Launch l = dev.launch(dev.nd());
-        pull_kernel<P><<<l.grid, l.block, 0, dev.stream>>>(prog, dev.in_off.get(), dev.in_targets.get(), dev.lo,
-                                                           dev.nd(), dev.values.get(), dev.front.get(), level,
-                                                           dev.changed.get(), dev.c());
-        CHATTY_CUDA_LAUNCHED("pull_kernel");
-      } else {
-        relax.epoch = k + 1;
-        advance(dev, QueueSource{dev.active.get(), &dev.c()->active, dev.off.get(), dev.lo}, relax, lb,
-                &dev.c()->active, 0);
-      }
-      if (P::kUniformFrontier) level = prog.scatter(level, 0, 0, 1);
-      set_counter(dev, &Counters::active, 0);
-      if (can_pull) CHATTY_CUDA(cudaMemsetAsync(dev.front.get(), 0, dev.front.size() * 4, dev.stream));
-      const Launch l = dev.launch_max();
-      activate_kernel<<<l.grid, l.block, 0, dev.stream>>>(dev.changed.get(), dev.lo, dev.hi, dev.off.get(),
-                                                          dev.stamp.get(), k + 2, dev.active.get(),
-                                                          can_pull ? dev.front.get() : nullptr, dev.c());
-      CHATTY_CUDA_LAUNCHED("activate_kernel");
-      dev.sync();
-      clk.end();
-      clk.begin(kCompact);
-      compact(run, dev, parity, dev.changed.get(), &dev.c()->changed, 0, dev.values.get());
-      dev.sync();
-      clk.end();
-    });
+           reset_step_kernel<<<1, 1, 0, dev.stream>>>(dev.c());
+           clk.begin(kMerge);
+           for (int peer = 0; peer < run.D; ++peer) {
+             const Slot& s = run.mb.recv(parity, dev.d, peer);
+             if (peer == dev.d || s.count == 0) continue;
+             const Launch l = dev.launch(s.count);
+             merge_kernel<P><<<l.grid, l.block, 0, dev.stream>>>(
+                 reinterpret_cast<const Update<uint32_t>*>(s.data), s.count, dev.values.get(), dev.lo, dev.hi,
+                 dev.stamp.get(), k + 1, dev.active.get(), &dev.c()->active, can_pull ? dev.front.get() : nullptr,
+                 dev.c());
+             CHATTY_CUDA_LAUNCHED("merge_kernel");
+           }
+           dev.sync();
+           clk.end();
+           clk.begin(kCompute);
+           if (pull) {
+             const Launch l = dev.launch(dev.nd());
+             pull_kernel<P><<<l.grid, l.block, 0, dev.stream>>>(prog, dev.in_off.get(), dev.in_targets.get(), dev.lo,
+                                                                dev.nd(), dev.values.get(), dev.front.get(), level,
+                                                                dev.changed.get(), dev.c());
+             CHATTY_CUDA_LAUNCHED("pull_kernel");
+           } else {
+             relax.epoch = k + 1;
+             advance(dev, QueueSource{dev.active.get(), &dev.c()->active, dev.off.get(), dev.lo}, relax, lb,
+                     &dev.c()->active, 0);
+           }
+           if (P::kUniformFrontier) level = prog.scatter(level, 0, 0, 1);
+           set_counter(dev, &Counters::active, 0);
+           if (can_pull) CHATTY_CUDA(cudaMemsetAsync(dev.front.get(), 0, dev.front.size() * 4, dev.stream));
+           const Launch l = dev.launch_max();
+           activate_kernel<<<l.grid, l.block, 0, dev.stream>>>(dev.changed.get(), dev.lo, dev.hi, dev.off.get(),
+                                                               dev.stamp.get(), k + 2, dev.active.get(),
+                                                               can_pull ? dev.front.get() : nullptr, dev.c());
+           CHATTY_CUDA_LAUNCHED("activate_kernel");
+           dev.sync();
+           clk.end();
+           clk.begin(kCompact);
+           compact(run, dev, parity, dev.changed.get(), &dev.c()->changed, 0, dev.values.get());
+           dev.sync();
+           clk.end();
+         });
     run.mark_pull(clk, pull);
     const auto all = run.sync(dev, parity, ok, clk);
     if (GpuRun::failed(all)) return;
@@ -217,51 +217,52 @@ void ordered(GpuRun& run, GpuDevice& dev, const P& prog, uint64_t delta, bool lb
     set_counter(dev, &Counters::pile, start.size());
     dev.sync();
   });
-  PushRelax<P> relax{prog, dev.targets.get(), dev.weights.get(), dev.values.get(), dev.claim.get(), 0,
-                     dev.changed.get(), &dev.c()->changed};
+  PushRelax<P> relax{prog, dev.targets.get(), dev.weights.get(), dev.values.get(), dev.claim.get(),
+                     0,    dev.changed.get(), &dev.c()->changed};
   GpuRun::Clock clk;
   for (uint32_t k = 0; bucket != kNone; ++k) {
     const int parity = int(k & 1);
     ok = ok && guarded(run, [&] {
-      reset_step_kernel<<<1, 1, 0, dev.stream>>>(dev.c());
-      clk.begin(kMerge);
-      for (int peer = 0; peer < run.D; ++peer) {  // owned vertices that improve join the pile (flag = 1)
-        const Slot& s = run.mb.recv(parity, dev.d, peer);
-        if (peer == dev.d || s.count == 0) continue;
-        const Launch l = dev.launch(s.count);
-        merge_kernel<P><<<l.grid, l.block, 0, dev.stream>>>(reinterpret_cast<const Update<uint32_t>*>(s.data),
-                                                            s.count, dev.values.get(), dev.lo, dev.hi,
-                                                            dev.stamp.get(), 1, dev.pile.get(), &dev.c()->pile,
-                                                            nullptr, dev.c());
-        CHATTY_CUDA_LAUNCHED("merge_kernel");
-      }
-      dev.sync();
-      clk.end();
-      clk.begin(kCompute);
-      set_counter(dev, &Counters::active, 0);
-      const Launch m = dev.launch_max();
-      split_kernel<P><<<m.grid, m.block, 0, dev.stream>>>(prog, dev.pile.get(), dev.values.get(), delta, bucket,
-                                                          dev.stamp.get(), dev.active.get(), dev.rest.get(), dev.c());
-      CHATTY_CUDA_LAUNCHED("split_kernel");
-      std::swap(dev.pile, dev.rest);
-      CHATTY_CUDA(cudaMemcpyAsync(&dev.c()->pile, &dev.c()->rest, sizeof(ull), cudaMemcpyDeviceToDevice, dev.stream));
-      relax.epoch = k + 1;
-      advance(dev, QueueSource{dev.active.get(), &dev.c()->active, dev.off.get(), dev.lo}, relax, lb,
-              &dev.c()->active, 0);
-      pile_changed_kernel<P><<<m.grid, m.block, 0, dev.stream>>>(prog, dev.changed.get(), dev.lo, dev.hi,
-                                                                 dev.values.get(), delta, dev.stamp.get(),
-                                                                 dev.pile.get(), &dev.c()->pile, dev.c());
-      CHATTY_CUDA_LAUNCHED("pile_changed_kernel");
-      pile_bucket_kernel<P><<<m.grid, m.block, 0, dev.stream>>>(prog, dev.pile.get(), &dev.c()->pile,
-                                                                dev.values.get(), delta, dev.c());
-      CHATTY_CUDA_LAUNCHED("pile_bucket_kernel");
-      dev.sync();
-      clk.end();
-      clk.begin(kCompact);
-      compact(run, dev, parity, dev.changed.get(), &dev.c()->changed, 0, dev.values.get());
-      dev.sync();
-      clk.end();
-    });
+           reset_step_kernel<<<1, 1, 0, dev.stream>>>(dev.c());
+           clk.begin(kMerge);
+           for (int peer = 0; peer < run.D; ++peer) {  // owned vertices that improve join the pile (flag = 1)
+             const Slot& s = run.mb.recv(parity, dev.d, peer);
+             if (peer == dev.d || s.count == 0) continue;
+             const Launch l = dev.launch(s.count);
+             merge_kernel<P><<<l.grid, l.block, 0, dev.stream>>>(
+                 reinterpret_cast<const Update<uint32_t>*>(s.data), s.count, dev.values.get(), dev.lo, dev.hi,
+                 dev.stamp.get(), 1, dev.pile.get(), &dev.c()->pile, nullptr, dev.c());
+             CHATTY_CUDA_LAUNCHED("merge_kernel");
+           }
+           dev.sync();
+           clk.end();
+           clk.begin(kCompute);
+           set_counter(dev, &Counters::active, 0);
+           const Launch m = dev.launch_max();
+           split_kernel<P><<<m.grid, m.block, 0, dev.stream>>>(prog, dev.pile.get(), dev.values.get(), delta, bucket,
+                                                               dev.stamp.get(), dev.active.get(), dev.rest.get(),
+                                                               dev.c());
+           CHATTY_CUDA_LAUNCHED("split_kernel");
+           std::swap(dev.pile, dev.rest);
+           CHATTY_CUDA(
+               cudaMemcpyAsync(&dev.c()->pile, &dev.c()->rest, sizeof(ull), cudaMemcpyDeviceToDevice, dev.stream));
+           relax.epoch = k + 1;
+           advance(dev, QueueSource{dev.active.get(), &dev.c()->active, dev.off.get(), dev.lo}, relax, lb,
+                   &dev.c()->active, 0);
+           pile_changed_kernel<P><<<m.grid, m.block, 0, dev.stream>>>(prog, dev.changed.get(), dev.lo, dev.hi,
+                                                                      dev.values.get(), delta, dev.stamp.get(),
+                                                                      dev.pile.get(), &dev.c()->pile, dev.c());
+           CHATTY_CUDA_LAUNCHED("pile_changed_kernel");
+           pile_bucket_kernel<P><<<m.grid, m.block, 0, dev.stream>>>(prog, dev.pile.get(), &dev.c()->pile,
+                                                                     dev.values.get(), delta, dev.c());
+           CHATTY_CUDA_LAUNCHED("pile_bucket_kernel");
+           dev.sync();
+           clk.end();
+           clk.begin(kCompact);
+           compact(run, dev, parity, dev.changed.get(), &dev.c()->changed, 0, dev.values.get());
+           dev.sync();
+           clk.end();
+         });
     const auto all = run.sync(dev, parity, ok, clk);
     if (GpuRun::failed(all)) return;
     bucket = kNone;  // every sent record is counted in its sender's bucket

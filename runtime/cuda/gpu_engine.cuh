@@ -28,8 +28,8 @@ inline void connectivity(GpuRun& run, GpuDevice& dev, const Graph& g, bool lb) {
       for (uint64_t i = 0; i < 1024; ++i) samples.push_back(dev.lo + vid_t(hash2(0xAF, i) % dev.nd()));
       roots.resize(samples.size());
       d_samples.allocate(samples.size()), d_roots.allocate(samples.size());
-      CHATTY_CUDA(cudaMemcpyAsync(d_samples.get(), samples.data(), samples.size() * 4, cudaMemcpyHostToDevice,
-                                  dev.stream));
+      CHATTY_CUDA(
+          cudaMemcpyAsync(d_samples.get(), samples.data(), samples.size() * 4, cudaMemcpyHostToDevice, dev.stream));
     }
     dev.sync();
   });
@@ -38,57 +38,58 @@ inline void connectivity(GpuRun& run, GpuDevice& dev, const Graph& g, bool lb) {
     const int parity = int(k & 1);
     uint64_t vote = ~0ull, vote_count = 0;
     ok = ok && guarded(run, [&] {
-      reset_step_kernel<<<1, 1, 0, dev.stream>>>(dev.c());
-      clk.begin(kMerge);
-      for (int peer = 0; peer < run.D; ++peer) {
-        const Slot& s = run.mb.recv(parity, dev.d, peer);
-        if (peer == dev.d || s.count == 0) continue;
-        const Launch l = dev.launch(s.count);
-        link_received_kernel<<<l.grid, l.block, 0, dev.stream>>>(reinterpret_cast<const Update<uint32_t>*>(s.data),
-                                                                 s.count, label, dev.c());
-        CHATTY_CUDA_LAUNCHED("link_received_kernel");
-      }
-      dev.sync();
-      clk.end();
-      clk.begin(kCompute);
-      const Launch own = dev.launch(dev.nd()), all = dev.launch(n);
-      if (stage == kLinkSample) {
-        for (eid_t r = 0; r < kSample; ++r) {
-          link_sample_kernel<<<own.grid, own.block, 0, dev.stream>>>(dev.off.get(), dev.targets.get(), dev.lo,
-                                                                     dev.nd(), r, label, dev.c());
-          compress_kernel<<<all.grid, all.block, 0, dev.stream>>>(0, n, label);
-        }
-        CHATTY_CUDA_LAUNCHED("link_sample_kernel");
-        stage = kSettleSample;
-      } else if (stage == kLinkRest) {
-        compress_kernel<<<own.grid, own.block, 0, dev.stream>>>(dev.lo, dev.hi, label);
-        advance(dev, RestSource{dev.off.get(), dev.lo, dev.nd(), kSample, label, giant, dev.nd()},
-                LinkEdge{dev.targets.get(), label, dev.c()}, lb, nullptr, dev.nd());
-        stage = kSettleRest;
-      }
-      if (boundary_count) {
-        const Launch b = dev.launch(boundary_count);
-        settle_kernel<<<b.grid, b.block, 0, dev.stream>>>(dev.boundary_list.get(), boundary_count, dev.lo, dev.hi,
-                                                          label, dev.prev.get(), dev.changed.get(), dev.c());
-        CHATTY_CUDA_LAUNCHED("settle_kernel");
-      }
-      if (stage == kSettleSample && !samples.empty()) {
-        sample_roots_kernel<<<(unsigned(samples.size()) + 255) / 256, 256, 0, dev.stream>>>(
-            d_samples.get(), int(samples.size()), label, d_roots.get());
-        CHATTY_CUDA(cudaMemcpyAsync(roots.data(), d_roots.get(), roots.size() * 4, cudaMemcpyDeviceToHost, dev.stream));
-        dev.sync();
-        std::unordered_map<vid_t, uint64_t> freq;
-        for (vid_t r : roots) ++freq[r];
-        for (auto [l, f] : freq)
-          if (f > vote_count || (f == vote_count && l < vote)) vote = l, vote_count = f;
-      }
-      dev.sync();
-      clk.end();
-      clk.begin(kCompact);
-      compact(run, dev, parity, dev.changed.get(), &dev.c()->changed, 0, label);
-      dev.sync();
-      clk.end();
-    });
+           reset_step_kernel<<<1, 1, 0, dev.stream>>>(dev.c());
+           clk.begin(kMerge);
+           for (int peer = 0; peer < run.D; ++peer) {
+             const Slot& s = run.mb.recv(parity, dev.d, peer);
+             if (peer == dev.d || s.count == 0) continue;
+             const Launch l = dev.launch(s.count);
+             link_received_kernel<<<l.grid, l.block, 0, dev.stream>>>(reinterpret_cast<const Update<uint32_t>*>(s.data),
+                                                                      s.count, label, dev.c());
+             CHATTY_CUDA_LAUNCHED("link_received_kernel");
+           }
+           dev.sync();
+           clk.end();
+           clk.begin(kCompute);
+           const Launch own = dev.launch(dev.nd()), all = dev.launch(n);
+           if (stage == kLinkSample) {
+             for (eid_t r = 0; r < kSample; ++r) {
+               link_sample_kernel<<<own.grid, own.block, 0, dev.stream>>>(dev.off.get(), dev.targets.get(), dev.lo,
+                                                                          dev.nd(), r, label, dev.c());
+               compress_kernel<<<all.grid, all.block, 0, dev.stream>>>(0, n, label);
+             }
+             CHATTY_CUDA_LAUNCHED("link_sample_kernel");
+             stage = kSettleSample;
+           } else if (stage == kLinkRest) {
+             compress_kernel<<<own.grid, own.block, 0, dev.stream>>>(dev.lo, dev.hi, label);
+             advance(dev, RestSource{dev.off.get(), dev.lo, dev.nd(), kSample, label, giant, dev.nd()},
+                     LinkEdge{dev.targets.get(), label, dev.c()}, lb, nullptr, dev.nd());
+             stage = kSettleRest;
+           }
+           if (boundary_count) {
+             const Launch b = dev.launch(boundary_count);
+             settle_kernel<<<b.grid, b.block, 0, dev.stream>>>(dev.boundary_list.get(), boundary_count, dev.lo, dev.hi,
+                                                               label, dev.prev.get(), dev.changed.get(), dev.c());
+             CHATTY_CUDA_LAUNCHED("settle_kernel");
+           }
+           if (stage == kSettleSample && !samples.empty()) {
+             sample_roots_kernel<<<(unsigned(samples.size()) + 255) / 256, 256, 0, dev.stream>>>(
+                 d_samples.get(), int(samples.size()), label, d_roots.get());
+             CHATTY_CUDA(
+                 cudaMemcpyAsync(roots.data(), d_roots.get(), roots.size() * 4, cudaMemcpyDeviceToHost, dev.stream));
+             dev.sync();
+             std::unordered_map<vid_t, uint64_t> freq;
+             for (vid_t r : roots) ++freq[r];
+             for (auto [l, f] : freq)
+               if (f > vote_count || (f == vote_count && l < vote)) vote = l, vote_count = f;
+           }
+           dev.sync();
+           clk.end();
+           clk.begin(kCompact);
+           compact(run, dev, parity, dev.changed.get(), &dev.c()->changed, 0, label);
+           dev.sync();
+           clk.end();
+         });
     const auto all = run.sync(dev, parity, ok, clk, vote, vote_count);
     if (GpuRun::failed(all)) return;
     const bool quiet = total(all, &DeviceStatus::sent) == 0;
@@ -112,8 +113,8 @@ inline void connectivity(GpuRun& run, GpuDevice& dev, const Graph& g, bool lb) {
 // PageRank: Jacobi supersteps over owned vertices; owners send their
 // boundary vertices' contributions; L1 and dangling mass are status data.
 template <typename P>
-void gather(GpuRun& run, GpuDevice& dev, const Graph& g, const Partition& part, const P& prog,
-            const EngineOptions& opt, const std::vector<float>& contrib0, double dangling0) {
+void gather(GpuRun& run, GpuDevice& dev, const Graph& g, const Partition& part, const P& prog, const EngineOptions& opt,
+            const std::vector<float>& contrib0, double dangling0) {
   double dangling = dangling0;
   const auto [first, last] = part.boundary_of(dev.d);
   const vid_t* send_list = dev.boundary_list.get() + (first - part.boundary_list.data());
@@ -123,8 +124,8 @@ void gather(GpuRun& run, GpuDevice& dev, const Graph& g, const Partition& part, 
   const int G = mean <= 4 ? 4 : mean <= 8 ? 8 : mean <= 16 ? 16 : 32;
   auto* ranks = reinterpret_cast<float*>(dev.values.get());
   bool ok = guarded(run, [&] {
-    CHATTY_CUDA(cudaMemcpyAsync(dev.contrib.get(), contrib0.data(), contrib0.size() * 4, cudaMemcpyHostToDevice,
-                                dev.stream));
+    CHATTY_CUDA(
+        cudaMemcpyAsync(dev.contrib.get(), contrib0.data(), contrib0.size() * 4, cudaMemcpyHostToDevice, dev.stream));
     CHATTY_CUDA(cudaMemcpyAsync(dev.next_contrib.get(), dev.contrib.get(), contrib0.size() * 4,
                                 cudaMemcpyDeviceToDevice, dev.stream));
     dev.sync();
@@ -133,41 +134,41 @@ void gather(GpuRun& run, GpuDevice& dev, const Graph& g, const Partition& part, 
   for (int k = 0; k < opt.max_iters; ++k) {
     const int parity = k & 1;
     ok = ok && guarded(run, [&] {
-      reset_step_kernel<<<1, 1, 0, dev.stream>>>(dev.c());
-      clk.begin(kMerge);
-      for (int peer = 0; peer < run.D; ++peer) {
-        const Slot& s = run.mb.recv(parity, dev.d, peer);
-        if (peer == dev.d || s.count == 0) continue;
-        const Launch l = dev.launch(s.count);
-        merge_contrib_kernel<<<l.grid, l.block, 0, dev.stream>>>(reinterpret_cast<const Update<float>*>(s.data),
-                                                                 s.count, dev.contrib.get(), dev.next_contrib.get());
-        CHATTY_CUDA_LAUNCHED("merge_contrib_kernel");
-      }
-      dev.sync();
-      clk.end();
-      clk.begin(kCompute);
-      const Launch l = dev.launch(dev.nd(), uint64_t(G));
+           reset_step_kernel<<<1, 1, 0, dev.stream>>>(dev.c());
+           clk.begin(kMerge);
+           for (int peer = 0; peer < run.D; ++peer) {
+             const Slot& s = run.mb.recv(parity, dev.d, peer);
+             if (peer == dev.d || s.count == 0) continue;
+             const Launch l = dev.launch(s.count);
+             merge_contrib_kernel<<<l.grid, l.block, 0, dev.stream>>>(
+                 reinterpret_cast<const Update<float>*>(s.data), s.count, dev.contrib.get(), dev.next_contrib.get());
+             CHATTY_CUDA_LAUNCHED("merge_contrib_kernel");
+           }
+           dev.sync();
+           clk.end();
+           clk.begin(kCompute);
+           const Launch l = dev.launch(dev.nd(), uint64_t(G));
 #define CHATTY_GATHER(g_)                                                                                      \
-  gather_kernel<g_, P><<<l.grid, l.block, 0, dev.stream>>>(prog, dev.in_off.get(), dev.in_targets.get(),      \
-                                                          dev.off.get(), dev.lo, dev.nd(), dev.contrib.get(), \
-                                                          dev.next_contrib.get(), ranks, dangling, dev.c())
-      switch (G) {
-        case 4: CHATTY_GATHER(4); break;
-        case 8: CHATTY_GATHER(8); break;
-        case 16: CHATTY_GATHER(16); break;
-        default: CHATTY_GATHER(32); break;
-      }
+  gather_kernel<g_, P><<<l.grid, l.block, 0, dev.stream>>>(prog, dev.in_off.get(), dev.in_targets.get(),       \
+                                                           dev.off.get(), dev.lo, dev.nd(), dev.contrib.get(), \
+                                                           dev.next_contrib.get(), ranks, dangling, dev.c())
+           switch (G) {
+             case 4: CHATTY_GATHER(4); break;
+             case 8: CHATTY_GATHER(8); break;
+             case 16: CHATTY_GATHER(16); break;
+             default: CHATTY_GATHER(32); break;
+           }
 #undef CHATTY_GATHER
-      CHATTY_CUDA_LAUNCHED("gather_kernel");
-      set_counter(dev, &Counters::updated, dev.nd());
-      std::swap(dev.contrib, dev.next_contrib);
-      dev.sync();
-      clk.end();
-      clk.begin(kCompact);
-      compact(run, dev, parity, send_list, nullptr, send_count, dev.contrib.get());
-      dev.sync();
-      clk.end();
-    });
+           CHATTY_CUDA_LAUNCHED("gather_kernel");
+           set_counter(dev, &Counters::updated, dev.nd());
+           std::swap(dev.contrib, dev.next_contrib);
+           dev.sync();
+           clk.end();
+           clk.begin(kCompact);
+           compact(run, dev, parity, send_list, nullptr, send_count, dev.contrib.get());
+           dev.sync();
+           clk.end();
+         });
     const auto all = run.sync(dev, parity, ok, clk);
     if (GpuRun::failed(all)) return;
     double l1 = 0;

@@ -143,7 +143,7 @@ class GpuRun {
 
   TransportPolicy& policy_;
   std::vector<MultiStep>& steps_;
-  DeviceStatus* board_ = nullptr;  // [parity][device], mapped pinned host memory
+  DeviceStatus* board_ = nullptr;   // [parity][device], mapped pinned host memory
   std::vector<char> bad_exchange_;  // per device
 };
 
