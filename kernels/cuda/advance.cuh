@@ -109,8 +109,10 @@ __global__ void lb_advance_kernel(Source src, const eid_t* scan, EdgeFn fn, ull*
     vid_t u;
     eid_t b, e;
     src.get(lo, u, b, e);
-    const eid_t before = lo ? scan[lo - 1] : 0;
-    fn(u, b + (k - before));
+    // The edge from the scanned degree and the end offset only: a source
+    // whose start depends on live state (WCC skips the giant component)
+    // may report a different start now than when the degrees were scanned.
+    fn(u, e - (scan[lo] - k));
     ++visited;
   }
   if (edges) {

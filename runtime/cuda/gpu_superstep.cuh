@@ -99,6 +99,8 @@ class GpuRun {
       } catch (const std::exception& e) {
         fail(e.what());  // reported by every device at the next sync
         bad_exchange_[size_t(d)] = 1;
+        for (int r = 0; r < D; ++r)  // peers must not merge a slot that was never filled
+          if (r != d) mb.recv(parity ^ 1, r, d).count = 0;
       }
     } else if (D > 1) {
       for (int r = 0; r < D; ++r)
