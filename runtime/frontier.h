@@ -23,6 +23,14 @@ class Bitmap {
   }
   bool get(size_t i) const { return (words_[i >> 6] >> (i & 63)) & 1; }
   void set(size_t i) { words_[i >> 6] |= uint64_t(1) << (i & 63); }
+  // Single-writer forms (one thread owns the bitmap): no lock prefix.
+  bool test_and_set(size_t i) {
+    const uint64_t bit = uint64_t(1) << (i & 63);
+    if (words_[i >> 6] & bit) return false;
+    words_[i >> 6] |= bit;
+    return true;
+  }
+  void reset(size_t i) { words_[i >> 6] &= ~(uint64_t(1) << (i & 63)); }
   // True if this call set the bit (it was clear before).
   bool set_atomic(size_t i) {
     uint64_t bit = uint64_t(1) << (i & 63);

@@ -33,12 +33,13 @@ namespace multi {
 template <typename P>
 using Ctx = DeviceContext<typename P::Value>;
 
+// The device's driving thread alone touches its queue and marks here.
 inline void push_unique(Queue& q, Bitmap& in_q, vid_t v) {
-  if (in_q.set_atomic(v)) q.ids[q.count++] = v;
+  if (in_q.test_and_set(v)) q.ids[q.count++] = v;
 }
 
 inline void clear_marks(Queue& q, Bitmap& b) {
-  for (size_t i = 0; i < q.count; ++i) b.reset_atomic(q.ids[i]);
+  for (size_t i = 0; i < q.count; ++i) b.reset(q.ids[i]);
   q.count = 0;
 }
 
@@ -80,29 +81,35 @@ void traverse(Ctx<P>& c, const Graph& g, const P& prog, const EngineOptions& opt
         });
     c.begin(kCompute);
     SuperstepStats st;
+    c.pull_ = pull;
     if (pull) {
+      // Bottom-up: the owned vertices that joined form the next frontier
+      // (remote ones arrive by merge). The active queue is only needed
+      // again when the run goes back to push, so it is rebuilt then.
       cpu::pull_step(g.in(), prog, c.values.data(), front, next, level, st, c.lo, c.hi);
       clear_marks(active, c.marks);
       changed.count = 0;
       for (vid_t v = c.lo; v < c.hi; ++v)
         if (next.get(v)) changed.ids[changed.count++] = v;
+      front.swap(next);
+      mine.updated += changed.count;
+      mine.active = changed.count;
     } else {
       cpu::push_step(out, prog, c.values.data(), active, changed, claimed, st);
       clear_marks(active, c.marks);
       if (P::kUniformFrontier) level = prog.scatter(level, 0, 0, 1);
+      if (can_pull) front.clear();
+      for (size_t i = 0; i < changed.count; ++i) {
+        const vid_t v = changed.ids[i];
+        if (can_pull) front.set(v);
+        if (!c.owns(v)) continue;
+        push_unique(active, c.marks, v);
+        ++mine.updated;
+        mine.scout += out.degree(v);
+      }
+      mine.active = active.count;
     }
-    c.pull_ = pull;
     mine.edges = st.edges;
-    if (can_pull) front.clear();
-    for (size_t i = 0; i < changed.count; ++i) {
-      const vid_t v = changed.ids[i];
-      if (can_pull) front.set(v);
-      if (!c.owns(v)) continue;
-      push_unique(active, c.marks, v);
-      ++mine.updated;
-      mine.scout += out.degree(v);
-    }
-    mine.active = active.count;
     c.end();
     c.compact(changed.ids.data(), changed.count);
     const auto all = c.sync(parity, mine);
@@ -116,7 +123,11 @@ void traverse(Ctx<P>& c, const Graph& g, const P& prog, const EngineOptions& opt
         scout = next_scout;
         if (double(scout) > double(edges_to_check) / opt.alpha) pull = true, prev_awake = awake;
       } else {
-        if (!(awake >= prev_awake || double(awake) > double(n) / opt.beta)) pull = false;
+        if (!(awake >= prev_awake || double(awake) > double(n) / opt.beta)) {
+          pull = false;
+          for (vid_t v = c.lo; v < c.hi; ++v)  // the owned frontier, as the push step's queue
+            if (front.get(v)) push_unique(active, c.marks, v);
+        }
         prev_awake = awake;
         scout = 1;
       }
@@ -158,9 +169,9 @@ void ordered(Ctx<P>& c, const Graph& g, const P& prog, uint64_t delta) {
     frontier.count = 0;
     if (bucket < bins.size()) {
       for (vid_t v : bins[bucket])  // drop stale and repeated entries
-        if (bin_of(v) == bucket && c.marks.set_atomic(v)) frontier.ids[frontier.count++] = v;
+        if (bin_of(v) == bucket && c.marks.test_and_set(v)) frontier.ids[frontier.count++] = v;
       bins[bucket].clear();
-      for (size_t i = 0; i < frontier.count; ++i) c.marks.reset_atomic(frontier.ids[i]);
+      for (size_t i = 0; i < frontier.count; ++i) c.marks.reset(frontier.ids[i]);
     }
     SuperstepStats st;
     cpu::push_step(out, prog, c.values.data(), frontier, changed, claimed, st);
