@@ -31,6 +31,7 @@ struct MultiStats {
   uint64_t structure_bytes = 0;  // chunk data each device holds (CSR/CSC of its vertices)
   std::vector<MultiStep> steps;
   double setup_seconds = 0;  // GPU devices: creating them and uploading chunks (not part of the run's time)
+  double run_seconds = 0;    // GPU devices: from all devices up to all programs done
   uint64_t updated() const {
     uint64_t s = 0;
     for (auto& x : steps) s += x.updated;
