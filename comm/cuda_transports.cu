@@ -82,8 +82,15 @@ class P2pTransport : public Transport {
     for (int r = 0; r < mb.devices(); ++r) {
       if (r == d) continue;
       Slot& rs = mb.recv(parity, r, d);
-      rs.data = rs.storage;
       rs.count = s.count;
+      if (gpu_of_[size_t(r)] == gpu_of_[size_t(d)]) {
+        // Virtual devices on one GPU: the receiver's merge kernel reads the
+        // sender's buffer in place (it stays untouched until both have
+        // passed the next superstep's barriers: sends are double-buffered).
+        rs.data = s.data;
+        continue;
+      }
+      rs.data = rs.storage;
       if (!bytes) continue;
       if (mb.endpoint(d).space == MemorySpace::kDevice)
         CHATTY_CUDA(
@@ -229,13 +236,7 @@ class TopologyGpuPolicy : public TransportPolicy {
     bool distinct = true;
     for (size_t i = 0; i < gpu_of.size(); ++i)
       for (size_t j = 0; j < i; ++j) distinct = distinct && gpu_of[i] != gpu_of[j];
-    if (distinct && D > 1) {
-      try {
-        by_name_["nccl"] = std::make_unique<NcclTransport>(gpu_of);
-      } catch (const Error& e) {
-        nccl_note_ = std::string("; nccl unavailable: ") + e.what();
-      }
-    }
+    nccl_possible_ = distinct && D > 1;
   }
   Transport& choose(DataClass cls, size_t bytes) override {
     std::lock_guard<std::mutex> lock(mu_);
@@ -248,6 +249,20 @@ class TopologyGpuPolicy : public TransportPolicy {
         const topo::Decision dec = topo::decide(topo_, cls, bytes, gpu_of_);
         name = dec.choice == topo::Choice::kAsyncCopy ? "p2p" : topo::choice_name(dec.choice);
       } catch (const Error&) {  // no GPU in the probe's view: copies always work
+      }
+      if (name == "nccl" && nccl_possible_ && !by_name_.count(name)) {
+        // Communicators only when the policy first wants NCCL (every device
+        // thread waits here for the same answer).
+        int current = 0;
+        CHATTY_CUDA(cudaGetDevice(&current));
+        try {
+          by_name_["nccl"] = std::make_unique<NcclTransport>(gpu_of_);
+          CHATTY_CUDA(cudaSetDevice(current));  // this thread drives its own GPU
+        } catch (const Error& e) {
+          (void)cudaSetDevice(current);
+          nccl_possible_ = false;
+          nccl_note_ = std::string("; nccl unavailable: ") + e.what();
+        }
       }
       if (!by_name_.count(name)) name = "p2p";
       it = cache_.emplace(std::make_pair(int(cls), band), name).first;
@@ -270,6 +285,7 @@ class TopologyGpuPolicy : public TransportPolicy {
   std::map<std::pair<int, int>, std::string> cache_;
   std::map<std::string, bool> used_;
   std::string nccl_note_;
+  bool nccl_possible_ = false;
   mutable std::mutex mu_;
 };
 

@@ -29,10 +29,7 @@ struct RestSource {
 struct LinkEdge {
   const vid_t* targets;
   vid_t* label;
-  Counters* c;
-  __device__ void operator()(vid_t u, eid_t e) const {
-    if (uf_link(u, targets[e], label)) atomicAdd(&c->linked, 1ull);
-  }
+  __device__ void operator()(vid_t u, eid_t e) const { uf_link(u, targets[e], label); }
 };
 
 // Round r of the sample: every owned vertex links to its r-th neighbour.
@@ -52,23 +49,27 @@ __global__ void compress_kernel(vid_t lo, vid_t hi, vid_t* label) {
 
 // Peers' (v, label) records: link v's tree with the label's.
 __global__ void link_received_kernel(const Update<uint32_t>* rec, ull count, vid_t* label, Counters* c) {
+  ull linked = 0;
   for (ull i = ull(blockIdx.x) * blockDim.x + threadIdx.x; i < count; i += ull(gridDim.x) * blockDim.x)
-    if (uf_link(rec[i].v, rec[i].value, label)) atomicAdd(&c->linked, 1ull);
+    linked += uf_link(rec[i].v, rec[i].value, label);
+  add_warp_total(&c->linked, linked);
 }
 
 // Resolves every boundary vertex's label; those that dropped since they
 // were last sent are listed for the compaction.
 __global__ void settle_kernel(const vid_t* boundary, ull count, vid_t lo, vid_t hi, vid_t* label, vid_t* prev,
                               vid_t* changed, Counters* c) {
+  ull updated = 0;
   for (ull i = ull(blockIdx.x) * blockDim.x + threadIdx.x; i < count; i += ull(gridDim.x) * blockDim.x) {
     const vid_t v = boundary[i];
     const vid_t r = uf_find(v, label);
     label[v] = r;
     if (r == prev[v]) continue;
     prev[v] = r;
-    if (v >= lo && v < hi) atomicAdd(&c->updated, 1ull);
+    updated += v >= lo && v < hi;
     changed[append_slot(&c->changed)] = v;
   }
+  add_warp_total(&c->updated, updated);
 }
 
 // Roots of `count` sampled owned vertices, for the giant-component vote.

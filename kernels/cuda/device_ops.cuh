@@ -49,6 +49,12 @@ __device__ __forceinline__ T warp_sum(T x) {
   return x;
 }
 
+// Adds every lane's x to *total with one atomic per warp; all 32 lanes must call it.
+__device__ __forceinline__ void add_warp_total(ull* total, ull x) {
+  x = warp_sum(x);
+  if ((threadIdx.x & 31) == 0 && x) atomicAdd(total, x);
+}
+
 // Union-find as on the CPU (kernels/cpu/union_find.h): the larger root is
 // hung under the smaller with one CAS, so roots are component minima.
 __device__ __forceinline__ bool uf_link(vid_t u, vid_t v, vid_t* comp) {

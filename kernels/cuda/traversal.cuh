@@ -72,14 +72,17 @@ __global__ void pull_kernel(P prog, const eid_t* in_off, const vid_t* in_targets
 __global__ void activate_kernel(const vid_t* changed, vid_t lo, vid_t hi, const eid_t* off, uint32_t* stamp,
                                 uint32_t epoch, vid_t* active, uint32_t* front, Counters* c) {
   const ull count = c->changed;
+  ull updated = 0, scout = 0;
   for (ull i = ull(blockIdx.x) * blockDim.x + threadIdx.x; i < count; i += ull(gridDim.x) * blockDim.x) {
     const vid_t v = changed[i];
     if (front) set_bit(front, v);
     if (v < lo || v >= hi) continue;
-    atomicAdd(&c->updated, 1ull);
-    atomicAdd(&c->scout, ull(off[v - lo + 1] - off[v - lo]));
+    ++updated;
+    scout += ull(off[v - lo + 1] - off[v - lo]);
     if (atomicExch(&stamp[v], epoch) != epoch) active[append_slot(&c->active)] = v;
   }
+  add_warp_total(&c->updated, updated);
+  add_warp_total(&c->scout, scout);
 }
 
 // Folds one peer's records into the replica; owned vertices that change
@@ -88,14 +91,16 @@ template <typename P>
 __global__ void merge_kernel(const Update<uint32_t>* rec, ull count, uint32_t* values, vid_t lo, vid_t hi,
                              uint32_t* stamp, uint32_t epoch, vid_t* active, ull* active_count, uint32_t* front,
                              Counters* c) {
+  ull updated = 0;
   for (ull i = ull(blockIdx.x) * blockDim.x + threadIdx.x; i < count; i += ull(gridDim.x) * blockDim.x) {
     const vid_t v = rec[i].v;
     if (!atomic_reduce<P>(&values[v], rec[i].value)) continue;
     if (front) set_bit(front, v);
     if (v < lo || v >= hi) continue;
-    atomicAdd(&c->updated, 1ull);
+    ++updated;
     if (atomicExch(&stamp[v], epoch) != epoch) active[append_slot(active_count)] = v;
   }
+  add_warp_total(&c->updated, updated);
 }
 
 // Compaction (seed 001 section 4.3): the listed vertices that are remote or
@@ -130,15 +135,21 @@ template <typename P>
 __global__ void split_kernel(P prog, const vid_t* pile, const uint32_t* values, uint64_t delta, ull bucket,
                              uint32_t* in_pile, vid_t* frontier, vid_t* rest, Counters* c) {
   const ull n = c->pile;
+  ull low = ~0ull;
   for (ull i = ull(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += ull(gridDim.x) * blockDim.x) {
     const vid_t v = pile[i];
-    if (prog.priority(values[v]) / delta <= bucket) {
+    const ull b = prog.priority(values[v]) / delta;
+    if (b <= bucket) {
       in_pile[v] = 0;
       frontier[append_slot(&c->active)] = v;
     } else {
       rest[append_slot(&c->rest)] = v;
+      low = b < low ? b : low;
     }
   }
+  // The kept items' lowest bucket: one whose value drops in the relaxation
+  // that follows is in the changed list, whose buckets are added after it.
+  if (low != ~0ull) atomicMin(&c->bucket, low);
 }
 
 // SSSP after a relaxation: owned changed vertices join the pile, and the
@@ -148,28 +159,17 @@ template <typename P>
 __global__ void pile_changed_kernel(P prog, const vid_t* changed, vid_t lo, vid_t hi, const uint32_t* values,
                                     uint64_t delta, uint32_t* in_pile, vid_t* pile, ull* pile_count, Counters* c) {
   const ull count = c->changed;
-  ull low = ~0ull;
+  ull low = ~0ull, updated = 0;
   for (ull i = ull(blockIdx.x) * blockDim.x + threadIdx.x; i < count; i += ull(gridDim.x) * blockDim.x) {
     const vid_t v = changed[i];
     const ull b = prog.priority(values[v]) / delta;
     low = b < low ? b : low;
     if (v < lo || v >= hi) continue;
-    atomicAdd(&c->updated, 1ull);
+    ++updated;
     if (atomicExch(&in_pile[v], 1u) == 0) pile[append_slot(pile_count)] = v;
   }
   if (low != ~0ull) atomicMin(&c->bucket, low);
-}
-
-template <typename P>
-__global__ void pile_bucket_kernel(P prog, const vid_t* pile, const ull* pile_count, const uint32_t* values,
-                                   uint64_t delta, Counters* c) {
-  const ull count = *pile_count;
-  ull low = ~0ull;
-  for (ull i = ull(blockIdx.x) * blockDim.x + threadIdx.x; i < count; i += ull(gridDim.x) * blockDim.x) {
-    const ull b = prog.priority(values[pile[i]]) / delta;
-    low = b < low ? b : low;
-  }
-  if (low != ~0ull) atomicMin(&c->bucket, low);
+  add_warp_total(&c->updated, updated);
 }
 
 // Status data straight into the device's slot of the board, which lives in

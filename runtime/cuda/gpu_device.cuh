@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "comm/mailboxes.h"
+#include "kernels/cuda/gather.cuh"
 #include "kernels/cuda/launch.h"
-#include "kernels/cuda/traversal.cuh"
 #include "runtime/cuda/device_array.cuh"
 #include "runtime/gpu_plan.h"
 
@@ -36,11 +36,14 @@ class GpuDevice {
       CHATTY_CUDA(cudaMemsetAsync(claim.get(), 0, size_t(n) * 4, stream));
       CHATTY_CUDA(cudaMemsetAsync(front.get(), 0, front.size() * 4, stream));
       size_t bytes = 0;
-      CHATTY_CUDA(cub::DeviceScan::InclusiveSum(nullptr, bytes, scan.get(), scan.get(), int(n), stream));
+      CHATTY_CUDA(cub::DeviceScan::InclusiveSum(nullptr, bytes, scan.get(), scan.get(), int64_t(n), stream));
       cub_temp.allocate(bytes);
     }
     if (needs.labels) prev.allocate(n);
-    if (needs.ranks) contrib.allocate(n), next_contrib.allocate(n);
+    if (needs.ranks) {
+      contrib.allocate(n), next_contrib.allocate(n);
+      plan_gather(g.in(), up);
+    }
     boundary.allocate(n);
     up.copy(boundary.get(), part.boundary.data(), n);
     boundary_list.allocate(part.boundary_list.size());
@@ -72,12 +75,15 @@ class GpuDevice {
   DeviceArray<uint8_t> boundary;
   DeviceArray<Counters> counters;
   DeviceArray<std::byte> cub_temp;
+  DeviceArray<vid_t> heavy;  // gather: owned vertices with kHeavyDegree+ in-edges
+  int group = 32;            // gather: lanes per vertex
 
   vid_t nd() const { return hi - lo; }
   Counters* c() const { return counters.get(); }
   Launch launch(uint64_t items, uint64_t lanes = 1) const { return launch_for(items, sms, lanes); }
-  // Grid for kernels that read their item count on the device (any size).
-  Launch launch_max() const { return launch_for(uint64_t(n) + 1, sms); }
+  // Grid for kernels that read their item count on the device (any size):
+  // one resident wave, since small frontiers are common and the kernels stride.
+  Launch launch_max() const { return launch_for(uint64_t(n) + 1, sms, 1, 1); }
   void sync() const { CHATTY_CUDA(cudaStreamSynchronize(stream)); }
 
  private:
@@ -97,6 +103,28 @@ class GpuDevice {
       up.copy(w->get(), csr.weights.data() + first, (last - first) * sizeof(weight_t));
     }
     sync();  // `local` dies here
+  }
+
+  // Hubs get a block each; the others G lanes, G minimising the lane-slots
+  // sum (ceil(d / G) + 1) * G over a sample of the chunk's in-degrees (the
+  // +1 is the per-vertex read of offsets and the apply).
+  void plan_gather(const Csr& in, Uploader& up) {
+    std::vector<vid_t> hubs;
+    for (vid_t v = lo; v < hi; ++v)
+      if (in.degree(v) >= kHeavyDegree) hubs.push_back(v);
+    heavy.allocate(hubs.size());
+    up.copy(heavy.get(), hubs.data(), hubs.size() * sizeof(vid_t));
+    double best = -1;
+    const vid_t step = std::max<vid_t>(1, nd() / 8192);
+    for (int G : {4, 8, 16, 32}) {
+      double cost = 0;
+      for (vid_t v = lo; v < hi; v += step) {
+        const eid_t d = in.degree(v);
+        if (d < kHeavyDegree) cost += double((d + G - 1) / G + 1) * G;
+      }
+      if (best < 0 || cost < best) best = cost, group = G;
+    }
+    sync();  // `hubs` dies here
   }
 
   void wire_mailboxes(Mailboxes& mb, size_t slot_bytes, bool mapped_send) {

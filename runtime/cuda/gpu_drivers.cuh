@@ -58,8 +58,8 @@ void advance(GpuDevice& dev, const Source& src, const Fn& fn, bool lb, const ull
   lb_degrees_kernel<<<l.grid, l.block, 0, dev.stream>>>(src, dev.scan.get());
   CHATTY_CUDA_LAUNCHED("lb_degrees_kernel");
   size_t bytes = dev.cub_temp.size();
-  CHATTY_CUDA(
-      cub::DeviceScan::InclusiveSum(dev.cub_temp.get(), bytes, dev.scan.get(), dev.scan.get(), int(count), dev.stream));
+  CHATTY_CUDA(cub::DeviceScan::InclusiveSum(dev.cub_temp.get(), bytes, dev.scan.get(), dev.scan.get(), int64_t(count),
+                                            dev.stream));
   const Launch e = dev.launch_max();
   lb_advance_kernel<<<e.grid, e.block, 0, dev.stream>>>(src, dev.scan.get(), fn, &dev.c()->edges);
   CHATTY_CUDA_LAUNCHED("lb_advance_kernel");
@@ -94,32 +94,30 @@ inline uint64_t total(const std::vector<DeviceStatus>& all, uint64_t DeviceStatu
   return s;
 }
 
-template <typename P>
-std::vector<vid_t> owned_start(const P& prog, const GpuDevice& dev) {
+// The start set's vertices this device owns.
+inline std::vector<vid_t> owned_start(const std::vector<vid_t>& start, const GpuDevice& dev) {
   std::vector<vid_t> s;
-  for (vid_t v = dev.lo; v < dev.hi; ++v)
-    if (prog.active_at_start(v)) s.push_back(v);
+  for (vid_t v : start)
+    if (v >= dev.lo && v < dev.hi) s.push_back(v);
   return s;
 }
 
 // Frontier programs: BFS with the direction switch on global counts, plain
 // push otherwise (WCC by label propagation).
 template <typename P>
-void traverse(GpuRun& run, GpuDevice& dev, const Graph& g, const P& prog, const EngineOptions& opt, bool lb) {
+void traverse(GpuRun& run, GpuDevice& dev, const Graph& g, const P& prog, const EngineOptions& opt,
+              const std::vector<vid_t>& all_start, bool lb) {
   const Csr& out = g.out();
   const vid_t n = dev.n;
   const bool can_pull = P::kPullable && opt.direction != Direction::kPush;
-  uint32_t level = 0;
-  bool have_level = false;
+  uint32_t level = all_start.empty() ? 0 : prog.init(all_start[0]);
   uint64_t scout = 0;
   std::vector<uint32_t> bits(can_pull ? dev.front.size() : 0, 0);
-  for (vid_t v = 0; v < n; ++v)
-    if (prog.active_at_start(v)) {
-      if (!have_level) level = prog.init(v), have_level = true;
-      if (can_pull) bits[v >> 5] |= 1u << (v & 31);
-      scout += out.degree(v);
-    }
-  const std::vector<vid_t> start = owned_start(prog, dev);
+  for (vid_t v : all_start) {
+    if (can_pull) bits[v >> 5] |= 1u << (v & 31);
+    scout += out.degree(v);
+  }
+  const std::vector<vid_t> start = owned_start(all_start, dev);
   bool ok = guarded(run, [&] {
     CHATTY_CUDA(cudaMemcpyAsync(dev.active.get(), start.data(), start.size() * sizeof(vid_t), cudaMemcpyHostToDevice,
                                 dev.stream));
@@ -200,12 +198,11 @@ void traverse(GpuRun& run, GpuDevice& dev, const Graph& g, const P& prog, const 
 // Ordered programs (SSSP): distributed delta-stepping as on the CPU, with
 // each device's pending vertices in a pile that is split by bucket.
 template <typename P>
-void ordered(GpuRun& run, GpuDevice& dev, const P& prog, uint64_t delta, bool lb) {
+void ordered(GpuRun& run, GpuDevice& dev, const P& prog, const std::vector<vid_t>& all_start, uint64_t delta, bool lb) {
   constexpr uint64_t kNone = ~uint64_t(0);
   uint64_t bucket = kNone;
-  for (vid_t v = 0; v < dev.n; ++v)
-    if (prog.active_at_start(v)) bucket = std::min<uint64_t>(bucket, prog.priority(prog.init(v)) / delta);
-  const std::vector<vid_t> start = owned_start(prog, dev);
+  for (vid_t v : all_start) bucket = std::min<uint64_t>(bucket, prog.priority(prog.init(v)) / delta);
+  const std::vector<vid_t> start = owned_start(all_start, dev);
   bool ok = guarded(run, [&] {
     CHATTY_CUDA(cudaMemcpyAsync(dev.pile.get(), start.data(), start.size() * sizeof(vid_t), cudaMemcpyHostToDevice,
                                 dev.stream));
@@ -253,9 +250,6 @@ void ordered(GpuRun& run, GpuDevice& dev, const P& prog, uint64_t delta, bool lb
                                                                       dev.values.get(), delta, dev.stamp.get(),
                                                                       dev.pile.get(), &dev.c()->pile, dev.c());
            CHATTY_CUDA_LAUNCHED("pile_changed_kernel");
-           pile_bucket_kernel<P><<<m.grid, m.block, 0, dev.stream>>>(prog, dev.pile.get(), &dev.c()->pile,
-                                                                     dev.values.get(), delta, dev.c());
-           CHATTY_CUDA_LAUNCHED("pile_bucket_kernel");
            dev.sync();
            clk.end();
            clk.begin(kCompact);

@@ -63,7 +63,7 @@ inline void connectivity(GpuRun& run, GpuDevice& dev, const Graph& g, bool lb) {
            } else if (stage == kLinkRest) {
              compress_kernel<<<own.grid, own.block, 0, dev.stream>>>(dev.lo, dev.hi, label);
              advance(dev, RestSource{dev.off.get(), dev.lo, dev.nd(), kSample, label, giant, dev.nd()},
-                     LinkEdge{dev.targets.get(), label, dev.c()}, lb, nullptr, dev.nd());
+                     LinkEdge{dev.targets.get(), label}, lb, nullptr, dev.nd());
              stage = kSettleRest;
            }
            if (boundary_count) {
@@ -113,23 +113,15 @@ inline void connectivity(GpuRun& run, GpuDevice& dev, const Graph& g, bool lb) {
 // PageRank: Jacobi supersteps over owned vertices; owners send their
 // boundary vertices' contributions; L1 and dangling mass are status data.
 template <typename P>
-void gather(GpuRun& run, GpuDevice& dev, const Graph& g, const Partition& part, const P& prog, const EngineOptions& opt,
-            const std::vector<float>& contrib0, double dangling0) {
+void gather(GpuRun& run, GpuDevice& dev, const Partition& part, const P& prog, const EngineOptions& opt,
+            double dangling0) {
   double dangling = dangling0;
   const auto [first, last] = part.boundary_of(dev.d);
   const vid_t* send_list = dev.boundary_list.get() + (first - part.boundary_list.data());
   const ull send_count = ull(last - first);
-  const Csr& in = g.in();
-  const double mean = dev.nd() ? double(in.offsets[dev.hi] - in.offsets[dev.lo]) / double(dev.nd()) : 0;
-  const int G = mean <= 4 ? 4 : mean <= 8 ? 8 : mean <= 16 ? 16 : 32;
+  const int G = dev.group;
   auto* ranks = reinterpret_cast<float*>(dev.values.get());
-  bool ok = guarded(run, [&] {
-    CHATTY_CUDA(
-        cudaMemcpyAsync(dev.contrib.get(), contrib0.data(), contrib0.size() * 4, cudaMemcpyHostToDevice, dev.stream));
-    CHATTY_CUDA(cudaMemcpyAsync(dev.next_contrib.get(), dev.contrib.get(), contrib0.size() * 4,
-                                cudaMemcpyDeviceToDevice, dev.stream));
-    dev.sync();
-  });
+  bool ok = true;  // the first contributions were uploaded at setup
   GpuRun::Clock clk;
   for (int k = 0; k < opt.max_iters; ++k) {
     const int parity = k & 1;
@@ -152,6 +144,13 @@ void gather(GpuRun& run, GpuDevice& dev, const Graph& g, const Partition& part, 
   gather_kernel<g_, P><<<l.grid, l.block, 0, dev.stream>>>(prog, dev.in_off.get(), dev.in_targets.get(),       \
                                                            dev.off.get(), dev.lo, dev.nd(), dev.contrib.get(), \
                                                            dev.next_contrib.get(), ranks, dangling, dev.c())
+           if (dev.heavy.size()) {
+             const Launch h = dev.launch(dev.heavy.size() * kBlock);
+             heavy_gather_kernel<P><<<h.grid, h.block, 0, dev.stream>>>(
+                 prog, dev.heavy.get(), dev.heavy.size(), dev.in_off.get(), dev.in_targets.get(), dev.off.get(), dev.lo,
+                 dev.contrib.get(), dev.next_contrib.get(), ranks, dangling, dev.c());
+             CHATTY_CUDA_LAUNCHED("heavy_gather_kernel");
+           }
            switch (G) {
              case 4: CHATTY_GATHER(4); break;
              case 8: CHATTY_GATHER(8); break;

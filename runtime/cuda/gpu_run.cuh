@@ -67,6 +67,10 @@ std::vector<typename P::Value> run_program_gpu(const Graph& g, const P& prog, co
       contrib0[v] = d ? float(prog.contribution(prog.init(v), d)) : 0.0f;
     }
   }
+  std::vector<vid_t> start;  // traversal programs' start set, once for all devices
+  if constexpr (P::kKind == ProgramKind::kTraversal)
+    for (vid_t v = 0; v < n; ++v)
+      if (prog.active_at_start(v)) start.push_back(v);
   std::vector<char> up(size_t(D), 0);
   const double t0 = omp_get_wtime();
 #pragma omp parallel num_threads(D)
@@ -80,6 +84,12 @@ std::vector<typename P::Value> run_program_gpu(const Graph& g, const P& prog, co
       const Launch l = dev->launch(n);
       init_values_kernel<P><<<l.grid, l.block, 0, dev->stream>>>(prog, n, reinterpret_cast<V*>(dev->values.get()));
       CHATTY_CUDA_LAUNCHED("init_values_kernel");
+      if constexpr (P::kKind == ProgramKind::kGather) {
+        CHATTY_CUDA(cudaMemcpyAsync(dev->contrib.get(), contrib0.data(), contrib0.size() * 4, cudaMemcpyHostToDevice,
+                                    dev->stream));
+        CHATTY_CUDA(cudaMemcpyAsync(dev->next_contrib.get(), dev->contrib.get(), contrib0.size() * 4,
+                                    cudaMemcpyDeviceToDevice, dev->stream));
+      }
       dev->sync();
     });
 #pragma omp barrier
@@ -89,14 +99,14 @@ std::vector<typename P::Value> run_program_gpu(const Graph& g, const P& prog, co
     for (char u : up) all_up = all_up && u;
     if (all_up) {
       if constexpr (P::kKind == ProgramKind::kGather) {
-        gather(run, *dev, g, part, prog, opt, contrib0, dangling0);
+        gather(run, *dev, part, prog, opt, dangling0);
       } else {
         if (P::kConnectivity && opt.union_find)
           connectivity(run, *dev, g, lb);
         else if (P::kOrdered)
-          ordered(run, *dev, prog, opt.delta ? opt.delta : gpu_delta(g), lb);
+          ordered(run, *dev, prog, start, opt.delta ? opt.delta : gpu_delta(g), lb);
         else
-          traverse(run, *dev, g, prog, opt, lb);
+          traverse(run, *dev, g, prog, opt, start, lb);
       }
 #pragma omp barrier
       if (d == 0) stats.run_seconds = omp_get_wtime() - t1;
