@@ -22,6 +22,7 @@
 #include "runtime/hash.h"
 #include "runtime/multi_stats.h"
 #include "runtime/partition.h"
+#include "runtime/superstep_decisions.h"
 
 namespace chatty {
 // Binds the calling thread (and the threads it starts) to NUMA node
@@ -43,12 +44,6 @@ inline void clear_marks(Queue& q, Bitmap& b) {
   q.count = 0;
 }
 
-inline uint64_t sum_of(const std::vector<DeviceStatus>& all, uint64_t DeviceStatus::*f) {
-  uint64_t s = 0;
-  for (auto& x : all) s += x.*f;
-  return s;
-}
-
 // Frontier programs (BFS with the direction switch made on global counts,
 // and plain push programs such as WCC by label propagation).
 template <typename P>
@@ -68,7 +63,7 @@ void traverse(Ctx<P>& c, const Graph& g, const P& prog, const EngineOptions& opt
     if (!have_level) level = prog.init(v), have_level = true;
     scout += out.degree(v);
   }
-  uint64_t edges_to_check = out.num_edges(), prev_awake = 0;
+  DirectionSwitch direction(out.num_edges(), scout, n, opt.alpha, opt.beta);
   bool pull = can_pull && opt.direction == Direction::kPull;
   for (int k = 0;; ++k) {
     const int parity = k & 1;
@@ -113,24 +108,14 @@ void traverse(Ctx<P>& c, const Graph& g, const P& prog, const EngineOptions& opt
     c.end();
     c.compact(changed.ids.data(), changed.count);
     const auto all = c.sync(parity, mine);
-    if (sum_of(all, &DeviceStatus::active) == 0 && sum_of(all, &DeviceStatus::sent) == 0) break;
+    if (total(all, &DeviceStatus::active) == 0 && total(all, &DeviceStatus::sent) == 0) break;
     // Direction for the next superstep, from global counts (same on every device).
     if (can_pull && opt.direction == Direction::kAuto) {
-      const uint64_t awake = sum_of(all, &DeviceStatus::updated);
-      const uint64_t next_scout = sum_of(all, &DeviceStatus::scout);
-      if (!pull) {
-        edges_to_check -= std::min(edges_to_check, scout);
-        scout = next_scout;
-        if (double(scout) > double(edges_to_check) / opt.alpha) pull = true, prev_awake = awake;
-      } else {
-        if (!(awake >= prev_awake || double(awake) > double(n) / opt.beta)) {
-          pull = false;
-          for (vid_t v = c.lo; v < c.hi; ++v)  // the owned frontier, as the push step's queue
-            if (front.get(v)) push_unique(active, c.marks, v);
-        }
-        prev_awake = awake;
-        scout = 1;
-      }
+      const bool was_pull = pull;
+      pull = direction.next(pull, total(all, &DeviceStatus::updated), total(all, &DeviceStatus::scout));
+      if (was_pull && !pull)
+        for (vid_t v = c.lo; v < c.hi; ++v)  // the owned frontier, as the push step's queue
+          if (front.get(v)) push_unique(active, c.marks, v);
     }
   }
 }
@@ -268,24 +253,22 @@ void connectivity(DeviceContext<V>& c, const Graph& g) {
     }
     mine.updated = updated;
     if (stage == kSettleSample && !g.directed() && c.hi > c.lo) {
-      std::unordered_map<vid_t, uint64_t> freq;
-      for (uint64_t i = 0; i < 1024; ++i) ++freq[cpu::uf_find(c.lo + vid_t(hash2(0xAF, i) % (c.hi - c.lo)), label)];
-      for (auto [l, f] : freq)
-        if (f > mine.label_count || (f == mine.label_count && l < mine.label)) mine.label = l, mine.label_count = f;
+      std::vector<vid_t> roots(1024);
+      for (uint64_t i = 0; i < roots.size(); ++i)
+        roots[i] = cpu::uf_find(c.lo + vid_t(hash2(0xAF, i) % (c.hi - c.lo)), label);
+      vote_for_giant(roots, mine);
     }
     c.end();
     c.compact(changed.data(), changed.size());
     const auto all = c.sync(parity, mine);
-    const bool quiet = sum_of(all, &DeviceStatus::sent) == 0;
+    const bool quiet = total(all, &DeviceStatus::sent) == 0;
     if (stage == kSettleSample && (k >= 1 || quiet)) {
       // After one exchange (or none needed): pick the giant component as the
       // label seen most often. Labels need not have settled - a label is
       // always a vertex of the same component, so skipping vertices labelled
       // `giant` stays correct: every edge with one end outside it is linked
       // from that end.
-      uint64_t best = 0;
-      for (auto& s : all)
-        if (s.label_count > best) best = s.label_count, giant = vid_t(s.label);
+      giant = elect_giant(all, giant);
       stage = kLinkRest;
       continue;
     }

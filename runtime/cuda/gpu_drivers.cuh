@@ -12,6 +12,7 @@
 #include "runtime/cuda/gpu_superstep.cuh"
 #include "runtime/engine_options.h"
 #include "runtime/hash.h"
+#include "runtime/superstep_decisions.h"
 
 namespace chatty::cuda {
 
@@ -29,13 +30,6 @@ __global__ inline void set_flags_kernel(const vid_t* list, ull count, uint32_t* 
 inline void set_counter(GpuDevice& dev, ull Counters::*field, ull v) {
   set_counter_kernel<<<1, 1, 0, dev.stream>>>(&(dev.c()->*field), v);
   CHATTY_CUDA_LAUNCHED("set_counter_kernel");
-}
-
-inline ull read_counter(GpuDevice& dev, ull Counters::*field) {
-  ull v = 0;
-  CHATTY_CUDA(cudaMemcpyAsync(&v, &(dev.c()->*field), sizeof v, cudaMemcpyDeviceToHost, dev.stream));
-  dev.sync();
-  return v;
 }
 
 // Push advance by the chosen load-balancing mechanism (policy apart from
@@ -88,10 +82,24 @@ bool guarded(GpuRun& run, F body) {
   }
 }
 
-inline uint64_t total(const std::vector<DeviceStatus>& all, uint64_t DeviceStatus::*f) {
-  uint64_t s = 0;
-  for (auto& x : all) s += x.*f;
-  return s;
+// One phase of a superstep: `body` enqueues work on the device's stream;
+// the phase lasts until the stream drains (so its time is the GPU's).
+template <typename F>
+void phase(GpuRun::Clock& clk, GpuDevice& dev, Phase p, F body) {
+  clk.begin(p);
+  body();
+  dev.sync();
+  clk.end();
+}
+
+// Calls f(records, count, launch) for every peer slot of `parity` holding records.
+template <typename V, typename F>
+void for_each_received(GpuRun& run, GpuDevice& dev, int parity, F f) {
+  for (int peer = 0; peer < run.D; ++peer) {
+    const Slot& s = run.mb.recv(parity, dev.d, peer);
+    if (peer == dev.d || s.count == 0) continue;
+    f(reinterpret_cast<const Update<V>*>(s.data), ull(s.count), dev.launch(s.count));
+  }
 }
 
 // The start set's vertices this device owns.
@@ -108,8 +116,8 @@ template <typename P>
 void traverse(GpuRun& run, GpuDevice& dev, const Graph& g, const P& prog, const EngineOptions& opt,
               const std::vector<vid_t>& all_start, bool lb) {
   const Csr& out = g.out();
-  const vid_t n = dev.n;
   const bool can_pull = P::kPullable && opt.direction != Direction::kPush;
+  uint32_t* front = can_pull ? dev.front.get() : nullptr;
   uint32_t level = all_start.empty() ? 0 : prog.init(all_start[0]);
   uint64_t scout = 0;
   std::vector<uint32_t> bits(can_pull ? dev.front.size() : 0, 0);
@@ -121,12 +129,11 @@ void traverse(GpuRun& run, GpuDevice& dev, const Graph& g, const P& prog, const 
   bool ok = guarded(run, [&] {
     CHATTY_CUDA(cudaMemcpyAsync(dev.active.get(), start.data(), start.size() * sizeof(vid_t), cudaMemcpyHostToDevice,
                                 dev.stream));
-    if (can_pull)
-      CHATTY_CUDA(cudaMemcpyAsync(dev.front.get(), bits.data(), bits.size() * 4, cudaMemcpyHostToDevice, dev.stream));
+    if (can_pull) CHATTY_CUDA(cudaMemcpyAsync(front, bits.data(), bits.size() * 4, cudaMemcpyHostToDevice, dev.stream));
     set_counter(dev, &Counters::active, start.size());
     dev.sync();
   });
-  uint64_t edges_to_check = out.num_edges(), prev_awake = 0;
+  DirectionSwitch direction(out.num_edges(), scout, dev.n, opt.alpha, opt.beta);
   bool pull = can_pull && opt.direction == Direction::kPull;
   PushRelax<P> relax{prog, dev.targets.get(), dev.weights.get(), dev.values.get(), dev.claim.get(),
                      0,    dev.changed.get(), &dev.c()->changed};
@@ -135,63 +142,44 @@ void traverse(GpuRun& run, GpuDevice& dev, const Graph& g, const P& prog, const 
     const int parity = int(k & 1);
     ok = ok && guarded(run, [&] {
            reset_step_kernel<<<1, 1, 0, dev.stream>>>(dev.c());
-           clk.begin(kMerge);
-           for (int peer = 0; peer < run.D; ++peer) {
-             const Slot& s = run.mb.recv(parity, dev.d, peer);
-             if (peer == dev.d || s.count == 0) continue;
-             const Launch l = dev.launch(s.count);
-             merge_kernel<P><<<l.grid, l.block, 0, dev.stream>>>(
-                 reinterpret_cast<const Update<uint32_t>*>(s.data), s.count, dev.values.get(), dev.lo, dev.hi,
-                 dev.stamp.get(), k + 1, dev.active.get(), &dev.c()->active, can_pull ? dev.front.get() : nullptr,
-                 dev.c());
-             CHATTY_CUDA_LAUNCHED("merge_kernel");
-           }
-           dev.sync();
-           clk.end();
-           clk.begin(kCompute);
-           if (pull) {
-             const Launch l = dev.launch(dev.nd());
-             pull_kernel<P><<<l.grid, l.block, 0, dev.stream>>>(prog, dev.in_off.get(), dev.in_targets.get(), dev.lo,
-                                                                dev.nd(), dev.values.get(), dev.front.get(), level,
-                                                                dev.changed.get(), dev.c());
-             CHATTY_CUDA_LAUNCHED("pull_kernel");
-           } else {
-             relax.epoch = k + 1;
-             advance(dev, QueueSource{dev.active.get(), &dev.c()->active, dev.off.get(), dev.lo}, relax, lb,
-                     &dev.c()->active, 0);
-           }
-           if (P::kUniformFrontier) level = prog.scatter(level, 0, 0, 1);
-           set_counter(dev, &Counters::active, 0);
-           if (can_pull) CHATTY_CUDA(cudaMemsetAsync(dev.front.get(), 0, dev.front.size() * 4, dev.stream));
-           const Launch l = dev.launch_max();
-           activate_kernel<<<l.grid, l.block, 0, dev.stream>>>(dev.changed.get(), dev.lo, dev.hi, dev.off.get(),
-                                                               dev.stamp.get(), k + 2, dev.active.get(),
-                                                               can_pull ? dev.front.get() : nullptr, dev.c());
-           CHATTY_CUDA_LAUNCHED("activate_kernel");
-           dev.sync();
-           clk.end();
-           clk.begin(kCompact);
-           compact(run, dev, parity, dev.changed.get(), &dev.c()->changed, 0, dev.values.get());
-           dev.sync();
-           clk.end();
+           phase(clk, dev, kMerge, [&] {
+             for_each_received<uint32_t>(run, dev, parity, [&](const Update<uint32_t>* rec, ull count, Launch l) {
+               merge_kernel<P><<<l.grid, l.block, 0, dev.stream>>>(rec, count, dev.values.get(), dev.lo, dev.hi,
+                                                                   dev.stamp.get(), k + 1, dev.active.get(),
+                                                                   &dev.c()->active, front, dev.c());
+               CHATTY_CUDA_LAUNCHED("merge_kernel");
+             });
+           });
+           phase(clk, dev, kCompute, [&] {
+             if (pull) {
+               const Launch l = dev.launch(dev.nd());
+               pull_kernel<P><<<l.grid, l.block, 0, dev.stream>>>(prog, dev.in_off.get(), dev.in_targets.get(), dev.lo,
+                                                                  dev.nd(), dev.values.get(), front, level,
+                                                                  dev.changed.get(), dev.c());
+               CHATTY_CUDA_LAUNCHED("pull_kernel");
+             } else {
+               relax.epoch = k + 1;
+               advance(dev, QueueSource{dev.active.get(), &dev.c()->active, dev.off.get(), dev.lo}, relax, lb,
+                       &dev.c()->active, 0);
+             }
+             if (P::kUniformFrontier) level = prog.scatter(level, 0, 0, 1);
+             set_counter(dev, &Counters::active, 0);
+             if (can_pull) CHATTY_CUDA(cudaMemsetAsync(front, 0, dev.front.size() * 4, dev.stream));
+             const Launch l = dev.launch_max();
+             activate_kernel<<<l.grid, l.block, 0, dev.stream>>>(dev.changed.get(), dev.lo, dev.hi, dev.off.get(),
+                                                                 dev.stamp.get(), k + 2, dev.active.get(), front,
+                                                                 dev.c());
+             CHATTY_CUDA_LAUNCHED("activate_kernel");
+           });
+           phase(clk, dev, kCompact,
+                 [&] { compact(run, dev, parity, dev.changed.get(), &dev.c()->changed, 0, dev.values.get()); });
          });
     run.mark_pull(clk, pull);
     const auto all = run.sync(dev, parity, ok, clk);
     if (GpuRun::failed(all)) return;
     if (total(all, &DeviceStatus::active) == 0 && total(all, &DeviceStatus::sent) == 0) return;
-    if (can_pull && opt.direction == Direction::kAuto) {
-      const uint64_t awake = total(all, &DeviceStatus::updated);
-      const uint64_t next_scout = total(all, &DeviceStatus::scout);
-      if (!pull) {
-        edges_to_check -= std::min(edges_to_check, scout);
-        scout = next_scout;
-        if (double(scout) > double(edges_to_check) / opt.alpha) pull = true, prev_awake = awake;
-      } else {
-        if (!(awake >= prev_awake || double(awake) > double(n) / opt.beta)) pull = false;
-        prev_awake = awake;
-        scout = 1;
-      }
-    }
+    if (can_pull && opt.direction == Direction::kAuto)
+      pull = direction.next(pull, total(all, &DeviceStatus::updated), total(all, &DeviceStatus::scout));
   }
 }
 
@@ -221,41 +209,34 @@ void ordered(GpuRun& run, GpuDevice& dev, const P& prog, const std::vector<vid_t
     const int parity = int(k & 1);
     ok = ok && guarded(run, [&] {
            reset_step_kernel<<<1, 1, 0, dev.stream>>>(dev.c());
-           clk.begin(kMerge);
-           for (int peer = 0; peer < run.D; ++peer) {  // owned vertices that improve join the pile (flag = 1)
-             const Slot& s = run.mb.recv(parity, dev.d, peer);
-             if (peer == dev.d || s.count == 0) continue;
-             const Launch l = dev.launch(s.count);
-             merge_kernel<P><<<l.grid, l.block, 0, dev.stream>>>(
-                 reinterpret_cast<const Update<uint32_t>*>(s.data), s.count, dev.values.get(), dev.lo, dev.hi,
-                 dev.stamp.get(), 1, dev.pile.get(), &dev.c()->pile, nullptr, dev.c());
-             CHATTY_CUDA_LAUNCHED("merge_kernel");
-           }
-           dev.sync();
-           clk.end();
-           clk.begin(kCompute);
-           set_counter(dev, &Counters::active, 0);
-           const Launch m = dev.launch_max();
-           split_kernel<P><<<m.grid, m.block, 0, dev.stream>>>(prog, dev.pile.get(), dev.values.get(), delta, bucket,
-                                                               dev.stamp.get(), dev.active.get(), dev.rest.get(),
-                                                               dev.c());
-           CHATTY_CUDA_LAUNCHED("split_kernel");
-           std::swap(dev.pile, dev.rest);
-           CHATTY_CUDA(
-               cudaMemcpyAsync(&dev.c()->pile, &dev.c()->rest, sizeof(ull), cudaMemcpyDeviceToDevice, dev.stream));
-           relax.epoch = k + 1;
-           advance(dev, QueueSource{dev.active.get(), &dev.c()->active, dev.off.get(), dev.lo}, relax, lb,
-                   &dev.c()->active, 0);
-           pile_changed_kernel<P><<<m.grid, m.block, 0, dev.stream>>>(prog, dev.changed.get(), dev.lo, dev.hi,
-                                                                      dev.values.get(), delta, dev.stamp.get(),
-                                                                      dev.pile.get(), &dev.c()->pile, dev.c());
-           CHATTY_CUDA_LAUNCHED("pile_changed_kernel");
-           dev.sync();
-           clk.end();
-           clk.begin(kCompact);
-           compact(run, dev, parity, dev.changed.get(), &dev.c()->changed, 0, dev.values.get());
-           dev.sync();
-           clk.end();
+           phase(clk, dev, kMerge, [&] {  // owned vertices that improve join the pile (flag 1)
+             for_each_received<uint32_t>(run, dev, parity, [&](const Update<uint32_t>* rec, ull count, Launch l) {
+               merge_kernel<P><<<l.grid, l.block, 0, dev.stream>>>(rec, count, dev.values.get(), dev.lo, dev.hi,
+                                                                   dev.stamp.get(), 1, dev.pile.get(), &dev.c()->pile,
+                                                                   nullptr, dev.c());
+               CHATTY_CUDA_LAUNCHED("merge_kernel");
+             });
+           });
+           phase(clk, dev, kCompute, [&] {
+             set_counter(dev, &Counters::active, 0);
+             const Launch m = dev.launch_max();
+             split_kernel<P><<<m.grid, m.block, 0, dev.stream>>>(prog, dev.pile.get(), dev.values.get(), delta, bucket,
+                                                                 dev.stamp.get(), dev.active.get(), dev.rest.get(),
+                                                                 dev.c());
+             CHATTY_CUDA_LAUNCHED("split_kernel");
+             std::swap(dev.pile, dev.rest);
+             CHATTY_CUDA(
+                 cudaMemcpyAsync(&dev.c()->pile, &dev.c()->rest, sizeof(ull), cudaMemcpyDeviceToDevice, dev.stream));
+             relax.epoch = k + 1;
+             advance(dev, QueueSource{dev.active.get(), &dev.c()->active, dev.off.get(), dev.lo}, relax, lb,
+                     &dev.c()->active, 0);
+             pile_changed_kernel<P><<<m.grid, m.block, 0, dev.stream>>>(prog, dev.changed.get(), dev.lo, dev.hi,
+                                                                        dev.values.get(), delta, dev.stamp.get(),
+                                                                        dev.pile.get(), &dev.c()->pile, dev.c());
+             CHATTY_CUDA_LAUNCHED("pile_changed_kernel");
+           });
+           phase(clk, dev, kCompact,
+                 [&] { compact(run, dev, parity, dev.changed.get(), &dev.c()->changed, 0, dev.values.get()); });
          });
     const auto all = run.sync(dev, parity, ok, clk);
     if (GpuRun::failed(all)) return;

@@ -36,67 +36,54 @@ inline void connectivity(GpuRun& run, GpuDevice& dev, const Graph& g, bool lb) {
   GpuRun::Clock clk;
   for (uint32_t k = 0;; ++k) {
     const int parity = int(k & 1);
-    uint64_t vote = ~0ull, vote_count = 0;
-    ok = ok && guarded(run, [&] {
-           reset_step_kernel<<<1, 1, 0, dev.stream>>>(dev.c());
-           clk.begin(kMerge);
-           for (int peer = 0; peer < run.D; ++peer) {
-             const Slot& s = run.mb.recv(parity, dev.d, peer);
-             if (peer == dev.d || s.count == 0) continue;
-             const Launch l = dev.launch(s.count);
-             link_received_kernel<<<l.grid, l.block, 0, dev.stream>>>(reinterpret_cast<const Update<uint32_t>*>(s.data),
-                                                                      s.count, label, dev.c());
-             CHATTY_CUDA_LAUNCHED("link_received_kernel");
-           }
-           dev.sync();
-           clk.end();
-           clk.begin(kCompute);
-           const Launch own = dev.launch(dev.nd()), all = dev.launch(n);
-           if (stage == kLinkSample) {
-             for (eid_t r = 0; r < kSample; ++r) {
-               link_sample_kernel<<<own.grid, own.block, 0, dev.stream>>>(dev.off.get(), dev.targets.get(), dev.lo,
-                                                                          dev.nd(), r, label, dev.c());
-               compress_kernel<<<all.grid, all.block, 0, dev.stream>>>(0, n, label);
-             }
-             CHATTY_CUDA_LAUNCHED("link_sample_kernel");
-             stage = kSettleSample;
-           } else if (stage == kLinkRest) {
-             compress_kernel<<<own.grid, own.block, 0, dev.stream>>>(dev.lo, dev.hi, label);
-             advance(dev, RestSource{dev.off.get(), dev.lo, dev.nd(), kSample, label, giant, dev.nd()},
-                     LinkEdge{dev.targets.get(), label}, lb, nullptr, dev.nd());
-             stage = kSettleRest;
-           }
-           if (boundary_count) {
-             const Launch b = dev.launch(boundary_count);
-             settle_kernel<<<b.grid, b.block, 0, dev.stream>>>(dev.boundary_list.get(), boundary_count, dev.lo, dev.hi,
-                                                               label, dev.prev.get(), dev.changed.get(), dev.c());
-             CHATTY_CUDA_LAUNCHED("settle_kernel");
-           }
-           if (stage == kSettleSample && !samples.empty()) {
-             sample_roots_kernel<<<(unsigned(samples.size()) + 255) / 256, 256, 0, dev.stream>>>(
-                 d_samples.get(), int(samples.size()), label, d_roots.get());
-             CHATTY_CUDA(
-                 cudaMemcpyAsync(roots.data(), d_roots.get(), roots.size() * 4, cudaMemcpyDeviceToHost, dev.stream));
-             dev.sync();
-             std::unordered_map<vid_t, uint64_t> freq;
-             for (vid_t r : roots) ++freq[r];
-             for (auto [l, f] : freq)
-               if (f > vote_count || (f == vote_count && l < vote)) vote = l, vote_count = f;
-           }
-           dev.sync();
-           clk.end();
-           clk.begin(kCompact);
-           compact(run, dev, parity, dev.changed.get(), &dev.c()->changed, 0, label);
-           dev.sync();
-           clk.end();
-         });
-    const auto all = run.sync(dev, parity, ok, clk, vote, vote_count);
+    DeviceStatus vote;
+    ok =
+        ok && guarded(run, [&] {
+          reset_step_kernel<<<1, 1, 0, dev.stream>>>(dev.c());
+          phase(clk, dev, kMerge, [&] {
+            for_each_received<uint32_t>(run, dev, parity, [&](const Update<uint32_t>* rec, ull count, Launch l) {
+              link_received_kernel<<<l.grid, l.block, 0, dev.stream>>>(rec, count, label, dev.c());
+              CHATTY_CUDA_LAUNCHED("link_received_kernel");
+            });
+          });
+          phase(clk, dev, kCompute, [&] {
+            const Launch own = dev.launch(dev.nd()), all = dev.launch(n);
+            if (stage == kLinkSample) {
+              for (eid_t r = 0; r < kSample; ++r) {
+                link_sample_kernel<<<own.grid, own.block, 0, dev.stream>>>(dev.off.get(), dev.targets.get(), dev.lo,
+                                                                           dev.nd(), r, label, dev.c());
+                compress_kernel<<<all.grid, all.block, 0, dev.stream>>>(0, n, label);
+              }
+              CHATTY_CUDA_LAUNCHED("link_sample_kernel");
+              stage = kSettleSample;
+            } else if (stage == kLinkRest) {
+              compress_kernel<<<own.grid, own.block, 0, dev.stream>>>(dev.lo, dev.hi, label);
+              advance(dev, RestSource{dev.off.get(), dev.lo, dev.nd(), kSample, label, giant, dev.nd()},
+                      LinkEdge{dev.targets.get(), label}, lb, nullptr, dev.nd());
+              stage = kSettleRest;
+            }
+            if (boundary_count) {
+              const Launch b = dev.launch(boundary_count);
+              settle_kernel<<<b.grid, b.block, 0, dev.stream>>>(dev.boundary_list.get(), boundary_count, dev.lo, dev.hi,
+                                                                label, dev.prev.get(), dev.changed.get(), dev.c());
+              CHATTY_CUDA_LAUNCHED("settle_kernel");
+            }
+            if (stage == kSettleSample && !samples.empty()) {
+              sample_roots_kernel<<<(unsigned(samples.size()) + 255) / 256, 256, 0, dev.stream>>>(
+                  d_samples.get(), int(samples.size()), label, d_roots.get());
+              CHATTY_CUDA(
+                  cudaMemcpyAsync(roots.data(), d_roots.get(), roots.size() * 4, cudaMemcpyDeviceToHost, dev.stream));
+              dev.sync();
+              vote_for_giant(roots, vote);
+            }
+          });
+          phase(clk, dev, kCompact, [&] { compact(run, dev, parity, dev.changed.get(), &dev.c()->changed, 0, label); });
+        });
+    const auto all = run.sync(dev, parity, ok, clk, vote.label, vote.label_count);
     if (GpuRun::failed(all)) return;
     const bool quiet = total(all, &DeviceStatus::sent) == 0;
-    if (stage == kSettleSample && (k >= 1 || quiet)) {
-      uint64_t best = 0;
-      for (auto& s : all)
-        if (s.label_count > best) best = s.label_count, giant = vid_t(s.label);
+    if (stage == kSettleSample && (k >= 1 || quiet)) {  // as on the CPU: elect after one exchange
+      giant = elect_giant(all, giant);
       stage = kLinkRest;
       continue;
     }
@@ -110,6 +97,16 @@ inline void connectivity(GpuRun& run, GpuDevice& dev, const Graph& g, bool lb) {
   });
 }
 
+// The gather kernel with G lanes per vertex (hubs aside).
+template <int G, typename P>
+void launch_gather(GpuDevice& dev, const P& prog, float* ranks, double dangling) {
+  const Launch l = dev.launch(dev.nd(), uint64_t(G));
+  gather_kernel<G, P><<<l.grid, l.block, 0, dev.stream>>>(prog, dev.in_off.get(), dev.in_targets.get(), dev.off.get(),
+                                                          dev.lo, dev.nd(), dev.contrib.get(), dev.next_contrib.get(),
+                                                          ranks, dangling, dev.c());
+  CHATTY_CUDA_LAUNCHED("gather_kernel");
+}
+
 // PageRank: Jacobi supersteps over owned vertices; owners send their
 // boundary vertices' contributions; L1 and dangling mass are status data.
 template <typename P>
@@ -119,7 +116,6 @@ void gather(GpuRun& run, GpuDevice& dev, const Partition& part, const P& prog, c
   const auto [first, last] = part.boundary_of(dev.d);
   const vid_t* send_list = dev.boundary_list.get() + (first - part.boundary_list.data());
   const ull send_count = ull(last - first);
-  const int G = dev.group;
   auto* ranks = reinterpret_cast<float*>(dev.values.get());
   bool ok = true;  // the first contributions were uploaded at setup
   GpuRun::Clock clk;
@@ -127,46 +123,32 @@ void gather(GpuRun& run, GpuDevice& dev, const Partition& part, const P& prog, c
     const int parity = k & 1;
     ok = ok && guarded(run, [&] {
            reset_step_kernel<<<1, 1, 0, dev.stream>>>(dev.c());
-           clk.begin(kMerge);
-           for (int peer = 0; peer < run.D; ++peer) {
-             const Slot& s = run.mb.recv(parity, dev.d, peer);
-             if (peer == dev.d || s.count == 0) continue;
-             const Launch l = dev.launch(s.count);
-             merge_contrib_kernel<<<l.grid, l.block, 0, dev.stream>>>(
-                 reinterpret_cast<const Update<float>*>(s.data), s.count, dev.contrib.get(), dev.next_contrib.get());
-             CHATTY_CUDA_LAUNCHED("merge_contrib_kernel");
-           }
-           dev.sync();
-           clk.end();
-           clk.begin(kCompute);
-           const Launch l = dev.launch(dev.nd(), uint64_t(G));
-#define CHATTY_GATHER(g_)                                                                                      \
-  gather_kernel<g_, P><<<l.grid, l.block, 0, dev.stream>>>(prog, dev.in_off.get(), dev.in_targets.get(),       \
-                                                           dev.off.get(), dev.lo, dev.nd(), dev.contrib.get(), \
-                                                           dev.next_contrib.get(), ranks, dangling, dev.c())
-           if (dev.heavy.size()) {
-             const Launch h = dev.launch(dev.heavy.size() * kBlock);
-             heavy_gather_kernel<P><<<h.grid, h.block, 0, dev.stream>>>(
-                 prog, dev.heavy.get(), dev.heavy.size(), dev.in_off.get(), dev.in_targets.get(), dev.off.get(), dev.lo,
-                 dev.contrib.get(), dev.next_contrib.get(), ranks, dangling, dev.c());
-             CHATTY_CUDA_LAUNCHED("heavy_gather_kernel");
-           }
-           switch (G) {
-             case 4: CHATTY_GATHER(4); break;
-             case 8: CHATTY_GATHER(8); break;
-             case 16: CHATTY_GATHER(16); break;
-             default: CHATTY_GATHER(32); break;
-           }
-#undef CHATTY_GATHER
-           CHATTY_CUDA_LAUNCHED("gather_kernel");
-           set_counter(dev, &Counters::updated, dev.nd());
-           std::swap(dev.contrib, dev.next_contrib);
-           dev.sync();
-           clk.end();
-           clk.begin(kCompact);
-           compact(run, dev, parity, send_list, nullptr, send_count, dev.contrib.get());
-           dev.sync();
-           clk.end();
+           phase(clk, dev, kMerge, [&] {
+             for_each_received<float>(run, dev, parity, [&](const Update<float>* rec, ull count, Launch l) {
+               merge_contrib_kernel<<<l.grid, l.block, 0, dev.stream>>>(rec, count, dev.contrib.get(),
+                                                                        dev.next_contrib.get());
+               CHATTY_CUDA_LAUNCHED("merge_contrib_kernel");
+             });
+           });
+           phase(clk, dev, kCompute, [&] {
+             if (dev.heavy.size()) {
+               const Launch h = dev.launch(dev.heavy.size() * kBlock);
+               heavy_gather_kernel<P><<<h.grid, h.block, 0, dev.stream>>>(
+                   prog, dev.heavy.get(), dev.heavy.size(), dev.in_off.get(), dev.in_targets.get(), dev.off.get(),
+                   dev.lo, dev.contrib.get(), dev.next_contrib.get(), ranks, dangling, dev.c());
+               CHATTY_CUDA_LAUNCHED("heavy_gather_kernel");
+             }
+             switch (dev.group) {
+               case 4: launch_gather<4>(dev, prog, ranks, dangling); break;
+               case 8: launch_gather<8>(dev, prog, ranks, dangling); break;
+               case 16: launch_gather<16>(dev, prog, ranks, dangling); break;
+               default: launch_gather<32>(dev, prog, ranks, dangling); break;
+             }
+             set_counter(dev, &Counters::updated, dev.nd());
+             std::swap(dev.contrib, dev.next_contrib);
+           });
+           phase(clk, dev, kCompact,
+                 [&] { compact(run, dev, parity, send_list, nullptr, send_count, dev.contrib.get()); });
          });
     const auto all = run.sync(dev, parity, ok, clk);
     if (GpuRun::failed(all)) return;
