@@ -224,10 +224,14 @@ class FixedGpuPolicy : public TransportPolicy {
 // (NCCL needs every device in the call).
 class TopologyGpuPolicy : public TransportPolicy {
  public:
-  explicit TopologyGpuPolicy(const std::vector<int>& gpu_of) : gpu_of_(gpu_of) {
-    topo_ = topo::probe();
-    std::string why;
-    topo::apply_cache(topo_, topo::default_cache_path(), &why);
+  TopologyGpuPolicy(const std::vector<int>& gpu_of, const topo::Topology* topology) : gpu_of_(gpu_of) {
+    if (topology) {
+      topo_ = *topology;
+    } else {
+      topo_ = topo::probe();
+      std::string why;
+      topo::apply_cache(topo_, topo::default_cache_path(), &why);
+    }
     topo::estimate_costs(topo_);
     const int D = int(gpu_of.size());
     by_name_["uva"] = std::make_unique<UvaTransport>(D);
@@ -300,8 +304,9 @@ std::unique_ptr<Transport> make_gpu_transport(const std::string& name, const std
   throw Error("--comm=" + name + " is not available for GPU devices (auto, uva, p2p, nccl or host)");
 }
 
-std::unique_ptr<TransportPolicy> make_gpu_policy(const std::string& comm, const std::vector<int>& gpu_of) {
-  if (comm == "auto") return std::make_unique<TopologyGpuPolicy>(gpu_of);
+std::unique_ptr<TransportPolicy> make_gpu_policy(const std::string& comm, const std::vector<int>& gpu_of,
+                                                 const topo::Topology* topology) {
+  if (comm == "auto") return std::make_unique<TopologyGpuPolicy>(gpu_of, topology);
   return std::make_unique<FixedGpuPolicy>(make_gpu_transport(comm, gpu_of));
 }
 
