@@ -21,6 +21,43 @@ class GpuDevice {
   GpuDevice(int d, int gpu, const Graph& g, const Partition& part, const GpuAppNeeds& needs, bool mapped_send,
             Mailboxes& mb)
       : d(d), gpu(gpu), lo(part.begin(d)), hi(part.end(d)), n(g.num_vertices()) {
+    try {
+      setup(g, part, needs, mapped_send, mb);
+    } catch (...) {
+      release();  // the destructor does not run for a half-built device
+      throw;
+    }
+  }
+  ~GpuDevice() { release(); }
+  GpuDevice(const GpuDevice&) = delete;
+  GpuDevice& operator=(const GpuDevice&) = delete;
+
+  const int d, gpu;
+  const vid_t lo, hi, n;
+  int sms = 1;
+  cudaStream_t stream = nullptr;
+  DeviceArray<eid_t> off, in_off, scan;  // chunk-local offsets: vertex lo + i at i
+  DeviceArray<vid_t> targets, in_targets;
+  DeviceArray<weight_t> weights;
+  DeviceArray<uint32_t> values, stamp, claim, front;
+  DeviceArray<vid_t> active, changed, pile, rest, prev, boundary_list;
+  DeviceArray<float> contrib, next_contrib;
+  DeviceArray<uint8_t> boundary;
+  DeviceArray<Counters> counters;
+  DeviceArray<std::byte> cub_temp;
+  DeviceArray<vid_t> heavy;  // gather: owned vertices with kHeavyDegree+ in-edges
+  int group = 32;            // gather: lanes per vertex
+
+  vid_t nd() const { return hi - lo; }
+  Counters* c() const { return counters.get(); }
+  Launch launch(uint64_t items, uint64_t lanes = 1) const { return launch_for(items, sms, lanes); }
+  // Grid for kernels that read their item count on the device (any size):
+  // one resident wave, since small frontiers are common and the kernels stride.
+  Launch launch_max() const { return launch_for(uint64_t(n) + 1, sms, 1, 1); }
+  void sync() const { CHATTY_CUDA(cudaStreamSynchronize(stream)); }
+
+ private:
+  void setup(const Graph& g, const Partition& part, const GpuAppNeeds& needs, bool mapped_send, Mailboxes& mb) {
     CHATTY_CUDA(cudaSetDevice(gpu));
     CHATTY_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, gpu));
     CHATTY_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
@@ -53,40 +90,14 @@ class GpuDevice {
     wire_mailboxes(mb, L.record_capacity * needs.record_bytes, mapped_send);
     sync();
   }
-  ~GpuDevice() {
+
+  void release() {
     cudaSetDevice(gpu);
-    for (std::byte* p : send_mapped_)
-      if (p) cudaFreeHost(p);
-    if (stream) cudaStreamDestroy(stream);
+    for (std::byte*& p : send_mapped_)
+      if (p) cudaFreeHost(p), p = nullptr;
+    if (stream) cudaStreamDestroy(stream), stream = nullptr;
   }
-  GpuDevice(const GpuDevice&) = delete;
-  GpuDevice& operator=(const GpuDevice&) = delete;
 
-  const int d, gpu;
-  const vid_t lo, hi, n;
-  int sms = 1;
-  cudaStream_t stream = nullptr;
-  DeviceArray<eid_t> off, in_off, scan;  // chunk-local offsets: vertex lo + i at i
-  DeviceArray<vid_t> targets, in_targets;
-  DeviceArray<weight_t> weights;
-  DeviceArray<uint32_t> values, stamp, claim, front;
-  DeviceArray<vid_t> active, changed, pile, rest, prev, boundary_list;
-  DeviceArray<float> contrib, next_contrib;
-  DeviceArray<uint8_t> boundary;
-  DeviceArray<Counters> counters;
-  DeviceArray<std::byte> cub_temp;
-  DeviceArray<vid_t> heavy;  // gather: owned vertices with kHeavyDegree+ in-edges
-  int group = 32;            // gather: lanes per vertex
-
-  vid_t nd() const { return hi - lo; }
-  Counters* c() const { return counters.get(); }
-  Launch launch(uint64_t items, uint64_t lanes = 1) const { return launch_for(items, sms, lanes); }
-  // Grid for kernels that read their item count on the device (any size):
-  // one resident wave, since small frontiers are common and the kernels stride.
-  Launch launch_max() const { return launch_for(uint64_t(n) + 1, sms, 1, 1); }
-  void sync() const { CHATTY_CUDA(cudaStreamSynchronize(stream)); }
-
- private:
   void upload_chunk(const Csr& csr, bool with_targets, bool with_weights, DeviceArray<eid_t>& o, DeviceArray<vid_t>& t,
                     DeviceArray<weight_t>* w, Uploader& up) {
     const eid_t first = csr.offsets[lo], last = csr.offsets[hi];
