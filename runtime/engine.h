@@ -100,13 +100,8 @@ void traverse(const Graph& g, const P& prog, typename P::Value* val, const Engin
 inline uint64_t auto_delta(const Graph& g) {
   const Csr& c = g.out();
   if (c.weights.empty()) return 1;
-  const eid_t m = c.num_edges();
-  double sum = 0;
-  const eid_t step = std::max<eid_t>(1, m / 4096);
-  eid_t k = 0;
-  for (eid_t e = 0; e < m; e += step, ++k) sum += c.weights[e];
-  const double mean_w = k ? sum / double(k) : 1.0;
-  const double mean_deg = double(m) / double(std::max<vid_t>(1, c.num_vertices()));
+  const double mean_w = sampled_mean_weight(c);
+  const double mean_deg = double(c.num_edges()) / double(std::max<vid_t>(1, c.num_vertices()));
   return std::max<uint64_t>(1, uint64_t(mean_w * 8.0 / std::max(1.0, mean_deg * mean_deg)));
 }
 

@@ -53,6 +53,18 @@ class Graph {
   bool directed_ = true;
 };
 
+// Mean edge weight from an even sample of up to ~4096 edges (1 when unweighted):
+// what the SSSP bucket widths are derived from.
+inline double sampled_mean_weight(const Csr& c) {
+  const eid_t m = c.num_edges();
+  if (c.weights.empty() || m == 0) return 1.0;
+  const eid_t step = m / 4096 > 0 ? m / 4096 : 1;
+  double sum = 0;
+  eid_t k = 0;
+  for (eid_t e = 0; e < m; e += step, ++k) sum += c.weights[e];
+  return sum / double(k);
+}
+
 // Transpose a CSR in parallel (in-edges of a directed graph), keeping weights.
 Csr transpose(const Csr& csr);
 

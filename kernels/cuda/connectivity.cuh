@@ -33,13 +33,9 @@ struct LinkEdge {
 };
 
 // Round r of the sample: every owned vertex links to its r-th neighbour.
-__global__ void link_sample_kernel(const eid_t* off, const vid_t* targets, vid_t lo, vid_t nd, eid_t r, vid_t* label,
-                                   Counters* c) {
-  ull linked = 0;
+__global__ void link_sample_kernel(const eid_t* off, const vid_t* targets, vid_t lo, vid_t nd, eid_t r, vid_t* label) {
   for (vid_t i = vid_t(blockIdx.x * blockDim.x + threadIdx.x); i < nd; i += vid_t(gridDim.x * blockDim.x))
-    if (off[i] + r < off[i + 1]) linked += uf_link(lo + i, targets[off[i] + r], label);
-  linked = warp_sum(linked);
-  if ((threadIdx.x & 31) == 0 && linked) atomicAdd(&c->linked, linked);
+    if (off[i] + r < off[i + 1]) uf_link(lo + i, targets[off[i] + r], label);
 }
 
 __global__ void compress_kernel(vid_t lo, vid_t hi, vid_t* label) {
@@ -48,11 +44,9 @@ __global__ void compress_kernel(vid_t lo, vid_t hi, vid_t* label) {
 }
 
 // Peers' (v, label) records: link v's tree with the label's.
-__global__ void link_received_kernel(const Update<uint32_t>* rec, ull count, vid_t* label, Counters* c) {
-  ull linked = 0;
+__global__ void link_received_kernel(const Update<uint32_t>* rec, ull count, vid_t* label) {
   for (ull i = ull(blockIdx.x) * blockDim.x + threadIdx.x; i < count; i += ull(gridDim.x) * blockDim.x)
-    linked += uf_link(rec[i].v, rec[i].value, label);
-  add_warp_total(&c->linked, linked);
+    uf_link(rec[i].v, rec[i].value, label);
 }
 
 // Resolves every boundary vertex's label; those that dropped since they

@@ -20,7 +20,6 @@ struct Counters {
   ull updated = 0, edges = 0, scout = 0;
   ull bucket = ~0ull;      // lowest non-empty bucket (SSSP)
   ull pile = 0, rest = 0;  // SSSP pending vertices (current and rebuilt pile)
-  ull linked = 0;          // WCC: roots re-parented
   double l1 = 0, dangling = 0;
 };
 

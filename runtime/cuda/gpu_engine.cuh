@@ -42,7 +42,7 @@ inline void connectivity(GpuRun& run, GpuDevice& dev, const Graph& g, bool lb) {
           reset_step_kernel<<<1, 1, 0, dev.stream>>>(dev.c());
           phase(clk, dev, kMerge, [&] {
             for_each_received<uint32_t>(run, dev, parity, [&](const Update<uint32_t>* rec, ull count, Launch l) {
-              link_received_kernel<<<l.grid, l.block, 0, dev.stream>>>(rec, count, label, dev.c());
+              link_received_kernel<<<l.grid, l.block, 0, dev.stream>>>(rec, count, label);
               CHATTY_CUDA_LAUNCHED("link_received_kernel");
             });
           });
@@ -51,7 +51,7 @@ inline void connectivity(GpuRun& run, GpuDevice& dev, const Graph& g, bool lb) {
             if (stage == kLinkSample) {
               for (eid_t r = 0; r < kSample; ++r) {
                 link_sample_kernel<<<own.grid, own.block, 0, dev.stream>>>(dev.off.get(), dev.targets.get(), dev.lo,
-                                                                           dev.nd(), r, label, dev.c());
+                                                                           dev.nd(), r, label);
                 compress_kernel<<<all.grid, all.block, 0, dev.stream>>>(0, n, label);
               }
               CHATTY_CUDA_LAUNCHED("link_sample_kernel");

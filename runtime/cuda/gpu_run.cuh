@@ -30,15 +30,7 @@ GpuAppNeeds needs_of(const EngineOptions& opt) {
 
 // SSSP bucket width on the GPU: the mean weight, so a bucket holds about
 // one edge's worth of distance - wide enough to fill the GPU each step.
-inline uint64_t gpu_delta(const Graph& g) {
-  const Csr& c = g.out();
-  if (c.weights.empty() || c.num_edges() == 0) return 1;
-  const eid_t m = c.num_edges(), step = std::max<eid_t>(1, m / 4096);
-  double sum = 0;
-  eid_t k = 0;
-  for (eid_t e = 0; e < m; e += step, ++k) sum += c.weights[e];
-  return std::max<uint64_t>(1, uint64_t(sum / double(k)));
-}
+inline uint64_t gpu_delta(const Graph& g) { return std::max<uint64_t>(1, uint64_t(sampled_mean_weight(g.out()))); }
 
 template <typename P>
 std::vector<typename P::Value> run_program_gpu(const Graph& g, const P& prog, const Partition& part,
@@ -69,8 +61,9 @@ std::vector<typename P::Value> run_program_gpu(const Graph& g, const P& prog, co
   }
   std::vector<vid_t> start;  // traversal programs' start set, once for all devices
   if constexpr (P::kKind == ProgramKind::kTraversal)
-    for (vid_t v = 0; v < n; ++v)
-      if (prog.active_at_start(v)) start.push_back(v);
+    if (!(P::kConnectivity && opt.union_find))
+      for (vid_t v = 0; v < n; ++v)
+        if (prog.active_at_start(v)) start.push_back(v);
   std::vector<char> up(size_t(D), 0);
   const double t0 = omp_get_wtime();
 #pragma omp parallel num_threads(D)

@@ -19,7 +19,7 @@ namespace chatty::cuda {
 
 __global__ inline void reset_step_kernel(Counters* c) {
   // active (the frontier) and pile (SSSP) carry over between supersteps
-  c->changed = c->sent = c->updated = c->edges = c->scout = c->rest = c->linked = 0;
+  c->changed = c->sent = c->updated = c->edges = c->scout = c->rest = 0;
   c->bucket = ~0ull;
   c->l1 = c->dangling = 0;
 }
