@@ -98,6 +98,11 @@ class DeviceContext {
   // The same, sending value_of(v) (e.g. what peers read rather than the value).
   template <typename ValueOf>
   void compact(const vid_t* list, size_t count, ValueOf value_of) {
+    compact_where(list, count, value_of, [this](vid_t v) { return !owns(v) || boundary(v); });
+  }
+  // (v, value_of(v)) for every listed vertex with keep(v), in list order.
+  template <typename ValueOf, typename Keep>
+  void compact_where(const vid_t* list, size_t count, ValueOf value_of, Keep keep) {
     begin(kCompact);
     Slot& s = mb_.send(d, parity_ ^ 1);
     s.reserve_host(count * sizeof(Update<V>));
@@ -105,7 +110,7 @@ class DeviceContext {
     size_t k = 0;
     for (size_t i = 0; i < count; ++i) {
       const vid_t v = list[i];
-      if (!owns(v) || boundary(v)) out[k++] = Update<V>{v, value_of(v)};
+      if (keep(v)) out[k++] = Update<V>{v, value_of(v)};
     }
     s.count = k;
     end();

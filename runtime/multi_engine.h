@@ -182,13 +182,47 @@ void ordered(Ctx<P>& c, const Graph& g, const P& prog, uint64_t delta) {
 }
 
 // Connectivity (WCC), Afforest across devices: every device keeps a
-// union-find forest over its replica of the labels. Each stage links some
-// edges of owned vertices, then devices trade (vertex, label) for boundary
-// vertices whose label dropped and link what they receive, until a
-// superstep sends nothing (labels are then the component minima of the
-// edges linked so far). Stage 1 links a two-neighbour sample; after one
-// exchange the devices agree on the giant component from samples of their
-// labels (status data); stage 2 links the other edges of vertices outside it.
+// union-find forest over its replica of the labels. What travels is the
+// unions themselves: a root a device re-parents while linking its owned
+// vertices' edges goes out as (root, the root above it now), and a receiver
+// links the pair into its own forest. Linking always hangs the larger root
+// under the smaller, so once every device has applied every union, all
+// forests hold the same trees with the same roots (the component minima of
+// the edges linked so far), and applying a received union creates nothing
+// new to send: one exchange per linking stage suffices.
+//   k0: link a two-neighbour sample, send its unions
+//   k1: apply the peers' unions, vote for the giant component from samples
+//       of owned roots (status data); all devices elect the same one
+//   k2: link the other edges of vertices outside the giant, send the unions
+//   k3: apply them; the owned labels are then final after a compression.
+// Only unions of vertices that peers can hold in a tree need to travel: the
+// boundary vertices and every root ever sent ("shared"; the exchange is a
+// broadcast, so every device has the same set). An inner vertex that was
+// never sent is in no peer's forest, so re-parenting it tells peers nothing,
+// and the shared vertices of its tree are sent with their new root.
+namespace detail {
+// Runs link(u, push) over the owned vertices on the device's threads, where
+// push(root) records a root the link re-parented and link returns the edges
+// it looked at; appends the roots to `unions`, returns the edges.
+template <typename Link>
+uint64_t collect_unions(vid_t lo, vid_t hi, std::vector<vid_t>& unions, Link link) {
+  uint64_t edges = 0;
+#pragma omp parallel reduction(+ : edges)
+  {
+    std::vector<vid_t> mine;
+    mine.reserve((hi - lo) / vid_t(omp_get_num_threads()) / 2);
+    auto push = [&mine](vid_t root) {
+      if (root != cpu::kNoRoot) mine.push_back(root);
+    };
+#pragma omp for schedule(dynamic, 1024) nowait
+    for (vid_t u = lo; u < hi; ++u) edges += link(u, push);
+#pragma omp critical(chatty_wcc_unions)
+    unions.insert(unions.end(), mine.begin(), mine.end());
+  }
+  return edges;
+}
+}  // namespace detail
+
 template <typename V>
 void connectivity(DeviceContext<V>& c, const Graph& g) {
   static_assert(std::is_same_v<V, vid_t>, "labels are vertex ids");
@@ -196,90 +230,66 @@ void connectivity(DeviceContext<V>& c, const Graph& g) {
   const vid_t n = g.num_vertices();
   const Csr& out = g.out();
   vid_t* label = c.values.data();
-  std::vector<vid_t> prev(c.values.begin(), c.values.end());
-  std::vector<vid_t> changed;
-  // Only boundary labels travel, so each superstep settles only those;
-  // owned labels are compressed before linking the rest and at the end.
-  const vid_t* boundary_first = c.partition().boundary_list.data();
-  const size_t boundary_count = c.partition().boundary_list.size();
-  enum Stage { kLinkSample, kSettleSample, kLinkRest, kSettleRest } stage = kLinkSample;
+  std::vector<vid_t> unions;
+  Bitmap shared(n);
+  for (vid_t v : c.partition().boundary_list) shared.set(v);
   vid_t giant = n;  // none: on a directed graph no edge may be skipped
   for (int k = 0;; ++k) {
     const int parity = k & 1;
-    uint64_t linked = 0;  // roots re-parented this superstep: none, no label moved
-    c.for_each_received(parity, [&](vid_t v, vid_t l) { linked += cpu::uf_link(v, l, label); });
+    c.for_each_received(parity, [&](vid_t v, vid_t root) {
+      shared.set(root);
+      cpu::uf_link(v, root, label);
+    });
     c.begin(kCompute);
-    if (stage == kLinkSample) {
-      // As on one device: one neighbour per vertex per round, with the paths
-      // compressed in between so later finds stay short.
-      for (eid_t r = 0; r < kSample; ++r) {
-#pragma omp parallel for schedule(dynamic, 1024) reduction(+ : linked)
-        for (vid_t u = c.lo; u < c.hi; ++u)
-          if (out.offsets[u] + r < out.offsets[u + 1])
-            linked += cpu::uf_link(u, out.targets[out.offsets[u] + r], label);
-        cpu::uf_compress(n, label);  // remote endpoints too: their paths are walked next round
-      }
-      stage = kSettleSample;
-    } else if (stage == kLinkRest) {
-      cpu::uf_compress(c.lo, c.hi, label);  // so the giant test sees roots
-#pragma omp parallel for schedule(dynamic, cpu::kGrain) reduction(+ : linked)
-      for (vid_t u = c.lo; u < c.hi; ++u) {
-        if (std::atomic_ref<vid_t>(label[u]).load(std::memory_order_relaxed) == giant) continue;
-        const eid_t last = out.offsets[u + 1];
-        for (eid_t e = std::min(last, out.offsets[u] + kSample); e < last; ++e)
-          linked += cpu::uf_link(u, out.targets[e], label);
-      }
-      stage = kSettleRest;
-    }
-    // Settle: resolve the boundary labels and collect those that dropped.
     DeviceStatus mine;
-    changed.clear();
-    uint64_t updated = 0;
-#pragma omp parallel reduction(+ : updated) if (linked > 0)
-    if (linked > 0) {
-      std::vector<vid_t> mine_changed;
-#pragma omp for schedule(dynamic, 4096)
-      for (size_t i = 0; i < boundary_count; ++i) {
-        const vid_t v = boundary_first[i];
-        const vid_t r = cpu::uf_find(v, label);
-        std::atomic_ref<vid_t>(label[v]).store(r, std::memory_order_relaxed);
-        if (r == prev[v]) continue;
-        prev[v] = r;
-        updated += c.owns(v);
-        mine_changed.push_back(v);
+    unions.clear();
+    if (k == 0) {
+      // One neighbour per vertex per round, with paths compressed in between
+      // so the next round's finds stay short.
+      for (eid_t r = 0; r < kSample; ++r) {
+        mine.edges += detail::collect_unions(c.lo, c.hi, unions, [&](vid_t u, auto push) -> uint64_t {
+          if (out.offsets[u] + r >= out.offsets[u + 1]) return 0;
+          push(cpu::uf_union(u, out.targets[out.offsets[u] + r], label));
+          return 1;
+        });
+        cpu::uf_compress(n, label);
       }
-#pragma omp critical(chatty_wcc_changed)
-      changed.insert(changed.end(), mine_changed.begin(), mine_changed.end());
-    }
-    mine.updated = updated;
-    if (stage == kSettleSample && !g.directed() && c.hi > c.lo) {
-      std::vector<vid_t> roots(1024);
-      for (uint64_t i = 0; i < roots.size(); ++i)
-        roots[i] = cpu::uf_find(c.lo + vid_t(hash2(0xAF, i) % (c.hi - c.lo)), label);
-      vote_for_giant(roots, mine);
+    } else if (k == 1) {
+      cpu::uf_compress(c.lo, c.hi, label);
+      if (!g.directed() && c.hi > c.lo) {
+        std::vector<vid_t> roots(1024);
+        for (uint64_t i = 0; i < roots.size(); ++i) roots[i] = label[c.lo + vid_t(hash2(0xAF, i) % (c.hi - c.lo))];
+        vote_for_giant(roots, mine);
+      }
+    } else if (k == 2) {
+      // On an undirected graph the giant's inner edges cannot change
+      // anything, and every edge with one end outside it is linked from that end.
+      mine.edges += detail::collect_unions(c.lo, c.hi, unions, [&](vid_t u, auto push) -> uint64_t {
+        if (std::atomic_ref<vid_t>(label[u]).load(std::memory_order_relaxed) == giant) return 0;
+        const eid_t first = out.offsets[u] + kSample, last = out.offsets[u + 1];
+        for (eid_t e = first; e < last; ++e) push(cpu::uf_union(u, out.targets[e], label));
+        return last > first ? last - first : 0;
+      });
     }
     c.end();
-    c.compact(changed.data(), changed.size());
+    c.compact_where(
+        unions.data(), unions.size(),
+        [&](vid_t v) {
+          const vid_t root = cpu::uf_find(v, label);
+          shared.set(root);  // the compaction runs on this thread alone
+          return root;
+        },
+        [&](vid_t v) { return shared.get(v); });
     const auto all = c.sync(parity, mine);
-    const bool quiet = total(all, &DeviceStatus::sent) == 0;
-    if (stage == kSettleSample && (k >= 1 || quiet)) {
-      // After one exchange (or none needed): pick the giant component as the
-      // label seen most often. Labels need not have settled - a label is
-      // always a vertex of the same component, so skipping vertices labelled
-      // `giant` stays correct: every edge with one end outside it is linked
-      // from that end.
-      giant = elect_giant(all, giant);
-      stage = kLinkRest;
-      continue;
-    }
-    if (quiet && stage == kSettleRest) break;
+    if (k == 1) giant = elect_giant(all, giant);
+    if (k == 3) break;
   }
-  // Final labels of owned vertices; count those that changed off the boundary.
+  // Final labels of owned vertices; every vertex whose label is not its own id changed.
   cpu::uf_compress(c.lo, c.hi, label);
-  uint64_t inner = 0;
-#pragma omp parallel for schedule(static) reduction(+ : inner)
-  for (vid_t v = c.lo; v < c.hi; ++v) inner += !c.boundary(v) && label[v] != v;
-  c.add_updated(inner);
+  uint64_t changed = 0;
+#pragma omp parallel for schedule(static) reduction(+ : changed)
+  for (vid_t v = c.lo; v < c.hi; ++v) changed += label[v] != v;
+  c.add_updated(changed);
 }
 
 // Gather programs (PageRank): Jacobi supersteps over owned vertices; the

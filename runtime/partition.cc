@@ -98,6 +98,18 @@ Partition partition_graph(const Graph& g, int devices) {
     }
     if (!moved) break;
   }
+  return partition_at(g, std::move(p.bounds));
+}
+
+Partition partition_at(const Graph& g, std::vector<vid_t> bounds) {
+  const vid_t n = g.num_vertices();
+  CHATTY_CHECK(bounds.size() >= 2 && bounds.front() == 0 && bounds.back() == n &&
+                   std::is_sorted(bounds.begin(), bounds.end()) &&
+                   std::adjacent_find(bounds.begin(), bounds.end()) == bounds.end(),
+               "chunk bounds must rise strictly from 0 to |V|");
+  Partition p;
+  p.bounds = std::move(bounds);
+  const int devices = p.devices();
   // Boundary marking: both endpoints of every edge that crosses chunks.
   p.boundary.assign(n, 0);
   const Csr& c = g.out();

@@ -41,6 +41,9 @@ struct ChunkStats {
 
 // Throws chatty::Error when devices < 1 or exceeds |V|.
 Partition partition_graph(const Graph& g, int devices);
+// The chunks [bounds[d], bounds[d+1]) as given, with their boundary marked;
+// throws chatty::Error unless the bounds rise strictly from 0 to |V|.
+Partition partition_at(const Graph& g, std::vector<vid_t> bounds);
 // The balance function of chunk [lo, hi) of g.
 double balance_of(const Graph& g, int devices, vid_t lo, vid_t hi);
 std::vector<ChunkStats> chunk_stats(const Graph& g, const Partition& p);

@@ -3,6 +3,10 @@
 // within tolerance for PageRank) on kron, urand, grid and the real graph.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <numeric>
+#include <random>
+
 #include "apps/references.h"
 #include "apps/run_app.h"
 #include "datasets/load.h"
@@ -105,6 +109,114 @@ TEST(MultiDeviceDirected, DirectedGraphAndForcedDirections) {
   EXPECT_EQ(run_app(App::kWcc, u, 0, lp, &p3).ints, reference::wcc(u));
 }
 
+// WCC sends the unions each device makes, one exchange per linking stage:
+// a path whose ids are scrambled crosses every chunk many times and has its
+// minimum far from most of its vertices; small components (one of them
+// with a single edge per vertex, so it is linked only in the rest stage
+// on one side) and isolated vertices sit beside it.
+TEST(MultiDeviceWcc, UnionsFromEveryDeviceMeetInFourSupersteps) {
+  constexpr int kPath = 3000;
+  std::string s;
+  auto id = [](int i) { return (i * 1237 + 17) % kPath; };
+  for (int i = 0; i + 1 < kPath; ++i) s += std::to_string(id(i)) + " " + std::to_string(id(i + 1)) + "\n";
+  for (int star = 0; star < 20; ++star)  // stars of 5 leaves, centre last
+    for (int leaf = 0; leaf < 5; ++leaf)
+      s += std::to_string(kPath + star * 6 + leaf) + " " + std::to_string(kPath + star * 6 + 5) + "\n";
+  s += std::to_string(kPath + 200) + " " + std::to_string(kPath + 119) + "\n";  // joins the last star late
+  LoadOptions o;
+  o.build.symmetrize = true;
+  Graph g = load_graph(testing::write_file("wcc_path.el", s), o);
+  const std::vector<vid_t> want = reference::wcc(g);
+  for (int p = 2; p <= 8; ++p) {
+    EngineOptions opt;
+    opt.devices = p;
+    const Partition part = partition_graph(g, p);
+    AppOutput out = run_app(App::kWcc, g, 0, opt, &part);
+    EXPECT_EQ(out.ints, want) << p << " devices";
+    EXPECT_EQ(out.multi.steps.size(), 4u) << p << " devices";
+  }
+}
+
+// Many small components with several edges per vertex, their ids either
+// scattered over every chunk or in runs that straddle chunk borders: most
+// are linked in the rest stage, where a device re-parents roots that peers
+// learnt as labels earlier (inner vertices among them) and inner roots that
+// no peer has seen.
+class MultiDeviceWccComponents : public ::testing::TestWithParam<bool> {};
+
+TEST_P(MultiDeviceWccComponents, RestStageUnionsMatchTheReference) {
+  std::mt19937 rng(11);
+  std::vector<int> sizes = {1500};
+  for (int i = 0; i < 150; ++i) sizes.push_back(3 + int(rng() % 30));
+  int n = 0;
+  for (int sz : sizes) n += sz;
+  std::vector<int> id(size_t(n), 0);
+  std::iota(id.begin(), id.end(), 0);
+  if (GetParam()) std::shuffle(id.begin(), id.end(), rng);
+  std::string s;
+  auto edge = [&](int a, int b) { s += std::to_string(id[size_t(a)]) + " " + std::to_string(id[size_t(b)]) + "\n"; };
+  int first = 0;
+  for (int sz : sizes) {
+    for (int i = 1; i < sz; ++i) edge(first + i, first + int(rng() % uint32_t(i)));  // a random tree
+    for (int i = 0; i < 2 * sz; ++i) edge(first + int(rng() % uint32_t(sz)), first + int(rng() % uint32_t(sz)));
+    first += sz;
+  }
+  LoadOptions o;
+  o.build.symmetrize = true;
+  Graph g = load_graph(testing::write_file("wcc_scattered.el", s), o);
+  const std::vector<vid_t> want = reference::wcc(g);
+  for (int p = 2; p <= 8; ++p) {
+    EngineOptions opt;
+    opt.devices = p;
+    const Partition part = partition_graph(g, p);
+    EXPECT_EQ(run_app(App::kWcc, g, 0, opt, &part).ints, want) << p << " devices";
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Ids, MultiDeviceWccComponents, ::testing::Bool(),
+                         [](const auto& i) { return std::string(i.param ? "scattered" : "in_runs"); });
+
+// Device 0 owns [0, 10). The sample links {1, 2, 8} (root 1, an inner
+// vertex; 2 borders vertex 10 on device 1) and {0, 4, 5, 6}; only the rest
+// stage joins them, through 8-6, and re-parents root 1 under 0. Device 1
+// knows 10 ~ 2 ~ 1 from the sample stage, so that union of an inner vertex
+// must reach it. Vertices 20..59 form the giant, on device 1.
+TEST(MultiDeviceWcc, RestStageUnionOfAnInnerRootReachesPeers) {
+  std::string s = "1 2\n1 8\n2 8\n2 10\n8 6\n0 4\n0 5\n0 6\n4 5\n4 6\n";
+  for (int v = 20; v < 59; ++v) s += std::to_string(v) + " " + std::to_string(v + 1) + "\n";
+  LoadOptions o;
+  o.build.symmetrize = true;
+  Graph g = load_graph(testing::write_file("wcc_inner_root.el", s), o);
+  ASSERT_EQ(g.num_vertices(), 60u);
+  const Partition part = partition_at(g, {0, 10, 60});
+  ASSERT_FALSE(part.boundary[1]);
+  EngineOptions opt;
+  opt.devices = 2;
+  const AppOutput out = run_app(App::kWcc, g, 0, opt, &part);
+  EXPECT_EQ(out.ints, reference::wcc(g));
+  EXPECT_EQ(out.ints[10], 0u);
+}
+
+// The mirror case: device 0 owns [0, 50), device 1 [50, 60). Device 0
+// sends its inner roots 1 and 3 as labels of boundary vertices; only
+// device 1's rest stage joins their trees (through 50-52), re-parenting
+// root 3, a vertex device 1 knows only as a label it received.
+TEST(MultiDeviceWcc, RestStageUnionOfAReceivedRootReachesItsOwner) {
+  std::string s = "1 2\n3 4\n3 5\n2 50\n4 52\n5 52\n50 51\n50 52\n58 59\n";
+  for (int v = 10; v < 49; ++v) s += std::to_string(v) + " " + std::to_string(v + 1) + "\n";
+  LoadOptions o;
+  o.build.symmetrize = true;
+  Graph g = load_graph(testing::write_file("wcc_received_root.el", s), o);
+  ASSERT_EQ(g.num_vertices(), 60u);
+  const Partition part = partition_at(g, {0, 50, 60});
+  ASSERT_FALSE(part.boundary[3]);
+  EngineOptions opt;
+  opt.devices = 2;
+  const AppOutput out = run_app(App::kWcc, g, 0, opt, &part);
+  EXPECT_EQ(out.ints, reference::wcc(g));
+  EXPECT_EQ(out.ints[4], 1u);
+}
+
 TEST(Partition, BalancedChunksAndBoundaries) {
   Graph g = load_graph("kron:12", {});
   for (int p : {1, 2, 3, 8}) {
@@ -130,6 +242,10 @@ TEST(Partition, BalancedChunksAndBoundaries) {
     EXPECT_LE(f, naive + 1e-9) << p;
   }
   EXPECT_THROW(partition_graph(load_graph("grid:2x2", {}), 5), Error);
+  const Graph four = load_graph("grid:2x2", {});
+  EXPECT_THROW(partition_at(four, {0, 2, 2, 4}), Error);  // an empty chunk
+  EXPECT_THROW(partition_at(four, {0, 3}), Error);        // not up to |V|
+  EXPECT_EQ(partition_at(four, {0, 1, 4}).boundary_list.size(), 3u);
 }
 
 TEST(Partition, PaperExampleAdjustsTheCut) {

@@ -17,22 +17,28 @@
 
 namespace chatty::cpu {
 
-// Returns whether it re-parented a root (whether any label can change).
-inline bool uf_link(vid_t u, vid_t v, vid_t* comp) {
+inline constexpr vid_t kNoRoot = ~vid_t(0);
+
+// Joins the trees of u and v; returns the root it re-parented (the larger
+// of the two), or kNoRoot when they already were one tree.
+inline vid_t uf_union(vid_t u, vid_t v, vid_t* comp) {
   vid_t p1 = std::atomic_ref<vid_t>(comp[u]).load(std::memory_order_relaxed);
   vid_t p2 = std::atomic_ref<vid_t>(comp[v]).load(std::memory_order_relaxed);
   while (p1 != p2) {
     const vid_t high = p1 > p2 ? p1 : p2, low = p1 + p2 - high;
     std::atomic_ref<vid_t> ph(comp[high]);
     vid_t p_high = ph.load(std::memory_order_relaxed);
-    if (p_high == low) return false;
-    if (p_high == high && ph.compare_exchange_strong(p_high, low, std::memory_order_relaxed)) return true;
+    if (p_high == low) return kNoRoot;
+    if (p_high == high && ph.compare_exchange_strong(p_high, low, std::memory_order_relaxed)) return high;
     p1 = std::atomic_ref<vid_t>(comp[std::atomic_ref<vid_t>(comp[high]).load(std::memory_order_relaxed)])
              .load(std::memory_order_relaxed);
     p2 = std::atomic_ref<vid_t>(comp[low]).load(std::memory_order_relaxed);
   }
-  return false;
+  return kNoRoot;
 }
+
+// Returns whether it re-parented a root (whether any label can change).
+inline bool uf_link(vid_t u, vid_t v, vid_t* comp) { return uf_union(u, v, comp) != kNoRoot; }
 
 // The root of v's tree, without modifying it.
 inline vid_t uf_find(vid_t v, const vid_t* comp) {
