@@ -232,7 +232,18 @@ void connectivity(DeviceContext<V>& c, const Graph& g) {
   vid_t* label = c.values.data();
   std::vector<vid_t> unions;
   Bitmap shared(n);
-  for (vid_t v : c.partition().boundary_list) shared.set(v);
+  const std::vector<vid_t>& boundary = c.partition().boundary_list;
+  for (vid_t v : boundary) shared.set(v);
+  // Points the owned vertices and the remote ones they border at their
+  // roots (other remote vertices are singletons or roots that peers sent).
+  // In ascending ids, as every parent is smaller than its child: a find
+  // then meets a compressed parent within a step or two.
+  const auto [own_first, own_last] = c.partition().boundary_of(c.d);
+  auto compress = [&, own_first = own_first, own_last = own_last] {
+    cpu::uf_compress_list(boundary.data(), size_t(own_first - boundary.data()), label);
+    cpu::uf_compress(c.lo, c.hi, label);
+    cpu::uf_compress_list(own_last, size_t(boundary.data() + boundary.size() - own_last), label);
+  };
   vid_t giant = n;  // none: on a directed graph no edge may be skipped
   for (int k = 0;; ++k) {
     const int parity = k & 1;
@@ -252,10 +263,10 @@ void connectivity(DeviceContext<V>& c, const Graph& g) {
           push(cpu::uf_union(u, out.targets[out.offsets[u] + r], label));
           return 1;
         });
-        cpu::uf_compress(n, label);
+        compress();
       }
     } else if (k == 1) {
-      cpu::uf_compress(c.lo, c.hi, label);
+      compress();
       if (!g.directed() && c.hi > c.lo) {
         std::vector<vid_t> roots(1024);
         for (uint64_t i = 0; i < roots.size(); ++i) roots[i] = label[c.lo + vid_t(hash2(0xAF, i) % (c.hi - c.lo))];
@@ -285,7 +296,7 @@ void connectivity(DeviceContext<V>& c, const Graph& g) {
     if (k == 3) break;
   }
   // Final labels of owned vertices; every vertex whose label is not its own id changed.
-  cpu::uf_compress(c.lo, c.hi, label);
+  compress();
   uint64_t changed = 0;
 #pragma omp parallel for schedule(static) reduction(+ : changed)
   for (vid_t v = c.lo; v < c.hi; ++v) changed += label[v] != v;

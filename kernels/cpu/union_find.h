@@ -63,6 +63,15 @@ inline void uf_compress(vid_t lo, vid_t hi, vid_t* comp) {
 
 inline void uf_compress(vid_t n, vid_t* comp) { uf_compress(0, n, comp); }
 
+// The same for the listed vertices.
+inline void uf_compress_list(const vid_t* list, size_t count, vid_t* comp) {
+#pragma omp parallel for schedule(dynamic, 16384)
+  for (size_t i = 0; i < count; ++i) {
+    const vid_t v = list[i];
+    std::atomic_ref<vid_t>(comp[v]).store(uf_find(v, comp), std::memory_order_relaxed);
+  }
+}
+
 // comp must hold the identity labels on entry.
 inline void connected_components(const Csr& g, bool undirected, vid_t* comp, RunStats& stats) {
   const vid_t n = g.num_vertices();
