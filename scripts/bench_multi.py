@@ -7,7 +7,10 @@ targets on grid:1000x1000 P=4: SSSP <= 40 %, PageRank <= 80 %).
   python3 scripts/bench_multi.py [--graph kron:20] [--rounds 5] [--ratio-graph grid:1000x1000]
 
 P=1 and P=2 runs alternate, round after round, so drift in the machine's
-speed hits both; the ratio is of the medians."""
+speed hits both; the target is judged on the ratio of the medians of every
+timed run. The ratio of the best runs is printed beside it: on a shared VM
+it shows what the runtime costs with the noise (other tenants taking a
+core from one device while the other waits) left out."""
 import argparse
 import json
 import os
@@ -39,16 +42,16 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         cgr = os.path.join(tmp, "g.cgr")
         subprocess.run([binary, "generate", a.graph, cgr], check=True, capture_output=True)
-        print(f"P=2 against P=1 on {a.graph} ({os.cpu_count()} threads; medians of {a.rounds} alternating rounds)")
-        print(f"{'app':5} {'P=1 ms':>9} {'P=2 ms':>9} {'P2/P1':>7}")
+        print(f"P=2 against P=1 on {a.graph} ({os.cpu_count()} threads; {a.rounds} alternating rounds of {a.repeat} runs)")
+        print(f"{'app':5} {'P=1 ms':>9} {'P=2 ms':>9} {'P2/P1':>7} {'best P2/P1':>11}")
         for app in APPS:
             t = {1: [], 2: []}
             for _ in range(a.rounds):
                 for p in (1, 2):
-                    t[p].append(run(binary, cgr, app, p, f"--repeat={a.repeat}", "--tolerance=1e-4")["compute_s"])
+                    t[p] += run(binary, cgr, app, p, f"--repeat={a.repeat}", "--tolerance=1e-4")["compute_s_all"]
             m1, m2 = statistics.median(t[1]), statistics.median(t[2])
             ok &= m2 / m1 <= 1.3
-            print(f"{app:5} {m1 * 1e3:9.1f} {m2 * 1e3:9.1f} {m2 / m1:7.2f}")
+            print(f"{app:5} {m1 * 1e3:9.1f} {m2 * 1e3:9.1f} {m2 / m1:7.2f} {min(t[2]) / min(t[1]):11.2f}")
         # The two host transports (sender copies / receiver reads) on P=4,
         # alternating; `--comm=auto` uses the one that measures faster.
         print(f"\nhost transports on {a.graph}, P=4 (medians of {a.rounds} alternating rounds, ms)")
