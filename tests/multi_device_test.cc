@@ -217,6 +217,42 @@ TEST(MultiDeviceWcc, RestStageUnionOfAReceivedRootReachesItsOwner) {
   EXPECT_EQ(out.ints[4], 1u);
 }
 
+// Random sparse graphs (many small components, local and scattered ids,
+// directed and undirected) cut at random places into 2..8 chunks.
+TEST(MultiDeviceWcc, RandomGraphsAndCutsMatchTheReference) {
+  std::mt19937 rng(2026);
+  for (int trial = 0; trial < 120; ++trial) {
+    const int n = 40 + int(rng() % 400);
+    const bool directed = trial % 3 == 0, local = trial % 2 == 0;
+    std::string s;
+    const int m = n * (1 + int(rng() % 3)) / 2;
+    for (int e = 0; e < m; ++e) {
+      const int u = int(rng() % uint32_t(n));
+      const int v = local ? std::min(n - 1, u + 1 + int(rng() % 6)) : int(rng() % uint32_t(n));
+      s += std::to_string(u) + " " + std::to_string(v) + "\n";
+    }
+    s += std::to_string(n - 1) + " " + std::to_string(n - 1) + "\n";  // |V| = n (self loops are dropped)
+    LoadOptions o;
+    o.build.symmetrize = !directed;
+    o.build.drop_self_loops = true;
+    Graph g = load_graph(testing::write_file("wcc_random.el", s), o);
+    const int p = 2 + int(rng() % 7);
+    std::vector<vid_t> bounds = {0};
+    std::vector<vid_t> cuts(size_t(g.num_vertices()) - 1);
+    std::iota(cuts.begin(), cuts.end(), 1);
+    std::shuffle(cuts.begin(), cuts.end(), rng);
+    cuts.resize(size_t(p) - 1);
+    std::sort(cuts.begin(), cuts.end());
+    bounds.insert(bounds.end(), cuts.begin(), cuts.end());
+    bounds.push_back(g.num_vertices());
+    const Partition part = partition_at(g, bounds);
+    EngineOptions opt;
+    opt.devices = p;
+    EXPECT_EQ(run_app(App::kWcc, g, 0, opt, &part).ints, reference::wcc(g))
+        << "trial " << trial << ": " << p << " devices, " << (directed ? "directed" : "undirected");
+  }
+}
+
 TEST(Partition, BalancedChunksAndBoundaries) {
   Graph g = load_graph("kron:12", {});
   for (int p : {1, 2, 3, 8}) {

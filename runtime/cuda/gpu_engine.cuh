@@ -12,7 +12,12 @@
 
 namespace chatty::cuda {
 
-// WCC: the stages of runtime/multi_engine.h's connectivity.
+// WCC, Afforest across devices by settling boundary labels: link a sample,
+// then each superstep resolve every boundary vertex's root and send those
+// that dropped, until none do; elect the giant after one exchange; link
+// the other edges outside it and settle again. (The host runtime now sends
+// the unions themselves, one exchange per linking stage; this driver keeps
+// the earlier protocol until it can be re-tested on a GPU.)
 inline void connectivity(GpuRun& run, GpuDevice& dev, const Graph& g, bool lb) {
   constexpr eid_t kSample = 2;
   const vid_t n = dev.n;
