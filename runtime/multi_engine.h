@@ -186,10 +186,11 @@ void ordered(Ctx<P>& c, const Graph& g, const P& prog, uint64_t delta) {
 // unions themselves: a root a device re-parents while linking its owned
 // vertices' edges goes out as (root, the root above it now), and a receiver
 // links the pair into its own forest. Linking always hangs the larger root
-// under the smaller, so once every device has applied every union, all
-// forests hold the same trees with the same roots (the component minima of
-// the edges linked so far), and applying a received union creates nothing
-// new to send: one exchange per linking stage suffices.
+// under the smaller, so once every device has applied every union, every
+// vertex a device holds (owned, boundary, or a root a peer sent) has as its
+// root the minimum of its component over the edges linked so far, on every
+// device alike; applying a received union creates nothing new to send: one
+// exchange per linking stage suffices.
 //   k0: link a two-neighbour sample, send its unions
 //   k1: apply the peers' unions, vote for the giant component from samples
 //       of owned roots (status data); all devices elect the same one
@@ -234,10 +235,11 @@ void connectivity(DeviceContext<V>& c, const Graph& g) {
   Bitmap shared(n);
   const std::vector<vid_t>& boundary = c.partition().boundary_list;
   for (vid_t v : boundary) shared.set(v);
-  // Points the owned vertices and the remote ones they border at their
-  // roots (other remote vertices are singletons or roots that peers sent).
-  // In ascending ids, as every parent is smaller than its child: a find
-  // then meets a compressed parent within a step or two.
+  // Points the owned vertices and the boundary vertices (the remote ones
+  // the device holds among them) at their roots; the other remote vertices
+  // it holds are roots peers sent, flattened as they are applied and sent.
+  // In ascending ids, as every parent is smaller than its child, so a find
+  // mostly meets a parent compressed already.
   const auto [own_first, own_last] = c.partition().boundary_of(c.d);
   auto compress = [&, own_first = own_first, own_last = own_last] {
     cpu::uf_compress_list(boundary.data(), size_t(own_first - boundary.data()), label);
@@ -249,7 +251,7 @@ void connectivity(DeviceContext<V>& c, const Graph& g) {
     const int parity = k & 1;
     c.for_each_received(parity, [&](vid_t v, vid_t root) {
       shared.set(root);
-      cpu::uf_link(v, root, label);
+      cpu::uf_link_alone(v, root, label);
     });
     c.begin(kCompute);
     DeviceStatus mine;
@@ -286,8 +288,8 @@ void connectivity(DeviceContext<V>& c, const Graph& g) {
     c.compact_where(
         unions.data(), unions.size(),
         [&](vid_t v) {
-          const vid_t root = cpu::uf_find(v, label);
-          shared.set(root);  // the compaction runs on this thread alone
+          const vid_t root = cpu::uf_flatten(v, label);  // chains of received roots stay short
+          shared.set(root);                              // the compaction runs on this thread alone
           return root;
         },
         [&](vid_t v) { return shared.get(v); });

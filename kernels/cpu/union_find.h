@@ -50,15 +50,32 @@ inline vid_t uf_find(vid_t v, const vid_t* comp) {
   return c;
 }
 
-// Points every vertex of [lo, hi) straight at its root.
+// Points v and every vertex on its path straight at the root; returns the
+// root. Only while nothing links: concurrent flattens write the same roots.
+inline vid_t uf_flatten(vid_t v, vid_t* comp) {
+  const vid_t root = uf_find(v, comp);
+  for (vid_t x = v;;) {
+    std::atomic_ref<vid_t> at(comp[x]);
+    const vid_t parent = at.load(std::memory_order_relaxed);
+    if (parent == root) return root;
+    at.store(root, std::memory_order_relaxed);
+    x = parent;
+  }
+}
+
+// Joins the trees of u and v, flattening both paths first; for a thread
+// that links alone (a device applying the unions its peers sent).
+inline bool uf_link_alone(vid_t u, vid_t v, vid_t* comp) {
+  const vid_t ru = uf_flatten(u, comp), rv = uf_flatten(v, comp);
+  if (ru == rv) return false;
+  std::atomic_ref<vid_t>(comp[ru > rv ? ru : rv]).store(ru < rv ? ru : rv, std::memory_order_relaxed);
+  return true;
+}
+
+// Points every vertex of [lo, hi), and every vertex on their paths, at its root.
 inline void uf_compress(vid_t lo, vid_t hi, vid_t* comp) {
 #pragma omp parallel for schedule(dynamic, 16384)
-  for (vid_t v = lo; v < hi; ++v) {
-    auto at = [comp](vid_t x) { return std::atomic_ref<vid_t>(comp[x]).load(std::memory_order_relaxed); };
-    vid_t c = at(v);
-    for (vid_t p = at(c); p != c; p = at(c)) c = p;
-    std::atomic_ref<vid_t>(comp[v]).store(c, std::memory_order_relaxed);
-  }
+  for (vid_t v = lo; v < hi; ++v) uf_flatten(v, comp);
 }
 
 inline void uf_compress(vid_t n, vid_t* comp) { uf_compress(0, n, comp); }
@@ -66,10 +83,7 @@ inline void uf_compress(vid_t n, vid_t* comp) { uf_compress(0, n, comp); }
 // The same for the listed vertices.
 inline void uf_compress_list(const vid_t* list, size_t count, vid_t* comp) {
 #pragma omp parallel for schedule(dynamic, 16384)
-  for (size_t i = 0; i < count; ++i) {
-    const vid_t v = list[i];
-    std::atomic_ref<vid_t>(comp[v]).store(uf_find(v, comp), std::memory_order_relaxed);
-  }
+  for (size_t i = 0; i < count; ++i) uf_flatten(list[i], comp);
 }
 
 // comp must hold the identity labels on entry.
