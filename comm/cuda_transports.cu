@@ -26,8 +26,9 @@ struct Pinned {
   size_t bytes = 0;
   void reserve(size_t need) {
     if (need <= bytes) return;
-    if (p) CHATTY_CUDA(cudaFreeHost(p));
-    p = nullptr;
+    std::byte* old = p;
+    p = nullptr, bytes = 0;  // a failed free leaves nothing to free twice
+    if (old) CHATTY_CUDA(cudaFreeHost(old));
     CHATTY_CUDA(cudaHostAlloc(reinterpret_cast<void**>(&p), need, cudaHostAllocMapped | cudaHostAllocPortable));
     bytes = need;
   }
@@ -109,9 +110,14 @@ class P2pTransport : public Transport {
     const int mine = gpu_of_[size_t(d)];
     for (int other : gpu_of_) {
       int ok = 0;
-      if (other == mine || cudaDeviceCanAccessPeer(&ok, mine, other) != cudaSuccess || !ok) continue;
+      if (other == mine) continue;
+      if (cudaDeviceCanAccessPeer(&ok, mine, other) != cudaSuccess || !ok) {
+        (void)cudaGetLastError();  // else a later launch check would report it
+        continue;
+      }
       const cudaError_t e = cudaDeviceEnablePeerAccess(other, 0);
-      if (e == cudaErrorPeerAccessAlreadyEnabled)
+      // Already on, or past the peer limit (copies then go through the driver's staging).
+      if (e == cudaErrorPeerAccessAlreadyEnabled || e == cudaErrorTooManyPeers)
         (void)cudaGetLastError();
       else
         CHATTY_CUDA(e);

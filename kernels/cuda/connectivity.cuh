@@ -34,13 +34,13 @@ struct LinkEdge {
 
 // Round r of the sample: every owned vertex links to its r-th neighbour.
 __global__ void link_sample_kernel(const eid_t* off, const vid_t* targets, vid_t lo, vid_t nd, eid_t r, vid_t* label) {
-  for (vid_t i = vid_t(blockIdx.x * blockDim.x + threadIdx.x); i < nd; i += vid_t(gridDim.x * blockDim.x))
-    if (off[i] + r < off[i + 1]) uf_link(lo + i, targets[off[i] + r], label);
+  for (ull i = ull(blockIdx.x) * blockDim.x + threadIdx.x; i < nd; i += ull(gridDim.x) * blockDim.x)
+    if (off[i] + r < off[i + 1]) uf_link(lo + vid_t(i), targets[off[i] + r], label);
 }
 
 __global__ void compress_kernel(vid_t lo, vid_t hi, vid_t* label) {
-  for (vid_t v = lo + vid_t(blockIdx.x * blockDim.x + threadIdx.x); v < hi; v += vid_t(gridDim.x * blockDim.x))
-    label[v] = uf_find(v, label);
+  for (ull v = lo + ull(blockIdx.x) * blockDim.x + threadIdx.x; v < hi; v += ull(gridDim.x) * blockDim.x)
+    label[v] = uf_find(vid_t(v), label);
 }
 
 // Peers' (v, label) records: link v's tree with the label's.

@@ -39,8 +39,8 @@ __global__ void gather_kernel(P prog, const eid_t* __restrict__ in_off, const vi
   const unsigned warps = (gridDim.x * blockDim.x) >> 5;
   double l1 = 0, dangling = 0;
   // Loop bounds are uniform per warp, so every lane reaches the shuffles.
-  for (vid_t base = vid_t(warp) * (32 / G); base < nd; base += vid_t(warps) * (32 / G)) {
-    const vid_t i = base + vid_t(lane / G);
+  for (ull base = ull(warp) * (32 / G); base < nd; base += ull(warps) * (32 / G)) {
+    const vid_t i = vid_t(base) + vid_t(lane / G);
     bool mine = i < nd;
     float sum = 0;
     if (mine) {

@@ -49,8 +49,11 @@ template <typename P>
 __global__ void pull_kernel(P prog, const eid_t* in_off, const vid_t* in_targets, vid_t lo, vid_t nd, uint32_t* values,
                             const uint32_t* front, uint32_t level, vid_t* changed, Counters* c) {
   ull visited = 0;
-  for (vid_t i = vid_t(blockIdx.x * blockDim.x + threadIdx.x); i < nd; i += vid_t(gridDim.x * blockDim.x)) {
-    const vid_t v = lo + i;
+  // Only first-visit programs pull on the GPU: the level is uniform and
+  // every edge weighs 1 (the CPU pull step is general).
+  static_assert(P::kUniformFrontier && !P::kNeedsWeights, "GPU pull steps take the uniform level");
+  for (ull i = ull(blockIdx.x) * blockDim.x + threadIdx.x; i < nd; i += ull(gridDim.x) * blockDim.x) {
+    const vid_t v = lo + vid_t(i);
     if (!P::unvisited(values[v])) continue;
     for (eid_t e = in_off[i]; e < in_off[i + 1]; ++e) {
       ++visited;
@@ -107,8 +110,10 @@ __global__ void merge_kernel(const Update<uint32_t>* rec, ull count, uint32_t* v
 // with one atomic, lanes place their records by the popcount of the ballot
 // below them. `count` null: the list has `fixed` items.
 template <typename V>
+// Records past `capacity` are counted but not written: the host refuses a
+// count above capacity at the status exchange rather than overrun a slot.
 __global__ void compact_kernel(const vid_t* list, const ull* count, ull fixed, const uint8_t* boundary, vid_t lo,
-                               vid_t hi, const V* src, Update<V>* out, ull* out_count) {
+                               vid_t hi, const V* src, Update<V>* out, ull capacity, ull* out_count) {
   const ull n = count ? *count : fixed;
   const ull rounded = (n + 31) & ~ull(31);  // whole warps iterate together
   const int lane = threadIdx.x & 31;
@@ -124,7 +129,8 @@ __global__ void compact_kernel(const vid_t* list, const ull* count, ull fixed, c
     ull base = 0;
     if (lane == 0) base = atomicAdd(out_count, ull(__popc(ballot)));
     base = __shfl_sync(kFullMask, base, 0);
-    if (send) out[base + __popc(ballot & ((1u << lane) - 1u))] = Update<V>{v, src[v]};
+    const ull at = base + __popc(ballot & ((1u << lane) - 1u));
+    if (send && at < capacity) out[at] = Update<V>{v, src[v]};
   }
 }
 

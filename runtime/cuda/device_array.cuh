@@ -28,10 +28,14 @@ class DeviceArray {
     if (p_) cudaFree(p_);
   }
   void allocate(size_t n) {
-    if (p_) CHATTY_CUDA(cudaFree(p_));
-    p_ = nullptr;
-    n_ = n;
-    if (n) CHATTY_CUDA(cudaMalloc(reinterpret_cast<void**>(&p_), n * sizeof(T)));
+    T* old = p_;
+    p_ = nullptr, n_ = 0;  // a failed free or malloc leaves nothing to free twice
+    if (old) CHATTY_CUDA(cudaFree(old));
+    if (n) {
+      T* fresh = nullptr;
+      CHATTY_CUDA(cudaMalloc(reinterpret_cast<void**>(&fresh), n * sizeof(T)));
+      p_ = fresh, n_ = n;
+    }
   }
   T* get() const { return p_; }
   size_t size() const { return n_; }
@@ -47,14 +51,19 @@ class Uploader {
  public:
   static constexpr size_t kPiece = 16u << 20;
   explicit Uploader(cudaStream_t s) : stream_(s) {
-    for (int i = 0; i < 2; ++i) {
-      CHATTY_CUDA(cudaHostAlloc(reinterpret_cast<void**>(&buf_[i]), kPiece, cudaHostAllocDefault));
-      CHATTY_CUDA(cudaEventCreateWithFlags(&done_[i], cudaEventDisableTiming));
+    try {
+      for (int i = 0; i < 2; ++i) {
+        CHATTY_CUDA(cudaHostAlloc(reinterpret_cast<void**>(&buf_[i]), kPiece, cudaHostAllocDefault));
+        CHATTY_CUDA(cudaEventCreateWithFlags(&done_[i], cudaEventDisableTiming));
+      }
+    } catch (...) {
+      release();  // no destructor runs for a half-built object
+      throw;
     }
   }
   ~Uploader() {
     cudaStreamSynchronize(stream_);
-    for (int i = 0; i < 2; ++i) cudaFreeHost(buf_[i]), cudaEventDestroy(done_[i]);
+    release();
   }
   Uploader(const Uploader&) = delete;
   Uploader& operator=(const Uploader&) = delete;
@@ -75,6 +84,14 @@ class Uploader {
   }
 
  private:
+  void release() {
+    for (int i = 0; i < 2; ++i) {
+      if (buf_[i]) cudaFreeHost(buf_[i]);
+      if (done_[i]) cudaEventDestroy(done_[i]);
+      buf_[i] = nullptr, done_[i] = nullptr;
+    }
+  }
+
   cudaStream_t stream_;
   char* buf_[2] = {nullptr, nullptr};
   cudaEvent_t done_[2] = {nullptr, nullptr};

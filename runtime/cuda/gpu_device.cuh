@@ -102,7 +102,7 @@ class GpuDevice {
                     DeviceArray<weight_t>* w, Uploader& up) {
     const eid_t first = csr.offsets[lo], last = csr.offsets[hi];
     std::vector<eid_t> local(size_t(nd()) + 1);
-    for (vid_t i = 0; i <= nd(); ++i) local[i] = csr.offsets[lo + i] - first;
+    for (size_t i = 0; i < local.size(); ++i) local[i] = csr.offsets[lo + i] - first;
     o.allocate(local.size());
     up.copy(o.get(), local.data(), local.size() * sizeof(eid_t));
     if (with_targets) {
@@ -129,7 +129,7 @@ class GpuDevice {
     const vid_t step = std::max<vid_t>(1, nd() / 8192);
     for (int G : {4, 8, 16, 32}) {
       double cost = 0;
-      for (vid_t v = lo; v < hi; v += step) {
+      for (uint64_t v = lo; v < hi; v += step) {
         const eid_t d = in.degree(v);
         if (d < kHeavyDegree) cost += double((d + G - 1) / G + 1) * G;
       }

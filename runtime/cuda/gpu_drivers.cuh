@@ -18,8 +18,8 @@ namespace chatty::cuda {
 
 template <typename P>
 __global__ void init_values_kernel(P prog, vid_t n, typename P::Value* values) {
-  for (vid_t v = vid_t(blockIdx.x * blockDim.x + threadIdx.x); v < n; v += vid_t(gridDim.x * blockDim.x))
-    values[v] = prog.init(v);
+  for (ull v = ull(blockIdx.x) * blockDim.x + threadIdx.x; v < n; v += ull(gridDim.x) * blockDim.x)
+    values[v] = prog.init(vid_t(v));
 }
 
 __global__ inline void set_flags_kernel(const vid_t* list, ull count, uint32_t* flags, uint32_t value) {
@@ -64,9 +64,10 @@ template <typename V>
 void compact(GpuRun& run, GpuDevice& dev, int parity, const vid_t* list, const ull* count, ull fixed, const V* src) {
   if (run.D == 1) return;
   const Launch l = count ? dev.launch_max() : dev.launch(fixed);
-  auto* out = reinterpret_cast<Update<V>*>(run.mb.send(dev.d, parity ^ 1).storage);
+  const Slot& slot = run.mb.send(dev.d, parity ^ 1);
+  auto* out = reinterpret_cast<Update<V>*>(slot.storage);
   compact_kernel<V><<<l.grid, l.block, 0, dev.stream>>>(list, count, fixed, dev.boundary.get(), dev.lo, dev.hi, src,
-                                                        out, &dev.c()->sent);
+                                                        out, slot.capacity / sizeof(Update<V>), &dev.c()->sent);
   CHATTY_CUDA_LAUNCHED("compact_kernel");
 }
 
@@ -142,6 +143,7 @@ void traverse(GpuRun& run, GpuDevice& dev, const Graph& g, const P& prog, const 
     const int parity = int(k & 1);
     ok = ok && guarded(run, [&] {
            reset_step_kernel<<<1, 1, 0, dev.stream>>>(dev.c());
+           CHATTY_CUDA_LAUNCHED("reset_step_kernel");
            phase(clk, dev, kMerge, [&] {
              for_each_received<uint32_t>(run, dev, parity, [&](const Update<uint32_t>* rec, ull count, Launch l) {
                merge_kernel<P><<<l.grid, l.block, 0, dev.stream>>>(rec, count, dev.values.get(), dev.lo, dev.hi,
@@ -151,13 +153,17 @@ void traverse(GpuRun& run, GpuDevice& dev, const Graph& g, const P& prog, const 
              });
            });
            phase(clk, dev, kCompute, [&] {
-             if (pull) {
-               const Launch l = dev.launch(dev.nd());
-               pull_kernel<P><<<l.grid, l.block, 0, dev.stream>>>(prog, dev.in_off.get(), dev.in_targets.get(), dev.lo,
-                                                                  dev.nd(), dev.values.get(), front, level,
-                                                                  dev.changed.get(), dev.c());
-               CHATTY_CUDA_LAUNCHED("pull_kernel");
-             } else {
+             bool pulled = false;
+             if constexpr (P::kPullable)  // pull_kernel exists for pullable programs only
+               if (pull) {
+                 const Launch l = dev.launch(dev.nd());
+                 pull_kernel<P><<<l.grid, l.block, 0, dev.stream>>>(prog, dev.in_off.get(), dev.in_targets.get(),
+                                                                    dev.lo, dev.nd(), dev.values.get(), front, level,
+                                                                    dev.changed.get(), dev.c());
+                 CHATTY_CUDA_LAUNCHED("pull_kernel");
+                 pulled = true;
+               }
+             if (!pulled) {
                relax.epoch = k + 1;
                advance(dev, QueueSource{dev.active.get(), &dev.c()->active, dev.off.get(), dev.lo}, relax, lb,
                        &dev.c()->active, 0);
@@ -209,6 +215,7 @@ void ordered(GpuRun& run, GpuDevice& dev, const P& prog, const std::vector<vid_t
     const int parity = int(k & 1);
     ok = ok && guarded(run, [&] {
            reset_step_kernel<<<1, 1, 0, dev.stream>>>(dev.c());
+           CHATTY_CUDA_LAUNCHED("reset_step_kernel");
            phase(clk, dev, kMerge, [&] {  // owned vertices that improve join the pile (flag 1)
              for_each_received<uint32_t>(run, dev, parity, [&](const Update<uint32_t>* rec, ull count, Launch l) {
                merge_kernel<P><<<l.grid, l.block, 0, dev.stream>>>(rec, count, dev.values.get(), dev.lo, dev.hi,

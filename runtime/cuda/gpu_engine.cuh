@@ -45,6 +45,7 @@ inline void connectivity(GpuRun& run, GpuDevice& dev, const Graph& g, bool lb) {
     ok =
         ok && guarded(run, [&] {
           reset_step_kernel<<<1, 1, 0, dev.stream>>>(dev.c());
+          CHATTY_CUDA_LAUNCHED("reset_step_kernel");
           phase(clk, dev, kMerge, [&] {
             for_each_received<uint32_t>(run, dev, parity, [&](const Update<uint32_t>* rec, ull count, Launch l) {
               link_received_kernel<<<l.grid, l.block, 0, dev.stream>>>(rec, count, label);
@@ -63,6 +64,7 @@ inline void connectivity(GpuRun& run, GpuDevice& dev, const Graph& g, bool lb) {
               stage = kSettleSample;
             } else if (stage == kLinkRest) {
               compress_kernel<<<own.grid, own.block, 0, dev.stream>>>(dev.lo, dev.hi, label);
+              CHATTY_CUDA_LAUNCHED("compress_kernel");
               advance(dev, RestSource{dev.off.get(), dev.lo, dev.nd(), kSample, label, giant, dev.nd()},
                       LinkEdge{dev.targets.get(), label}, lb, nullptr, dev.nd());
               stage = kSettleRest;
@@ -76,6 +78,7 @@ inline void connectivity(GpuRun& run, GpuDevice& dev, const Graph& g, bool lb) {
             if (stage == kSettleSample && !samples.empty()) {
               sample_roots_kernel<<<(unsigned(samples.size()) + 255) / 256, 256, 0, dev.stream>>>(
                   d_samples.get(), int(samples.size()), label, d_roots.get());
+              CHATTY_CUDA_LAUNCHED("sample_roots_kernel");
               CHATTY_CUDA(
                   cudaMemcpyAsync(roots.data(), d_roots.get(), roots.size() * 4, cudaMemcpyDeviceToHost, dev.stream));
               dev.sync();
@@ -128,6 +131,7 @@ void gather(GpuRun& run, GpuDevice& dev, const Partition& part, const P& prog, c
     const int parity = k & 1;
     ok = ok && guarded(run, [&] {
            reset_step_kernel<<<1, 1, 0, dev.stream>>>(dev.c());
+           CHATTY_CUDA_LAUNCHED("reset_step_kernel");
            phase(clk, dev, kMerge, [&] {
              for_each_received<float>(run, dev, parity, [&](const Update<float>* rec, ull count, Launch l) {
                merge_contrib_kernel<<<l.grid, l.block, 0, dev.stream>>>(rec, count, dev.contrib.get(),

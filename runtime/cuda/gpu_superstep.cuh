@@ -78,6 +78,10 @@ class GpuRun {
         publish_kernel<<<1, 1, 0, dev.stream>>>(dev.c(), on_device, label, label_count);
         CHATTY_CUDA_LAUNCHED("publish_kernel");
         dev.sync();
+        const uint64_t capacity = D > 1 ? mb.send(d, parity ^ 1).capacity / mb.item_bytes() : 0;
+        CHATTY_CHECK(D == 1 || slot->sent <= capacity,
+                     "device " + std::to_string(d) + ": " + std::to_string(slot->sent) +
+                         " records for a send buffer of " + std::to_string(capacity) + " (internal error)");
       } catch (const std::exception& e) {
         fail(e.what());
         ok = false;
