@@ -184,7 +184,7 @@ void ordered(Ctx<P>& c, const Graph& g, const P& prog, uint64_t delta) {
 // Connectivity (WCC), Afforest across devices: every device keeps a
 // union-find forest over its replica of the labels. What travels is the
 // unions themselves: a root a device re-parents while linking its owned
-// vertices' edges goes out as (root, the root above it now), and a receiver
+// vertices' edges goes out as (root, the root of its tree now), and a receiver
 // links the pair into its own forest. Linking always hangs the larger root
 // under the smaller, so once every device has applied every union, every
 // vertex a device holds (owned, boundary, or a root a peer sent) has as its
