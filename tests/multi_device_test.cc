@@ -109,6 +109,20 @@ TEST(MultiDeviceDirected, DirectedGraphAndForcedDirections) {
   EXPECT_EQ(run_app(App::kWcc, u, 0, lp, &p3).ints, reference::wcc(u));
 }
 
+// An edge list as a graph, both directions of every edge unless `directed`.
+Graph edge_list_graph(const std::string& file, const std::string& edges, bool directed = false) {
+  LoadOptions o;
+  o.build.symmetrize = !directed;
+  return load_graph(testing::write_file(file, edges), o);
+}
+
+// WCC with a device per chunk of `part`.
+AppOutput wcc_on(const Graph& g, const Partition& part) {
+  EngineOptions opt;
+  opt.devices = part.devices();
+  return run_app(App::kWcc, g, 0, opt, &part);
+}
+
 // WCC sends the unions each device makes, one exchange per linking stage:
 // a path whose ids are scrambled crosses every chunk many times and has its
 // minimum far from most of its vertices; small components (one of them
@@ -123,15 +137,10 @@ TEST(MultiDeviceWcc, UnionsFromEveryDeviceMeetInFourSupersteps) {
     for (int leaf = 0; leaf < 5; ++leaf)
       s += std::to_string(kPath + star * 6 + leaf) + " " + std::to_string(kPath + star * 6 + 5) + "\n";
   s += std::to_string(kPath + 200) + " " + std::to_string(kPath + 119) + "\n";  // joins the last star late
-  LoadOptions o;
-  o.build.symmetrize = true;
-  Graph g = load_graph(testing::write_file("wcc_path.el", s), o);
+  const Graph g = edge_list_graph("wcc_path.el", s);
   const std::vector<vid_t> want = reference::wcc(g);
   for (int p = 2; p <= 8; ++p) {
-    EngineOptions opt;
-    opt.devices = p;
-    const Partition part = partition_graph(g, p);
-    AppOutput out = run_app(App::kWcc, g, 0, opt, &part);
+    const AppOutput out = wcc_on(g, partition_graph(g, p));
     EXPECT_EQ(out.ints, want) << p << " devices";
     EXPECT_EQ(out.multi.steps.size(), 4u) << p << " devices";
   }
@@ -161,16 +170,9 @@ TEST_P(MultiDeviceWccComponents, RestStageUnionsMatchTheReference) {
     for (int i = 0; i < 2 * sz; ++i) edge(first + int(rng() % uint32_t(sz)), first + int(rng() % uint32_t(sz)));
     first += sz;
   }
-  LoadOptions o;
-  o.build.symmetrize = true;
-  Graph g = load_graph(testing::write_file("wcc_scattered.el", s), o);
+  const Graph g = edge_list_graph("wcc_scattered.el", s);
   const std::vector<vid_t> want = reference::wcc(g);
-  for (int p = 2; p <= 8; ++p) {
-    EngineOptions opt;
-    opt.devices = p;
-    const Partition part = partition_graph(g, p);
-    EXPECT_EQ(run_app(App::kWcc, g, 0, opt, &part).ints, want) << p << " devices";
-  }
+  for (int p = 2; p <= 8; ++p) EXPECT_EQ(wcc_on(g, partition_graph(g, p)).ints, want) << p << " devices";
 }
 
 INSTANTIATE_TEST_SUITE_P(Ids, MultiDeviceWccComponents, ::testing::Bool(),
@@ -184,15 +186,11 @@ INSTANTIATE_TEST_SUITE_P(Ids, MultiDeviceWccComponents, ::testing::Bool(),
 TEST(MultiDeviceWcc, RestStageUnionOfAnInnerRootReachesPeers) {
   std::string s = "1 2\n1 8\n2 8\n2 10\n8 6\n0 4\n0 5\n0 6\n4 5\n4 6\n";
   for (int v = 20; v < 59; ++v) s += std::to_string(v) + " " + std::to_string(v + 1) + "\n";
-  LoadOptions o;
-  o.build.symmetrize = true;
-  Graph g = load_graph(testing::write_file("wcc_inner_root.el", s), o);
+  const Graph g = edge_list_graph("wcc_inner_root.el", s);
   ASSERT_EQ(g.num_vertices(), 60u);
   const Partition part = partition_at(g, {0, 10, 60});
   ASSERT_FALSE(part.boundary[1]);
-  EngineOptions opt;
-  opt.devices = 2;
-  const AppOutput out = run_app(App::kWcc, g, 0, opt, &part);
+  const AppOutput out = wcc_on(g, part);
   EXPECT_EQ(out.ints, reference::wcc(g));
   EXPECT_EQ(out.ints[10], 0u);
 }
@@ -204,15 +202,11 @@ TEST(MultiDeviceWcc, RestStageUnionOfAnInnerRootReachesPeers) {
 TEST(MultiDeviceWcc, RestStageUnionOfAReceivedRootReachesItsOwner) {
   std::string s = "1 2\n3 4\n3 5\n2 50\n4 52\n5 52\n50 51\n50 52\n58 59\n";
   for (int v = 10; v < 49; ++v) s += std::to_string(v) + " " + std::to_string(v + 1) + "\n";
-  LoadOptions o;
-  o.build.symmetrize = true;
-  Graph g = load_graph(testing::write_file("wcc_received_root.el", s), o);
+  const Graph g = edge_list_graph("wcc_received_root.el", s);
   ASSERT_EQ(g.num_vertices(), 60u);
   const Partition part = partition_at(g, {0, 50, 60});
   ASSERT_FALSE(part.boundary[3]);
-  EngineOptions opt;
-  opt.devices = 2;
-  const AppOutput out = run_app(App::kWcc, g, 0, opt, &part);
+  const AppOutput out = wcc_on(g, part);
   EXPECT_EQ(out.ints, reference::wcc(g));
   EXPECT_EQ(out.ints[4], 1u);
 }
@@ -232,10 +226,7 @@ TEST(MultiDeviceWcc, RandomGraphsAndCutsMatchTheReference) {
       s += std::to_string(u) + " " + std::to_string(v) + "\n";
     }
     s += std::to_string(n - 1) + " " + std::to_string(n - 1) + "\n";  // |V| = n (self loops are dropped)
-    LoadOptions o;
-    o.build.symmetrize = !directed;
-    o.build.drop_self_loops = true;
-    Graph g = load_graph(testing::write_file("wcc_random.el", s), o);
+    const Graph g = edge_list_graph("wcc_random.el", s, directed);
     const int p = 2 + int(rng() % 7);
     std::vector<vid_t> bounds = {0};
     std::vector<vid_t> cuts(size_t(g.num_vertices()) - 1);
@@ -245,10 +236,7 @@ TEST(MultiDeviceWcc, RandomGraphsAndCutsMatchTheReference) {
     std::sort(cuts.begin(), cuts.end());
     bounds.insert(bounds.end(), cuts.begin(), cuts.end());
     bounds.push_back(g.num_vertices());
-    const Partition part = partition_at(g, bounds);
-    EngineOptions opt;
-    opt.devices = p;
-    EXPECT_EQ(run_app(App::kWcc, g, 0, opt, &part).ints, reference::wcc(g))
+    EXPECT_EQ(wcc_on(g, partition_at(g, bounds)).ints, reference::wcc(g))
         << "trial " << trial << ": " << p << " devices, " << (directed ? "directed" : "undirected");
   }
 }
