@@ -208,6 +208,13 @@ namespace detail {
 template <typename Link>
 uint64_t collect_unions(vid_t lo, vid_t hi, std::vector<vid_t>& unions, Link link) {
   uint64_t edges = 0;
+  if (omp_get_max_threads() == 1) {  // a device of one core: no team to start, no lists to join
+    auto push = [&unions](vid_t root) {
+      if (root != cpu::kNoRoot) unions.push_back(root);
+    };
+    for (vid_t u = lo; u < hi; ++u) edges += link(u, push);
+    return edges;
+  }
 #pragma omp parallel reduction(+ : edges)
   {
     std::vector<vid_t> mine;
@@ -222,12 +229,55 @@ uint64_t collect_unions(vid_t lo, vid_t hi, std::vector<vid_t>& unions, Link lin
   }
   return edges;
 }
+
+// A team of one links with plain loads and stores (no CAS fences).
+template <bool kAlone>
+vid_t unite(vid_t u, vid_t v, vid_t* label) {
+  return kAlone ? cpu::uf_union_alone(u, v, label) : cpu::uf_union(u, v, label);
+}
+
+// Sample round r: links every owned vertex to its r-th neighbour.
+template <bool kAlone>
+uint64_t link_sample(const Csr& out, vid_t lo, vid_t hi, eid_t r, vid_t* label, std::vector<vid_t>& unions) {
+  constexpr vid_t kAhead = 16;
+  const eid_t* off = out.offsets.data();
+  const vid_t* tgt = out.targets.data();
+  return collect_unions(lo, hi, unions, [=](vid_t u, auto push) -> uint64_t {
+    // A union is dependent cache misses; the neighbour's label a few
+    // vertices ahead is fetched so that they overlap this one's.
+    if (u + kAhead < hi) {
+      const eid_t e = off[u + kAhead] + r;
+      if (e < off[u + kAhead + 1]) __builtin_prefetch(label + tgt[e]);
+    }
+    const eid_t e = off[u] + r;
+    if (e >= off[u + 1]) return 0;
+    push(unite<kAlone>(u, tgt[e], label));
+    return 1;
+  });
+}
+
+// The edges after the sample of owned vertices outside the giant. On an
+// undirected graph the giant's inner edges cannot change anything, and
+// every edge with one end outside it is linked from that end.
+template <bool kAlone>
+uint64_t link_rest(const Csr& out, vid_t lo, vid_t hi, eid_t skip, vid_t giant, vid_t* label,
+                   std::vector<vid_t>& unions) {
+  const eid_t* off = out.offsets.data();
+  const vid_t* tgt = out.targets.data();
+  return collect_unions(lo, hi, unions, [=](vid_t u, auto push) -> uint64_t {
+    if (std::atomic_ref<vid_t>(label[u]).load(std::memory_order_relaxed) == giant) return 0;
+    const eid_t first = off[u] + skip, last = off[u + 1];
+    for (eid_t e = first; e < last; ++e) push(unite<kAlone>(u, tgt[e], label));
+    return last > first ? last - first : 0;
+  });
+}
 }  // namespace detail
 
 template <typename V>
 void connectivity(DeviceContext<V>& c, const Graph& g) {
   static_assert(std::is_same_v<V, vid_t>, "labels are vertex ids");
   constexpr eid_t kSample = 2;
+  const bool alone = omp_get_max_threads() == 1;  // the device's team links without CAS
   const vid_t n = g.num_vertices();
   const Csr& out = g.out();
   vid_t* label = c.values.data();
@@ -249,10 +299,16 @@ void connectivity(DeviceContext<V>& c, const Graph& g) {
   vid_t giant = n;  // none: on a directed graph no edge may be skipped
   for (int k = 0;; ++k) {
     const int parity = k & 1;
-    c.for_each_received(parity, [&](vid_t v, vid_t root) {
-      shared.set(root);
-      cpu::uf_link_alone(v, root, label);
-    });
+    c.for_each_received(
+        parity,
+        [&](vid_t v, vid_t root) {
+          shared.set(root);
+          cpu::uf_link_alone(v, root, label);
+        },
+        [&](vid_t v, vid_t root) {
+          __builtin_prefetch(label + v);
+          __builtin_prefetch(label + root);
+        });
     c.begin(kCompute);
     DeviceStatus mine;
     unions.clear();
@@ -260,11 +316,8 @@ void connectivity(DeviceContext<V>& c, const Graph& g) {
       // One neighbour per vertex per round, with paths compressed in between
       // so the next round's finds stay short.
       for (eid_t r = 0; r < kSample; ++r) {
-        mine.edges += detail::collect_unions(c.lo, c.hi, unions, [&](vid_t u, auto push) -> uint64_t {
-          if (out.offsets[u] + r >= out.offsets[u + 1]) return 0;
-          push(cpu::uf_union(u, out.targets[out.offsets[u] + r], label));
-          return 1;
-        });
+        mine.edges += alone ? detail::link_sample<true>(out, c.lo, c.hi, r, label, unions)
+                            : detail::link_sample<false>(out, c.lo, c.hi, r, label, unions);
         compress();
       }
     } else if (k == 1) {
@@ -275,15 +328,12 @@ void connectivity(DeviceContext<V>& c, const Graph& g) {
         vote_for_giant(roots, mine);
       }
     } else if (k == 2) {
-      // On an undirected graph the giant's inner edges cannot change
-      // anything, and every edge with one end outside it is linked from that end.
-      mine.edges += detail::collect_unions(c.lo, c.hi, unions, [&](vid_t u, auto push) -> uint64_t {
-        if (std::atomic_ref<vid_t>(label[u]).load(std::memory_order_relaxed) == giant) return 0;
-        const eid_t first = out.offsets[u] + kSample, last = out.offsets[u + 1];
-        for (eid_t e = first; e < last; ++e) push(cpu::uf_union(u, out.targets[e], label));
-        return last > first ? last - first : 0;
-      });
+      mine.edges += alone ? detail::link_rest<true>(out, c.lo, c.hi, kSample, giant, label, unions)
+                          : detail::link_rest<false>(out, c.lo, c.hi, kSample, giant, label, unions);
     }
+    // Flattening the sent roots' paths with prefetching leaves the
+    // compaction's finds below one step each.
+    cpu::uf_compress_list(unions.data(), unions.size(), label);
     c.end();
     c.compact_where(
         unions.data(), unions.size(),
