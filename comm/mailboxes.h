@@ -13,6 +13,7 @@
 
 #include <cstddef>
 #include <cstring>
+#include <memory>
 #include <vector>
 
 namespace chatty {
@@ -20,17 +21,22 @@ namespace chatty {
 enum class MemorySpace { kHost, kDevice, kMapped };
 
 struct Slot {
-  std::byte* data = nullptr;     // current view
-  std::byte* storage = nullptr;  // the slot's own memory (data == storage unless re-pointed)
-  size_t capacity = 0;           // bytes of storage
-  size_t count = 0;              // items
-  std::vector<std::byte> host;   // owned storage of host slots
+  std::byte* data = nullptr;          // current view
+  std::byte* storage = nullptr;       // the slot's own memory (data == storage unless re-pointed)
+  size_t capacity = 0;                // bytes of storage
+  size_t count = 0;                   // items
+  std::unique_ptr<std::byte[]> host;  // owned storage of host slots
 
-  // Host slots only: grows the owned storage to `bytes` and views it.
+  // Host slots only: makes the owned storage at least `bytes` and views it.
+  // The contents are not kept: every user writes the slot after reserving.
+  // Left uninitialised, so a slot's pages are touched once, by its writer.
   void reserve_host(size_t bytes) {
-    if (host.size() < bytes) host.resize(bytes);
-    storage = data = host.data();
-    capacity = host.size();
+    if (!host || capacity < bytes) {
+      host.reset();
+      host.reset(new std::byte[bytes]);
+      capacity = bytes;
+    }
+    storage = data = host.get();
   }
   void assign(const std::byte* src, size_t items, size_t item_bytes) {
     reserve_host(items * item_bytes);

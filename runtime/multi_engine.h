@@ -282,6 +282,7 @@ void connectivity(DeviceContext<V>& c, const Graph& g) {
   const Csr& out = g.out();
   vid_t* label = c.values.data();
   std::vector<vid_t> unions;
+  unions.reserve(2 * size_t(c.hi - c.lo));  // the sample re-parents at most a root per owned vertex per round
   Bitmap shared(n);
   const std::vector<vid_t>& boundary = c.partition().boundary_list;
   for (vid_t v : boundary) shared.set(v);
@@ -331,9 +332,10 @@ void connectivity(DeviceContext<V>& c, const Graph& g) {
       mine.edges += alone ? detail::link_rest<true>(out, c.lo, c.hi, kSample, giant, label, unions)
                           : detail::link_rest<false>(out, c.lo, c.hi, kSample, giant, label, unions);
     }
-    // Flattening the sent roots' paths with prefetching leaves the
-    // compaction's finds below one step each.
-    cpu::uf_compress_list(unions.data(), unions.size(), label);
+    // The sample's compression already pointed every root it re-parented
+    // (all owned or boundary) at its root; the rest's are flattened here,
+    // prefetching, so the compaction's finds are one step each.
+    if (k == 2) cpu::uf_compress_list(unions.data(), unions.size(), label);
     c.end();
     c.compact_where(
         unions.data(), unions.size(),
