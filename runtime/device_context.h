@@ -114,12 +114,20 @@ class DeviceContext {
   // (v, value_of(v)) for every listed vertex with keep(v), in list order.
   template <typename ValueOf, typename Keep>
   void compact_where(const vid_t* list, size_t count, ValueOf value_of, Keep keep) {
+    compact_where(list, count, value_of, keep, [](vid_t) {});
+  }
+  // The same, calling ahead(v) for the vertex kAhead places further on
+  // first, where the app can prefetch what value_of will read.
+  template <typename ValueOf, typename Keep, typename Ahead>
+  void compact_where(const vid_t* list, size_t count, ValueOf value_of, Keep keep, Ahead ahead) {
+    constexpr size_t kAhead = 16;
     begin(kCompact);
     Slot& s = mb_.send(d, parity_ ^ 1);
     s.reserve_host(count * sizeof(Update<V>));
     auto* out = reinterpret_cast<Update<V>*>(s.data);
     size_t k = 0;
     for (size_t i = 0; i < count; ++i) {
+      if (i + kAhead < count) ahead(list[i + kAhead]);
       const vid_t v = list[i];
       if (keep(v)) out[k++] = Update<V>{v, value_of(v)};
     }

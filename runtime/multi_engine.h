@@ -243,8 +243,11 @@ uint64_t link_sample(const Csr& out, vid_t lo, vid_t hi, eid_t r, vid_t* label, 
   const eid_t* off = out.offsets.data();
   const vid_t* tgt = out.targets.data();
   return collect_unions(lo, hi, unions, [=](vid_t u, auto push) -> uint64_t {
-    // A union is dependent cache misses; the neighbour's label a few
-    // vertices ahead is fetched so that they overlap this one's.
+    // A union is a chain of dependent cache misses: the neighbour's id
+    // (one line per vertex), its label, the labels up its tree. The id is
+    // fetched four strides ahead and the label one stride ahead, so that
+    // they overlap this union's.
+    if (u + 4 * kAhead < hi) __builtin_prefetch(tgt + off[u + 4 * kAhead] + r);
     if (u + kAhead < hi) {
       const eid_t e = off[u + kAhead] + r;
       if (e < off[u + kAhead + 1]) __builtin_prefetch(label + tgt[e]);
@@ -344,7 +347,7 @@ void connectivity(DeviceContext<V>& c, const Graph& g) {
           shared.set(root);                              // the compaction runs on this thread alone
           return root;
         },
-        [&](vid_t v) { return shared.get(v); });
+        [&](vid_t v) { return shared.get(v); }, [&](vid_t v) { __builtin_prefetch(label + v); });
     const auto all = c.sync(parity, mine);
     if (k == 1) giant = elect_giant(all, giant);
     if (k == 3) break;
