@@ -92,15 +92,16 @@ inline bool uf_link_alone(vid_t u, vid_t v, vid_t* comp) {
   return true;
 }
 
-// Points every vertex of [lo, hi), and every vertex on their paths, at its root.
-// The parent of a vertex a few places ahead is fetched while this one's
-// path is walked: the walk is a chain of dependent cache misses.
+// Passes over many vertices fetch the parent of a vertex a few places ahead
+// while this one's path is walked: a walk is a chain of dependent cache misses.
 inline constexpr vid_t kPrefetchAhead = 16;
 
+// Points every vertex of [lo, hi), and every vertex on their paths, at its root.
 inline void uf_compress(vid_t lo, vid_t hi, vid_t* comp) {
 #pragma omp parallel for schedule(dynamic, 16384)
   for (vid_t v = lo; v < hi; ++v) {
-    if (v + kPrefetchAhead < hi) __builtin_prefetch(comp + comp[v + kPrefetchAhead]);
+    if (v + kPrefetchAhead < hi)  // other threads may be flattening that vertex: an atomic read
+      __builtin_prefetch(comp + std::atomic_ref<vid_t>(comp[v + kPrefetchAhead]).load(std::memory_order_relaxed));
     uf_flatten(v, comp);
   }
 }
