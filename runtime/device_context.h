@@ -35,7 +35,7 @@ template <typename V>
 class DeviceContext {
  public:
   DeviceContext(int d, const Partition& part, Mailboxes& mb, StatusBoard& board, TransportPolicy& policy,
-                std::vector<MultiStep>& steps, vid_t n)
+                MultiStats& stats, vid_t n)
       : d(d),
         lo(part.begin(d)),
         hi(part.end(d)),
@@ -45,7 +45,7 @@ class DeviceContext {
         mb_(mb),
         board_(board),
         policy_(policy),
-        steps_(steps) {}
+        stats_(stats) {}
 
   const int d;
   const vid_t lo, hi;
@@ -139,7 +139,7 @@ class DeviceContext {
   // (WCC's final compression) to the last superstep's statistics.
   void add_updated(uint64_t count) {
 #pragma omp critical(chatty_multi_stats)
-    if (!steps_.empty()) steps_.back().updated += count;
+    if (!stats_.steps.empty()) stats_.steps.back().updated += count;
   }
 
   // Publishes status, meets the other devices, exchanges, meets again.
@@ -171,9 +171,13 @@ class DeviceContext {
     const int P = mb_.devices();
 #pragma omp critical(chatty_multi_stats)
     {
-      if (step_ >= steps_.size()) steps_.resize(step_ + 1);
-      MultiStep& m = steps_[step_];
-      for (int p = 0; p < kPhases; ++p) m.seconds[p] += phase_time_[p] / P;
+      if (step_ >= stats_.steps.size()) stats_.steps.resize(step_ + 1);
+      if (size_t(d) >= stats_.device_seconds.size()) stats_.device_seconds.resize(size_t(P));
+      MultiStep& m = stats_.steps[step_];
+      for (int p = 0; p < kPhases; ++p) {
+        m.seconds[p] += phase_time_[p] / P;
+        stats_.device_seconds[size_t(d)][size_t(p)] += phase_time_[p];
+      }
       if (d == 0) {
         for (auto& s : all) {
           m.updated += s.updated;
@@ -197,7 +201,7 @@ class DeviceContext {
   Mailboxes& mb_;
   StatusBoard& board_;
   TransportPolicy& policy_;
-  std::vector<MultiStep>& steps_;
+  MultiStats& stats_;
   Phase phase_ = kMerge;
   int parity_ = 0;  // of the superstep's merge; its sends go to parity_ ^ 1
   double t0_ = 0;

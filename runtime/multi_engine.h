@@ -415,6 +415,7 @@ EngineResult<typename P::Value> run_program_multi(const Graph& g, const P& prog,
   StatusBoard board(D);
   stats.devices = D;
   stats.steps.clear();
+  stats.device_seconds.assign(size_t(D), {});
   stats.transport = policy.describe();
   stats.structure_bytes = g.num_edges() * sizeof(vid_t) + (uint64_t(n) + uint64_t(D)) * sizeof(eid_t);
   const int per_device = std::max(1, omp_get_max_threads() / D);
@@ -429,7 +430,7 @@ EngineResult<typename P::Value> run_program_multi(const Graph& g, const P& prog,
     const int d = omp_get_thread_num();
     omp_set_num_threads(per_device);
     if (opt.numa) bind_to_numa_node(d);  // before any of the device's memory is touched
-    DeviceContext<V> c(d, part, mb, board, policy, stats.steps, n);
+    DeviceContext<V> c(d, part, mb, board, policy, stats, n);
 #pragma omp parallel for schedule(static)
     for (vid_t v = 0; v < n; ++v) c.values[v] = prog.init(v);
     if constexpr (P::kKind == ProgramKind::kGather) {

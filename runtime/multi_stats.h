@@ -3,6 +3,7 @@
 // per data class, and where the time went.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -30,6 +31,9 @@ struct MultiStats {
   std::string transport;
   uint64_t structure_bytes = 0;  // chunk data each device holds (CSR/CSC of its vertices)
   std::vector<MultiStep> steps;
+  // Seconds in each phase over the run, per device: the steps' means hide
+  // imbalance, which shows here as one device waiting for a slower one.
+  std::vector<std::array<double, kPhases>> device_seconds;
   double setup_seconds = 0;  // GPU devices: creating them and uploading chunks (not part of the run's time)
   double run_seconds = 0;    // GPU devices: from all devices up to all programs done
   uint64_t updated() const {

@@ -149,6 +149,12 @@ class Cli(unittest.TestCase):
             self.assertGreater(m["bytes_application"], 0)
             for phase in ["merge_s", "compute_s", "compact_s", "exchange_s", "wait_s"]:
                 self.assertIn(phase, m)
+                # The steps' figures are means over the devices' own.
+                per_device = [d[phase] for d in m["device_seconds"]]
+                self.assertAlmostEqual(sum(per_device) / 4, m[phase], delta=1e-5 + 1e-3 * m[phase])
+            self.assertEqual(len(m["device_seconds"]), 4)
+            self.assertTrue(all(d["compute_s"] > 0 for d in m["device_seconds"]))
+            self.assertIn("device 3 merge", p.stdout)
         j = json.loads(chatty("run", "--app=bfs", "--graph=kron:12", "--devices=2", "--numa", "--validate",
                               "--json", "--backend=cpu").stdout.splitlines()[-1])
         self.assertEqual(j["validated"], "pass")
@@ -156,6 +162,13 @@ class Cli(unittest.TestCase):
         self.assertEqual(len(info["chunks"]), 3)
         self.assertEqual(sum(c["vertices"] for c in info["chunks"]), 2400)
         self.assertIn("boundary", chatty("info", "kron:8", "--devices=2").stdout)
+        # Relabelled by degree (as PageRank runs by default) the hubs come first,
+        # so the first chunk holds fewer vertices for its share of the edges.
+        plain, by_degree = [json.loads(chatty("info", "kron:12", "--devices=2", "--json", f"--reorder={r}").stdout)
+                            ["chunks"] for r in ("none", "degree")]
+        self.assertLess(by_degree[0]["vertices"], plain[0]["vertices"] // 2)
+        self.assertEqual(sum(c["edges"] for c in by_degree), sum(c["edges"] for c in plain))
+        self.assert_error("info", "kron:8", "--devices=2", "--reorder=rcm", contains="--reorder must be")
         trace = self.path("m.csv")
         chatty("run", "--app=pr", "--graph=grid:30x30", "--devices=3", f"--trace={trace}", "--backend=cpu")
         rows = read(trace).splitlines()

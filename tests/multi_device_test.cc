@@ -59,6 +59,10 @@ TEST_P(MultiDevice, EveryAppMatchesOneDevice) {
     EXPECT_EQ(many.ints, one.ints) << app_name(app);
     EXPECT_EQ(many.multi.devices, opt.devices);
     EXPECT_FALSE(many.multi.steps.empty());
+    ASSERT_EQ(many.multi.device_seconds.size(), size_t(opt.devices));
+    double compute = 0;
+    for (const auto& d : many.multi.device_seconds) compute += d[kCompute];
+    EXPECT_NEAR(compute / opt.devices, many.multi.seconds(kCompute), 1e-9 + 1e-6 * compute);
   }
   AppOutput pr = run_app(App::kPageRank, g, s, opt, &part);
   Validation v = validate_app(pr, g, s, opt);

@@ -12,6 +12,7 @@
 #include "datasets/generators.h"
 #include "datasets/load.h"
 #include "runtime/partition.h"
+#include "runtime/reorder.h"
 #include "runtime/status.h"
 
 DEFINE_string(out, "", "output file for convert/generate (format from its extension)");
@@ -94,6 +95,10 @@ int cmd_info(const std::vector<std::string>& args) {
   apply_threads();
   double t0 = omp_get_wtime();
   Graph g = load_graph(in, load_options());
+  // The chunks `run --reorder=degree` (PageRank's default) would give.
+  CHATTY_CHECK(FLAGS_reorder == "auto" || FLAGS_reorder == "degree" || FLAGS_reorder == "none",
+               "--reorder must be auto, degree or none");
+  if (FLAGS_reorder == "degree") g = reorder_by_degree(g).graph;
   const double load_s = omp_get_wtime() - t0;
   const vid_t n = g.num_vertices();
   std::vector<eid_t> deg(n);

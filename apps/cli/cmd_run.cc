@@ -140,6 +140,11 @@ int cmd_run(const std::vector<std::string>& args) {
     std::printf("time split ");
     for (int p = 0; p < kPhases; ++p) std::printf(" %s %.4f s", phase_name(p), ms.seconds(p));
     std::printf("\n");
+    for (size_t d = 0; d < ms.device_seconds.size(); ++d) {
+      std::printf("  device %zu", d);
+      for (int p = 0; p < kPhases; ++p) std::printf(" %s %.4f s", phase_name(p), ms.device_seconds[d][size_t(p)]);
+      std::printf("\n");
+    }
   }
   std::printf("GTEPS       %.3f\n", gteps);
 
@@ -199,6 +204,13 @@ int cmd_run(const std::vector<std::string>& args) {
       x.add("bytes_structure", ms.structure_bytes).add("bytes_application", ms.bytes(0));
       x.add("bytes_status", ms.bytes(1));
       for (int p = 0; p < kPhases; ++p) x.add(std::string(phase_name(p)) + "_s", ms.seconds(p));
+      std::string per_device = "[";  // per device: {"merge_s": .., ...}
+      for (size_t d = 0; d < ms.device_seconds.size(); ++d) {
+        JsonObject dev;
+        for (int p = 0; p < kPhases; ++p) dev.add(std::string(phase_name(p)) + "_s", ms.device_seconds[d][size_t(p)]);
+        per_device += (d ? "," : "") + dev.str();
+      }
+      x.raw("device_seconds", per_device + "]");
       j.raw("multi", x.str());
     } else {
       j.add("edges_examined", out.stats.edges());

@@ -15,6 +15,7 @@ DECLARE_uint64(seed);
 DECLARE_int32(threads);
 DECLARE_bool(json);
 DECLARE_int32(devices);
+DECLARE_string(reorder);
 
 namespace chatty::cli {
 

@@ -46,7 +46,7 @@ std::vector<typename P::Value> run_program_gpu(const Graph& g, const P& prog, co
   stats.devices = D;
   stats.steps.clear();
   stats.structure_bytes = g.num_edges() * sizeof(vid_t) + (uint64_t(n) + uint64_t(D)) * sizeof(eid_t);
-  GpuRun run(D, mb, policy, stats.steps);
+  GpuRun run(D, mb, policy, stats);
   std::vector<V> result(n);
   std::vector<float> contrib0;
   double dangling0 = 0;

@@ -29,8 +29,9 @@ __global__ inline void set_counter_kernel(ull* p, ull v) { *p = v; }
 // State every device thread shares.
 class GpuRun {
  public:
-  GpuRun(int devices, Mailboxes& mb, TransportPolicy& policy, std::vector<MultiStep>& steps)
-      : D(devices), mb(mb), policy_(policy), steps_(steps), bad_exchange_(size_t(devices), 0) {
+  GpuRun(int devices, Mailboxes& mb, TransportPolicy& policy, MultiStats& stats)
+      : D(devices), mb(mb), policy_(policy), stats_(stats), steps_(stats.steps), bad_exchange_(size_t(devices), 0) {
+    stats_.device_seconds.assign(size_t(devices), {});
     CHATTY_CUDA(cudaHostAlloc(reinterpret_cast<void**>(&board_), sizeof(DeviceStatus) * size_t(2 * D),
                               cudaHostAllocMapped | cudaHostAllocPortable));
     for (int i = 0; i < 2 * D; ++i) board_[i] = DeviceStatus{};
@@ -132,7 +133,10 @@ class GpuRun {
     {
       if (clk.step >= steps_.size()) steps_.resize(clk.step + 1);
       MultiStep& m = steps_[clk.step];
-      for (int p = 0; p < kPhases; ++p) m.seconds[p] += clk.seconds[p] / D;
+      for (int p = 0; p < kPhases; ++p) {
+        m.seconds[p] += clk.seconds[p] / D;
+        stats_.device_seconds[size_t(d)][size_t(p)] += clk.seconds[p];
+      }
       if (d == 0) {
         for (auto& s : all) {
           m.updated += s.updated;
@@ -148,6 +152,7 @@ class GpuRun {
   }
 
   TransportPolicy& policy_;
+  MultiStats& stats_;
   std::vector<MultiStep>& steps_;
   DeviceStatus* board_ = nullptr;   // [parity][device], mapped pinned host memory
   std::vector<char> bad_exchange_;  // per device
