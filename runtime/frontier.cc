@@ -20,9 +20,7 @@ void bitmap_to_queue(const Bitmap& b, Queue& q) {
   {
     const int t = omp_get_thread_num(), nt = omp_get_num_threads();
     const size_t lo = n * size_t(t) / size_t(nt), hi = n * size_t(t + 1) / size_t(nt);
-    size_t c = 0;
-    for (size_t i = lo; i < hi; ++i) c += b.get(i);
-    counts[size_t(t)] = c;
+    counts[size_t(t)] = b.count(lo, hi);
 #pragma omp barrier
 #pragma omp single
     {
@@ -33,9 +31,7 @@ void bitmap_to_queue(const Bitmap& b, Queue& q) {
         run += c2;
       }
     }
-    size_t at = counts[size_t(t)];
-    for (size_t i = lo; i < hi; ++i)
-      if (b.get(i)) q.ids[at++] = vid_t(i);
+    b.collect(lo, hi, q.ids.mutable_data() + counts[size_t(t)]);
   }
   q.count = 0;
   for (size_t c : counts) q.count = std::max(q.count, c);

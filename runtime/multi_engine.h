@@ -83,9 +83,7 @@ void traverse(Ctx<P>& c, const Graph& g, const P& prog, const EngineOptions& opt
       // again when the run goes back to push, so it is rebuilt then.
       cpu::pull_step(g.in(), prog, c.values.data(), front, next, level, st, c.lo, c.hi);
       clear_marks(active, c.marks);
-      changed.count = 0;
-      for (vid_t v = c.lo; v < c.hi; ++v)
-        if (next.get(v)) changed.ids[changed.count++] = v;
+      changed.count = next.collect(c.lo, c.hi, changed.ids.mutable_data());
       front.swap(next);
       mine.updated += changed.count;
       mine.active = changed.count;

@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 #include <omp.h>
 
+#include <random>
+
 #include "apps/references.h"
 #include "apps/run_app.h"
 #include "datasets/load.h"
@@ -104,6 +106,29 @@ TEST(Frontier, QueueBitmapRoundTrip) {
   EXPECT_FALSE(b.set_atomic(1));
   b.reset_atomic(1);
   EXPECT_FALSE(b.get(1));
+}
+
+// Word-at-a-time counting and collecting against a bit-by-bit scan, on
+// ranges that start and end inside words, on word edges and empty.
+TEST(Frontier, BitmapRangesMatchABitByBitScan) {
+  std::mt19937 rng(7);
+  for (size_t n : {1u, 63u, 64u, 65u, 200u, 1000u}) {
+    Bitmap b(n);
+    for (size_t i = 0; i < n; ++i)
+      if (rng() % 3 == 0) b.set(i);
+    std::vector<vid_t> out(n);
+    for (int t = 0; t < 200; ++t) {
+      size_t lo = rng() % (n + 1), hi = rng() % (n + 1);
+      if (t % 5 == 0) lo = (lo / 64) * 64, hi = std::min(n, (hi / 64) * 64);
+      if (lo > hi) std::swap(lo, hi);
+      std::vector<vid_t> want;
+      for (size_t i = lo; i < hi; ++i)
+        if (b.get(i)) want.push_back(vid_t(i));
+      EXPECT_EQ(b.count(lo, hi), want.size()) << n << " [" << lo << ", " << hi << ")";
+      const size_t k = b.collect(lo, hi, out.data());
+      EXPECT_EQ(std::vector<vid_t>(out.begin(), out.begin() + long(k)), want) << n << " [" << lo << ", " << hi << ")";
+    }
+  }
 }
 
 }  // namespace
