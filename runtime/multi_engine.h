@@ -245,7 +245,7 @@ uint64_t link_sample(const Csr& out, vid_t lo, vid_t hi, eid_t r, vid_t* label, 
     // (one line per vertex), its label, the labels up its tree. The id is
     // fetched four strides ahead and the label one stride ahead, so that
     // they overlap this union's.
-    if (u + 4 * kAhead < hi) __builtin_prefetch(tgt + off[u + 4 * kAhead] + r);
+    if (u + 4 * kAhead < hi) __builtin_prefetch(tgt + off[u + 4 * kAhead]);  // the line of its r-th, mostly
     if (u + kAhead < hi) {
       const eid_t e = off[u + kAhead] + r;
       if (e < off[u + kAhead + 1]) __builtin_prefetch(label + tgt[e]);

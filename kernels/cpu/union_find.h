@@ -126,7 +126,7 @@ inline void connected_components(const Csr& g, bool undirected, vid_t* comp, Run
 #pragma omp parallel for schedule(dynamic, 16384) reduction(+ : edges)
     for (vid_t u = 0; u < n; ++u) {
       // The neighbour's id is a line per vertex: fetched further ahead.
-      if (u + 4 * kPrefetchAhead < n) __builtin_prefetch(g.targets.data() + g.offsets[u + 4 * kPrefetchAhead] + r);
+      if (u + 4 * kPrefetchAhead < n) __builtin_prefetch(g.targets.data() + g.offsets[u + 4 * kPrefetchAhead]);
       if (u + kPrefetchAhead < n) {
         const eid_t ahead = g.offsets[u + kPrefetchAhead] + r;
         if (ahead < g.offsets[u + kPrefetchAhead + 1]) __builtin_prefetch(comp + g.targets[ahead]);
