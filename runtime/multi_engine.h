@@ -287,11 +287,12 @@ void connectivity(DeviceContext<V>& c, const Graph& g) {
   Bitmap shared(n);
   const std::vector<vid_t>& boundary = c.partition().boundary_list;
   for (vid_t v : boundary) shared.set(v);
-  // Points the owned vertices and the boundary vertices (the remote ones
-  // the device holds among them) at their roots; the other remote vertices
-  // it holds are roots peers sent, flattened as they are applied and sent.
-  // In ascending ids, as every parent is smaller than its child, so a find
-  // mostly meets a parent compressed already.
+  // Between sample rounds: points the owned vertices and the boundary
+  // vertices (the remote ones the device holds among them) at their roots,
+  // so the next round's links and the compaction's finds are short; the
+  // other remote vertices it holds are roots peers sent, flattened as they
+  // are applied and sent. In ascending ids, as every parent is smaller than
+  // its child, so a find mostly meets a parent compressed already.
   const auto [own_first, own_last] = c.partition().boundary_of(c.d);
   auto compress = [&, own_first = own_first, own_last = own_last] {
     cpu::uf_compress_list(boundary.data(), size_t(own_first - boundary.data()), label);
@@ -323,7 +324,9 @@ void connectivity(DeviceContext<V>& c, const Graph& g) {
         compress();
       }
     } else if (k == 1) {
-      compress();
+      // The vote and the rest stage read owned labels only; a remote
+      // vertex's path is flattened where a link or the compaction meets it.
+      cpu::uf_compress(c.lo, c.hi, label);
       if (!g.directed() && c.hi > c.lo) {
         std::vector<vid_t> roots(1024);
         for (uint64_t i = 0; i < roots.size(); ++i) roots[i] = label[c.lo + vid_t(hash2(0xAF, i) % (c.hi - c.lo))];
@@ -351,7 +354,7 @@ void connectivity(DeviceContext<V>& c, const Graph& g) {
     if (k == 3) break;
   }
   // Final labels of owned vertices; every vertex whose label is not its own id changed.
-  compress();
+  cpu::uf_compress(c.lo, c.hi, label);
   uint64_t changed = 0;
 #pragma omp parallel for schedule(static) reduction(+ : changed)
   for (vid_t v = c.lo; v < c.hi; ++v) changed += label[v] != v;
