@@ -100,6 +100,30 @@ class DeviceContext {
     end();
   }
 
+  // Calls f(peer, records, count) with each peer's records for `parity`,
+  // for apps whose records are not all (vertex, value) pairs.
+  template <typename F>
+  void for_each_peer_message(int parity, F f) {
+    parity_ = parity;
+    begin(kMerge);
+    for (int peer = 0; peer < mb_.devices(); ++peer) {
+      if (peer == d) continue;
+      const Slot& s = mb_.recv(parity, d, peer);
+      f(peer, reinterpret_cast<const Update<V>*>(s.data), s.count);
+    }
+    end();
+  }
+
+  // Sends `count` records as they are (timed as compaction).
+  void send(const Update<V>* records, size_t count) {
+    begin(kCompact);
+    Slot& s = mb_.send(d, parity_ ^ 1);
+    s.reserve_host(count * sizeof(Update<V>));
+    std::copy(records, records + count, reinterpret_cast<Update<V>*>(s.data));
+    s.count = count;
+    end();
+  }
+
   // Compaction: (v, value) for every listed vertex this device's compute
   // changed that is a boundary vertex (all remote ones are). The CPU form of
   // the warp-ballot compaction: per-thread buffers, then one copy each.

@@ -2,6 +2,7 @@
 // host transports, gives the P = 1 results (exactly for BFS, SSSP, WCC;
 // within tolerance for PageRank) on kron, urand, grid and the real graph.
 #include <gtest/gtest.h>
+#include <omp.h>
 
 #include <algorithm>
 #include <numeric>
@@ -240,8 +241,15 @@ TEST(MultiDeviceWcc, RandomGraphsAndCutsMatchTheReference) {
     std::sort(cuts.begin(), cuts.end());
     bounds.insert(bounds.end(), cuts.begin(), cuts.end());
     bounds.push_back(g.num_vertices());
-    EXPECT_EQ(wcc_on(g, partition_at(g, bounds)).ints, reference::wcc(g))
+    const Partition part = partition_at(g, bounds);
+    EXPECT_EQ(wcc_on(g, part).ints, reference::wcc(g))
         << "trial " << trial << ": " << p << " devices, " << (directed ? "directed" : "undirected");
+    // Devices of several threads link with CAS, and touch the rest stage's
+    // neighbours in a pass before they link.
+    const int threads = omp_get_max_threads();
+    omp_set_num_threads(3 * p);
+    EXPECT_EQ(wcc_on(g, part).ints, reference::wcc(g)) << "trial " << trial << ": " << p << " devices of 3 threads";
+    omp_set_num_threads(threads);
   }
 }
 

@@ -1,0 +1,415 @@
+// Connectivity (WCC) over P devices: Afforest with a union-find forest per
+// device over its replica of the labels. Linking always hangs the larger
+// root under the smaller, so a forest that holds every union of a component
+// has the component's minimum as the root of all its vertices, whatever the
+// order the unions came in.
+//   k0: link a two-neighbour sample; compress; tell the peers, for every
+//       boundary vertex that is no longer a root, the root it hangs under
+//   k1: take in what the peers said, compress, vote for the giant component
+//       from samples of owned roots (status data); all elect the same one
+//   k2: link the other edges of vertices outside the giant, send the unions
+//       of shared vertices as (root re-parented, its root now)
+//   k3: take them in; the owned labels are then final after a compression.
+// After the sample most boundary vertices hang under one root, the device's
+// local giant. Those travel as bits (a 32-bit word of members per record)
+// under the giant's root, the rest as (vertex, root) pairs. A receiver that
+// finds a member of its own local giant among the bits joins the two giants
+// once; a member it holds in another tree it links to the sender's giant; a
+// member it has never touched stays pending: a fact about a vertex outside
+// every tree of the receiver cannot change the receiver's labels until it
+// links that vertex, and touching a vertex (linking it, or a record naming
+// it) applies its pending facts first. On kron:20 over two devices this
+// turns some 320k random union-find writes per device into a pass over bit
+// words.
+// Only vertices peers can hold in a tree need to travel: the boundary
+// vertices and every root ever sent ("shared"; the exchange is a broadcast,
+// so every device has the same set). An inner vertex that was never sent is
+// in no peer's forest, so re-parenting it tells peers nothing, and the shared
+// vertices of its tree are sent with their new root.
+#pragma once
+
+#include <omp.h>
+
+#include <atomic>
+#include <bit>
+#include <cstdint>
+#include <unordered_map>
+#include <vector>
+
+#include "kernels/cpu/union_find.h"
+#include "runtime/device_context.h"
+#include "runtime/graph.h"
+#include "runtime/hash.h"
+#include "runtime/superstep_decisions.h"
+
+namespace chatty::multi {
+namespace wcc {
+
+// A bit per vertex in 32-bit words, the width of a record's value, so a
+// word of members travels as one (word index, bits) record.
+class Bits32 {
+ public:
+  explicit Bits32(size_t n = 0) : w_((n + 31) / 32, 0) {}
+  bool get(vid_t v) const { return (w_[v >> 5] >> (v & 31)) & 1; }
+  void set(vid_t v) { w_[v >> 5] |= 1u << (v & 31); }
+  void reset(vid_t v) { w_[v >> 5] &= ~(1u << (v & 31)); }
+  void set_atomic(vid_t v) {
+    std::atomic_ref<uint32_t>(w_[v >> 5]).fetch_or(1u << (v & 31), std::memory_order_relaxed);
+  }
+  void set_range(vid_t lo, vid_t hi) {
+    for (vid_t v = lo; v < hi;)
+      if ((v & 31) == 0 && hi - v >= 32) {
+        w_[v >> 5] = ~0u;
+        v += 32;
+      } else {
+        set(v++);
+      }
+  }
+  uint32_t word(size_t i) const { return w_[i]; }
+  uint32_t& word(size_t i) { return w_[i]; }
+
+ private:
+  std::vector<uint32_t> w_;
+};
+
+// Calls f(v) for every set bit of a word whose first vertex is w * 32.
+template <typename F>
+void for_bits(size_t w, uint32_t bits, F f) {
+  for (; bits; bits &= bits - 1) f(vid_t(w * 32 + size_t(std::countr_zero(bits))));
+}
+
+// Runs f(u) over the owned vertices on the device's threads; sums what it returns.
+template <typename F>
+uint64_t sum_owned(vid_t lo, vid_t hi, F f) {
+  uint64_t s = 0;
+  if (omp_get_max_threads() == 1) {
+    for (vid_t u = lo; u < hi; ++u) s += f(u);
+    return s;
+  }
+#pragma omp parallel for schedule(dynamic, 1024) reduction(+ : s)
+  for (vid_t u = lo; u < hi; ++u) s += f(u);
+  return s;
+}
+
+// Runs link(u, push) over the owned vertices on the device's threads, where
+// push(v) records a vertex (kNoRoot is dropped) and link returns the edges
+// it looked at; appends the vertices to `list`, returns the edges.
+template <typename Link>
+uint64_t collect(vid_t lo, vid_t hi, std::vector<vid_t>& list, Link link) {
+  uint64_t edges = 0;
+  if (omp_get_max_threads() == 1) {  // a device of one core: no team to start, no lists to join
+    auto push = [&list](vid_t v) {
+      if (v != cpu::kNoRoot) list.push_back(v);
+    };
+    for (vid_t u = lo; u < hi; ++u) edges += link(u, push);
+    return edges;
+  }
+#pragma omp parallel reduction(+ : edges)
+  {
+    std::vector<vid_t> mine;
+    auto push = [&mine](vid_t v) {
+      if (v != cpu::kNoRoot) mine.push_back(v);
+    };
+#pragma omp for schedule(dynamic, 1024) nowait
+    for (vid_t u = lo; u < hi; ++u) edges += link(u, push);
+#pragma omp critical(chatty_wcc_collect)
+    list.insert(list.end(), mine.begin(), mine.end());
+  }
+  return edges;
+}
+
+// A team of one links with plain loads and stores (no CAS fences).
+template <bool kAlone>
+vid_t unite(vid_t u, vid_t v, vid_t* label) {
+  return kAlone ? cpu::uf_union_alone(u, v, label) : cpu::uf_union(u, v, label);
+}
+
+// Sample round r: links every owned vertex to its r-th neighbour, marking
+// the neighbour touched.
+template <bool kAlone>
+uint64_t link_sample(const Csr& out, vid_t lo, vid_t hi, eid_t r, vid_t* label, Bits32& touched) {
+  constexpr vid_t kAhead = 16;
+  const eid_t* off = out.offsets.data();
+  const vid_t* tgt = out.targets.data();
+  return sum_owned(lo, hi, [=, &touched](vid_t u) -> uint64_t {
+    // A union is a chain of dependent cache misses: the neighbour's id
+    // (one line per vertex), its label, the labels up its tree. The id is
+    // fetched four strides ahead and the label one stride ahead, so that
+    // they overlap this union's.
+    if (u + 4 * kAhead < hi) __builtin_prefetch(tgt + off[u + 4 * kAhead]);  // the line of its r-th, mostly
+    if (u + kAhead < hi) {
+      const eid_t e = off[u + kAhead] + r;
+      if (e < off[u + kAhead + 1]) __builtin_prefetch(label + tgt[e]);
+    }
+    const eid_t e = off[u] + r;
+    if (e >= off[u + 1]) return 0;
+    const vid_t v = tgt[e];
+    if constexpr (kAlone)
+      touched.set(v);
+    else
+      touched.set_atomic(v);
+    unite<kAlone>(u, v, label);
+    return 1;
+  });
+}
+
+// The edges after the sample of owned vertices outside the giant; the
+// roots re-parented go to `unions`, and meet(v) sees every neighbour
+// before it is linked. On an undirected graph the giant's inner edges
+// cannot change anything, and every edge with one end outside it is linked
+// from that end.
+template <bool kAlone, typename Meet>
+uint64_t link_rest(const Csr& out, vid_t lo, vid_t hi, eid_t skip, vid_t giant, vid_t* label,
+                   std::vector<vid_t>& unions, Meet meet) {
+  const eid_t* off = out.offsets.data();
+  const vid_t* tgt = out.targets.data();
+  return collect(lo, hi, unions, [=, &meet](vid_t u, auto push) -> uint64_t {
+    if (std::atomic_ref<vid_t>(label[u]).load(std::memory_order_relaxed) == giant) return 0;
+    const eid_t first = off[u] + skip, last = off[u + 1];
+    for (eid_t e = first; e < last; ++e) {
+      meet(tgt[e]);
+      push(unite<kAlone>(u, tgt[e], label));
+    }
+    return last > first ? last - first : 0;
+  });
+}
+
+// One device's forest and what it knows of its peers' local giants. The
+// methods run on the device's driving thread alone.
+class Forest {
+ public:
+  Forest(vid_t* label, vid_t n, int devices, int self)
+      : label(label),
+        shared(n),
+        touched(n),
+        giant_(n),
+        peer_giant_(size_t(devices), cpu::kNoRoot),
+        pending_(size_t(devices)),
+        pending_any_(n) {
+    for (int p = 0; p < devices; ++p)
+      if (p != self) pending_[size_t(p)] = Bits32(n);
+  }
+
+  vid_t* const label;
+  Bits32 shared;   // boundary vertices and roots ever sent
+  Bits32 touched;  // owned vertices and every vertex a link or a record named
+
+  // Applies the facts about y that wait for y to be touched, then marks it.
+  // Peers' giant roots are touched when announced, so this never recurses.
+  void touch(vid_t y) {
+    if (touched.get(y)) return;
+    touched.set(y);
+    if (!pending_any_.get(y)) return;
+    pending_any_.reset(y);
+    for (size_t p = 0; p < pending_.size(); ++p)
+      if (peer_giant_[p] != cpu::kNoRoot && pending_[p].get(y)) {
+        pending_[p].reset(y);
+        cpu::uf_link_alone(y, peer_giant_[p], label);
+      }
+  }
+
+  // A (vertex, root) record from a peer.
+  void apply(vid_t x, vid_t root) {
+    shared.set(root);
+    touch(x);
+    touch(root);
+    cpu::uf_link_alone(x, root, label);
+  }
+
+  // The sample's news for peers, once every boundary vertex points at its
+  // root: the members of the local giant (the root sampled boundary
+  // vertices hang under most) as bit words after two header records (the
+  // giant's root; the number of words), then every other boundary vertex
+  // that is no longer a root as (vertex, root).
+  void describe(const std::vector<vid_t>& boundary, std::vector<Update<vid_t>>& out) {
+    vid_t g = cpu::kNoRoot;
+    if (!boundary.empty()) {
+      std::unordered_map<vid_t, uint32_t> freq;
+      uint32_t best = 0;
+      for (uint64_t i = 0; i < 1024; ++i) {
+        const vid_t x = boundary[size_t(hash2(0xB0, i) % boundary.size())];
+        if (label[x] == x) continue;
+        const uint32_t f = ++freq[label[x]];
+        if (f > best || (f == best && label[x] < g)) best = f, g = label[x];
+      }
+    }
+    out.assign(2, Update<vid_t>{cpu::kNoRoot, cpu::kNoRoot});
+    std::vector<Update<vid_t>> pairs;
+    size_t word = ~size_t(0);
+    uint32_t bits = 0;
+    auto flush = [&] {
+      if (bits) out.push_back(Update<vid_t>{vid_t(word), bits});
+    };
+    for (vid_t x : boundary) {  // ascending, so words come out whole and in order
+      const vid_t r = label[x];
+      if (r == x) continue;
+      if (r != g) {
+        pairs.push_back(Update<vid_t>{x, r});
+        shared.set(r);
+        continue;
+      }
+      giant_.set(x);
+      if (x >> 5 != word) flush(), word = x >> 5, bits = 0;
+      bits |= 1u << (x & 31);
+    }
+    flush();
+    const size_t words = out.size() - 2;
+    if (words) {
+      out[0].value = g;
+      out[1].value = vid_t(words);
+      shared.set(g);
+      giant_root_ = g;
+    }
+    out.insert(out.end(), pairs.begin(), pairs.end());
+  }
+
+  // Takes in what `describe` made on peer p.
+  void take_description(int p, const Update<vid_t>* rec, size_t count) {
+    if (count < 2) return;
+    const vid_t g = rec[1].value == cpu::kNoRoot ? cpu::kNoRoot : rec[0].value;
+    const size_t words = g == cpu::kNoRoot ? 0 : size_t(rec[1].value);
+    if (g != cpu::kNoRoot) {
+      shared.set(g);
+      touch(g);
+      peer_giant_[size_t(p)] = g;
+    }
+    Bits32& pending = pending_[size_t(p)];
+    bool joined = false;
+    for (size_t i = 2; i < 2 + words; ++i) {
+      const size_t w = rec[i].v;
+      const uint32_t bits = rec[i].value, mine = giant_.word(w);
+      if ((bits & mine) && !joined) {  // a vertex in both giants: they are one component
+        cpu::uf_link_alone(g, giant_root_, label);
+        joined = true;
+      }
+      const uint32_t rest = bits & ~mine;
+      for_bits(w, rest & touched.word(w), [&](vid_t x) { cpu::uf_link_alone(x, g, label); });
+      // Untouched members wait, unless another peer's giant also has them:
+      // then they join the two giants, which the receiver may hold.
+      const uint32_t untouched = rest & ~touched.word(w);
+      const uint32_t again = untouched & pending_any_.word(w);
+      for_bits(w, again, [&](vid_t x) {
+        touch(x);
+        cpu::uf_link_alone(x, g, label);
+      });
+      pending.word(w) |= untouched & ~again;
+      pending_any_.word(w) |= untouched & ~again;
+    }
+    for (size_t i = 2 + words; i < count; ++i) apply(rec[i].v, rec[i].value);
+  }
+
+ private:
+  Bits32 giant_;  // boundary vertices this device described as its giant's
+  vid_t giant_root_ = cpu::kNoRoot;
+  std::vector<vid_t> peer_giant_;  // per device: the root its giant was described under
+  std::vector<Bits32> pending_;    // per device: its giant's members not yet touched here
+  Bits32 pending_any_;
+};
+
+}  // namespace wcc
+
+template <typename V>
+void connectivity(DeviceContext<V>& c, const Graph& g) {
+  static_assert(std::is_same_v<V, vid_t>, "labels are vertex ids");
+  constexpr eid_t kSample = 2;
+  const bool alone = omp_get_max_threads() == 1;  // the device's team links without CAS
+  const vid_t n = g.num_vertices();
+  const Csr& out = g.out();
+  vid_t* label = c.values.data();
+  wcc::Forest f(label, n, c.partition().devices(), c.d);
+  const std::vector<vid_t>& boundary = c.partition().boundary_list;
+  for (vid_t v : boundary) f.shared.set(v);
+  f.touched.set_range(c.lo, c.hi);
+  // Between sample rounds: points the owned vertices and the boundary
+  // vertices (the remote ones the device holds among them) at their roots,
+  // so the next round's links are short and `describe` reads roots. In
+  // ascending ids, as every parent is smaller than its child, so a find
+  // mostly meets a parent compressed already.
+  const auto [own_first, own_last] = c.partition().boundary_of(c.d);
+  auto compress = [&, own_first = own_first, own_last = own_last] {
+    cpu::uf_compress_list(boundary.data(), size_t(own_first - boundary.data()), label);
+    cpu::uf_compress(c.lo, c.hi, label);
+    cpu::uf_compress_list(own_last, size_t(boundary.data() + boundary.size() - own_last), label);
+  };
+  std::vector<vid_t> unions, woken;
+  std::vector<Update<vid_t>> description;
+  vid_t giant = n;  // none: on a directed graph no edge may be skipped
+  for (int k = 0;; ++k) {
+    const int parity = k & 1;
+    c.for_each_peer_message(parity, [&](int peer, const Update<vid_t>* rec, size_t count) {
+      if (k == 1)
+        f.take_description(peer, rec, count);
+      else
+        for (size_t i = 0; i < count; ++i) f.apply(rec[i].v, rec[i].value);
+    });
+    c.begin(kCompute);
+    DeviceStatus mine;
+    unions.clear();
+    if (k == 0) {
+      // One neighbour per vertex per round, with paths compressed in between
+      // so the next round's finds stay short.
+      for (eid_t r = 0; r < kSample; ++r) {
+        mine.edges += alone ? wcc::link_sample<true>(out, c.lo, c.hi, r, label, f.touched)
+                            : wcc::link_sample<false>(out, c.lo, c.hi, r, label, f.touched);
+        compress();
+      }
+    } else if (k == 1) {
+      // The vote and the rest stage read owned labels only; a remote
+      // vertex's path is flattened where a link or the compaction meets it.
+      cpu::uf_compress(c.lo, c.hi, label);
+      if (!g.directed() && c.hi > c.lo) {
+        std::vector<vid_t> roots(1024);
+        for (uint64_t i = 0; i < roots.size(); ++i) roots[i] = label[c.lo + vid_t(hash2(0xAF, i) % (c.hi - c.lo))];
+        vote_for_giant(roots, mine);
+      }
+    } else if (k == 2) {
+      // The neighbours the rest stage links are touched first (their
+      // pending facts applied): inline on a device of one core, else in a
+      // pass on this thread before the team links.
+      if (alone) {
+        mine.edges +=
+            wcc::link_rest<true>(out, c.lo, c.hi, kSample, giant, label, unions, [&f](vid_t v) { f.touch(v); });
+      } else {
+        woken.clear();
+        const wcc::Bits32& touched = f.touched;
+        wcc::collect(c.lo, c.hi, woken, [&](vid_t u, auto push) -> uint64_t {
+          if (std::atomic_ref<vid_t>(label[u]).load(std::memory_order_relaxed) == giant) return 0;
+          for (eid_t e = out.offsets[u] + kSample; e < out.offsets[u + 1]; ++e)
+            if (!touched.get(out.targets[e])) push(out.targets[e]);
+          return 0;
+        });
+        for (vid_t y : woken) f.touch(y);
+        mine.edges += wcc::link_rest<false>(out, c.lo, c.hi, kSample, giant, label, unions, [](vid_t) {});
+      }
+      // Flattened with prefetching, so the compaction's finds are one step each.
+      cpu::uf_compress_list(unions.data(), unions.size(), label);
+    }
+    c.end();
+    if (k == 0) {
+      c.begin(kCompact);
+      f.describe(boundary, description);
+      c.end();
+      c.send(description.data(), description.size());
+    } else {
+      c.compact_where(
+          unions.data(), unions.size(),
+          [&](vid_t v) {
+            const vid_t root = cpu::uf_flatten(v, label);  // chains of received roots stay short
+            f.shared.set(root);                            // the compaction runs on this thread alone
+            return root;
+          },
+          [&](vid_t v) { return f.shared.get(v); }, [&](vid_t v) { __builtin_prefetch(label + v); });
+    }
+    const auto all = c.sync(parity, mine);
+    if (k == 1) giant = elect_giant(all, giant);
+    if (k == 3) break;
+  }
+  // Final labels of owned vertices; every vertex whose label is not its own id changed.
+  cpu::uf_compress(c.lo, c.hi, label);
+  uint64_t changed = 0;
+#pragma omp parallel for schedule(static) reduction(+ : changed)
+  for (vid_t v = c.lo; v < c.hi; ++v) changed += label[v] != v;
+  c.add_updated(changed);
+}
+
+}  // namespace chatty::multi
