@@ -19,8 +19,12 @@ struct Reordered {
 };
 
 // Stable: vertices of equal degree keep their relative order. Parallel,
-// one CSR's worth of extra memory.
-Reordered reorder_by_degree(const Graph& g);
+// one CSR's worth of extra memory. With chunk bounds [chunks[d],
+// chunks[d+1]), every vertex keeps its chunk (hubs first within each), so
+// the chunks keep their vertices and edges: a multi-device run partitions
+// the input ids, then relabels within each device's chunk. Throws
+// chatty::Error for bounds that do not rise from 0 to |V|.
+Reordered reorder_by_degree(const Graph& g, const std::vector<vid_t>& chunks = {});
 
 // values_in_new_order[new] -> values[old].
 template <typename V>

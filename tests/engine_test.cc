@@ -3,12 +3,15 @@
 #include <gtest/gtest.h>
 #include <omp.h>
 
+#include <algorithm>
 #include <random>
 
 #include "apps/references.h"
 #include "apps/run_app.h"
 #include "datasets/load.h"
 #include "runtime/frontier.h"
+#include "runtime/reorder.h"
+#include "runtime/status.h"
 
 namespace chatty {
 namespace {
@@ -129,6 +132,35 @@ TEST(Frontier, BitmapRangesMatchABitByBitScan) {
       EXPECT_EQ(std::vector<vid_t>(out.begin(), out.begin() + long(k)), want) << n << " [" << lo << ", " << hi << ")";
     }
   }
+}
+
+// Relabelling within chunks: every vertex stays in its chunk, degrees
+// descend within each, and edges map one to one.
+TEST(Reorder, WithinChunksKeepsEveryChunk) {
+  const Graph g = load_graph("kron:10", {});
+  const std::vector<vid_t> chunks = {0, 100, 700, g.num_vertices()};
+  const Reordered r = reorder_by_degree(g, chunks);
+  ASSERT_EQ(r.graph.num_edges(), g.num_edges());
+  for (size_t d = 0; d + 1 < chunks.size(); ++d)
+    for (vid_t i = chunks[d]; i < chunks[d + 1]; ++i) {
+      const vid_t old = r.old_of_new[i];
+      EXPECT_TRUE(old >= chunks[d] && old < chunks[d + 1]) << i;
+      EXPECT_EQ(r.new_of_old[old], i);
+      EXPECT_EQ(r.graph.out_degree(i), g.out_degree(old));
+      if (i > chunks[d]) {
+        EXPECT_GE(r.graph.out_degree(i - 1), r.graph.out_degree(i)) << i;
+      }
+    }
+  for (vid_t u = 0; u < g.num_vertices(); u += 37)
+    for (eid_t e = g.out().offsets[u]; e < g.out().offsets[u + 1]; ++e) {
+      const vid_t v = r.new_of_old[g.out().targets[e]];
+      const auto& o = r.graph.out();
+      const vid_t* first = o.targets.data() + o.offsets[r.new_of_old[u]];
+      const vid_t* last = o.targets.data() + o.offsets[r.new_of_old[u] + 1];
+      EXPECT_TRUE(std::binary_search(first, last, v)) << u;
+    }
+  EXPECT_THROW(reorder_by_degree(g, {0, 5}), Error);
+  EXPECT_THROW(reorder_by_degree(g, {0, 700, 100, g.num_vertices()}), Error);
 }
 
 }  // namespace
