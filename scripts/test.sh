@@ -29,8 +29,14 @@ if [ "${TSAN:-1}" = 1 ] && command -v clang++ >/dev/null; then
   else
     CC=clang CXX=clang++ BUILD_DIR=build-tsan TARGET=chatty_tests ./scripts/build.sh \
       -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCHATTY_TSAN=ON -DCHATTY_WERROR=OFF -DCMAKE_CUDA_COMPILER=NOTFOUND
-    OMP_TOOL_LIBRARIES="$archer" TSAN_OPTIONS="halt_on_error=1 suppressions=$PWD/tests/tsan.supp" \
-      build-tsan/tests/chatty_tests --gtest_filter='*Multi*:Engine.*:Partition.*:Frontier.*' --gtest_brief=1
+    # Devices of several threads run nested teams. Archer misses the join of
+    # a nested team that libomp rebuilds from its thread pool, and reports
+    # the next region's reads as races with the last one's writes; hot
+    # nested teams keep their threads and are modelled right (their threads
+    # outlive main, hence no thread-leak reports).
+    KMP_HOT_TEAMS_MAX_LEVEL=2 OMP_TOOL_LIBRARIES="$archer" \
+      TSAN_OPTIONS="halt_on_error=1 report_thread_leaks=0 suppressions=$PWD/tests/tsan.supp" \
+      build-tsan/tests/chatty_tests --gtest_filter='*Multi*:Engine.*:Partition.*:Frontier.*:Reorder.*' --gtest_brief=1
   fi
 fi
 echo "== all tests passed"

@@ -92,6 +92,30 @@ std::vector<MultiCase> cases() {
 
 INSTANTIATE_TEST_SUITE_P(Graphs, MultiDevice, ::testing::ValuesIn(cases()), case_name);
 
+// Devices of several threads: kernels inside a device run on a nested team
+// (CAS links, atomic claims). The graph is big enough that every team
+// splits its work, which is what the ThreadSanitizer pass needs to see.
+TEST(MultiDeviceTeams, DevicesOfSeveralThreadsMatchOneDevice) {
+  LoadOptions o;
+  o.seed = 9;
+  Graph g = load_graph("kron:14", o);
+  prepare_graph(App::kSssp, g, true, 9);
+  const vid_t s = default_source(g);
+  const int threads = omp_get_max_threads();
+  omp_set_num_threads(6);
+  EngineOptions opt;
+  opt.devices = 2;
+  const Partition part = partition_graph(g, 2);
+  for (App app : {App::kBfs, App::kSssp, App::kWcc}) {
+    const AppOutput many = run_app(app, g, s, opt, &part);
+    EXPECT_EQ(many.ints, run_app(app, g, s, EngineOptions{}).ints) << app_name(app);
+  }
+  const AppOutput pr = run_app(App::kPageRank, g, s, opt, &part);
+  omp_set_num_threads(threads);
+  const Validation v = validate_app(pr, g, s, opt);
+  EXPECT_TRUE(v.ok) << v.message;
+}
+
 TEST(MultiDeviceDirected, DirectedGraphAndForcedDirections) {
   std::string s;
   for (int i = 0; i < 500; ++i)
