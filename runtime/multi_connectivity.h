@@ -53,9 +53,6 @@ class Bits32 {
   bool get(vid_t v) const { return (w_[v >> 5] >> (v & 31)) & 1; }
   void set(vid_t v) { w_[v >> 5] |= 1u << (v & 31); }
   void reset(vid_t v) { w_[v >> 5] &= ~(1u << (v & 31)); }
-  void set_atomic(vid_t v) {
-    std::atomic_ref<uint32_t>(w_[v >> 5]).fetch_or(1u << (v & 31), std::memory_order_relaxed);
-  }
   void set_range(vid_t lo, vid_t hi) {
     for (vid_t v = lo; v < hi;)
       if ((v & 31) == 0 && hi - v >= 32) {
@@ -124,14 +121,13 @@ vid_t unite(vid_t u, vid_t v, vid_t* label) {
   return kAlone ? cpu::uf_union_alone(u, v, label) : cpu::uf_union(u, v, label);
 }
 
-// Sample round r: links every owned vertex to its r-th neighbour, marking
-// the neighbour touched.
+// Sample round r: links every owned vertex to its r-th neighbour.
 template <bool kAlone>
-uint64_t link_sample(const Csr& out, vid_t lo, vid_t hi, eid_t r, vid_t* label, Bits32& touched) {
+uint64_t link_sample(const Csr& out, vid_t lo, vid_t hi, eid_t r, vid_t* label) {
   constexpr vid_t kAhead = 16;
   const eid_t* off = out.offsets.data();
   const vid_t* tgt = out.targets.data();
-  return sum_owned(lo, hi, [=, &touched](vid_t u) -> uint64_t {
+  return sum_owned(lo, hi, [=](vid_t u) -> uint64_t {
     // A union is a chain of dependent cache misses: the neighbour's id
     // (one line per vertex), its label, the labels up its tree. The id is
     // fetched four strides ahead and the label one stride ahead, so that
@@ -143,12 +139,7 @@ uint64_t link_sample(const Csr& out, vid_t lo, vid_t hi, eid_t r, vid_t* label, 
     }
     const eid_t e = off[u] + r;
     if (e >= off[u + 1]) return 0;
-    const vid_t v = tgt[e];
-    if constexpr (kAlone)
-      touched.set(v);
-    else
-      touched.set_atomic(v);
-    unite<kAlone>(u, v, label);
+    unite<kAlone>(u, tgt[e], label);
     return 1;
   });
 }
@@ -220,7 +211,10 @@ class Forest {
   // root: the members of the local giant (the root sampled boundary
   // vertices hang under most) as bit words after two header records (the
   // giant's root; the number of words), then every other boundary vertex
-  // that is no longer a root as (vertex, root).
+  // that is no longer a root as (vertex, root). Marks what the sample
+  // touched: a remote vertex in a tree here is the neighbour of an owned
+  // vertex, so a boundary vertex, and every tree holding one has a boundary
+  // vertex that is not its root, or is a single vertex.
   void describe(const std::vector<vid_t>& boundary, std::vector<Update<vid_t>>& out) {
     vid_t g = cpu::kNoRoot;
     if (!boundary.empty()) {
@@ -243,6 +237,8 @@ class Forest {
     for (vid_t x : boundary) {  // ascending, so words come out whole and in order
       const vid_t r = label[x];
       if (r == x) continue;
+      touched.set(x);
+      touched.set(r);
       if (r != g) {
         pairs.push_back(Update<vid_t>{x, r});
         shared.set(r);
@@ -349,8 +345,8 @@ void connectivity(DeviceContext<V>& c, const Graph& g) {
       // One neighbour per vertex per round, with paths compressed in between
       // so the next round's finds stay short.
       for (eid_t r = 0; r < kSample; ++r) {
-        mine.edges += alone ? wcc::link_sample<true>(out, c.lo, c.hi, r, label, f.touched)
-                            : wcc::link_sample<false>(out, c.lo, c.hi, r, label, f.touched);
+        mine.edges += alone ? wcc::link_sample<true>(out, c.lo, c.hi, r, label)
+                            : wcc::link_sample<false>(out, c.lo, c.hi, r, label);
         compress();
       }
     } else if (k == 1) {
