@@ -75,33 +75,7 @@ class DeviceContext {
     });
   }
 
-  // Calls f(v, value) for every record the peers sent for `parity`.
-  template <typename F>
-  void for_each_received(int parity, F f) {
-    for_each_received(parity, f, [](vid_t, V) {});
-  }
-  // The same, calling ahead(v, value) for the record kAhead places further
-  // on first, where the app can prefetch what f will touch: applying
-  // records is a string of independent cache misses.
-  template <typename F, typename Ahead>
-  void for_each_received(int parity, F f, Ahead ahead) {
-    constexpr size_t kAhead = 16;
-    parity_ = parity;
-    begin(kMerge);
-    for (int peer = 0; peer < mb_.devices(); ++peer) {
-      if (peer == d) continue;
-      const Slot& s = mb_.recv(parity, d, peer);
-      const auto* u = reinterpret_cast<const Update<V>*>(s.data);
-      for (size_t i = 0; i < s.count; ++i) {
-        if (i + kAhead < s.count) ahead(u[i + kAhead].v, u[i + kAhead].value);
-        f(u[i].v, u[i].value);
-      }
-    }
-    end();
-  }
-
-  // Calls f(peer, records, count) with each peer's records for `parity`,
-  // for apps whose records are not all (vertex, value) pairs.
+  // Calls f(peer, records, count) with each peer's records for `parity`.
   template <typename F>
   void for_each_peer_message(int parity, F f) {
     parity_ = parity;
@@ -112,6 +86,14 @@ class DeviceContext {
       f(peer, reinterpret_cast<const Update<V>*>(s.data), s.count);
     }
     end();
+  }
+
+  // Calls f(v, value) for every record the peers sent for `parity`.
+  template <typename F>
+  void for_each_received(int parity, F f) {
+    for_each_peer_message(parity, [&f](int, const Update<V>* rec, size_t count) {
+      for (size_t i = 0; i < count; ++i) f(rec[i].v, rec[i].value);
+    });
   }
 
   // Sends `count` records as they are (timed as compaction).
@@ -138,20 +120,12 @@ class DeviceContext {
   // (v, value_of(v)) for every listed vertex with keep(v), in list order.
   template <typename ValueOf, typename Keep>
   void compact_where(const vid_t* list, size_t count, ValueOf value_of, Keep keep) {
-    compact_where(list, count, value_of, keep, [](vid_t) {});
-  }
-  // The same, calling ahead(v) for the vertex kAhead places further on
-  // first, where the app can prefetch what value_of will read.
-  template <typename ValueOf, typename Keep, typename Ahead>
-  void compact_where(const vid_t* list, size_t count, ValueOf value_of, Keep keep, Ahead ahead) {
-    constexpr size_t kAhead = 16;
     begin(kCompact);
     Slot& s = mb_.send(d, parity_ ^ 1);
     s.reserve_host(count * sizeof(Update<V>));
     auto* out = reinterpret_cast<Update<V>*>(s.data);
     size_t k = 0;
     for (size_t i = 0; i < count; ++i) {
-      if (i + kAhead < count) ahead(list[i + kAhead]);
       const vid_t v = list[i];
       if (keep(v)) out[k++] = Update<V>{v, value_of(v)};
     }

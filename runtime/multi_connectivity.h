@@ -394,7 +394,7 @@ void connectivity(DeviceContext<V>& c, const Graph& g) {
             f.shared.set(root);                            // the compaction runs on this thread alone
             return root;
           },
-          [&](vid_t v) { return f.shared.get(v); }, [&](vid_t v) { __builtin_prefetch(label + v); });
+          [&](vid_t v) { return f.shared.get(v); });
     }
     const auto all = c.sync(parity, mine);
     if (k == 1) giant = elect_giant(all, giant);

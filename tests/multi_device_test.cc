@@ -146,6 +146,13 @@ Graph edge_list_graph(const std::string& file, const std::string& edges, bool di
 }
 
 // WCC with a device per chunk of `part`.
+// The edges of the path first - first+1 - ... - last, one per line.
+std::string path_edges(int first, int last) {
+  std::string s;
+  for (int v = first; v < last; ++v) s += std::to_string(v) + " " + std::to_string(v + 1) + "\n";
+  return s;
+}
+
 AppOutput wcc_on(const Graph& g, const Partition& part) {
   EngineOptions opt;
   opt.devices = part.devices();
@@ -213,9 +220,8 @@ INSTANTIATE_TEST_SUITE_P(Ids, MultiDeviceWccComponents, ::testing::Bool(),
 // knows 10 ~ 2 ~ 1 from the sample stage, so that union of an inner vertex
 // must reach it. Vertices 20..59 form the giant, on device 1.
 TEST(MultiDeviceWcc, RestStageUnionOfAnInnerRootReachesPeers) {
-  std::string s = "1 2\n1 8\n2 8\n2 10\n8 6\n0 4\n0 5\n0 6\n4 5\n4 6\n";
-  for (int v = 20; v < 59; ++v) s += std::to_string(v) + " " + std::to_string(v + 1) + "\n";
-  const Graph g = edge_list_graph("wcc_inner_root.el", s);
+  const Graph g =
+      edge_list_graph("wcc_inner_root.el", "1 2\n1 8\n2 8\n2 10\n8 6\n0 4\n0 5\n0 6\n4 5\n4 6\n" + path_edges(20, 59));
   ASSERT_EQ(g.num_vertices(), 60u);
   const Partition part = partition_at(g, {0, 10, 60});
   ASSERT_FALSE(part.boundary[1]);
@@ -229,9 +235,8 @@ TEST(MultiDeviceWcc, RestStageUnionOfAnInnerRootReachesPeers) {
 // device 1's rest stage joins their trees (through 50-52), re-parenting
 // root 3, a vertex device 1 knows only as a label it received.
 TEST(MultiDeviceWcc, RestStageUnionOfAReceivedRootReachesItsOwner) {
-  std::string s = "1 2\n3 4\n3 5\n2 50\n4 52\n5 52\n50 51\n50 52\n58 59\n";
-  for (int v = 10; v < 49; ++v) s += std::to_string(v) + " " + std::to_string(v + 1) + "\n";
-  const Graph g = edge_list_graph("wcc_received_root.el", s);
+  const Graph g = edge_list_graph("wcc_received_root.el",
+                                  "1 2\n3 4\n3 5\n2 50\n4 52\n5 52\n50 51\n50 52\n58 59\n" + path_edges(10, 49));
   ASSERT_EQ(g.num_vertices(), 60u);
   const Partition part = partition_at(g, {0, 50, 60});
   ASSERT_FALSE(part.boundary[3]);
