@@ -44,14 +44,10 @@ int write(const char* cmd, const std::string& in, const std::string& out) {
   return 0;
 }
 
-// Per-chunk vertices, edges, boundary vertices and balance F for the chunk
-// bounds `run --devices` would use.
-std::vector<ChunkStats> chunks_of(const Graph& g, const std::vector<vid_t>& bounds) {
-  return chunk_stats(g, partition_at(g, bounds));
-}
-
-void print_chunks(const Graph& g, const std::vector<vid_t>& bounds) {
-  const auto chunks = chunks_of(g, bounds);
+// Per-chunk vertices, edges, boundary vertices and balance F for the
+// chunks `run --devices` would use.
+void print_chunks(const Graph& g, const Partition& part) {
+  const auto chunks = chunk_stats(g, part);
   std::printf("partition    %d chunks (alpha = %.0f)\n", FLAGS_devices,
               std::floor(double(g.num_edges()) / double(g.num_vertices())));
   std::printf("  %-6s %12s %14s %12s %14s\n", "chunk", "vertices", "edges", "boundary", "F");
@@ -65,9 +61,9 @@ void print_chunks(const Graph& g, const std::vector<vid_t>& bounds) {
   std::printf("  %-6s %12s %14s %12s %14.0f\n", "sum", "", "", "", total);
 }
 
-std::string chunks_json(const Graph& g, const std::vector<vid_t>& bounds) {
+std::string chunks_json(const Graph& g, const Partition& part) {
   std::string s = "[";
-  for (const ChunkStats& c : chunks_of(g, bounds)) {
+  for (const ChunkStats& c : chunk_stats(g, part)) {
     JsonObject o;
     o.add("vertices", uint64_t(c.vertices)).add("edges", uint64_t(c.edges)).add("boundary", c.boundary);
     o.add("balance", c.balance);
@@ -102,9 +98,12 @@ int cmd_info(const std::vector<std::string>& args) {
   // chunks of --devices, so each chunk keeps its vertices and edges.
   CHATTY_CHECK(FLAGS_reorder == "auto" || FLAGS_reorder == "degree" || FLAGS_reorder == "none",
                "--reorder must be auto, degree or none");
-  std::vector<vid_t> bounds;
-  if (FLAGS_devices > 1) bounds = partition_graph(g, FLAGS_devices).bounds;
-  if (FLAGS_reorder == "degree") g = reorder_by_degree(g, bounds).graph;
+  Partition part;
+  if (FLAGS_devices > 1) part = partition_graph(g, FLAGS_devices);
+  if (FLAGS_reorder == "degree") {
+    g = reorder_by_degree(g, part.bounds).graph;
+    if (FLAGS_devices > 1) part = partition_at(g, part.bounds);  // the same chunks, boundary in new ids
+  }
   const double load_s = omp_get_wtime() - t0;
   const vid_t n = g.num_vertices();
   std::vector<eid_t> deg(n);
@@ -123,7 +122,7 @@ int cmd_info(const std::vector<std::string>& args) {
   const uint64_t undirected_edges = g.directed() ? 0 : (g.num_edges() + self_loops) / 2;
   if (FLAGS_json) {
     JsonObject j;
-    if (FLAGS_devices > 1) j.raw("chunks", chunks_json(g, bounds));
+    if (FLAGS_devices > 1) j.raw("chunks", chunks_json(g, part));
     j.add("graph", in).add("vertices", uint64_t(n)).add("edges", uint64_t(g.num_edges()));
     j.add("directed", g.directed()).add("weighted", g.weighted());
     j.add("degree_min", uint64_t(isolated ? 0 : *std::min_element(deg.begin(), deg.end())));
@@ -146,7 +145,7 @@ int cmd_info(const std::vector<std::string>& args) {
   std::printf("isolated     %lu vertices without out-edges\n", (unsigned long)isolated);
   std::printf("self loops   %lu\n", (unsigned long)self_loops);
   std::printf("load         %.3f s\n", load_s);
-  if (FLAGS_devices > 1) print_chunks(g, bounds);
+  if (FLAGS_devices > 1) print_chunks(g, part);
   return 0;
 }
 
