@@ -181,6 +181,7 @@ class DeviceContext {
           m.updated += s.updated;
           m.communicated += s.sent;
           m.edges += s.edges;
+          m.migrated += s.migrated;
           m.app_bytes += s.sent * sizeof(Update<V>) * uint64_t(P - 1);
         }
         m.status_bytes = uint64_t(P) * uint64_t(P - 1) * sizeof(DeviceStatus);

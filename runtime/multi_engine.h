@@ -24,6 +24,7 @@
 #include "runtime/multi_stats.h"
 #include "runtime/partition.h"
 #include "runtime/superstep_decisions.h"
+#include "runtime/work_migration.h"
 
 namespace chatty {
 // Binds the calling thread (and the threads it starts) to NUMA node
@@ -183,10 +184,14 @@ void ordered(Ctx<P>& c, const Graph& g, const P& prog, uint64_t delta) {
 // Gather programs (PageRank): Jacobi supersteps over owned vertices; the
 // contributions of owned boundary vertices are sent every superstep;
 // dangling mass and the L1 change are summed over devices as status data.
+// The owned vertices are blocks on the device's worklist, which idle peers
+// help empty (work migration), so a slowed device holds the others less.
 template <typename P>
-void gather(Ctx<P>& c, const Graph& g, const P& prog, const EngineOptions& opt) {
+void gather(Ctx<P>& c, const Graph& g, const P& prog, const EngineOptions& opt,
+            MigrationBoard<cpu::GatherTask<typename P::Value>>& board) {
   using V = typename P::Value;
   const Csr& out = g.out();
+  const Csr& in = g.in();
   cpu::GatherState state = cpu::gather_init(out, prog, c.values.data());  // all vertices: global dangling
   const auto [send_first, send_last] = c.partition().boundary_of(c.d);    // owned boundary vertices
   for (int k = 0; k < opt.max_iters; ++k) {
@@ -196,12 +201,36 @@ void gather(Ctx<P>& c, const Graph& g, const P& prog, const EngineOptions& opt) 
     c.for_each_received(
         parity, [&](vid_t v, V contribution) { state.contrib[v] = state.next_contrib[v] = float(contribution); });
     c.begin(kCompute);
-    SuperstepStats st;
+    board.open(c.d, k, {c.values.data(), state.contrib.data(), state.next_contrib.data(), state.dangling}, c.lo, c.hi,
+               vid_t(cpu::kDenseGrain));
+    cpu::GatherSums sums;
+    auto work = [&](const cpu::GatherTask<V>& t, vid_t lo, vid_t hi, cpu::GatherSums& s) {
+      cpu::gather_range(out, in, prog, t, lo, hi, s);
+    };
+    if (omp_get_max_threads() == 1) {
+      board.run(c.d, k, sums, work);
+    } else {
+#pragma omp parallel
+      {
+        cpu::GatherSums mine;
+        board.run(c.d, k, mine, work);
+#pragma omp critical(chatty_gather_sums)
+        {
+          sums.l1 += mine.l1;
+          sums.dangling += mine.dangling;
+          sums.edges += mine.edges;
+          sums.migrated += mine.migrated;
+        }
+      }
+    }
+    board.wait_done(c.d);  // blocks peers took wrote into this device's buffers
+    state.contrib.swap(state.next_contrib);
     DeviceStatus mine;
-    mine.l1 = cpu::gather_step(out, g.in(), prog, c.values.data(), state, st, c.lo, c.hi);
-    mine.edges = st.edges;
-    mine.dangling = state.dangling;
+    mine.l1 = sums.l1;
+    mine.edges = sums.edges;
+    mine.dangling = sums.dangling;
     mine.updated = c.hi - c.lo;
+    mine.migrated = sums.migrated;
     c.end();
     c.compact(send_first, size_t(send_last - send_first), [&](vid_t v) { return V(state.contrib[v]); });
     const auto all = c.sync(parity, mine);
@@ -243,6 +272,7 @@ EngineResult<typename P::Value> run_program_multi(const Graph& g, const P& prog,
   omp_set_max_active_levels(2);
   EngineResult<V> r;
   r.values.resize(n);
+  MigrationBoard<cpu::GatherTask<V>> gather_board(D, opt.migrate);
   uint64_t delta = 1;
   if constexpr (P::kKind == ProgramKind::kTraversal) delta = opt.delta ? opt.delta : detail::auto_delta(g);
 #pragma omp parallel num_threads(D)
@@ -254,7 +284,7 @@ EngineResult<typename P::Value> run_program_multi(const Graph& g, const P& prog,
 #pragma omp parallel for schedule(static)
     for (vid_t v = 0; v < n; ++v) c.values[v] = prog.init(v);
     if constexpr (P::kKind == ProgramKind::kGather) {
-      multi::gather(c, g, prog, opt);
+      multi::gather(c, g, prog, opt, gather_board);
     } else {
       if (P::kConnectivity && opt.union_find)
         multi::connectivity(c, g);

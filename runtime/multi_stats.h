@@ -20,6 +20,7 @@ struct MultiStep {
   uint64_t updated = 0;       // owned vertices whose value changed (all devices)
   uint64_t communicated = 0;  // (vertex, value) records sent (all devices)
   uint64_t edges = 0;         // edges examined (all devices)
+  uint64_t migrated = 0;      // vertices computed by a device other than their owner
   uint64_t app_bytes = 0;     // application data delivered to peers
   uint64_t status_bytes = 0;  // status data read by peers
   bool pull = false;
@@ -44,6 +45,11 @@ struct MultiStats {
   uint64_t edges() const {
     uint64_t s = 0;
     for (auto& x : steps) s += x.edges;
+    return s;
+  }
+  uint64_t migrated() const {
+    uint64_t s = 0;
+    for (auto& x : steps) s += x.migrated;
     return s;
   }
   uint64_t communicated() const {

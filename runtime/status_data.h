@@ -27,6 +27,7 @@ struct DeviceStatus {
   double l1 = 0, dangling = 0;     // PageRank
   uint64_t label = ~uint64_t(0);   // WCC: most frequent label in a sample of owned vertices
   uint64_t label_count = 0;        //      and how often it was seen
+  uint64_t migrated = 0;           // peers' vertices this device computed (work migration)
   uint64_t failed = 0;             // the device hit an error: every device stops at this sync
 };
 

@@ -142,6 +142,10 @@ int cmd_run(const std::vector<std::string>& args) {
     std::printf("exchange    %s; %lu boundary records for %lu updates (%.1f %%); %.1f MB application, %.3f MB status\n",
                 ms.transport.c_str(), (unsigned long)ms.communicated(), (unsigned long)ms.updated(), 100 * ratio,
                 double(ms.bytes(0)) / 1e6, double(ms.bytes(1)) / 1e6);
+    if (ms.migrated())
+      std::printf("migration   %lu vertices computed by a peer of their owner (%.1f %% of updates)\n",
+                  (unsigned long)ms.migrated(),
+                  ms.updated() ? 100.0 * double(ms.migrated()) / double(ms.updated()) : 0.0);
     if (out.backend == "cuda") {
       std::printf("gpus       ");
       for (int gpu : out.gpu_of) std::printf(" %d", gpu);
@@ -212,7 +216,7 @@ int cmd_run(const std::vector<std::string>& args) {
       x.add("updated", ms.updated()).add("communicated", ms.communicated()).add("edges_examined", ms.edges());
       x.add("communicated_ratio", ms.updated() ? double(ms.communicated()) / double(ms.updated()) : 0.0);
       x.add("bytes_structure", ms.structure_bytes).add("bytes_application", ms.bytes(0));
-      x.add("bytes_status", ms.bytes(1));
+      x.add("bytes_status", ms.bytes(1)).add("migrated", ms.migrated());
       for (int p = 0; p < kPhases; ++p) x.add(std::string(phase_name(p)) + "_s", ms.seconds(p));
       std::string per_device = "[";  // per device: {"merge_s": .., ...}
       for (size_t d = 0; d < ms.device_seconds.size(); ++d) {

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <utility>
 #include <vector>
 
@@ -40,28 +41,63 @@ GatherState gather_init(const Csr& out_edges, const P& prog, const typename P::V
   return s;
 }
 
+// Where one superstep of a gather reads and writes: a device's values and
+// contribution buffers (a peer computing migrated blocks gets the owner's).
+template <typename V>
+struct GatherTask {
+  V* val = nullptr;
+  const float* contrib = nullptr;
+  float* next = nullptr;
+  double dangling_in = 0;  // mass of all vertices without out-edges, last superstep
+};
+
+// What a range of vertices adds to the superstep's global sums.
+struct GatherSums {
+  double l1 = 0, dangling = 0;
+  uint64_t edges = 0, migrated = 0;
+};
+
+// Gathers and applies the program over [lo, hi): writes val and next for
+// each vertex, adds to `sums`.
+template <typename P>
+void gather_range(const Csr& out_edges, const Csr& in_edges, const P& prog, const GatherTask<typename P::Value>& t,
+                  vid_t lo, vid_t hi, GatherSums& sums) {
+  const vid_t* tgt = in_edges.targets.data();
+  const eid_t* in_off = in_edges.offsets.data();
+  const eid_t* out_off = out_edges.offsets.data();
+  double l1 = 0, dangling = 0;
+  for (vid_t v = lo; v < hi; ++v) {
+    float sum = 0;
+    const eid_t last = in_off[v + 1];
+    for (eid_t e = in_off[v]; e < last; ++e) sum += t.contrib[tgt[e]];
+    const auto value = prog.apply(double(sum), t.dangling_in);
+    l1 += std::fabs(double(value) - double(t.val[v]));
+    t.val[v] = value;
+    const eid_t d = out_off[v + 1] - out_off[v];
+    if (d == 0) dangling += double(value);
+    t.next[v] = d ? float(prog.contribution(value, d)) : 0.0f;
+  }
+  sums.l1 += l1;
+  sums.dangling += dangling;
+  sums.edges += in_off[hi] - in_off[lo];
+}
+
 // One superstep over vertices [lo, hi). Returns the L1 change of their
 // values; state.dangling becomes their dangling mass.
 template <typename P>
 double gather_step(const Csr& out_edges, const Csr& in_edges, const P& prog, typename P::Value* val, GatherState& state,
                    SuperstepStats& st, vid_t lo = 0, vid_t hi = ~vid_t(0)) {
   const vid_t n = std::min(hi, in_edges.num_vertices());
-  const float* contrib = state.contrib.data();
-  float* next = state.next_contrib.data();
-  const vid_t* tgt = in_edges.targets.data();
-  const double dangling_in = state.dangling;
+  const GatherTask<typename P::Value> t{val, state.contrib.data(), state.next_contrib.data(), state.dangling};
+  const vid_t chunks = n > lo ? (n - lo + kDenseGrain - 1) / kDenseGrain : 0;
   double l1 = 0, dangling = 0;
-#pragma omp parallel for schedule(dynamic, kDenseGrain) reduction(+ : l1, dangling)
-  for (vid_t v = lo; v < n; ++v) {
-    float sum = 0;
-    const eid_t last = in_edges.offsets[v + 1];
-    for (eid_t e = in_edges.offsets[v]; e < last; ++e) sum += contrib[tgt[e]];
-    const auto value = prog.apply(double(sum), dangling_in);
-    l1 += std::fabs(double(value) - double(val[v]));
-    val[v] = value;
-    const eid_t d = out_edges.offsets[v + 1] - out_edges.offsets[v];
-    if (d == 0) dangling += double(value);
-    next[v] = d ? float(prog.contribution(value, d)) : 0.0f;
+#pragma omp parallel for schedule(dynamic, 1) reduction(+ : l1, dangling)
+  for (vid_t i = 0; i < chunks; ++i) {
+    GatherSums s;
+    const vid_t first = lo + i * kDenseGrain;
+    gather_range(out_edges, in_edges, prog, t, first, std::min<vid_t>(first + kDenseGrain, n), s);
+    l1 += s.l1;
+    dangling += s.dangling;
   }
   state.contrib.swap(state.next_contrib);
   state.dangling = dangling;

@@ -1,0 +1,143 @@
+// Work migration between host devices (RGraph, seed 000 section 5.2). A
+// superstep ends at a barrier, so a device slowed by anything - a busier
+// chunk, or on a shared machine a core taken by another tenant - holds every
+// other device idle. Each device therefore splits its owned work into
+// blocks on a worklist: its own threads grab blocks from the front (work
+// grabbing), and a device that has run out of blocks takes blocks from the
+// back of a peer's worklist and computes them against that peer's data, as
+// RGraph's migrating node reads a busy node's worklist counters and takes
+// migrate_block tasks at a time. What a migrated block gathers is summed
+// into the helper's own status (L1 change, dangling mass, edges); what it
+// writes lands in the owner's arrays, which the owner reads only after every
+// block it published is done.
+//
+// Host devices share memory, so a peer's arrays are read in place; on GPUs
+// the same protocol would need peer access, and the GPU superstep does not
+// use it.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <thread>
+#include <vector>
+
+#include "runtime/types.h"
+
+namespace chatty {
+
+// One device's blocks for one superstep. The front and back counters share
+// a word, so a grab from either end is one compare-and-swap and the two
+// ends can never hand out the same block.
+class Worklist {
+ public:
+  // Owner, before its threads start: blocks of `block` vertices over
+  // [lo, hi) for superstep `step`. Everything the owner wrote before this
+  // call (the task its peers will read) is visible to a peer that sees the
+  // worklist open.
+  void open(int step, vid_t lo, vid_t hi, vid_t block) {
+    lo_ = lo;
+    hi_ = hi;
+    block_ = block;
+    blocks_ = uint32_t((uint64_t(hi - lo) + block - 1) / block);
+    done_.store(0, std::memory_order_relaxed);
+    span_.store(uint64_t(blocks_), std::memory_order_relaxed);
+    step_.store(step, std::memory_order_release);
+  }
+
+  // The owner's threads: the next block from the front.
+  bool grab_front(vid_t& lo, vid_t& hi) { return grab(true, lo, hi); }
+
+  // A peer in superstep `step`: the next block from the back, if this
+  // worklist is open for the same superstep.
+  bool grab_back(int step, vid_t& lo, vid_t& hi) {
+    return step_.load(std::memory_order_acquire) == step && grab(false, lo, hi);
+  }
+
+  // Whoever computed a block: publishes its writes to the owner.
+  void finish() { done_.fetch_add(1, std::memory_order_release); }
+
+  // Owner, after its threads ran out of blocks: waits for the blocks peers
+  // took (they are short, so spinning is brief; yielding keeps an
+  // oversubscribed machine - more devices than cores - moving).
+  void wait_done() const {
+    for (int spins = 0; done_.load(std::memory_order_acquire) < blocks_; ++spins)
+      if (spins > 64) std::this_thread::yield();
+  }
+
+ private:
+  bool grab(bool front, vid_t& lo, vid_t& hi) {
+    uint64_t s = span_.load(std::memory_order_relaxed);
+    for (;;) {
+      const uint32_t f = uint32_t(s >> 32), b = uint32_t(s);
+      if (f >= b) return false;
+      const uint32_t taken = front ? f : b - 1;
+      const uint64_t next = front ? s + (uint64_t(1) << 32) : s - 1;
+      if (span_.compare_exchange_weak(s, next, std::memory_order_relaxed)) {
+        lo = lo_ + vid_t(uint64_t(taken) * block_);
+        hi = vid_t(std::min<uint64_t>(uint64_t(lo) + block_, hi_));
+        return true;
+      }
+    }
+  }
+
+  alignas(64) std::atomic<uint64_t> span_{0};  // front << 32 | back, in blocks
+  alignas(64) std::atomic<uint32_t> done_{0};
+  std::atomic<int> step_{-1};
+  vid_t lo_ = 0, hi_ = 0, block_ = 1;
+  uint32_t blocks_ = 0;
+};
+
+// Every device's worklist and the task a peer needs to compute its blocks
+// (pointers to the owner's arrays), shared by the devices of one run.
+template <typename Task>
+class MigrationBoard {
+ public:
+  MigrationBoard(int devices, bool enabled) : slots_(size_t(devices)), enabled_(enabled) {}
+
+  bool enabled() const { return enabled_; }
+  int devices() const { return int(slots_.size()); }
+
+  // Owner d publishes its task and opens its blocks of [lo, hi).
+  void open(int d, int step, const Task& task, vid_t lo, vid_t hi, vid_t block) {
+    Slot& s = slots_[size_t(d)];
+    s.task = task;
+    s.list.open(step, lo, hi, block);
+  }
+
+  // Runs work(task, lo, hi, acc) on the calling thread over device d's
+  // blocks, then (if enabled) over blocks taken from its peers, in ring
+  // order from d + 1. acc.migrated counts the vertices computed for peers.
+  // Every thread of device d's team calls this; the owner then calls
+  // wait_done(d) before it reads what its blocks wrote.
+  template <typename Acc, typename Work>
+  void run(int d, int step, Acc& acc, Work work) {
+    Slot& own = slots_[size_t(d)];
+    vid_t lo, hi;
+    while (own.list.grab_front(lo, hi)) {
+      work(own.task, lo, hi, acc);
+      own.list.finish();
+    }
+    if (!enabled_) return;
+    const int P = devices();
+    for (int i = 1; i < P; ++i) {
+      Slot& peer = slots_[size_t((d + i) % P)];
+      while (peer.list.grab_back(step, lo, hi)) {
+        work(peer.task, lo, hi, acc);
+        acc.migrated += hi - lo;
+        peer.list.finish();
+      }
+    }
+  }
+
+  void wait_done(int d) const { slots_[size_t(d)].list.wait_done(); }
+
+ private:
+  struct alignas(64) Slot {
+    Worklist list;
+    Task task{};
+  };
+  std::vector<Slot> slots_;
+  bool enabled_;
+};
+
+}  // namespace chatty
