@@ -20,6 +20,7 @@
 #include "runtime/device_context.h"
 #include "runtime/engine.h"
 #include "runtime/hash.h"
+#include "runtime/migrating_push.h"
 #include "runtime/multi_connectivity.h"
 #include "runtime/multi_stats.h"
 #include "runtime/partition.h"
@@ -35,6 +36,8 @@ namespace multi {
 
 template <typename P>
 using Ctx = DeviceContext<typename P::Value>;
+template <typename P>
+using PushBoard = MigrationBoard<PushTask<typename P::Value>>;
 
 // The device's driving thread alone touches its queue and marks here.
 inline void push_unique(Queue& q, Bitmap& in_q, vid_t v) {
@@ -49,7 +52,7 @@ inline void clear_marks(Queue& q, Bitmap& b) {
 // Frontier programs (BFS with the direction switch made on global counts,
 // and plain push programs such as WCC by label propagation).
 template <typename P>
-void traverse(Ctx<P>& c, const Graph& g, const P& prog, const EngineOptions& opt) {
+void traverse(Ctx<P>& c, const Graph& g, const P& prog, const EngineOptions& opt, PushBoard<P>& board) {
   using V = typename P::Value;
   const Csr& out = g.out();
   const vid_t n = g.num_vertices();
@@ -90,7 +93,7 @@ void traverse(Ctx<P>& c, const Graph& g, const P& prog, const EngineOptions& opt
       mine.updated += changed.count;
       mine.active = changed.count;
     } else {
-      cpu::push_step(out, prog, c.values.data(), active, changed, claimed, st);
+      push_step(board, c.d, k, out, prog, c.values.data(), active, changed, claimed, st, mine.migrated);
       clear_marks(active, c.marks);
       if (P::kUniformFrontier) level = prog.scatter(level, 0, 0, 1);
       if (can_pull) front.clear();
@@ -123,7 +126,7 @@ void traverse(Ctx<P>& c, const Graph& g, const P& prog, const EngineOptions& opt
 // Ordered programs (SSSP): distributed delta-stepping. Every device relaxes
 // its share of the globally lowest non-empty bucket each superstep.
 template <typename P>
-void ordered(Ctx<P>& c, const Graph& g, const P& prog, uint64_t delta) {
+void ordered(Ctx<P>& c, const Graph& g, const P& prog, uint64_t delta, PushBoard<P>& board) {
   using V = typename P::Value;
   constexpr uint64_t kNone = ~uint64_t(0);
   const Csr& out = g.out();
@@ -159,7 +162,7 @@ void ordered(Ctx<P>& c, const Graph& g, const P& prog, uint64_t delta) {
       for (size_t i = 0; i < frontier.count; ++i) c.marks.reset(frontier.ids[i]);
     }
     SuperstepStats st;
-    cpu::push_step(out, prog, c.values.data(), frontier, changed, claimed, st);
+    push_step(board, c.d, k, out, prog, c.values.data(), frontier, changed, claimed, st, mine.migrated);
     mine.edges = st.edges;
     for (size_t i = 0; i < changed.count; ++i) {
       const vid_t v = changed.ids[i];
@@ -273,6 +276,7 @@ EngineResult<typename P::Value> run_program_multi(const Graph& g, const P& prog,
   EngineResult<V> r;
   r.values.resize(n);
   MigrationBoard<cpu::GatherTask<V>> gather_board(D, opt.migrate);
+  multi::PushBoard<P> push_board(D, opt.migrate);
   uint64_t delta = 1;
   if constexpr (P::kKind == ProgramKind::kTraversal) delta = opt.delta ? opt.delta : detail::auto_delta(g);
 #pragma omp parallel num_threads(D)
@@ -289,9 +293,9 @@ EngineResult<typename P::Value> run_program_multi(const Graph& g, const P& prog,
       if (P::kConnectivity && opt.union_find)
         multi::connectivity(c, g);
       else if (P::kOrdered)
-        multi::ordered(c, g, prog, delta);
+        multi::ordered(c, g, prog, delta, push_board);
       else
-        multi::traverse(c, g, prog, opt);
+        multi::traverse(c, g, prog, opt, push_board);
     }
     std::copy(c.values.begin() + c.lo, c.values.begin() + c.hi, r.values.begin() + c.lo);
   }

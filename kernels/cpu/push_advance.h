@@ -24,14 +24,17 @@ inline constexpr eid_t kPrefetch = 16;  // edges ahead for value prefetches
 
 namespace detail {
 
-// Relaxes the out-edges of u. kShared: other threads update the same
-// values and claim bits, so reduces are CAS loops and claims atomic; a team
-// of one (a device that owns one core) uses plain loads and stores.
+// Relaxes the out-edges of u, whose value is read from src (val itself, or
+// on a block migrated from a peer device the peer's array). kShared: other
+// threads update the same values and claim bits, so reduces are CAS loops
+// and claims atomic; a team of one (a device that owns one core) reduces
+// with plain loads and stores - relaxed atomic ones, which compile to plain
+// moves, because a peer helping with this device's frontier reads them.
 template <bool kShared, typename P, typename Push>
-inline void relax_out_edges(const Csr& g, const P& prog, typename P::Value* val, vid_t u, Bitmap& claimed,
-                            uint64_t& scout, uint64_t& edges, Push&& push) {
+inline void relax_out_edges(const Csr& g, const P& prog, const typename P::Value* src, typename P::Value* val, vid_t u,
+                            Bitmap& claimed, uint64_t& scout, uint64_t& edges, Push&& push) {
   using V = typename P::Value;
-  const V vu = kShared ? std::atomic_ref<V>(val[u]).load(std::memory_order_relaxed) : val[u];
+  const V vu = std::atomic_ref<V>(const_cast<V&>(src[u])).load(std::memory_order_relaxed);
   const eid_t lo = g.offsets[u], hi = g.offsets[u + 1];
   const vid_t* tgt = g.targets.data();
   const weight_t* wgt = g.weights.empty() ? nullptr : g.weights.data();
@@ -44,9 +47,10 @@ inline void relax_out_edges(const Csr& g, const P& prog, typename P::Value* val,
     if constexpr (kShared) {
       if (!atomic_combine(&val[v], offer, [](V a, V b) { return P::reduce(a, b); })) continue;
     } else {
-      const V now = P::reduce(val[v], offer);
-      if (now == val[v]) continue;
-      val[v] = now;
+      std::atomic_ref<V> at(val[v]);
+      const V was = at.load(std::memory_order_relaxed), now = P::reduce(was, offer);
+      if (now == was) continue;
+      at.store(now, std::memory_order_relaxed);
     }
     // A first-visit program changes a vertex once, so no dedupe needed.
     bool first = true;
@@ -67,6 +71,26 @@ inline void relax_out_edges(const Csr& g, const P& prog, typename P::Value* val,
 
 }  // namespace detail
 
+// Relaxes the out-edges of ids[first, last), the sources' values read from
+// src, into val; push(v) sees each vertex whose value changed (once, for
+// programs that are not first-visit, while `claimed` is not reset).
+template <bool kShared, typename P, typename Push>
+inline void push_block(const Csr& g, const P& prog, const typename P::Value* src, typename P::Value* val,
+                       const vid_t* ids, size_t first, size_t last, Bitmap& claimed, uint64_t& scout, uint64_t& edges,
+                       Push&& push) {
+  for (size_t i = first; i < last; ++i)
+    detail::relax_out_edges<kShared>(g, prog, src, val, ids[i], claimed, scout, edges, push);
+}
+
+// Clears the claims of a push step's output.
+template <typename P>
+void release_claims(const Queue& out, Bitmap& claimed) {
+  if constexpr (!P::kPullable) {
+#pragma omp parallel for schedule(static) if (out.count > 4096)
+    for (size_t i = 0; i < out.count; ++i) claimed.reset_atomic(out.ids[i]);
+  }
+}
+
 // Returns the out-degree sum of the next frontier (the direction switch's
 // "scout count"). `claimed` must be all clear on entry and is left clear.
 template <typename P>
@@ -78,7 +102,8 @@ uint64_t push_step(const Csr& g, const P& prog, typename P::Value* val, const Qu
     vid_t* next = out.ids.mutable_data();
     size_t k = 0;
     for (size_t i = 0; i < in.count; ++i)
-      detail::relax_out_edges<false>(g, prog, val, in.ids[i], claimed, scout, edges, [&](vid_t v) { next[k++] = v; });
+      detail::relax_out_edges<false>(g, prog, val, val, in.ids[i], claimed, scout, edges,
+                                     [&](vid_t v) { next[k++] = v; });
     tail = k;
   } else {
 #pragma omp parallel reduction(+ : scout, edges)
@@ -86,15 +111,13 @@ uint64_t push_step(const Csr& g, const P& prog, typename P::Value* val, const Qu
       LocalQueue local;
 #pragma omp for schedule(dynamic, kGrain) nowait
       for (size_t i = 0; i < in.count; ++i)
-        detail::relax_out_edges<true>(g, prog, val, in.ids[i], claimed, scout, edges, [&](vid_t v) { local.push(v); });
+        detail::relax_out_edges<true>(g, prog, val, val, in.ids[i], claimed, scout, edges,
+                                      [&](vid_t v) { local.push(v); });
       local.flush_into(out, tail);
     }
   }
   out.count = tail.load();
-  if (!P::kPullable) {
-#pragma omp parallel for schedule(static) if (out.count > 4096)
-    for (size_t i = 0; i < out.count; ++i) claimed.reset_atomic(out.ids[i]);
-  }
+  release_claims<P>(out, claimed);
   st.active = in.count;
   st.updated = out.count;
   st.edges = edges;

@@ -1,0 +1,89 @@
+// The push step of a multi-device superstep, with work migration: the
+// device's frontier is a worklist of 64-vertex blocks (seed 000's grab
+// size). Its own threads take blocks from the front; a peer that ran out of
+// frontier takes blocks from the back and relaxes them into its own replica,
+// reading only the sources' values from the owner - as RGraph's migrating
+// node keeps the states it computed in its own array until the sync. What
+// the peer changes reaches owners through its own compaction and exchange,
+// like any update it makes, so nothing the owner holds is written by a peer.
+#pragma once
+
+#include <omp.h>
+
+#include <atomic>
+
+#include "kernels/cpu/push_advance.h"
+#include "runtime/frontier.h"
+#include "runtime/work_migration.h"
+
+namespace chatty::multi {
+
+// What a peer reads to relax a device's frontier blocks.
+template <typename V>
+struct PushTask {
+  const vid_t* ids = nullptr;  // the frontier
+  const V* val = nullptr;      // the owner's values (of the frontier's vertices)
+};
+
+struct PushSums {
+  uint64_t edges = 0, migrated = 0;
+};
+
+// cpu::push_step over device d's frontier `in` in superstep `step`, with
+// blocks of it relaxed by peers and blocks of theirs relaxed here. `out`
+// gets every vertex this device's replica changed (own blocks and migrated
+// ones); adds the peers' vertices relaxed here to `migrated`.
+template <typename P>
+void push_step(MigrationBoard<PushTask<typename P::Value>>& board, int d, int step, const Csr& g, const P& prog,
+               typename P::Value* val, const Queue& in, Queue& out, Bitmap& claimed, SuperstepStats& st,
+               uint64_t& migrated) {
+  using V = typename P::Value;
+  board.open(d, step, PushTask<V>{in.ids.data(), val}, 0, vid_t(in.count), vid_t(cpu::kGrain));
+  PushSums sums;
+  if (omp_get_max_threads() == 1) {
+    vid_t* next = out.ids.mutable_data();
+    size_t k = 0;
+    board.run(d, step, sums, [&](const PushTask<V>& t, vid_t lo, vid_t hi, PushSums& s) {
+      // Counters in locals: through the references they would be reloaded
+      // after every store to the values, which may alias them. The scout
+      // count is left unused so that it compiles away: it costs a miss on
+      // the offsets of every changed vertex, and traverse counts it itself
+      // for owned vertices only.
+      uint64_t scout = 0, edges = 0;
+      size_t at = k;
+      cpu::push_block<false>(g, prog, t.val, val, t.ids, lo, hi, claimed, scout, edges,
+                             [next, &at](vid_t v) { next[at++] = v; });
+      k = at;
+      s.edges += edges;
+    });
+    out.count = k;
+  } else {
+    std::atomic<size_t> tail{0};
+#pragma omp parallel
+    {
+      LocalQueue local;
+      PushSums mine;
+      board.run(d, step, mine, [&](const PushTask<V>& t, vid_t lo, vid_t hi, PushSums& s) {
+        uint64_t scout = 0, edges = 0;
+        cpu::push_block<true>(g, prog, t.val, val, t.ids, lo, hi, claimed, scout, edges,
+                              [&local](vid_t v) { local.push(v); });
+        s.edges += edges;
+      });
+      local.flush_into(out, tail);
+#pragma omp critical(chatty_push_sums)
+      {
+        sums.edges += mine.edges;
+        sums.migrated += mine.migrated;
+      }
+    }
+    out.count = tail.load();
+  }
+  board.wait_done(d);  // peers read `in` and the values of its vertices until then
+  cpu::release_claims<P>(out, claimed);
+  st.active = in.count;
+  st.updated = out.count;
+  st.edges = sums.edges;
+  migrated += sums.migrated;
+}
+
+}  // namespace chatty::multi
