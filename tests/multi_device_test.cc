@@ -141,6 +141,31 @@ TEST(MultiDeviceMigration, AnIdleDeviceComputesItsPeersBlocks) {
   EXPECT_EQ(off.multi.migrated(), 0u);
 }
 
+// A device that owns a sliver of the vertices has almost no frontier and
+// relaxes 64-vertex blocks of its peer's into its own replica; what it
+// changes reaches the owner by the exchange. Distances equal P = 1's.
+TEST(MultiDeviceMigration, AnIdleDeviceRelaxesItsPeersFrontier) {
+  LoadOptions o;
+  o.seed = 3;
+  Graph g = load_graph("kron:14", o);
+  prepare_graph(App::kSssp, g, true, 3);
+  const vid_t n = g.num_vertices(), s = default_source(g);
+  const Partition part = partition_at(g, {0, n - 64, n});
+  EngineOptions opt;
+  opt.devices = 2;
+  opt.direction = Direction::kPush;  // BFS's pull steps have no frontier to share
+  for (App app : {App::kBfs, App::kSssp}) {
+    const auto one = run_app(app, g, s, EngineOptions{}).ints;
+    uint64_t migrated = 0;
+    for (int attempt = 0; attempt < 5 && migrated == 0; ++attempt) {
+      const AppOutput on = run_app(app, g, s, opt, &part);
+      EXPECT_EQ(on.ints, one) << app_name(app);
+      migrated = on.multi.migrated();
+    }
+    EXPECT_GT(migrated, 0u) << app_name(app);
+  }
+}
+
 TEST(MultiDeviceDirected, DirectedGraphAndForcedDirections) {
   std::string s;
   for (int i = 0; i < 500; ++i)
