@@ -29,21 +29,21 @@ struct PushSums {
   uint64_t edges = 0, migrated = 0;
 };
 
-// cpu::push_step over device d's frontier `in` in superstep `step`, with
+// cpu::push_step over device d's frontier `in`, with
 // blocks of it relaxed by peers and blocks of theirs relaxed here. `out`
 // gets every vertex this device's replica changed (own blocks and migrated
 // ones); adds the peers' vertices relaxed here to `migrated`.
 template <typename P>
-void push_step(MigrationBoard<PushTask<typename P::Value>>& board, int d, int step, const Csr& g, const P& prog,
+void push_step(MigrationBoard<PushTask<typename P::Value>>& board, int d, const Csr& g, const P& prog,
                typename P::Value* val, const Queue& in, Queue& out, Bitmap& claimed, SuperstepStats& st,
                uint64_t& migrated) {
   using V = typename P::Value;
-  board.open(d, step, PushTask<V>{in.ids.data(), val}, 0, vid_t(in.count), vid_t(cpu::kGrain));
+  board.open(d, PushTask<V>{in.ids.data(), val}, 0, vid_t(in.count), vid_t(cpu::kGrain));
   PushSums sums;
   if (omp_get_max_threads() == 1) {
     vid_t* next = out.ids.mutable_data();
     size_t k = 0;
-    board.run(d, step, sums, [&](const PushTask<V>& t, vid_t lo, vid_t hi, PushSums& s) {
+    board.run(d, sums, [&](const PushTask<V>& t, vid_t lo, vid_t hi, PushSums& s) {
       // Counters in locals: through the references they would be reloaded
       // after every store to the values, which may alias them. The scout
       // count is left unused so that it compiles away: it costs a miss on
@@ -63,7 +63,7 @@ void push_step(MigrationBoard<PushTask<typename P::Value>>& board, int d, int st
     {
       LocalQueue local;
       PushSums mine;
-      board.run(d, step, mine, [&](const PushTask<V>& t, vid_t lo, vid_t hi, PushSums& s) {
+      board.run(d, mine, [&](const PushTask<V>& t, vid_t lo, vid_t hi, PushSums& s) {
         uint64_t scout = 0, edges = 0;
         cpu::push_block<true>(g, prog, t.val, val, t.ids, lo, hi, claimed, scout, edges,
                               [&local](vid_t v) { local.push(v); });

@@ -93,7 +93,7 @@ void traverse(Ctx<P>& c, const Graph& g, const P& prog, const EngineOptions& opt
       mine.updated += changed.count;
       mine.active = changed.count;
     } else {
-      push_step(board, c.d, k, out, prog, c.values.data(), active, changed, claimed, st, mine.migrated);
+      push_step(board, c.d, out, prog, c.values.data(), active, changed, claimed, st, mine.migrated);
       clear_marks(active, c.marks);
       if (P::kUniformFrontier) level = prog.scatter(level, 0, 0, 1);
       if (can_pull) front.clear();
@@ -162,7 +162,7 @@ void ordered(Ctx<P>& c, const Graph& g, const P& prog, uint64_t delta, PushBoard
       for (size_t i = 0; i < frontier.count; ++i) c.marks.reset(frontier.ids[i]);
     }
     SuperstepStats st;
-    push_step(board, c.d, k, out, prog, c.values.data(), frontier, changed, claimed, st, mine.migrated);
+    push_step(board, c.d, out, prog, c.values.data(), frontier, changed, claimed, st, mine.migrated);
     mine.edges = st.edges;
     for (size_t i = 0; i < changed.count; ++i) {
       const vid_t v = changed.ids[i];
@@ -204,19 +204,19 @@ void gather(Ctx<P>& c, const Graph& g, const P& prog, const EngineOptions& opt,
     c.for_each_received(
         parity, [&](vid_t v, V contribution) { state.contrib[v] = state.next_contrib[v] = float(contribution); });
     c.begin(kCompute);
-    board.open(c.d, k, {c.values.data(), state.contrib.data(), state.next_contrib.data(), state.dangling}, c.lo, c.hi,
+    board.open(c.d, {c.values.data(), state.contrib.data(), state.next_contrib.data(), state.dangling}, c.lo, c.hi,
                vid_t(cpu::kDenseGrain));
     cpu::GatherSums sums;
     auto work = [&](const cpu::GatherTask<V>& t, vid_t lo, vid_t hi, cpu::GatherSums& s) {
       cpu::gather_range(out, in, prog, t, lo, hi, s);
     };
     if (omp_get_max_threads() == 1) {
-      board.run(c.d, k, sums, work);
+      board.run(c.d, sums, work);
     } else {
 #pragma omp parallel
       {
         cpu::GatherSums mine;
-        board.run(c.d, k, mine, work);
+        board.run(c.d, mine, work);
 #pragma omp critical(chatty_gather_sums)
         {
           sums.l1 += mine.l1;

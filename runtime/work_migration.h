@@ -25,33 +25,32 @@
 
 namespace chatty {
 
-// One device's blocks for one superstep. The front and back counters share
-// a word, so a grab from either end is one compare-and-swap and the two
-// ends can never hand out the same block.
+// One device's blocks for one phase of a superstep. The front and back
+// counters share a word, so a grab from either end is one compare-and-swap
+// and the two ends can never hand out the same block. The owner opens the
+// next phase only after every block of the last one is done, so a peer that
+// wins a block reads the phase's fields (and task) after its grab, and they
+// stay put until it finishes the block: a peer never needs to know which
+// phase the owner is in.
 class Worklist {
  public:
-  // Owner, before its threads start: blocks of `block` vertices over
-  // [lo, hi) for superstep `step`. Everything the owner wrote before this
-  // call (the task its peers will read) is visible to a peer that sees the
-  // worklist open.
-  void open(int step, vid_t lo, vid_t hi, vid_t block) {
+  // Owner, once the last phase's blocks are all done: blocks of `block`
+  // vertices over [lo, hi). Everything the owner wrote before this call
+  // (the task its peers will read) is visible to a peer that wins a block.
+  void open(vid_t lo, vid_t hi, vid_t block) {
     lo_ = lo;
     hi_ = hi;
     block_ = block;
     blocks_ = uint32_t((uint64_t(hi - lo) + block - 1) / block);
     done_.store(0, std::memory_order_relaxed);
-    span_.store(uint64_t(blocks_), std::memory_order_relaxed);
-    step_.store(step, std::memory_order_release);
+    span_.store(uint64_t(blocks_), std::memory_order_release);
   }
 
   // The owner's threads: the next block from the front.
   bool grab_front(vid_t& lo, vid_t& hi) { return grab(true, lo, hi); }
 
-  // A peer in superstep `step`: the next block from the back, if this
-  // worklist is open for the same superstep.
-  bool grab_back(int step, vid_t& lo, vid_t& hi) {
-    return step_.load(std::memory_order_acquire) == step && grab(false, lo, hi);
-  }
+  // A peer: the next block from the back.
+  bool grab_back(vid_t& lo, vid_t& hi) { return grab(false, lo, hi); }
 
   // Whoever computed a block: publishes its writes to the owner.
   void finish() { done_.fetch_add(1, std::memory_order_release); }
@@ -72,7 +71,7 @@ class Worklist {
       if (f >= b) return false;
       const uint32_t taken = front ? f : b - 1;
       const uint64_t next = front ? s + (uint64_t(1) << 32) : s - 1;
-      if (span_.compare_exchange_weak(s, next, std::memory_order_relaxed)) {
+      if (span_.compare_exchange_weak(s, next, std::memory_order_acquire, std::memory_order_relaxed)) {
         lo = lo_ + vid_t(uint64_t(taken) * block_);
         hi = vid_t(std::min<uint64_t>(uint64_t(lo) + block_, hi_));
         return true;
@@ -82,7 +81,6 @@ class Worklist {
 
   alignas(64) std::atomic<uint64_t> span_{0};  // front << 32 | back, in blocks
   alignas(64) std::atomic<uint32_t> done_{0};
-  std::atomic<int> step_{-1};
   vid_t lo_ = 0, hi_ = 0, block_ = 1;
   uint32_t blocks_ = 0;
 };
@@ -97,20 +95,22 @@ class MigrationBoard {
   bool enabled() const { return enabled_; }
   int devices() const { return int(slots_.size()); }
 
-  // Owner d publishes its task and opens its blocks of [lo, hi).
-  void open(int d, int step, const Task& task, vid_t lo, vid_t hi, vid_t block) {
+  // Owner d publishes its task and opens its blocks of [lo, hi); the last
+  // phase's blocks must all be done (wait_done).
+  void open(int d, const Task& task, vid_t lo, vid_t hi, vid_t block) {
     Slot& s = slots_[size_t(d)];
     s.task = task;
-    s.list.open(step, lo, hi, block);
+    s.list.open(lo, hi, block);
   }
 
   // Runs work(task, lo, hi, acc) on the calling thread over device d's
   // blocks, then (if enabled) over blocks taken from its peers, in ring
-  // order from d + 1. acc.migrated counts the vertices computed for peers.
-  // Every thread of device d's team calls this; the owner then calls
-  // wait_done(d) before it reads what its blocks wrote.
+  // order from d + 1, with the task of whatever phase each peer is in.
+  // acc.migrated counts the vertices computed for peers. Every thread of
+  // device d's team calls this; the owner then calls wait_done(d) before it
+  // reads what its blocks wrote.
   template <typename Acc, typename Work>
-  void run(int d, int step, Acc& acc, Work work) {
+  void run(int d, Acc& acc, Work work) {
     Slot& own = slots_[size_t(d)];
     vid_t lo, hi;
     while (own.list.grab_front(lo, hi)) {
@@ -121,8 +121,8 @@ class MigrationBoard {
     const int P = devices();
     for (int i = 1; i < P; ++i) {
       Slot& peer = slots_[size_t((d + i) % P)];
-      while (peer.list.grab_back(step, lo, hi)) {
-        work(peer.task, lo, hi, acc);
+      while (peer.list.grab_back(lo, hi)) {
+        work(peer.task, lo, hi, acc);  // read after the grab: the phase's task
         acc.migrated += hi - lo;
         peer.list.finish();
       }
