@@ -41,6 +41,7 @@
 #include "runtime/graph.h"
 #include "runtime/hash.h"
 #include "runtime/superstep_decisions.h"
+#include "runtime/work_migration.h"
 
 namespace chatty::multi {
 namespace wcc {
@@ -73,19 +74,6 @@ class Bits32 {
 template <typename F>
 void for_bits(size_t w, uint32_t bits, F f) {
   for (; bits; bits &= bits - 1) f(vid_t(w * 32 + size_t(std::countr_zero(bits))));
-}
-
-// Runs f(u) over the owned vertices on the device's threads; sums what it returns.
-template <typename F>
-uint64_t sum_owned(vid_t lo, vid_t hi, F f) {
-  uint64_t s = 0;
-  if (omp_get_max_threads() == 1) {
-    for (vid_t u = lo; u < hi; ++u) s += f(u);
-    return s;
-  }
-#pragma omp parallel for schedule(dynamic, 1024) reduction(+ : s)
-  for (vid_t u = lo; u < hi; ++u) s += f(u);
-  return s;
 }
 
 // Runs link(u, push) over the owned vertices on the device's threads, where
@@ -121,13 +109,15 @@ vid_t unite(vid_t u, vid_t v, vid_t* label) {
   return kAlone ? cpu::uf_union_alone(u, v, label) : cpu::uf_union(u, v, label);
 }
 
-// Sample round r: links every owned vertex to its r-th neighbour.
+// Sample round r over owned vertices [lo, hi) on the calling thread:
+// links each to its r-th neighbour; returns the edges linked.
 template <bool kAlone>
 uint64_t link_sample(const Csr& out, vid_t lo, vid_t hi, eid_t r, vid_t* label) {
   constexpr vid_t kAhead = 16;
   const eid_t* off = out.offsets.data();
   const vid_t* tgt = out.targets.data();
-  return sum_owned(lo, hi, [=](vid_t u) -> uint64_t {
+  uint64_t edges = 0;
+  for (vid_t u = lo; u < hi; ++u) {
     // A union is a chain of dependent cache misses: the neighbour's id
     // (one line per vertex), its label, the labels up its tree. The id is
     // fetched four strides ahead and the label one stride ahead, so that
@@ -138,10 +128,60 @@ uint64_t link_sample(const Csr& out, vid_t lo, vid_t hi, eid_t r, vid_t* label) 
       if (e < off[u + kAhead + 1]) __builtin_prefetch(label + tgt[e]);
     }
     const eid_t e = off[u] + r;
-    if (e >= off[u + 1]) return 0;
+    if (e >= off[u + 1]) continue;
     unite<kAlone>(u, tgt[e], label);
-    return 1;
-  });
+    ++edges;
+  }
+  return edges;
+}
+
+// A phase of the sample stage over a device's owned vertices: link round
+// `round`, or (round < 0) compression. Its blocks are on the device's
+// worklist, so an idle peer links (with CAS) or flattens them in the
+// owner's forest: the sample is where the devices' work differs most (how
+// deep the trees of a chunk grow depends on where its ids lie), and unions
+// and flattens are the same whoever runs them.
+struct SampleTask {
+  vid_t* label = nullptr;
+  const Csr* out = nullptr;
+  int round = -1;
+};
+
+struct SampleSums {
+  uint64_t edges = 0, migrated = 0;
+};
+
+inline void run_sample_block(const SampleTask& t, vid_t lo, vid_t hi, SampleSums& s) {
+  if (t.round < 0)
+    cpu::uf_compress_serial(lo, hi, t.label);
+  else
+    s.edges += link_sample<false>(*t.out, lo, hi, eid_t(t.round), t.label);
+}
+
+// Runs one phase on device d's team (and whichever peers run out of work).
+inline SampleSums sample_phase(MigrationBoard<SampleTask>& board, int d, const SampleTask& t, vid_t lo, vid_t hi) {
+  constexpr vid_t kBlock = 4096;
+  auto work = [](const SampleTask& task, vid_t first, vid_t last, SampleSums& s) {
+    run_sample_block(task, first, last, s);
+  };
+  board.open(d, t, lo, hi, kBlock);
+  SampleSums sums;
+  if (omp_get_max_threads() == 1) {
+    board.run(d, sums, work);
+  } else {
+#pragma omp parallel
+    {
+      SampleSums mine;
+      board.run(d, mine, work);
+#pragma omp critical(chatty_wcc_sample_sums)
+      {
+        sums.edges += mine.edges;
+        sums.migrated += mine.migrated;
+      }
+    }
+  }
+  board.wait_done(d);
+  return sums;
 }
 
 // The edges after the sample of owned vertices outside the giant; the
@@ -305,13 +345,24 @@ class Forest {
 }  // namespace wcc
 
 template <typename V>
-void connectivity(DeviceContext<V>& c, const Graph& g) {
+void connectivity(DeviceContext<V>& c, const Graph& g, MigrationBoard<wcc::SampleTask>& board) {
   static_assert(std::is_same_v<V, vid_t>, "labels are vertex ids");
   constexpr eid_t kSample = 2;
   const bool alone = omp_get_max_threads() == 1;  // the device's team links without CAS
   const vid_t n = g.num_vertices();
   const Csr& out = g.out();
   vid_t* label = c.values.data();
+  uint64_t migrated = 0;
+  auto sample_phase = [&](int round) -> uint64_t {
+    // A device of one core links alone, without CAS, and keeps its link
+    // blocks (a peer linking beside it would need CAS on both sides, which
+    // costs more than the imbalance it evens out); every compression is
+    // open to peers.
+    if (round >= 0 && alone) return wcc::link_sample<true>(out, c.lo, c.hi, eid_t(round), label);
+    const wcc::SampleSums s = wcc::sample_phase(board, c.d, {label, &out, round}, c.lo, c.hi);
+    migrated += s.migrated;
+    return s.edges;
+  };
   wcc::Forest f(label, n, c.partition().devices(), c.d);
   const std::vector<vid_t>& boundary = c.partition().boundary_list;
   for (vid_t v : boundary) f.shared.set(v);
@@ -323,8 +374,8 @@ void connectivity(DeviceContext<V>& c, const Graph& g) {
   // mostly meets a parent compressed already.
   const auto [own_first, own_last] = c.partition().boundary_of(c.d);
   auto compress = [&, own_first = own_first, own_last = own_last] {
+    sample_phase(-1);
     cpu::uf_compress_list(boundary.data(), size_t(own_first - boundary.data()), label);
-    cpu::uf_compress(c.lo, c.hi, label);
     cpu::uf_compress_list(own_last, size_t(boundary.data() + boundary.size() - own_last), label);
   };
   std::vector<vid_t> unions, woken;
@@ -345,14 +396,13 @@ void connectivity(DeviceContext<V>& c, const Graph& g) {
       // One neighbour per vertex per round, with paths compressed in between
       // so the next round's finds stay short.
       for (eid_t r = 0; r < kSample; ++r) {
-        mine.edges += alone ? wcc::link_sample<true>(out, c.lo, c.hi, r, label)
-                            : wcc::link_sample<false>(out, c.lo, c.hi, r, label);
+        mine.edges += sample_phase(int(r));
         compress();
       }
     } else if (k == 1) {
       // The vote and the rest stage read owned labels only; a remote
       // vertex's path is flattened where a link or the compaction meets it.
-      cpu::uf_compress(c.lo, c.hi, label);
+      sample_phase(-1);
       if (!g.directed() && c.hi > c.lo) {
         std::vector<vid_t> roots(1024);
         for (uint64_t i = 0; i < roots.size(); ++i) roots[i] = label[c.lo + vid_t(hash2(0xAF, i) % (c.hi - c.lo))];
@@ -380,6 +430,8 @@ void connectivity(DeviceContext<V>& c, const Graph& g) {
       // Flattened with prefetching, so the compaction's finds are one step each.
       cpu::uf_compress_list(unions.data(), unions.size(), label);
     }
+    mine.migrated = migrated;
+    migrated = 0;
     c.end();
     if (k == 0) {
       c.begin(kCompact);
@@ -401,7 +453,7 @@ void connectivity(DeviceContext<V>& c, const Graph& g) {
     if (k == 3) break;
   }
   // Final labels of owned vertices; every vertex whose label is not its own id changed.
-  cpu::uf_compress(c.lo, c.hi, label);
+  sample_phase(-1);
   uint64_t changed = 0;
 #pragma omp parallel for schedule(static) reduction(+ : changed)
   for (vid_t v = c.lo; v < c.hi; ++v) changed += label[v] != v;

@@ -277,6 +277,7 @@ EngineResult<typename P::Value> run_program_multi(const Graph& g, const P& prog,
   r.values.resize(n);
   MigrationBoard<cpu::GatherTask<V>> gather_board(D, opt.migrate);
   multi::PushBoard<P> push_board(D, opt.migrate);
+  MigrationBoard<multi::wcc::SampleTask> wcc_board(D, opt.migrate);
   uint64_t delta = 1;
   if constexpr (P::kKind == ProgramKind::kTraversal) delta = opt.delta ? opt.delta : detail::auto_delta(g);
 #pragma omp parallel num_threads(D)
@@ -291,7 +292,7 @@ EngineResult<typename P::Value> run_program_multi(const Graph& g, const P& prog,
       multi::gather(c, g, prog, opt, gather_board);
     } else {
       if (P::kConnectivity && opt.union_find)
-        multi::connectivity(c, g);
+        multi::connectivity(c, g, wcc_board);
       else if (P::kOrdered)
         multi::ordered(c, g, prog, delta, push_board);
       else

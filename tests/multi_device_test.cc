@@ -143,8 +143,9 @@ TEST(MultiDeviceMigration, AnIdleDeviceComputesItsPeersBlocks) {
 
 // A device that owns a sliver of the vertices has almost no frontier and
 // relaxes 64-vertex blocks of its peer's into its own replica; what it
-// changes reaches the owner by the exchange. Distances equal P = 1's.
-TEST(MultiDeviceMigration, AnIdleDeviceRelaxesItsPeersFrontier) {
+// changes reaches the owner by the exchange. In WCC it flattens blocks of
+// its peer's forest. Results equal P = 1's.
+TEST(MultiDeviceMigration, AnIdleDeviceTakesBlocksOfItsPeer) {
   LoadOptions o;
   o.seed = 3;
   Graph g = load_graph("kron:14", o);
@@ -154,7 +155,7 @@ TEST(MultiDeviceMigration, AnIdleDeviceRelaxesItsPeersFrontier) {
   EngineOptions opt;
   opt.devices = 2;
   opt.direction = Direction::kPush;  // BFS's pull steps have no frontier to share
-  for (App app : {App::kBfs, App::kSssp}) {
+  for (App app : {App::kBfs, App::kSssp, App::kWcc}) {
     const auto one = run_app(app, g, s, EngineOptions{}).ints;
     uint64_t migrated = 0;
     for (int attempt = 0; attempt < 5 && migrated == 0; ++attempt) {

@@ -9,6 +9,7 @@
 //     (on an undirected graph its inner edges cannot change anything).
 #pragma once
 
+#include <algorithm>
 #include <atomic>
 #include <unordered_map>
 
@@ -96,14 +97,22 @@ inline bool uf_link_alone(vid_t u, vid_t v, vid_t* comp) {
 // while this one's path is walked: a walk is a chain of dependent cache misses.
 inline constexpr vid_t kPrefetchAhead = 16;
 
-// Points every vertex of [lo, hi), and every vertex on their paths, at its root.
-inline void uf_compress(vid_t lo, vid_t hi, vid_t* comp) {
-#pragma omp parallel for schedule(dynamic, 16384)
+// Points every vertex of [lo, hi), and every vertex on their paths, at its
+// root, on the calling thread (others may flatten the same paths).
+inline void uf_compress_serial(vid_t lo, vid_t hi, vid_t* comp) {
   for (vid_t v = lo; v < hi; ++v) {
     if (v + kPrefetchAhead < hi)  // other threads may be flattening that vertex: an atomic read
       __builtin_prefetch(comp + std::atomic_ref<vid_t>(comp[v + kPrefetchAhead]).load(std::memory_order_relaxed));
     uf_flatten(v, comp);
   }
+}
+
+// The same on the calling thread's team.
+inline void uf_compress(vid_t lo, vid_t hi, vid_t* comp) {
+  constexpr vid_t kChunk = 16384;
+  const vid_t chunks = hi > lo ? (hi - lo + kChunk - 1) / kChunk : 0;
+#pragma omp parallel for schedule(dynamic, 1)
+  for (vid_t i = 0; i < chunks; ++i) uf_compress_serial(lo + i * kChunk, std::min(hi, lo + (i + 1) * kChunk), comp);
 }
 
 inline void uf_compress(vid_t n, vid_t* comp) { uf_compress(0, n, comp); }
