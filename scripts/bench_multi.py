@@ -10,7 +10,9 @@ P=1 and P=2 runs alternate, round after round, so drift in the machine's
 speed hits both; the target is judged on the ratio of the medians of every
 timed run. The ratio of the best runs is printed beside it: on a shared VM
 it shows what the runtime costs with the noise (other tenants taking a
-core from one device while the other waits) left out."""
+core from one device while the other waits) left out. A third run per
+round has work migration off (--migrate=false: no device computes blocks
+of a slower peer's), to show what migration buys on this machine."""
 import argparse
 import json
 import os
@@ -43,15 +45,18 @@ def main():
         cgr = os.path.join(tmp, "g.cgr")
         subprocess.run([binary, "generate", a.graph, cgr], check=True, capture_output=True)
         print(f"P=2 against P=1 on {a.graph} ({os.cpu_count()} threads; {a.rounds} alternating rounds of {a.repeat} runs)")
-        print(f"{'app':5} {'P=1 ms':>9} {'P=2 ms':>9} {'P2/P1':>7} {'best P2/P1':>11}")
+        print(f"{'app':5} {'P=1 ms':>9} {'P=2 ms':>9} {'P2/P1':>7} {'best P2/P1':>11} {'P=2 no migration':>17}")
         for app in APPS:
-            t = {1: [], 2: []}
+            t = {1: [], 2: [], "off": []}
             for _ in range(a.rounds):
-                for p in (1, 2):
-                    t[p] += run(binary, cgr, app, p, f"--repeat={a.repeat}", "--tolerance=1e-4")["compute_s_all"]
-            m1, m2 = statistics.median(t[1]), statistics.median(t[2])
+                for p in t:
+                    devices, extra = (2, ["--migrate=false"]) if p == "off" else (p, [])
+                    t[p] += run(binary, cgr, app, devices, f"--repeat={a.repeat}", "--tolerance=1e-4",
+                                *extra)["compute_s_all"]
+            m1, m2, moff = statistics.median(t[1]), statistics.median(t[2]), statistics.median(t["off"])
             ok &= m2 / m1 <= 1.3
-            print(f"{app:5} {m1 * 1e3:9.1f} {m2 * 1e3:9.1f} {m2 / m1:7.2f} {min(t[2]) / min(t[1]):11.2f}")
+            print(f"{app:5} {m1 * 1e3:9.1f} {m2 * 1e3:9.1f} {m2 / m1:7.2f} {min(t[2]) / min(t[1]):11.2f} "
+                  f"{moff * 1e3:8.1f} ({moff / m1:.2f})")
         # The two host transports (sender copies / receiver reads) on P=4,
         # alternating; `--comm=auto` uses the one that measures faster.
         print(f"\nhost transports on {a.graph}, P=4 (medians of {a.rounds} alternating rounds, ms)")
