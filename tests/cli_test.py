@@ -155,6 +155,15 @@ class Cli(unittest.TestCase):
             self.assertEqual(len(m["device_seconds"]), 4)
             self.assertTrue(all(d["compute_s"] > 0 for d in m["device_seconds"]))
             self.assertIn("device 3 merge", p.stdout)
+        # Work migration: every run reports how many vertex computations peers
+        # ran; with it off there are none, and the answer is the same.
+        for flag, some in (("--migrate=true", None), ("--migrate=false", 0)):
+            j = json.loads(chatty("run", "--app=pr", "--graph=kron:12", "--devices=2", flag, "--validate", "--json",
+                                  "--backend=cpu").stdout.splitlines()[-1])
+            self.assertEqual(j["validated"], "pass")
+            self.assertGreaterEqual(j["multi"]["migrated"], 0)
+            if some is not None:
+                self.assertEqual(j["multi"]["migrated"], some)
         j = json.loads(chatty("run", "--app=bfs", "--graph=kron:12", "--devices=2", "--numa", "--validate",
                               "--json", "--backend=cpu").stdout.splitlines()[-1])
         self.assertEqual(j["validated"], "pass")

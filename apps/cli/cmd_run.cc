@@ -142,10 +142,9 @@ int cmd_run(const std::vector<std::string>& args) {
     std::printf("exchange    %s; %lu boundary records for %lu updates (%.1f %%); %.1f MB application, %.3f MB status\n",
                 ms.transport.c_str(), (unsigned long)ms.communicated(), (unsigned long)ms.updated(), 100 * ratio,
                 double(ms.bytes(0)) / 1e6, double(ms.bytes(1)) / 1e6);
-    if (ms.migrated())
-      std::printf("migration   %lu vertices computed by a peer of their owner (%.1f %% of updates)\n",
-                  (unsigned long)ms.migrated(),
-                  ms.updated() ? 100.0 * double(ms.migrated()) / double(ms.updated()) : 0.0);
+    if (ms.migrated())  // vertex computations (a WCC vertex is flattened several times, so no share of updates)
+      std::printf("migration   %lu vertex computations run by a peer of the vertex's owner\n",
+                  (unsigned long)ms.migrated());
     if (out.backend == "cuda") {
       std::printf("gpus       ");
       for (int gpu : out.gpu_of) std::printf(" %d", gpu);
