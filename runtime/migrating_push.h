@@ -38,7 +38,12 @@ void push_step(MigrationBoard<PushTask<typename P::Value>>& board, int d, const 
                typename P::Value* val, const Queue& in, Queue& out, Bitmap& claimed, SuperstepStats& st,
                uint64_t& migrated) {
   using V = typename P::Value;
-  board.open(d, PushTask<V>{in.ids.data(), val}, 0, vid_t(in.count), vid_t(cpu::kGrain));
+  // A peer's relaxations of this frontier reach the owners as records,
+  // owned targets included, where the owner would have written them in
+  // place: small frontiers (a grid's wavefront) are not worth the traffic,
+  // so the last kKeep blocks stay with the owner.
+  constexpr uint32_t kKeep = 8;
+  board.open(d, PushTask<V>{in.ids.data(), val}, 0, vid_t(in.count), vid_t(cpu::kGrain), kKeep);
   PushSums sums;
   if (omp_get_max_threads() == 1) {
     vid_t* next = out.ids.mutable_data();

@@ -37,7 +37,10 @@ class Worklist {
   // Owner, once the last phase's blocks are all done: blocks of `block`
   // vertices over [lo, hi). Everything the owner wrote before this call
   // (the task its peers will read) is visible to a peer that wins a block.
-  void open(vid_t lo, vid_t hi, vid_t block) {
+  // Peers take blocks only while more than `keep` are left (RGraph's
+  // migrate_threshold): the owner finishes the last few itself.
+  void open(vid_t lo, vid_t hi, vid_t block, uint32_t keep = 0) {
+    keep_.store(keep, std::memory_order_relaxed);
     lo_ = lo;
     hi_ = hi;
     block_ = block;
@@ -49,7 +52,9 @@ class Worklist {
   // The owner's threads: the next block from the front.
   bool grab_front(vid_t& lo, vid_t& hi) { return grab(true, lo, hi); }
 
-  // A peer: the next block from the back.
+  // A peer: the next block from the back, while more than the owner keeps
+  // are left. The threshold is read before the grab, so it may be the
+  // last phase's: it only decides whether to try.
   bool grab_back(vid_t& lo, vid_t& hi) { return grab(false, lo, hi); }
 
   // Whoever computed a block: publishes its writes to the owner.
@@ -68,7 +73,7 @@ class Worklist {
     uint64_t s = span_.load(std::memory_order_relaxed);
     for (;;) {
       const uint32_t f = uint32_t(s >> 32), b = uint32_t(s);
-      if (f >= b) return false;
+      if (f >= b || (!front && b - f <= keep_.load(std::memory_order_relaxed))) return false;
       const uint32_t taken = front ? f : b - 1;
       const uint64_t next = front ? s + (uint64_t(1) << 32) : s - 1;
       if (span_.compare_exchange_weak(s, next, std::memory_order_acquire, std::memory_order_relaxed)) {
@@ -81,6 +86,7 @@ class Worklist {
 
   alignas(64) std::atomic<uint64_t> span_{0};  // front << 32 | back, in blocks
   alignas(64) std::atomic<uint32_t> done_{0};
+  std::atomic<uint32_t> keep_{0};  // read by peers before they win a block
   vid_t lo_ = 0, hi_ = 0, block_ = 1;
   uint32_t blocks_ = 0;
 };
@@ -97,10 +103,10 @@ class MigrationBoard {
 
   // Owner d publishes its task and opens its blocks of [lo, hi); the last
   // phase's blocks must all be done (wait_done).
-  void open(int d, const Task& task, vid_t lo, vid_t hi, vid_t block) {
+  void open(int d, const Task& task, vid_t lo, vid_t hi, vid_t block, uint32_t keep = 0) {
     Slot& s = slots_[size_t(d)];
     s.task = task;
-    s.list.open(lo, hi, block);
+    s.list.open(lo, hi, block, keep);
   }
 
   // Runs work(task, lo, hi, acc) on the calling thread over device d's

@@ -155,6 +155,7 @@ TEST(MultiDeviceMigration, AnIdleDeviceTakesBlocksOfItsPeer) {
   EngineOptions opt;
   opt.devices = 2;
   opt.direction = Direction::kPush;  // BFS's pull steps have no frontier to share
+  opt.delta = 1u << 20;              // SSSP: one wide bucket, frontiers big enough to share
   for (App app : {App::kBfs, App::kSssp, App::kWcc}) {
     const auto one = run_app(app, g, s, EngineOptions{}).ints;
     uint64_t migrated = 0;
