@@ -12,6 +12,7 @@
 #include "apps/run_app.h"
 #include "datasets/load.h"
 #include "runtime/partition.h"
+#include "runtime/work_migration.h"
 #include "test_util.h"
 
 namespace chatty {
@@ -148,7 +149,7 @@ TEST(MultiDeviceMigration, AnIdleDeviceComputesItsPeersBlocks) {
 TEST(MultiDeviceMigration, AnIdleDeviceTakesBlocksOfItsPeer) {
   LoadOptions o;
   o.seed = 3;
-  Graph g = load_graph("kron:14", o);
+  Graph g = load_graph("kron:16", o);
   prepare_graph(App::kSssp, g, true, 3);
   const vid_t n = g.num_vertices(), s = default_source(g);
   const Partition part = partition_at(g, {0, n - 64, n});
@@ -156,16 +157,61 @@ TEST(MultiDeviceMigration, AnIdleDeviceTakesBlocksOfItsPeer) {
   opt.devices = 2;
   opt.direction = Direction::kPush;  // BFS's pull steps have no frontier to share
   opt.delta = 1u << 20;              // SSSP: one wide bucket, frontiers big enough to share
-  for (App app : {App::kBfs, App::kSssp, App::kWcc}) {
-    const auto one = run_app(app, g, s, EngineOptions{}).ints;
-    uint64_t migrated = 0;
-    for (int attempt = 0; attempt < 5 && migrated == 0; ++attempt) {
+  // Whether the idle device gets a core while its peer still has blocks is
+  // up to the machine (ctest runs tests side by side), so the test asks
+  // for some migration over every app and attempt; the board's own test
+  // below checks the protocol deterministically.
+  uint64_t migrated = 0;
+  for (int attempt = 0; attempt < 10 && (attempt == 0 || migrated == 0); ++attempt)
+    for (App app : {App::kBfs, App::kSssp, App::kWcc}) {
       const AppOutput on = run_app(app, g, s, opt, &part);
-      EXPECT_EQ(on.ints, one) << app_name(app);
-      migrated = on.multi.migrated();
+      EXPECT_EQ(on.ints, run_app(app, g, s, EngineOptions{}).ints) << app_name(app);
+      migrated += on.multi.migrated();
     }
-    EXPECT_GT(migrated, 0u) << app_name(app);
+  EXPECT_GT(migrated, 0u);
+}
+
+// The worklist protocol on its own: a peer takes blocks from the back only
+// while more than the owner keeps are left, the owner takes the rest from
+// the front, every block is handed out once, and wait_done returns when the
+// peer's blocks are finished.
+TEST(MultiDeviceMigration, BoardHandsOutEveryBlockOnce) {
+  struct Task {
+    int owner = -1;
+  };
+  struct Acc {
+    uint64_t migrated = 0;
+    std::vector<std::pair<vid_t, vid_t>> blocks;
+  };
+  MigrationBoard<Task> board(2, true);
+  board.open(0, Task{0}, 100, 1100, 64, 3);  // 16 blocks, the last 3 kept
+  board.open(1, Task{1}, 0, 0, 64);          // nothing of its own
+  Acc peer, owner;
+  auto work = [](const Task& t, vid_t lo, vid_t hi, Acc& a) {
+    EXPECT_EQ(t.owner, 0);
+    a.blocks.push_back({lo, hi});
+  };
+  board.run(1, peer, work);  // device 1 first: it takes all but 3
+  EXPECT_EQ(peer.blocks.size(), 13u);
+  EXPECT_EQ(peer.migrated, 1100u - 100u - 3u * 64u);
+  board.run(0, owner, work);
+  EXPECT_EQ(owner.blocks.size(), 3u);
+  EXPECT_EQ(owner.migrated, 0u);
+  board.wait_done(0);
+  std::vector<std::pair<vid_t, vid_t>> all = peer.blocks;
+  all.insert(all.end(), owner.blocks.begin(), owner.blocks.end());
+  std::sort(all.begin(), all.end());
+  vid_t next = 100;
+  for (auto [lo, hi] : all) {
+    EXPECT_EQ(lo, next);
+    next = hi;
   }
+  EXPECT_EQ(next, 1100u);
+  MigrationBoard<Task> off(2, false);
+  off.open(0, Task{0}, 0, 640, 64);
+  Acc none;
+  off.run(1, none, work);
+  EXPECT_TRUE(none.blocks.empty());
 }
 
 TEST(MultiDeviceDirected, DirectedGraphAndForcedDirections) {
