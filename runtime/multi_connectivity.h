@@ -149,6 +149,10 @@ struct SampleTask {
 
 struct SampleSums {
   uint64_t edges = 0, migrated = 0;
+  SampleSums& operator+=(const SampleSums& o) {
+    edges += o.edges, migrated += o.migrated;
+    return *this;
+  }
 };
 
 inline void run_sample_block(const SampleTask& t, vid_t lo, vid_t hi, SampleSums& s) {
@@ -166,21 +170,7 @@ inline SampleSums sample_phase(MigrationBoard<SampleTask>& board, int d, const S
   };
   board.open(d, t, lo, hi, kBlock);
   SampleSums sums;
-  if (omp_get_max_threads() == 1) {
-    board.run(d, sums, work);
-  } else {
-#pragma omp parallel
-    {
-      SampleSums mine;
-      board.run(d, mine, work);
-#pragma omp critical(chatty_wcc_sample_sums)
-      {
-        sums.edges += mine.edges;
-        sums.migrated += mine.migrated;
-      }
-    }
-  }
-  board.wait_done(d);
+  board.run_team(d, sums, work);
   return sums;
 }
 

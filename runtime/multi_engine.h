@@ -210,23 +210,7 @@ void gather(Ctx<P>& c, const Graph& g, const P& prog, const EngineOptions& opt,
     auto work = [&](const cpu::GatherTask<V>& t, vid_t lo, vid_t hi, cpu::GatherSums& s) {
       cpu::gather_range(out, in, prog, t, lo, hi, s);
     };
-    if (omp_get_max_threads() == 1) {
-      board.run(c.d, sums, work);
-    } else {
-#pragma omp parallel
-      {
-        cpu::GatherSums mine;
-        board.run(c.d, mine, work);
-#pragma omp critical(chatty_gather_sums)
-        {
-          sums.l1 += mine.l1;
-          sums.dangling += mine.dangling;
-          sums.edges += mine.edges;
-          sums.migrated += mine.migrated;
-        }
-      }
-    }
-    board.wait_done(c.d);  // blocks peers took wrote into this device's buffers
+    board.run_team(c.d, sums, work);  // waits for the blocks peers took: they wrote into this device's buffers
     state.contrib.swap(state.next_contrib);
     DeviceStatus mine;
     mine.l1 = sums.l1;

@@ -16,6 +16,8 @@
 // use it.
 #pragma once
 
+#include <omp.h>
+
 #include <atomic>
 #include <cstdint>
 #include <thread>
@@ -136,6 +138,24 @@ class MigrationBoard {
   }
 
   void wait_done(int d) const { slots_[size_t(d)].list.wait_done(); }
+
+  // run() on every thread of device d's team, their sums added into acc
+  // (Acc has +=), then wait_done(d).
+  template <typename Acc, typename Work>
+  void run_team(int d, Acc& acc, Work work) {
+    if (omp_get_max_threads() == 1) {
+      run(d, acc, work);
+    } else {
+#pragma omp parallel
+      {
+        Acc mine;
+        run(d, mine, work);
+#pragma omp critical(chatty_migration_sums)
+        acc += mine;
+      }
+    }
+    wait_done(d);
+  }
 
  private:
   struct alignas(64) Slot {

@@ -24,7 +24,8 @@ DEFINE_double(damping, 0.85, "PageRank damping factor");
 DEFINE_int32(devices, 1, "devices to split the graph over (host devices: the threads are divided between them)");
 DEFINE_bool(numa, false, "bind device d to NUMA node d % nodes (multi-socket hosts; needs --devices > 1)");
 DEFINE_bool(migrate, true,
-            "host devices: a device out of work computes blocks of a busy peer's (PageRank; work migration)");
+            "host devices: a device out of work computes blocks of a busy peer's (work migration: PageRank, "
+            "push steps, WCC compression)");
 DEFINE_string(comm, "auto",
               "exchange transport: auto; host devices: host (sender copies) or host_read (receiver copies); "
               "GPUs: uva, p2p, nccl or host (staged through pinned memory)");

@@ -55,6 +55,10 @@ struct GatherTask {
 struct GatherSums {
   double l1 = 0, dangling = 0;
   uint64_t edges = 0, migrated = 0;
+  GatherSums& operator+=(const GatherSums& o) {
+    l1 += o.l1, dangling += o.dangling, edges += o.edges, migrated += o.migrated;
+    return *this;
+  }
 };
 
 // Gathers and applies the program over [lo, hi): writes val and next for
