@@ -17,6 +17,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "kernels/cpu/pull_advance.h"
 #include "runtime/device_context.h"
 #include "runtime/engine.h"
 #include "runtime/hash.h"
@@ -38,6 +39,8 @@ template <typename P>
 using Ctx = DeviceContext<typename P::Value>;
 template <typename P>
 using PushBoard = MigrationBoard<PushTask<typename P::Value>>;
+template <typename P>
+using PullBoard = MigrationBoard<cpu::PullTask<typename P::Value>>;
 
 // The device's driving thread alone touches its queue and marks here.
 inline void push_unique(Queue& q, Bitmap& in_q, vid_t v) {
@@ -52,7 +55,8 @@ inline void clear_marks(Queue& q, Bitmap& b) {
 // Frontier programs (BFS with the direction switch made on global counts,
 // and plain push programs such as WCC by label propagation).
 template <typename P>
-void traverse(Ctx<P>& c, const Graph& g, const P& prog, const EngineOptions& opt, PushBoard<P>& board) {
+void traverse(Ctx<P>& c, const Graph& g, const P& prog, const EngineOptions& opt, PushBoard<P>& board,
+              PullBoard<P>& pull_board) {
   using V = typename P::Value;
   const Csr& out = g.out();
   const vid_t n = g.num_vertices();
@@ -86,7 +90,18 @@ void traverse(Ctx<P>& c, const Graph& g, const P& prog, const EngineOptions& opt
       // Bottom-up: the owned vertices that joined form the next frontier
       // (remote ones arrive by merge). The active queue is only needed
       // again when the run goes back to push, so it is rebuilt then.
-      cpu::pull_step(g.in(), prog, c.values.data(), front, next, level, st, c.lo, c.hi);
+      // Blocks of the step are on the device's worklist, for idle peers to
+      // help with: they write into this device's values and `next`.
+      next.clear();
+      pull_board.open(c.d, {c.values.data(), &front, &next, level, c.lo}, cpu::pull_blocks_begin(c.lo), c.hi,
+                      cpu::kPullBlock);
+      cpu::PullSums sums;
+      pull_board.run_team(c.d, sums, [&](const cpu::PullTask<V>& t, vid_t lo, vid_t hi, cpu::PullSums& s) {
+        cpu::pull_range(g.in(), prog, t, lo, hi, s);
+      });
+      if (P::kUniformFrontier) level = prog.scatter(level, 0, 0, 1);
+      st.edges = sums.edges;
+      mine.migrated += sums.migrated;
       clear_marks(active, c.marks);
       changed.count = next.collect(c.lo, c.hi, changed.ids.mutable_data());
       front.swap(next);
@@ -261,6 +276,7 @@ EngineResult<typename P::Value> run_program_multi(const Graph& g, const P& prog,
   r.values.resize(n);
   MigrationBoard<cpu::GatherTask<V>> gather_board(D, opt.migrate);
   multi::PushBoard<P> push_board(D, opt.migrate);
+  multi::PullBoard<P> pull_board(D, opt.migrate);
   MigrationBoard<multi::wcc::SampleTask> wcc_board(D, opt.migrate);
   uint64_t delta = 1;
   if constexpr (P::kKind == ProgramKind::kTraversal) delta = opt.delta ? opt.delta : detail::auto_delta(g);
@@ -280,7 +296,7 @@ EngineResult<typename P::Value> run_program_multi(const Graph& g, const P& prog,
       else if (P::kOrdered)
         multi::ordered(c, g, prog, delta, push_board);
       else
-        multi::traverse(c, g, prog, opt, push_board);
+        multi::traverse(c, g, prog, opt, push_board, pull_board);
     }
     std::copy(c.values.begin() + c.lo, c.values.begin() + c.hi, r.values.begin() + c.lo);
   }

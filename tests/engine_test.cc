@@ -6,9 +6,11 @@
 #include <algorithm>
 #include <random>
 
+#include "apps/bfs.h"
 #include "apps/references.h"
 #include "apps/run_app.h"
 #include "datasets/load.h"
+#include "kernels/cpu/pull_advance.h"
 #include "runtime/frontier.h"
 #include "runtime/reorder.h"
 #include "runtime/status.h"
@@ -41,6 +43,44 @@ TEST(Engine, AutoDirectionPullsOnKron) {
   bool any_pull = false, any_push = false;
   for (auto& st : out.stats.steps) (st.pull ? any_pull : any_push) = true;
   EXPECT_TRUE(any_pull && any_push);
+}
+
+// A device's pull step over a range that starts inside a bitmap word: its
+// blocks start at the word below, yet it wakes exactly the range's unvisited
+// neighbours of the frontier and leaves the vertices below the range alone
+// (another device's), whichever thread runs which block.
+TEST(Engine, PullStepOverARangeStartingMidWord) {
+  Graph g = load_graph("kron:12", {});
+  const vid_t n = g.num_vertices(), s = default_source(g);
+  // Start just past a neighbour of s, in the same word: the block holding
+  // the range's first vertices also holds that neighbour.
+  vid_t lo = 0;
+  for (eid_t e = g.in().offsets[s]; e < g.in().offsets[s + 1] && lo == 0; ++e)
+    if (vid_t u = g.in().targets[e]; u % 64 < 63 && u / 64 != s / 64) lo = u + 1;
+  ASSERT_NE(lo, 0u);
+  const BfsProgram prog{s};
+  std::vector<uint32_t> val(n, kInfinity);
+  val[s] = 0;
+  Bitmap front(n), next(n);
+  front.set(s);
+  uint32_t level = 0;
+  SuperstepStats st;
+  const int saved = omp_get_max_threads();
+  omp_set_num_threads(4);
+  const uint64_t awake = cpu::pull_step(g.in(), prog, val.data(), front, next, level, st, lo, n);
+  omp_set_num_threads(saved);
+  uint64_t want = 0;
+  for (vid_t v = 0; v < n; ++v) {
+    bool neighbour = false;
+    for (eid_t e = g.in().offsets[v]; e < g.in().offsets[v + 1]; ++e) neighbour |= g.in().targets[e] == s;
+    const bool wakes = v >= lo && v != s && neighbour;
+    want += wakes;
+    EXPECT_EQ(next.get(v), wakes) << v;
+    EXPECT_EQ(val[v], v == s ? 0u : wakes ? 1u : kInfinity) << v;
+  }
+  EXPECT_GT(want, 0u);
+  EXPECT_EQ(awake, want);
+  EXPECT_EQ(level, 1u);
 }
 
 TEST(Engine, SsspAnyDelta) {

@@ -5,10 +5,70 @@
 #pragma once
 
 #include <algorithm>
+#include <cstdint>
 
 #include "kernels/cpu/push_advance.h"
 
 namespace chatty::cpu {
+
+// Where one pull step reads and writes: a device's values and frontier
+// bitmaps (a peer computing migrated blocks gets the owner's).
+template <typename V>
+struct PullTask {
+  V* val = nullptr;
+  const Bitmap* front = nullptr;
+  Bitmap* next = nullptr;  // cleared before the step; gets the vertices that joined
+  V level{};               // what every frontier vertex holds (P::kUniformFrontier)
+  vid_t lo = 0;            // the first vertex of the range; blocks may start below it
+};
+
+struct PullSums {
+  uint64_t awake = 0, edges = 0, migrated = 0;
+  PullSums& operator+=(const PullSums& o) {
+    awake += o.awake, edges += o.edges, migrated += o.migrated;
+    return *this;
+  }
+};
+
+// Blocks of a pull step start at multiples of 64 (from pull_blocks_begin),
+// so each writes whole words of `next` and the non-atomic bit sets of two
+// threads never meet in one word.
+inline constexpr vid_t kPullBlock = vid_t(kDenseGrain);
+static_assert(kPullBlock % 64 == 0, "pull blocks must cover whole bitmap words");
+inline vid_t pull_blocks_begin(vid_t lo) { return lo & ~vid_t(63); }
+
+// Visits the vertices of [max(lo, t.lo), hi).
+template <typename P>
+void pull_range(const Csr& in_edges, const P& prog, const PullTask<typename P::Value>& t, vid_t lo, vid_t hi,
+                PullSums& sums) {
+  using V = typename P::Value;
+  constexpr vid_t kAhead = 8;
+  const vid_t n = in_edges.num_vertices();
+  const bool weighted = !in_edges.weights.empty();
+  V* val = t.val;
+  const Bitmap& front = *t.front;
+  uint64_t awake = 0, edges = 0;
+  for (vid_t v = std::max(lo, t.lo); v < hi; ++v) {
+    // A pull step reads one or two in-edges of each vertex, a scattered
+    // walk over the edge array that the hardware prefetcher cannot follow.
+    if (v + kAhead < n) __builtin_prefetch(&in_edges.targets[in_edges.offsets[v + kAhead]], 0, 0);
+    if (!P::unvisited(val[v])) continue;
+    const eid_t first = in_edges.offsets[v], last = in_edges.offsets[v + 1];
+    for (eid_t e = first; e < last; ++e) {
+      const vid_t u = in_edges.targets[e];
+      if (!front.get(u)) continue;
+      const V from = P::kUniformFrontier ? t.level : val[u];
+      val[v] = P::reduce(val[v], prog.scatter(from, u, v, weighted ? in_edges.weights[e] : 1));
+      t.next->set(v);
+      ++awake;
+      edges += e - first + 1;
+      break;
+    }
+    if (P::unvisited(val[v])) edges += last - first;
+  }
+  sums.awake += awake;
+  sums.edges += edges;
+}
 
 // Returns the number of vertices that joined `next` (cleared on entry).
 // `level` is the value every frontier vertex holds when the program is level
@@ -18,34 +78,21 @@ namespace chatty::cpu {
 template <typename P>
 uint64_t pull_step(const Csr& in_edges, const P& prog, typename P::Value* val, const Bitmap& front, Bitmap& next,
                    typename P::Value& level, SuperstepStats& st, vid_t lo = 0, vid_t hi = ~vid_t(0)) {
-  using V = typename P::Value;
   const vid_t n = std::min(hi, in_edges.num_vertices());
-  const V level_in = level;
-  constexpr vid_t kAhead = 8;
-  const bool weighted = !in_edges.weights.empty();
+  const PullTask<typename P::Value> t{val, &front, &next, level, lo};
   next.clear();
+  const vid_t begin = pull_blocks_begin(lo);
+  const vid_t blocks = n > begin ? (n - begin + kPullBlock - 1) / kPullBlock : 0;
   uint64_t awake = 0, edges = 0;
-#pragma omp parallel for schedule(dynamic, kDenseGrain) reduction(+ : awake, edges)
-  for (vid_t v = lo; v < n; ++v) {
-    // A pull step reads one or two in-edges of each vertex, a scattered
-    // walk over the edge array that the hardware prefetcher cannot follow.
-    if (v + kAhead < n) __builtin_prefetch(&in_edges.targets[in_edges.offsets[v + kAhead]], 0, 0);
-    if (!P::unvisited(val[v])) continue;
-    const eid_t first = in_edges.offsets[v], last = in_edges.offsets[v + 1];
-    for (eid_t e = first; e < last; ++e) {
-      const vid_t u = in_edges.targets[e];
-      if (!front.get(u)) continue;
-      const V from = P::kUniformFrontier ? level_in : val[u];
-      val[v] = P::reduce(val[v], prog.scatter(from, u, v, weighted ? in_edges.weights[e] : 1));
-      // Grabs are whole bitmap words, so no other thread writes this one.
-      next.set(v);
-      ++awake;
-      edges += e - first + 1;
-      break;
-    }
-    if (P::unvisited(val[v])) edges += last - first;
+#pragma omp parallel for schedule(dynamic, 1) reduction(+ : awake, edges)
+  for (vid_t i = 0; i < blocks; ++i) {
+    PullSums s;
+    const vid_t first = begin + i * kPullBlock;
+    pull_range(in_edges, prog, t, first, std::min(first + kPullBlock, n), s);
+    awake += s.awake;
+    edges += s.edges;
   }
-  if (P::kUniformFrontier) level = prog.scatter(level_in, 0, 0, 1);
+  if (P::kUniformFrontier) level = prog.scatter(level, 0, 0, 1);
   st.active = n - lo;
   st.updated = awake;
   st.edges = edges;
