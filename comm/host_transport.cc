@@ -26,11 +26,32 @@ class HostReadByReceiver : public Transport {
  public:
   const char* name() const override { return "host_read"; }
   bool can_connect(int, int) const override { return true; }
+  bool receiver_driven() const override { return true; }
   void exchange(Mailboxes& mb, int d, int parity) override {
     for (int peer = 0; peer < mb.devices(); ++peer)
       if (peer != d) {
         const Slot& s = mb.send(peer, parity);
         mb.recv(parity, d, peer).assign(s.data, s.count, mb.item_bytes());
+      }
+  }
+};
+
+// Zero copy: each receiver's slot is re-pointed at the sender's buffer and
+// its merge reads the records in place, as UVA does on GPUs. The sender
+// writes that buffer again only two supersteps later (the send side is
+// double-buffered by parity), after every receiver has merged it.
+class HostViewOfSender : public Transport {
+ public:
+  const char* name() const override { return "host_view"; }
+  bool can_connect(int, int) const override { return true; }
+  bool receiver_driven() const override { return true; }
+  void exchange(Mailboxes& mb, int d, int parity) override {
+    for (int peer = 0; peer < mb.devices(); ++peer)
+      if (peer != d) {
+        const Slot& s = mb.send(peer, parity);
+        Slot& r = mb.recv(parity, d, peer);
+        r.data = s.data;
+        r.count = s.count;
       }
   }
 };
@@ -48,10 +69,11 @@ class FixedPolicy : public TransportPolicy {
 }  // namespace
 
 std::unique_ptr<Transport> make_host_transport(const std::string& name) {
-  if (name == "host" || name == "auto") return std::make_unique<HostCopyBySender>();
+  if (name == "host") return std::make_unique<HostCopyBySender>();
   if (name == "host_read") return std::make_unique<HostReadByReceiver>();
+  if (name == "host_view" || name == "auto") return std::make_unique<HostViewOfSender>();
   throw Error("--comm=" + name +
-              " is not available for host devices (host or host_read; nccl, p2p and uva need the "
+              " is not available for host devices (host, host_read or host_view; nccl, p2p and uva need the "
               "CUDA backend)");
 }
 

@@ -24,6 +24,12 @@ class Transport {
   virtual bool can_connect(int from, int to) const = 0;
   // Device d's share of delivering everything for `parity`.
   virtual void exchange(Mailboxes& mb, int d, int parity) = 0;
+  // True when exchange(mb, d, p) fills only device d's own receive slots,
+  // from send buffers that were complete at the status barrier: device d
+  // may then go on without waiting for the others' exchanges (the send
+  // side is double-buffered by parity, so nothing it reads is rewritten
+  // before every device has passed the next status barrier).
+  virtual bool receiver_driven() const { return false; }
 };
 
 // Chooses the transport for a data class and message size. The topology
@@ -38,6 +44,8 @@ class TransportPolicy {
 // Host transports (host devices share memory):
 //   "host"      the sender copies its buffer into every peer's slot
 //   "host_read" every receiver copies each sender's buffer into its slot
+//   "host_view" every receiver's slot views the sender's buffer (zero copy);
+//               "auto" for host devices
 std::unique_ptr<Transport> make_host_transport(const std::string& name);
 std::unique_ptr<TransportPolicy> make_fixed_policy(std::unique_ptr<Transport> t);
 

@@ -34,12 +34,14 @@ class StatusBoard {
 template <typename V>
 class DeviceContext {
  public:
+  // `replica` (resized to n here) outlives the context: device 0's becomes
+  // the run's result.
   DeviceContext(int d, const Partition& part, Mailboxes& mb, StatusBoard& board, TransportPolicy& policy,
-                MultiStats& stats, vid_t n)
+                MultiStats& stats, std::vector<V>& replica, vid_t n)
       : d(d),
         lo(part.begin(d)),
         hi(part.end(d)),
-        values(n),
+        values((replica.resize(n), replica)),
         marks(n),
         part_(part),
         mb_(mb),
@@ -49,7 +51,7 @@ class DeviceContext {
 
   const int d;
   const vid_t lo, hi;
-  std::vector<V> values;  // replica of the global value array
+  std::vector<V>& values;  // replica of the global value array
   Bitmap marks;           // scratch dedupe flags over all vertices, all clear between uses
 
   bool owns(vid_t v) const { return v >= lo && v < hi; }
@@ -156,9 +158,12 @@ class DeviceContext {
     Transport& t = policy_.choose(DataClass::kApplication, total_sent * sizeof(Update<V>));
     t.exchange(mb_, d, parity ^ 1);
     end();
-    begin(kWait);
+    // Every device makes the same choice, so all skip this barrier or none.
+    if (!t.receiver_driven()) {
+      begin(kWait);
 #pragma omp barrier
-    end();
+      end();
+    }
     record(all);
     return all;
   }

@@ -272,8 +272,7 @@ EngineResult<typename P::Value> run_program_multi(const Graph& g, const P& prog,
   const int per_device = std::max(1, omp_get_max_threads() / D);
   const int saved_levels = omp_get_max_active_levels();
   omp_set_max_active_levels(2);
-  EngineResult<V> r;
-  r.values.resize(n);
+  std::vector<std::vector<V>> replicas(static_cast<size_t>(D));
   MigrationBoard<cpu::GatherTask<V>> gather_board(D, opt.migrate);
   multi::PushBoard<P> push_board(D, opt.migrate);
   multi::PullBoard<P> pull_board(D, opt.migrate);
@@ -285,7 +284,7 @@ EngineResult<typename P::Value> run_program_multi(const Graph& g, const P& prog,
     const int d = omp_get_thread_num();
     omp_set_num_threads(per_device);
     if (opt.numa) bind_to_numa_node(d);  // before any of the device's memory is touched
-    DeviceContext<V> c(d, part, mb, board, policy, stats, n);
+    DeviceContext<V> c(d, part, mb, board, policy, stats, replicas[size_t(d)], n);
 #pragma omp parallel for schedule(static)
     for (vid_t v = 0; v < n; ++v) c.values[v] = prog.init(v);
     if constexpr (P::kKind == ProgramKind::kGather) {
@@ -298,9 +297,14 @@ EngineResult<typename P::Value> run_program_multi(const Graph& g, const P& prog,
       else
         multi::traverse(c, g, prog, opt, push_board, pull_board);
     }
-    std::copy(c.values.begin() + c.lo, c.values.begin() + c.hi, r.values.begin() + c.lo);
+    // Device 0's replica becomes the result (no fresh array to fault in):
+    // once every device is done reading it, the others copy their chunks in.
+#pragma omp barrier
+    if (d != 0) std::copy(c.values.begin() + c.lo, c.values.begin() + c.hi, replicas[0].begin() + c.lo);
   }
   omp_set_max_active_levels(saved_levels);
+  EngineResult<V> r;
+  r.values = std::move(replicas[0]);
   return r;
 }
 

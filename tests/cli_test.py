@@ -136,7 +136,7 @@ class Cli(unittest.TestCase):
         self.assert_error("run", f"--graph={cgr}", contains="checksum")
 
     def test_multi_device_run_info_and_trace(self):
-        for comm in ["host", "host_read"]:
+        for comm in ["host", "host_read", "host_view"]:
             p = chatty("run", "--app=sssp", "--graph=grid:60x40", "--devices=4", f"--comm={comm}", "--validate", "--json",
                        "--backend=cpu")
             j = json.loads(p.stdout.splitlines()[-1])

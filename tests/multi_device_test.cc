@@ -80,12 +80,12 @@ TEST_P(MultiDevice, EveryAppMatchesOneDevice) {
 std::vector<MultiCase> cases() {
   std::vector<MultiCase> c;
   for (int p = 1; p <= 8; ++p)
-    for (const char* comm : {"host", "host_read"}) {
+    for (const char* comm : {"host", "host_read", "host_view"}) {
       c.push_back({"kron:11", p, comm});
       c.push_back({"grid:40x25", p, comm});
     }
   for (int p : {2, 3, 5}) {
-    c.push_back({"urand:11:6", p, "host"});
+    c.push_back({"urand:11:6", p, p == 3 ? "host_view" : "host"});
     c.push_back({testing::data_file("facebook_combined.txt"), p, "host_read"});
   }
   return c;

@@ -25,9 +25,10 @@ DEFINE_int32(devices, 1, "devices to split the graph over (host devices: the thr
 DEFINE_bool(numa, false, "bind device d to NUMA node d % nodes (multi-socket hosts; needs --devices > 1)");
 DEFINE_bool(migrate, true,
             "host devices: a device out of work computes blocks of a busy peer's (work migration: PageRank, "
-            "push steps, WCC compression)");
+            "push and pull steps, WCC compression)");
 DEFINE_string(comm, "auto",
-              "exchange transport: auto; host devices: host (sender copies) or host_read (receiver copies); "
+              "exchange transport: auto; host devices: host (sender copies), host_read (receiver copies) or "
+              "host_view (receiver merges from the sender's buffer; auto); "
               "GPUs: uva, p2p, nccl or host (staged through pinned memory)");
 
 namespace chatty::cli {
