@@ -58,13 +58,10 @@ class Worklist {
   }
 
   // The owner's threads: the next block from the front. In a guarded
-  // phase a peer's request is granted here, before the owner works its
-  // next block, and once the owner has no block left nothing of it is plain.
+  // phase a peer's request is granted here, before the block is worked.
   bool grab_front(vid_t& lo, vid_t& hi) {
     if (guard_.load(std::memory_order_relaxed) == kAsked) guard_.store(kShared, std::memory_order_release);
-    if (grab(true, lo, hi)) return true;
-    if (guard_.load(std::memory_order_relaxed) != kShared) guard_.store(kShared, std::memory_order_release);
-    return false;
+    return grab(true, lo, hi);
   }
 
   // Whether a peer asked to join a guarded phase and waits for the owner.
@@ -76,18 +73,19 @@ class Worklist {
 
   // A peer: the next block from the back, while more than the owner keeps
   // are left. The threshold is read before the grab, so it may be the
-  // last phase's: it only decides whether to try. In a guarded phase the
-  // peer, holding its block, asks and waits until the owner has switched
-  // (after one more block of its own at most). The guard is read after the
-  // grab: only then is it this phase's.
+  // last phase's: it only decides whether to try. In a guarded phase it
+  // asks first and waits (one owner block at most) for the switch.
   bool grab_back(vid_t& lo, vid_t& hi) {
-    if (!grab(false, lo, hi)) return false;
     uint32_t g = guard_.load(std::memory_order_acquire);
-    if (g == kShared) return true;
-    if (g == kPlain) guard_.compare_exchange_strong(g, kAsked, std::memory_order_relaxed);
-    for (int spins = 0; guard_.load(std::memory_order_acquire) != kShared; ++spins)
-      if (spins > 64) std::this_thread::yield();
-    return true;
+    if (g != kShared) {
+      if (!worth_taking()) return false;
+      if (g == kPlain) guard_.compare_exchange_strong(g, kAsked, std::memory_order_relaxed);
+      for (int spins = 0; guard_.load(std::memory_order_acquire) != kShared; ++spins) {
+        if (!worth_taking()) return false;  // the owner took the last blocks itself
+        if (spins > 64) std::this_thread::yield();
+      }
+    }
+    return grab(false, lo, hi);
   }
 
   // Whoever computed a block: publishes its writes to the owner.
@@ -115,6 +113,12 @@ class Worklist {
         return true;
       }
     }
+  }
+
+  bool worth_taking() const {
+    const uint64_t s = span_.load(std::memory_order_relaxed);
+    const uint32_t f = uint32_t(s >> 32), b = uint32_t(s);
+    return f < b && b - f > keep_.load(std::memory_order_relaxed);
   }
 
   static constexpr uint32_t kPlain = 0, kAsked = 1, kShared = 2;
