@@ -155,23 +155,20 @@ struct SampleSums {
   }
 };
 
+inline void run_sample_block(const SampleTask& t, vid_t lo, vid_t hi, SampleSums& s) {
+  if (t.round < 0)
+    cpu::uf_compress_serial(lo, hi, t.label);
+  else
+    s.edges += link_sample<false>(*t.out, lo, hi, eid_t(t.round), t.label);
+}
+
 // Runs one phase on device d's team (and whichever peers run out of work).
-// A device of one thread (`alone`) links its own blocks with plain loads and
-// stores (a CAS is a full fence, which keeps the core from overlapping one
-// union's cache misses with the next's) until a peer asks to help: the
-// phase is guarded, and from the owner's next block on both link with CAS.
-inline SampleSums sample_phase(MigrationBoard<SampleTask>& board, int d, const SampleTask& t, vid_t lo, vid_t hi,
-                               bool alone) {
+inline SampleSums sample_phase(MigrationBoard<SampleTask>& board, int d, const SampleTask& t, vid_t lo, vid_t hi) {
   constexpr vid_t kBlock = 4096;
-  auto work = [&board, d, mine = t.label](const SampleTask& task, vid_t first, vid_t last, SampleSums& s) {
-    if (task.round < 0)
-      cpu::uf_compress_serial(first, last, task.label);
-    else if (task.label == mine && board.plain(d))
-      s.edges += link_sample<true>(*task.out, first, last, eid_t(task.round), task.label);
-    else
-      s.edges += link_sample<false>(*task.out, first, last, eid_t(task.round), task.label);
+  auto work = [](const SampleTask& task, vid_t first, vid_t last, SampleSums& s) {
+    run_sample_block(task, first, last, s);
   };
-  board.open(d, t, lo, hi, kBlock, 0, alone && t.round >= 0);
+  board.open(d, t, lo, hi, kBlock);
   SampleSums sums;
   board.run_team(d, sums, work);
   return sums;
@@ -347,7 +344,12 @@ void connectivity(DeviceContext<V>& c, const Graph& g, MigrationBoard<wcc::Sampl
   vid_t* label = c.values.data();
   uint64_t migrated = 0;
   auto sample_phase = [&](int round) -> uint64_t {
-    const wcc::SampleSums s = wcc::sample_phase(board, c.d, {label, &out, round}, c.lo, c.hi, alone);
+    // A device of one core links alone, without CAS, and keeps its link
+    // blocks (a peer linking beside it would need CAS on both sides, which
+    // costs more than the imbalance it evens out); every compression is
+    // open to peers.
+    if (round >= 0 && alone) return wcc::link_sample<true>(out, c.lo, c.hi, eid_t(round), label);
+    const wcc::SampleSums s = wcc::sample_phase(board, c.d, {label, &out, round}, c.lo, c.hi);
     migrated += s.migrated;
     return s.edges;
   };

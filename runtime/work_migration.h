@@ -41,14 +41,8 @@ class Worklist {
   // (the task its peers will read) is visible to a peer that wins a block.
   // Peers take blocks only while more than `keep` are left (RGraph's
   // migrate_threshold): the owner finishes the last few itself.
-  //
-  // A guarded phase is one whose owner works with plain loads and stores
-  // (a device of one thread linking its forest): a peer first asks, and
-  // takes blocks only once the owner, between two of its blocks, has
-  // switched to the atomic form (plain() turns false).
-  void open(vid_t lo, vid_t hi, vid_t block, uint32_t keep = 0, bool guarded = false) {
+  void open(vid_t lo, vid_t hi, vid_t block, uint32_t keep = 0) {
     keep_.store(keep, std::memory_order_relaxed);
-    guard_.store(guarded ? kPlain : kShared, std::memory_order_relaxed);
     lo_ = lo;
     hi_ = hi;
     block_ = block;
@@ -57,36 +51,13 @@ class Worklist {
     span_.store(uint64_t(blocks_), std::memory_order_release);
   }
 
-  // The owner's threads: the next block from the front. In a guarded
-  // phase a peer's request is granted here, before the block is worked.
-  bool grab_front(vid_t& lo, vid_t& hi) {
-    if (guard_.load(std::memory_order_relaxed) == kAsked) guard_.store(kShared, std::memory_order_release);
-    return grab(true, lo, hi);
-  }
-
-  // Whether a peer asked to join a guarded phase and waits for the owner.
-  bool asked() const { return guard_.load(std::memory_order_relaxed) == kAsked; }
-
-  // Whether the owner may work its next block with plain loads and stores
-  // (a guarded phase no peer has joined yet). Owner only, after grab_front.
-  bool plain() const { return guard_.load(std::memory_order_relaxed) != kShared; }
+  // The owner's threads: the next block from the front.
+  bool grab_front(vid_t& lo, vid_t& hi) { return grab(true, lo, hi); }
 
   // A peer: the next block from the back, while more than the owner keeps
   // are left. The threshold is read before the grab, so it may be the
-  // last phase's: it only decides whether to try. In a guarded phase it
-  // asks first and waits (one owner block at most) for the switch.
-  bool grab_back(vid_t& lo, vid_t& hi) {
-    uint32_t g = guard_.load(std::memory_order_acquire);
-    if (g != kShared) {
-      if (!worth_taking()) return false;
-      if (g == kPlain) guard_.compare_exchange_strong(g, kAsked, std::memory_order_relaxed);
-      for (int spins = 0; guard_.load(std::memory_order_acquire) != kShared; ++spins) {
-        if (!worth_taking()) return false;  // the owner took the last blocks itself
-        if (spins > 64) std::this_thread::yield();
-      }
-    }
-    return grab(false, lo, hi);
-  }
+  // last phase's: it only decides whether to try.
+  bool grab_back(vid_t& lo, vid_t& hi) { return grab(false, lo, hi); }
 
   // Whoever computed a block: publishes its writes to the owner.
   void finish() { done_.fetch_add(1, std::memory_order_release); }
@@ -115,15 +86,7 @@ class Worklist {
     }
   }
 
-  bool worth_taking() const {
-    const uint64_t s = span_.load(std::memory_order_relaxed);
-    const uint32_t f = uint32_t(s >> 32), b = uint32_t(s);
-    return f < b && b - f > keep_.load(std::memory_order_relaxed);
-  }
-
-  static constexpr uint32_t kPlain = 0, kAsked = 1, kShared = 2;
   alignas(64) std::atomic<uint64_t> span_{0};  // front << 32 | back, in blocks
-  std::atomic<uint32_t> guard_{kShared};       // kPlain -> kAsked (a peer) -> kShared (the owner)
   alignas(64) std::atomic<uint32_t> done_{0};
   std::atomic<uint32_t> keep_{0};  // read by peers before they win a block
   vid_t lo_ = 0, hi_ = 0, block_ = 1;
@@ -142,15 +105,11 @@ class MigrationBoard {
 
   // Owner d publishes its task and opens its blocks of [lo, hi); the last
   // phase's blocks must all be done (wait_done).
-  void open(int d, const Task& task, vid_t lo, vid_t hi, vid_t block, uint32_t keep = 0, bool guarded = false) {
+  void open(int d, const Task& task, vid_t lo, vid_t hi, vid_t block, uint32_t keep = 0) {
     Slot& s = slots_[size_t(d)];
     s.task = task;
-    s.list.open(lo, hi, block, keep, guarded);
+    s.list.open(lo, hi, block, keep);
   }
-
-  // Device d's owner thread, in a guarded phase: whether the block it just
-  // grabbed may be worked with plain loads and stores.
-  bool plain(int d) const { return slots_[size_t(d)].list.plain(); }
 
   // Runs work(task, lo, hi, acc) on the calling thread over device d's
   // blocks, then (if enabled) over blocks taken from its peers, in ring

@@ -5,11 +5,8 @@
 #include <omp.h>
 
 #include <algorithm>
-#include <atomic>
-#include <chrono>
 #include <numeric>
 #include <random>
-#include <thread>
 
 #include "apps/references.h"
 #include "apps/run_app.h"
@@ -224,48 +221,6 @@ TEST(MultiDeviceMigration, BoardHandsOutEveryBlockOnce) {
   Acc none;
   off.run(1, none, work);
   EXPECT_TRUE(none.blocks.empty());
-}
-
-// A guarded phase (an owner working with plain loads and stores): a peer
-// asks and waits; the owner switches to the shared form between two of its
-// blocks, and only then does the peer get a block. A peer never waits on an
-// owner that has no block left to hand over.
-TEST(MultiDeviceMigration, GuardedPhaseWaitsForTheOwnersSwitch) {
-  Worklist w;
-  w.open(0, 640, 64, 0, true);  // 10 blocks
-  vid_t lo = 0, hi = 0;
-  ASSERT_TRUE(w.grab_front(lo, hi));
-  EXPECT_TRUE(w.plain());  // nobody asked
-  std::atomic<bool> got{false};
-  std::pair<vid_t, vid_t> taken{0, 0};
-  std::thread peer([&] {
-    vid_t a = 0, b = 0;
-    got = w.grab_back(a, b);
-    taken = {a, b};
-  });
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
-  while (!w.asked() && !got && std::chrono::steady_clock::now() < deadline) std::this_thread::yield();
-  std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  EXPECT_TRUE(w.asked());
-  EXPECT_FALSE(got.load()) << "the peer took a block while the owner still worked plainly";
-  w.finish();
-  ASSERT_TRUE(w.grab_front(lo, hi));  // grants the request
-  EXPECT_FALSE(w.plain());
-  peer.join();
-  EXPECT_TRUE(got.load());
-  EXPECT_EQ(taken, std::make_pair(vid_t(576), vid_t(640)));
-  EXPECT_EQ(lo, 64u);
-
-  Worklist last;
-  last.open(0, 64, 64, 0, true);  // one block, which the owner holds
-  ASSERT_TRUE(last.grab_front(lo, hi));
-  EXPECT_FALSE(last.grab_back(lo, hi));  // returns at once
-  EXPECT_TRUE(last.plain());
-
-  Worklist open;
-  open.open(0, 640, 64);  // not guarded: shared from the start
-  ASSERT_TRUE(open.grab_front(lo, hi));
-  EXPECT_FALSE(open.plain());
 }
 
 TEST(MultiDeviceDirected, DirectedGraphAndForcedDirections) {
