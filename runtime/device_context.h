@@ -52,7 +52,7 @@ class DeviceContext {
   const int d;
   const vid_t lo, hi;
   std::vector<V>& values;  // replica of the global value array
-  Bitmap marks;           // scratch dedupe flags over all vertices, all clear between uses
+  Bitmap marks;            // scratch dedupe flags over all vertices, all clear between uses
 
   bool owns(vid_t v) const { return v >= lo && v < hi; }
   bool boundary(vid_t v) const { return part_.boundary[v] != 0; }
