@@ -3,6 +3,7 @@
 
 #include <omp.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
@@ -39,6 +40,27 @@ Out parallel_exclusive_scan(const In* in, Out* out, size_t n) {
   }
   out[n] = block_sum[size_t(team)];
   return out[n];
+}
+
+// Runs f(first, last, sums) over the blocks [begin + i * block, ...) of
+// [begin, end) on the calling thread's team, each block to whichever thread
+// is free next, and returns the sum of every thread's sums (Sums has +=).
+template <typename Sums, typename I, typename F>
+Sums sum_over_blocks(I begin, I end, I block, F f) {
+  const I blocks = end > begin ? (end - begin + block - 1) / block : 0;
+  Sums total{};
+#pragma omp parallel
+  {
+    Sums mine{};
+#pragma omp for schedule(dynamic, 1) nowait
+    for (I i = 0; i < blocks; ++i) {
+      const I first = begin + i * block;
+      f(first, std::min(first + block, end), mine);
+    }
+#pragma omp critical(chatty_block_sums)
+    total += mine;
+  }
+  return total;
 }
 
 // Lock-free reduce into shared memory (seed 004: CAS loops, never locks).

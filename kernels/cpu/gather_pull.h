@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "kernels/cpu/push_advance.h"
+#include "runtime/parallel.h"
 
 namespace chatty::cpu {
 
@@ -93,23 +94,16 @@ double gather_step(const Csr& out_edges, const Csr& in_edges, const P& prog, typ
                    SuperstepStats& st, vid_t lo = 0, vid_t hi = ~vid_t(0)) {
   const vid_t n = std::min(hi, in_edges.num_vertices());
   const GatherTask<typename P::Value> t{val, state.contrib.data(), state.next_contrib.data(), state.dangling};
-  const vid_t chunks = n > lo ? (n - lo + kDenseGrain - 1) / kDenseGrain : 0;
-  double l1 = 0, dangling = 0;
-#pragma omp parallel for schedule(dynamic, 1) reduction(+ : l1, dangling)
-  for (vid_t i = 0; i < chunks; ++i) {
-    GatherSums s;
-    const vid_t first = lo + i * kDenseGrain;
-    gather_range(out_edges, in_edges, prog, t, first, std::min<vid_t>(first + kDenseGrain, n), s);
-    l1 += s.l1;
-    dangling += s.dangling;
-  }
+  const GatherSums sums = sum_over_blocks<GatherSums>(
+      lo, n, vid_t(kDenseGrain),
+      [&](vid_t first, vid_t last, GatherSums& s) { gather_range(out_edges, in_edges, prog, t, first, last, s); });
   state.contrib.swap(state.next_contrib);
-  state.dangling = dangling;
+  state.dangling = sums.dangling;
   st.active = n - lo;
   st.updated = n - lo;
   st.edges = in_edges.offsets[n] - in_edges.offsets[lo];
   st.pull = true;
-  return l1;
+  return sums.l1;
 }
 
 }  // namespace chatty::cpu

@@ -8,6 +8,7 @@
 #include <cstdint>
 
 #include "kernels/cpu/push_advance.h"
+#include "runtime/parallel.h"
 
 namespace chatty::cpu {
 
@@ -81,23 +82,15 @@ uint64_t pull_step(const Csr& in_edges, const P& prog, typename P::Value* val, c
   const vid_t n = std::min(hi, in_edges.num_vertices());
   const PullTask<typename P::Value> t{val, &front, &next, level, lo};
   next.clear();
-  const vid_t begin = pull_blocks_begin(lo);
-  const vid_t blocks = n > begin ? (n - begin + kPullBlock - 1) / kPullBlock : 0;
-  uint64_t awake = 0, edges = 0;
-#pragma omp parallel for schedule(dynamic, 1) reduction(+ : awake, edges)
-  for (vid_t i = 0; i < blocks; ++i) {
-    PullSums s;
-    const vid_t first = begin + i * kPullBlock;
-    pull_range(in_edges, prog, t, first, std::min(first + kPullBlock, n), s);
-    awake += s.awake;
-    edges += s.edges;
-  }
+  const PullSums sums = sum_over_blocks<PullSums>(
+      pull_blocks_begin(lo), n, kPullBlock,
+      [&](vid_t first, vid_t last, PullSums& s) { pull_range(in_edges, prog, t, first, last, s); });
   if (P::kUniformFrontier) level = prog.scatter(level, 0, 0, 1);
   st.active = n - lo;
-  st.updated = awake;
-  st.edges = edges;
+  st.updated = sums.awake;
+  st.edges = sums.edges;
   st.pull = true;
-  return awake;
+  return sums.awake;
 }
 
 }  // namespace chatty::cpu
