@@ -20,11 +20,12 @@ struct EngineOptions {
   double tolerance = 1e-6;  // PageRank: stop when L1 change < tolerance
   int max_iters = 100;      // PageRank
   double damping = 0.85;
-  bool union_find = true;       // WCC: link with union-find (else label propagation)
-  int devices = 1;              // host devices; the machine's threads are split between them
-  bool numa = false;            // bind device d to NUMA node d % nodes (libnuma)
-  bool migrate = true;          // host devices: an idle device computes blocks of a busy one (work migration)
-  std::string comm = "auto";    // exchange transport: auto, host, host_read (host devices); uva, p2p, nccl (GPUs)
+  bool union_find = true;  // WCC: link with union-find (else label propagation)
+  int devices = 1;         // host devices; the machine's threads are split between them
+  bool numa = false;       // bind device d to NUMA node d % nodes (libnuma)
+  bool migrate = true;     // host devices: an idle device computes blocks of a busy one (work migration)
+  std::string comm =
+      "auto";  // exchange transport: auto, host, host_read, host_view (host devices); uva, p2p, nccl (GPUs)
   std::string backend = "cpu";  // resolved backend: cpu or cuda
   std::string gpu_lb = "twc";   // GPU push load balance: twc (thread/warp/block by degree) or lb (edge-balanced)
 };

@@ -33,7 +33,6 @@
 #include <atomic>
 #include <bit>
 #include <cstdint>
-#include <unordered_map>
 #include <vector>
 
 #include "kernels/cpu/union_find.h"
@@ -246,17 +245,12 @@ class Forest {
   // vertex, so a boundary vertex, and every tree holding one has a boundary
   // vertex that is not its root, or is a single vertex.
   void describe(const std::vector<vid_t>& boundary, std::vector<Update<vid_t>>& out) {
-    vid_t g = cpu::kNoRoot;
-    if (!boundary.empty()) {
-      std::unordered_map<vid_t, uint32_t> freq;
-      uint32_t best = 0;
-      for (uint64_t i = 0; i < 1024; ++i) {
-        const vid_t x = boundary[size_t(hash2(0xB0, i) % boundary.size())];
-        if (label[x] == x) continue;
-        const uint32_t f = ++freq[label[x]];
-        if (f > best || (f == best && label[x] < g)) best = f, g = label[x];
-      }
+    std::vector<vid_t> sampled;  // roots of sampled boundary vertices that are not roots themselves
+    for (uint64_t i = 0; i < 1024 && !boundary.empty(); ++i) {
+      const vid_t x = boundary[size_t(hash2(0xB0, i) % boundary.size())];
+      if (label[x] != x) sampled.push_back(label[x]);
     }
+    const vid_t g = most_frequent(sampled, cpu::kNoRoot).first;
     out.assign(2, Update<vid_t>{cpu::kNoRoot, cpu::kNoRoot});
     std::vector<Update<vid_t>> pairs;
     size_t word = ~size_t(0);

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "runtime/status_data.h"
@@ -46,14 +47,25 @@ class DirectionSwitch {
   double alpha_, beta_;
 };
 
-// WCC: a device's vote is the root seen most often among its sampled
-// vertices (ties to the smaller); the giant component is the label with the
-// most votes over all devices, `none` without votes.
-inline void vote_for_giant(const std::vector<vid_t>& roots, DeviceStatus& mine) {
+// The value seen most often among `values` and how often (ties to the
+// smaller); {none, 0} when there are none.
+inline std::pair<vid_t, uint64_t> most_frequent(const std::vector<vid_t>& values, vid_t none) {
   std::unordered_map<vid_t, uint64_t> freq;
-  for (vid_t r : roots) ++freq[r];
-  for (auto [l, f] : freq)
-    if (f > mine.label_count || (f == mine.label_count && l < mine.label)) mine.label = l, mine.label_count = f;
+  for (vid_t x : values) ++freq[x];
+  std::pair<vid_t, uint64_t> best{none, 0};
+  for (auto [x, f] : freq)
+    if (f > best.second || (f == best.second && x < best.first)) best = {x, f};
+  return best;
+}
+
+// WCC: a device's vote is the root seen most often among its sampled
+// vertices (ties to the smaller; a later sample replaces it only with more
+// sightings); the giant component is the label with the most votes over all
+// devices, `none` without votes.
+inline void vote_for_giant(const std::vector<vid_t>& roots, DeviceStatus& mine) {
+  const auto [root, count] = most_frequent(roots, 0);
+  if (count > 0 && (count > mine.label_count || (count == mine.label_count && root < mine.label)))
+    mine.label = root, mine.label_count = count;
 }
 
 inline vid_t elect_giant(const std::vector<DeviceStatus>& all, vid_t none) {
