@@ -49,6 +49,8 @@ class DeviceContext {
         policy_(policy),
         stats_(stats) {}
 
+  static constexpr size_t kAhead = 16;  // list entries ahead for value prefetches
+
   const int d;
   const vid_t lo, hi;
   std::vector<V>& values;  // replica of the global value array
@@ -69,11 +71,16 @@ class DeviceContext {
   // calls changed(v) for each vertex whose value changed.
   template <typename Reduce, typename Changed>
   void merge(int parity, Reduce reduce, Changed changed) {
-    for_each_received(parity, [&](vid_t v, V value) {
-      const V now = reduce(values[v], value);
-      if (now == values[v]) return;
-      values[v] = now;
-      changed(v);
+    for_each_peer_message(parity, [&](int, const Update<V>* rec, size_t count) {
+      for (size_t i = 0; i < count; ++i) {
+        // Records land at random vertices: start the miss a few records early.
+        if (i + kAhead < count) __builtin_prefetch(&values[rec[i + kAhead].v], 1, 3);
+        const vid_t v = rec[i].v;
+        const V now = reduce(values[v], rec[i].value);
+        if (now == values[v]) continue;
+        values[v] = now;
+        changed(v);
+      }
     });
   }
 
@@ -128,6 +135,7 @@ class DeviceContext {
     auto* out = reinterpret_cast<Update<V>*>(s.data);
     size_t k = 0;
     for (size_t i = 0; i < count; ++i) {
+      if (i + kAhead < count) __builtin_prefetch(&values[list[i + kAhead]]);
       const vid_t v = list[i];
       if (keep(v)) out[k++] = Update<V>{v, value_of(v)};
     }

@@ -171,8 +171,12 @@ void ordered(Ctx<P>& c, const Graph& g, const P& prog, uint64_t delta, PushBoard
     c.begin(kCompute);
     frontier.count = 0;
     if (bucket < bins.size()) {
-      for (vid_t v : bins[bucket])  // drop stale and repeated entries
+      const std::vector<vid_t>& bin = bins[bucket];
+      for (size_t i = 0; i < bin.size(); ++i) {  // drop stale and repeated entries
+        if (i + c.kAhead < bin.size()) __builtin_prefetch(&c.values[bin[i + c.kAhead]]);
+        const vid_t v = bin[i];
         if (bin_of(v) == bucket && c.marks.test_and_set(v)) frontier.ids[frontier.count++] = v;
+      }
       bins[bucket].clear();
       for (size_t i = 0; i < frontier.count; ++i) c.marks.reset(frontier.ids[i]);
     }
@@ -180,6 +184,7 @@ void ordered(Ctx<P>& c, const Graph& g, const P& prog, uint64_t delta, PushBoard
     push_step(board, c.d, out, prog, c.values.data(), frontier, changed, claimed, st, mine.migrated);
     mine.edges = st.edges;
     for (size_t i = 0; i < changed.count; ++i) {
+      if (i + c.kAhead < changed.count) __builtin_prefetch(&c.values[changed.ids[i + c.kAhead]]);
       const vid_t v = changed.ids[i];
       mine.bucket = std::min<uint64_t>(mine.bucket, bin_of(v));  // receivers will bin remote ones
       if (c.owns(v)) put(v), ++mine.updated;
