@@ -11,6 +11,7 @@
 // device sends for parity p stays readable until the peers have merged p.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstring>
 #include <memory>
@@ -30,11 +31,14 @@ struct Slot {
   // Host slots only: makes the owned storage at least `bytes` and views it.
   // The contents are not kept: every user writes the slot after reserving.
   // Left uninitialised, so a slot's pages are touched once, by its writer.
+  // Grows by at least half: a frontier that grows a little every superstep
+  // would otherwise cost a fresh allocation (and its page faults) each time.
   void reserve_host(size_t bytes) {
     if (!host || capacity < bytes) {
+      const size_t grown = std::max(bytes, capacity + capacity / 2);
       host.reset();
-      host.reset(new std::byte[bytes]);
-      capacity = bytes;
+      host.reset(new std::byte[grown]);
+      capacity = grown;
     }
     storage = data = host.get();
   }

@@ -135,7 +135,10 @@ class DeviceContext {
     auto* out = reinterpret_cast<Update<V>*>(s.data);
     size_t k = 0;
     for (size_t i = 0; i < count; ++i) {
-      if (i + kAhead < count) __builtin_prefetch(&values[list[i + kAhead]]);
+      if (i + kAhead < count) {
+        __builtin_prefetch(&values[list[i + kAhead]]);
+        __builtin_prefetch(&part_.boundary[list[i + kAhead]]);
+      }
       const vid_t v = list[i];
       if (keep(v)) out[k++] = Update<V>{v, value_of(v)};
     }

@@ -38,7 +38,11 @@ def main():
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--build", default="build")
+    ap.add_argument("--apps", default=",".join(APPS), help="comma-separated subset of " + ",".join(APPS))
     a = ap.parse_args()
+    apps = [x for x in a.apps.split(",") if x]
+    if not apps or any(x not in APPS for x in apps):
+        ap.error(f"--apps: pick from {','.join(APPS)}")
     binary = os.path.join(ROOT, a.build, "chatty")
     ok = True
     with tempfile.TemporaryDirectory() as tmp:
@@ -46,7 +50,7 @@ def main():
         subprocess.run([binary, "generate", a.graph, cgr], check=True, capture_output=True)
         print(f"P=2 against P=1 on {a.graph} ({os.cpu_count()} threads; {a.rounds} alternating rounds of {a.repeat} runs)")
         print(f"{'app':5} {'P=1 ms':>9} {'P=2 ms':>9} {'P2/P1':>7} {'best P2/P1':>11} {'P=2 no migration':>17}")
-        for app in APPS:
+        for app in apps:
             t = {1: [], 2: [], "off": []}
             for _ in range(a.rounds):
                 for p in t:
@@ -63,7 +67,7 @@ def main():
         comms = ["host", "host_read", "host_view"]
         print(f"\nhost transports on {a.graph}, P=4 (medians of {a.rounds} alternating rounds, ms)")
         print(f"{'app':5} " + " ".join(f"{c:>10}" for c in comms))
-        for app in APPS:
+        for app in apps:
             t = {c: [] for c in comms}
             for _ in range(a.rounds):
                 for comm in t:
@@ -72,7 +76,7 @@ def main():
             print(f"{app:5} " + " ".join(f"{statistics.median(t[c]) * 1e3:10.1f}" for c in comms))
         print(f"\ncommunicated / updated on {a.ratio_graph}")
         print(f"{'app':5} " + " ".join(f"{'P=' + str(p):>9}" for p in (2, 4, 8)))
-        for app in APPS:
+        for app in apps:
             cells = []
             for p in (2, 4, 8):
                 m = run(binary, a.ratio_graph, app, p)["multi"]
