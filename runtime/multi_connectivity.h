@@ -62,6 +62,17 @@ class Bits32 {
         set(v++);
       }
   }
+  // Sets exactly the vertices whose byte flag is non-zero (flags: n bytes).
+  void assign_flags(const uint8_t* flags, size_t n) {
+    const size_t whole = n / 32;
+    for (size_t w = 0; w < whole; ++w) {  // fixed trip count: vectorised to a byte compare and mask
+      uint32_t bits = 0;
+      for (unsigned j = 0; j < 32; ++j) bits |= uint32_t(flags[w * 32 + j] != 0) << j;
+      w_[w] = bits;
+    }
+    for (size_t v = whole * 32; v < n; ++v)
+      if (flags[v]) set(vid_t(v));
+  }
   uint32_t word(size_t i) const { return w_[i]; }
   uint32_t& word(size_t i) { return w_[i]; }
 
@@ -148,15 +159,16 @@ struct SampleTask {
 
 struct SampleSums {
   uint64_t edges = 0, migrated = 0;
+  uint64_t inner = 0;  // of a compression: vertices that are not roots
   SampleSums& operator+=(const SampleSums& o) {
-    edges += o.edges, migrated += o.migrated;
+    edges += o.edges, migrated += o.migrated, inner += o.inner;
     return *this;
   }
 };
 
 inline void run_sample_block(const SampleTask& t, vid_t lo, vid_t hi, SampleSums& s) {
   if (t.round < 0)
-    cpu::uf_compress_serial(lo, hi, t.label);
+    s.inner += cpu::uf_compress_serial(lo, hi, t.label);
   else
     s.edges += link_sample<false>(*t.out, lo, hi, eid_t(t.round), t.label);
 }
@@ -349,7 +361,7 @@ void connectivity(DeviceContext<V>& c, const Graph& g, MigrationBoard<wcc::Sampl
   };
   wcc::Forest f(label, n, c.partition().devices(), c.d);
   const std::vector<vid_t>& boundary = c.partition().boundary_list;
-  for (vid_t v : boundary) f.shared.set(v);
+  f.shared.assign_flags(c.partition().boundary.data(), n);
   f.touched.set_range(c.lo, c.hi);
   // Between sample rounds: points the owned vertices and the boundary
   // vertices (the remote ones the device holds among them) at their roots,
@@ -437,11 +449,7 @@ void connectivity(DeviceContext<V>& c, const Graph& g, MigrationBoard<wcc::Sampl
     if (k == 3) break;
   }
   // Final labels of owned vertices; every vertex whose label is not its own id changed.
-  sample_phase(-1);
-  uint64_t changed = 0;
-#pragma omp parallel for schedule(static) reduction(+ : changed)
-  for (vid_t v = c.lo; v < c.hi; ++v) changed += label[v] != v;
-  c.add_updated(changed);
+  c.add_updated(wcc::sample_phase(board, c.d, {label, &out, -1}, c.lo, c.hi).inner);
 }
 
 }  // namespace chatty::multi

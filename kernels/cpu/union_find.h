@@ -98,13 +98,16 @@ inline bool uf_link_alone(vid_t u, vid_t v, vid_t* comp) {
 inline constexpr vid_t kPrefetchAhead = 16;
 
 // Points every vertex of [lo, hi), and every vertex on their paths, at its
-// root, on the calling thread (others may flatten the same paths).
-inline void uf_compress_serial(vid_t lo, vid_t hi, vid_t* comp) {
+// root, on the calling thread (others may flatten the same paths); returns
+// how many vertices of [lo, hi) are not roots.
+inline vid_t uf_compress_serial(vid_t lo, vid_t hi, vid_t* comp) {
+  vid_t inner = 0;
   for (vid_t v = lo; v < hi; ++v) {
     if (v + kPrefetchAhead < hi)  // other threads may be flattening that vertex: an atomic read
       __builtin_prefetch(comp + std::atomic_ref<vid_t>(comp[v + kPrefetchAhead]).load(std::memory_order_relaxed));
-    uf_flatten(v, comp);
+    inner += uf_flatten(v, comp) != v;
   }
+  return inner;
 }
 
 // The same on the calling thread's team.
