@@ -12,10 +12,14 @@ timed run. The ratio of the best runs is printed beside it: on a shared VM
 it shows what the runtime costs with the noise (other tenants taking a
 core from one device while the other waits) left out. A third run per
 round has work migration off (--migrate=false: no device computes blocks
-of a slower peer's), to show what migration buys on this machine."""
+of a slower peer's), to show what migration buys on this machine. The
+90 % interval beside the ratio is a bootstrap over the timed runs (the
+runs of each side resampled with replacement): how far the ratio could
+move from noise alone."""
 import argparse
 import json
 import os
+import random
 import statistics
 import subprocess
 import sys
@@ -29,6 +33,14 @@ def run(binary, graph, app, devices, *extra):
     out = subprocess.run([binary, "run", f"--app={app}", f"--graph={graph}", f"--devices={devices}", "--json", "--backend=cpu",
                           *extra], check=True, capture_output=True, text=True).stdout
     return json.loads(out.strip().splitlines()[-1])
+
+
+def ratio_interval(num, den, draws=2000, seed=1):
+    """5th and 95th percentiles of median(num*) / median(den*) over bootstrap resamples."""
+    rng = random.Random(seed)
+    r = sorted(statistics.median(rng.choices(num, k=len(num))) / statistics.median(rng.choices(den, k=len(den)))
+               for _ in range(draws))
+    return r[int(0.05 * draws)], r[int(0.95 * draws) - 1]
 
 
 def main():
@@ -49,7 +61,8 @@ def main():
         cgr = os.path.join(tmp, "g.cgr")
         subprocess.run([binary, "generate", a.graph, cgr], check=True, capture_output=True)
         print(f"P=2 against P=1 on {a.graph} ({os.cpu_count()} threads; {a.rounds} alternating rounds of {a.repeat} runs)")
-        print(f"{'app':5} {'P=1 ms':>9} {'P=2 ms':>9} {'P2/P1':>7} {'best P2/P1':>11} {'P=2 no migration':>17}")
+        print(f"{'app':5} {'P=1 ms':>9} {'P=2 ms':>9} {'P2/P1':>7} {'90% interval':>13} {'best P2/P1':>11} "
+              f"{'P=2 no migration':>17}")
         for app in apps:
             t = {1: [], 2: [], "off": []}
             for _ in range(a.rounds):
@@ -59,8 +72,9 @@ def main():
                                 *extra)["compute_s_all"]
             m1, m2, moff = statistics.median(t[1]), statistics.median(t[2]), statistics.median(t["off"])
             ok &= m2 / m1 <= 1.3
-            print(f"{app:5} {m1 * 1e3:9.1f} {m2 * 1e3:9.1f} {m2 / m1:7.2f} {min(t[2]) / min(t[1]):11.2f} "
-                  f"{moff * 1e3:8.1f} ({moff / m1:.2f})")
+            lo, hi = ratio_interval(t[2], t[1])
+            print(f"{app:5} {m1 * 1e3:9.1f} {m2 * 1e3:9.1f} {m2 / m1:7.2f} {f'{lo:.2f}-{hi:.2f}':>13} "
+                  f"{min(t[2]) / min(t[1]):11.2f} {moff * 1e3:8.1f} ({moff / m1:.2f})")
         # The three host transports (sender copies / receiver copies /
         # receiver merges from the sender's buffer) on P=4, alternating;
         # `--comm=auto` uses host_view, which measured fastest.
