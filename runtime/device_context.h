@@ -108,10 +108,7 @@ class DeviceContext {
   // Sends `count` records as they are (timed as compaction).
   void send(const Update<V>* records, size_t count) {
     begin(kCompact);
-    Slot& s = mb_.send(d, parity_ ^ 1);
-    s.reserve_host(count * sizeof(Update<V>));
-    std::copy(records, records + count, reinterpret_cast<Update<V>*>(s.data));
-    s.count = count;
+    mb_.send(d, parity_ ^ 1).assign(reinterpret_cast<const std::byte*>(records), count, sizeof(Update<V>));
     end();
   }
 

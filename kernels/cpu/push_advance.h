@@ -101,9 +101,8 @@ uint64_t push_step(const Csr& g, const P& prog, typename P::Value* val, const Qu
   if (omp_get_max_threads() == 1 || in.count < size_t(kGrain)) {
     vid_t* next = out.ids.mutable_data();
     size_t k = 0;
-    for (size_t i = 0; i < in.count; ++i)
-      detail::relax_out_edges<false>(g, prog, val, val, in.ids[i], claimed, scout, edges,
-                                     [&](vid_t v) { next[k++] = v; });
+    push_block<false>(g, prog, val, val, in.ids.data(), 0, in.count, claimed, scout, edges,
+                      [&](vid_t v) { next[k++] = v; });
     tail = k;
   } else {
 #pragma omp parallel reduction(+ : scout, edges)
