@@ -11,8 +11,14 @@
 namespace chatty {
 namespace {
 
+// Comments the writer leaves so that a round trip keeps what DIMACS cannot
+// say: an undirected graph, and an unweighted one (arcs of weight 1).
+constexpr const char* kUndirectedMark = "c undirected graph";
+constexpr const char* kUnitMark = "c unweighted graph";
+
 struct DimacsLine {
   uint64_t n = 0;
+  bool keep = true;  // weights stored
 
   std::string parse(const char* b, const char* e, EdgeList& out) const {
     const char* p = skip_space(b, e);
@@ -24,9 +30,9 @@ struct DimacsLine {
     if (s != NumStatus::kOk) return std::string("source id ") + describe(s);
     s = parse_uint(p, e, UINT64_MAX / 16, v);
     if (s != NumStatus::kOk) return std::string("target id ") + describe(s);
-    s = parse_uint(p, e, UINT32_MAX, w);
-    if (s == NumStatus::kOverflow) return "weight too large (max 4294967295)";
-    if (s != NumStatus::kOk) return std::string("weight ") + describe(s);
+    if (skip_space(p, e) == e) return "weight missing";
+    std::string err = parse_weight(p, e, keep, w);
+    if (!err.empty()) return err;
     if (skip_space(p, e) != e) return "malformed line: extra field after 'a u v w'";
     for (uint64_t id : {u, v}) {
       if (id == 0) return "vertex id 0 in a 1-based file";
@@ -34,29 +40,33 @@ struct DimacsLine {
     }
     out.src.push_back(vid_t(u - 1));
     out.dst.push_back(vid_t(v - 1));
-    out.weight.push_back(weight_t(w));
+    if (keep) out.weight.push_back(weight_t(w));
     return {};
   }
 };
 
 }  // namespace
 
-Graph load_dimacs(const std::string& path, const BuildOptions& opt) {
-  auto file = MappedFile::open(path);
-  size_t pos = 0;
-  uint64_t line_no = 0, n = 0, m = 0;
-  bool have_p = false;
-  while (pos < file->size() && !have_p) {
-    std::string line = next_line(*file, pos);
-    ++line_no;
+Graph load_dimacs(TextSource& src, const LoadOptions& opt, LoadInfo& info) {
+  const std::string& path = src.path();
+  LineCursor lines(src.first());
+  uint64_t n = 0, m = 0;
+  bool have_p = false, undirected = false, unit = false;
+  while (!lines.done() && !have_p) {
+    std::string line = lines.next();
     const char* p = skip_space(line.data(), line.data() + line.size());
     const char* e = line.data() + line.size();
-    if (p == e || *p == 'c') continue;
+    if (p == e) continue;
+    if (*p == 'c') {  // the marks this project's writer leaves
+      undirected = undirected || line.rfind(kUndirectedMark, 0) == 0;
+      unit = unit || line.rfind(kUnitMark, 0) == 0;
+      continue;
+    }
     char kind[16] = {0};
     char extra = 0;
     int got = std::sscanf(p, "p %15s %" SCNu64 " %" SCNu64 " %c", kind, &n, &m, &extra);
     if (got != 3 || p[0] != 'p' || line.find('-') != std::string::npos)
-      throw Error(path + ":" + std::to_string(line_no) + ": expected the problem line 'p sp N M'");
+      throw Error(path + ":" + std::to_string(lines.line_no) + ": expected the problem line 'p sp N M'");
     have_p = true;
   }
   CHATTY_CHECK(have_p, path + ": no problem line 'p sp N M' (empty or not a DIMACS file)");
@@ -65,15 +75,25 @@ Graph load_dimacs(const std::string& path, const BuildOptions& opt) {
   CHATTY_CHECK(n <= kMaxVertices - 1, path + ": header vertex count " + std::to_string(n) + " too large");
   DimacsLine parser;
   parser.n = n;
-  ParsedBody body = parse_body(*file, pos, line_no + 1, parser);
+  parser.keep = opt.weights == WeightUse::kNeeded && !unit;
+  ParsedBody body = parse_text(src, lines.pos, lines.line_no + 1, parser);
   CHATTY_CHECK(body.records == m,
                path + ": header says " + std::to_string(m) + " arcs but the file has " + std::to_string(body.records));
-  return build_graph(std::move(body.lists), vid_t(n), /*weighted=*/true, opt);
+  BuildOptions build = opt.build;
+  build.symmetrize = build.symmetrize || undirected;
+  info.format = "DIMACS";
+  info.weights_dropped = !parser.keep && !unit;
+  info.direction_reason = opt.build.symmetrize ? "asked for (--undirected)"
+                          : undirected         ? "the file's 'c undirected graph' comment"
+                                               : "DIMACS arcs are directed";
+  return build_graph(std::move(body.lists), vid_t(n), parser.keep, build);
 }
 
-void write_dimacs(const Graph& g, const std::string& path) {
-  std::string header = "c ChattyGraph export" + std::string(g.weighted() ? "" : " (unit weights)") + "\np sp " +
-                       std::to_string(g.num_vertices()) + " " + std::to_string(g.num_edges()) + "\n";
+std::string write_dimacs(const Graph& g, const std::string& path) {
+  std::string header = "c ChattyGraph export\n";
+  if (!g.directed()) header += std::string(kUndirectedMark) + ": every edge is listed in both directions\n";
+  if (!g.weighted()) header += std::string(kUnitMark) + ": every arc has weight 1\n";
+  header += "p sp " + std::to_string(g.num_vertices()) + " " + std::to_string(g.num_edges()) + "\n";
   const bool weighted = g.weighted();
   write_text_graph(g, path, header, [weighted](vid_t u, vid_t v, weight_t w, std::string& s) {
     s += "a ";
@@ -84,6 +104,7 @@ void write_dimacs(const Graph& g, const std::string& path) {
     append_uint(s, weighted ? w : 1);
     s.push_back('\n');
   });
+  return {};
 }
 
 }  // namespace chatty

@@ -1,5 +1,7 @@
-// SNAP / plain edge lists: "u v" or "u v w" per line, 0-based ids kept as
-// they are (|V| = max id + 1), '#' and '%' comment lines.
+// SNAP / KONECT / GAP edge lists: "u v" or "u v w" per line, ids kept as
+// they are (|V| = max id + 1) except KONECT's 1-based ones, '#' and '%'
+// comment lines, and the headers that say whether the graph is undirected.
+#include <cctype>
 #include <string>
 
 #include "datasets/text_formats.h"
@@ -22,27 +24,33 @@ bool is_comment_or_blank(const char* p, const char* e) {
 }
 
 struct EdgeListLine {
-  bool weighted = false;
+  bool has_weight = false;   // a third column
+  bool keep_weight = false;  // stored (else checked and dropped)
+  bool extra_columns = false;
+  uint64_t shift = 0;  // 1 for 1-based ids
 
   std::string parse(const char* b, const char* e, EdgeList& out) const {
     if (is_comment_or_blank(b, e)) return {};
     const char* p = b;
     uint64_t u = 0, v = 0, w = 0;
-    NumStatus s = parse_uint(p, e, kMaxId, u);
-    if (s != NumStatus::kOk) return field_error("source id", s, kMaxId);
-    s = parse_uint(p, e, kMaxId, v);
-    if (s != NumStatus::kOk) return field_error("target id", s, kMaxId);
-    if (weighted) {
-      s = parse_uint(p, e, UINT32_MAX, w);
-      if (s == NumStatus::kMissing) return "missing weight (earlier lines have three columns)";
-      if (s != NumStatus::kOk) return field_error("weight", s, UINT32_MAX);
+    NumStatus s = parse_uint(p, e, kMaxId + shift, u);
+    if (s != NumStatus::kOk) return field_error("source id", s, kMaxId + shift);
+    s = parse_uint(p, e, kMaxId + shift, v);
+    if (s != NumStatus::kOk) return field_error("target id", s, kMaxId + shift);
+    if (shift && (u == 0 || v == 0)) return "vertex id 0 in a 1-based (KONECT) file";
+    if (has_weight) {
+      if (skip_space(p, e) == e) return "missing weight (earlier lines have three columns)";
+      std::string err = parse_weight(p, e, keep_weight, w);
+      if (!err.empty()) return err;
     }
-    p = skip_space(p, e);
-    if (p != e)
-      return weighted ? "malformed line: expected 'u v w'" : "malformed line: expected 'u v' (or 'u v w' throughout)";
-    out.src.push_back(vid_t(u));
-    out.dst.push_back(vid_t(v));
-    if (weighted) out.weight.push_back(weight_t(w));
+    if (extra_columns) {
+      p = e;
+    } else if (skip_space(p, e) != e) {
+      return has_weight ? "malformed line: expected 'u v w'" : "malformed line: expected 'u v' (or 'u v w' throughout)";
+    }
+    out.src.push_back(vid_t(u - shift));
+    out.dst.push_back(vid_t(v - shift));
+    if (keep_weight) out.weight.push_back(weight_t(w));
     return {};
   }
 };
@@ -58,46 +66,75 @@ int count_fields(const std::string& line) {
   return fields;
 }
 
-// What the sequential look at the file's ends finds: an optional header line
-// holding only the vertex count, the column count of the first edge line, and
-// an optional end marker "-1" as the last line (a layout some GPU graph
-// systems use); the parallel parse then covers [begin, end).
+std::string lower(std::string s) {
+  for (char& c : s) c = char(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+// What the sequential look at the head finds: the direction headers, an
+// optional line holding only the vertex count, and the column count of the
+// first edge line; the parallel parse starts at `begin`.
 struct Shape {
-  size_t begin = 0, end = 0;
+  size_t begin = 0;
   uint64_t first_line = 1;
-  bool weighted = false;
+  int columns = 2;
   bool has_count = false;
-  uint64_t count = 0;
+  uint64_t count = 0;  // from a count line, or a lower bound from "# Nodes: N"
+  bool konect = false;
+  int undirected = -1;  // -1 unsaid, 0 directed, 1 undirected
+  std::string why;      // the header that said it
 };
 
-Shape sniff(const MappedFile& f) {
+// A comment line's say on the shape: SNAP's "# Undirected graph ..." /
+// "# Directed graph ..." / "# Nodes: N ...", KONECT's "% sym|asym|bip ...".
+void read_comment(const std::string& line, uint64_t line_no, const std::string& name, Shape& s) {
+  const std::string l = lower(line);
+  size_t i = 1;
+  while (i < l.size() && (l[i] == ' ' || l[i] == '\t')) ++i;
+  const std::string body = l.substr(i);
+  if (l[0] == '#' && body.rfind("undirected graph", 0) == 0 && s.undirected < 0) {
+    s.undirected = 1;
+    s.why = "the file's '# Undirected graph' header";
+  } else if (l[0] == '#' && body.rfind("directed graph", 0) == 0 && s.undirected < 0) {
+    s.undirected = 0;
+    s.why = "the file's '# Directed graph' header";
+  } else if (l[0] == '#' && body.rfind("nodes:", 0) == 0) {
+    s.count = std::strtoull(body.c_str() + 6, nullptr, 10);
+  } else if (l[0] == '%' && line_no == 1) {
+    const std::string kind = body.substr(0, body.find_first_of(" \t"));
+    if (kind == "bip")
+      throw Error(name +
+                  ":1: a KONECT bipartite graph ('% bip'): its two vertex sets share ids, which a graph of "
+                  "one vertex set would merge; not supported");
+    if (kind == "sym" || kind == "asym") {
+      s.konect = true;
+      s.undirected = kind == "sym";
+      s.why = "the KONECT header '% " + kind + "'";
+    }
+  }
+}
+
+Shape sniff(const TextSource& src) {
   Shape s;
-  s.end = f.size();
-  // Trailing "-1" marker.
-  size_t e = f.size();
-  while (e > 0 && (is_space(f.data()[e - 1]) || f.data()[e - 1] == '\n')) --e;
-  size_t ls = e;
-  while (ls > 0 && f.data()[ls - 1] != '\n') --ls;
-  if (std::string(f.data() + ls, e - ls) == "-1") s.end = ls;
-  // Header and first edge line.
-  size_t pos = 0;
-  uint64_t line_no = 0;
-  while (pos < s.end) {
-    std::string line = next_line(f, pos);
-    ++line_no;
-    if (is_comment_or_blank(line.data(), line.data() + line.size())) continue;
+  LineCursor lines(src.first());
+  while (!lines.done()) {
+    std::string line = lines.next();
+    if (is_comment_or_blank(line.data(), line.data() + line.size())) {
+      if (!line.empty() && (line[0] == '#' || line[0] == '%')) read_comment(line, lines.line_no, src.path(), s);
+      continue;
+    }
     const int fields = count_fields(line);
-    if (fields == 1 && !s.has_count) {  // only the first data line can be a header
+    if (fields == 1 && !s.has_count && !s.konect) {  // only the first data line can be a header
       const char* p = line.data();
       NumStatus st = parse_uint(p, line.data() + line.size(), kMaxVertices - 1, s.count);
       if (st != NumStatus::kOk)
-        throw Error(f.path() + ":" + std::to_string(line_no) + ": vertex count header " + describe(st));
+        throw Error(src.path() + ":" + std::to_string(lines.line_no) + ": vertex count header " + describe(st));
       s.has_count = true;
-      s.begin = pos;
-      s.first_line = line_no + 1;
+      s.begin = lines.pos;
+      s.first_line = lines.line_no + 1;
       continue;
     }
-    s.weighted = fields == 3;
+    s.columns = fields;
     break;
   }
   return s;
@@ -105,28 +142,50 @@ Shape sniff(const MappedFile& f) {
 
 }  // namespace
 
-Graph load_edge_list(const std::string& path, const BuildOptions& opt) {
-  auto file = MappedFile::open(path);
-  const Shape shape = sniff(*file);
+Graph load_edge_list(TextSource& src, const LoadOptions& opt, LoadInfo& info) {
+  const Shape shape = sniff(src);
   EdgeListLine parser;
-  parser.weighted = shape.weighted;
-  ParsedBody body = parse_body(*file, shape.begin, shape.first_line, parser, shape.end);
-  CHATTY_CHECK(body.any, path + ": empty graph: no edges");
+  parser.has_weight = shape.columns >= 3;
+  parser.keep_weight = parser.has_weight && opt.weights == WeightUse::kNeeded;
+  parser.extra_columns = shape.konect;  // KONECT's fourth column is a timestamp
+  parser.shift = shape.konect ? 1 : 0;
+  info.format = shape.konect ? "KONECT edge list" : "edge list";
+  info.weights_dropped = parser.has_weight && !parser.keep_weight;
+  ParsedBody body = parse_text(src, shape.begin, shape.first_line, parser, /*end_marker=*/true);
+  CHATTY_CHECK(body.any, src.path() + ": empty graph: no edges");
   uint64_t n = body.max_id + 1;
   if (shape.has_count) {
-    CHATTY_CHECK(body.max_id < shape.count, path + ": vertex id " + std::to_string(body.max_id) +
+    CHATTY_CHECK(body.max_id < shape.count, src.path() + ": vertex id " + std::to_string(body.max_id) +
                                                 " out of range: the header says " + std::to_string(shape.count) +
                                                 " vertices");
     n = shape.count;
+  } else if (shape.count > n && shape.count <= kMaxVertices) {
+    n = shape.count;  // "# Nodes: N" keeps isolated vertices at the end
   }
-  return build_graph(std::move(body.lists), vid_t(n), parser.weighted, opt);
+  BuildOptions build = opt.build;
+  if (shape.undirected == 1) build.symmetrize = true;
+  if (opt.build.symmetrize)
+    info.direction_reason = "asked for (--undirected)";
+  else if (shape.undirected >= 0)
+    info.direction_reason = shape.why;
+  else
+    info.direction_reason = "an edge list without an '# Undirected graph' header; --undirected symmetrizes";
+  return build_graph(std::move(body.lists), vid_t(n), parser.keep_weight, build);
 }
 
-void write_edge_list(const Graph& g, const std::string& path) {
-  std::string header = "# ChattyGraph edge list: " + std::to_string(g.num_vertices()) + " vertices, " +
-                       std::to_string(g.num_edges()) + " edges" + (g.directed() ? "" : " (both directions)") + "\n";
-  const bool weighted = g.weighted();
-  write_text_graph(g, path, header, [weighted](vid_t u, vid_t v, weight_t w, std::string& s) {
+std::string write_edge_list(const Graph& g, const std::string& path, EdgeListStyle style) {
+  const bool undirected = !g.directed();
+  const bool weighted = g.weighted() && style != EdgeListStyle::kGapEl;
+  CHATTY_CHECK(g.weighted() || style != EdgeListStyle::kGapWel,
+               path + ": the graph has no weights and .wel needs one per edge (write .el)");
+  std::string header;
+  if (undirected) header = "# Undirected graph (each unordered pair of nodes is saved once)\n";
+  if (style == EdgeListStyle::kSnap) {
+    if (!undirected) header = "# Directed graph\n";
+    header += "# Nodes: " + std::to_string(g.num_vertices()) + " Edges: " + std::to_string(edges_once(g)) + "\n";
+  }
+  write_text_graph(g, path, header, [&](vid_t u, vid_t v, weight_t w, std::string& s) {
+    if (undirected && v < u) return;  // each edge once
     append_uint(s, u);
     s.push_back(' ');
     append_uint(s, v);
@@ -136,6 +195,8 @@ void write_edge_list(const Graph& g, const std::string& path) {
     }
     s.push_back('\n');
   });
+  if (g.weighted() && !weighted) return "weights not written: .el has two columns (write .wel to keep them)";
+  return {};
 }
 
 }  // namespace chatty

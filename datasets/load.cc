@@ -1,27 +1,119 @@
 #include "datasets/load.h"
 
 #include <algorithm>
+#include <cstring>
 
 #include "datasets/cgr_format.h"
 #include "datasets/generators.h"
 #include "datasets/text_formats.h"
+#include "datasets/text_source.h"
 #include "runtime/status.h"
 
 namespace chatty {
 namespace {
 
+std::string lower(std::string s) {
+  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
+  return s;
+}
+
 std::string extension(const std::string& path) {
   size_t slash = path.find_last_of('/');
   size_t dot = path.find_last_of('.');
   if (dot == std::string::npos || (slash != std::string::npos && dot < slash)) return "";
-  std::string ext = path.substr(dot + 1);
-  std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return std::tolower(c); });
-  return ext;
+  return lower(path.substr(dot + 1));
+}
+
+// The path without a compression suffix: "g.txt.gz" names a .txt.
+std::string without_compression(const std::string& path) {
+  for (const char* z : {".gz", ".zst", ".zstd", ".bz2"}) {
+    const size_t k = std::strlen(z);
+    if (path.size() > k && lower(path.substr(path.size() - k)) == z) return path.substr(0, path.size() - k);
+  }
+  return path;
+}
+
+const char* format_name(Format f) {
+  switch (f) {
+    case Format::kEdgeList: return "an edge list";
+    case Format::kDimacs: return "a DIMACS file";
+    case Format::kMatrixMarket: return "a Matrix Market file";
+    case Format::kCgr: return "a .cgr file";
+    default: return "auto";
+  }
+}
+
+// The format a file's first bytes say it is, or kAuto when they do not say
+// (an edge list's lines are only numbers and comments).
+Format format_of_content(const TextBlock& b) {
+  const size_t n = std::min<size_t>(b.size, 1 << 16);
+  if (n >= 8 && std::memcmp(b.data, "CHATTYGR", 8) == 0) return Format::kCgr;
+  size_t pos = 0;
+  while (pos < n) {
+    size_t end = pos;
+    while (end < n && b.data[end] != '\n') ++end;
+    std::string line = lower(std::string(b.data + pos, end - pos));
+    pos = end + 1;
+    const size_t first = line.find_first_not_of(" \t\r");
+    if (first == std::string::npos) continue;
+    line = line.substr(first);
+    if (line.rfind("%%matrixmarket", 0) == 0) return Format::kMatrixMarket;
+    if (line.rfind("p ", 0) == 0 || line.rfind("p\t", 0) == 0) return Format::kDimacs;
+    if (line[0] == 'c' && (line.size() == 1 || line[1] == ' ' || line[1] == '\t')) continue;  // DIMACS comment
+    return Format::kAuto;
+  }
+  return Format::kAuto;
+}
+
+// --format wins when the content does not contradict it, the content wins
+// over the extension, and an unknown extension is an error unless the
+// content says what it is.
+Format resolve_format(const std::string& what, const TextSource& src, Format asked) {
+  const Format content = format_of_content(src.first());
+  if (asked != Format::kAuto) {
+    CHATTY_CHECK(content == Format::kAuto || content == asked,
+                 what + ": the content is " + format_name(content) + " but --format names " + format_name(asked));
+    return asked;
+  }
+  if (content != Format::kAuto) return content;
+  if (what == "-") return Format::kEdgeList;
+  return format_of_path(without_compression(what));
+}
+
+Graph load_file(const std::string& what, const LoadOptions& opt, LoadInfo& info) {
+  auto src = TextSource::open(what);
+  info.compression = compression_name(src->compression());
+  const Format f = resolve_format(what, *src, opt.format);
+  switch (f) {
+    case Format::kEdgeList: return load_edge_list(*src, opt, info);
+    case Format::kDimacs: return load_dimacs(*src, opt, info);
+    case Format::kMatrixMarket: return load_matrix_market(*src, opt, info);
+    case Format::kCgr: {
+      CHATTY_CHECK(src->mapped(), src->path() +
+                                      ": a .cgr graph is used in place and must be a regular, "
+                                      "uncompressed file (decompress it first)");
+      src.reset();
+      Graph g = read_cgr(what);
+      info.format = "cgr";
+      info.direction_reason = "stored in the .cgr file";
+      if (opt.build.symmetrize && g.directed()) {
+        g = symmetrized(g);
+        info.direction_reason = "asked for (--undirected)";
+      }
+      if (opt.weights == WeightUse::kIgnored && g.weighted()) {
+        g.drop_weights();
+        info.weights_dropped = true;
+      }
+      return g;
+    }
+    case Format::kAuto: break;
+  }
+  throw Error(what + ": unknown format");
 }
 
 }  // namespace
 
-Graph load_graph_unchecked(const std::string& what, const LoadOptions& opt);
+Graph load_graph_unchecked(const std::string& what, const LoadOptions& opt, LoadInfo& info);
 
 Format parse_format(const std::string& name) {
   if (name == "auto" || name.empty()) return Format::kAuto;
@@ -34,12 +126,14 @@ Format parse_format(const std::string& name) {
 
 Format format_of_path(const std::string& path) {
   const std::string ext = extension(path);
-  if (ext == "txt" || ext == "el" || ext == "wel" || ext == "edges" || ext == "snap") return Format::kEdgeList;
+  if (ext == "txt" || ext == "el" || ext == "wel" || ext == "edges" || ext == "snap" || ext == "tsv" || ext == "csv")
+    return Format::kEdgeList;
   if (ext == "gr") return Format::kDimacs;
   if (ext == "mtx") return Format::kMatrixMarket;
   if (ext == "cgr") return Format::kCgr;
   throw Error(path + ": unknown format '" + (ext.empty() ? "(no extension)" : "." + ext) +
-              "' (extensions .txt .el .wel .edges .snap .gr .mtx .cgr, or --format=el|gr|mtx|cgr)");
+              "' (extensions .txt .el .wel .edges .snap .gr .mtx .cgr, optionally .gz .zst .bz2, or "
+              "--format=el|gr|mtx|cgr)");
 }
 
 Graph symmetrized(const Graph& g) {
@@ -58,44 +152,51 @@ Graph symmetrized(const Graph& g) {
   return build_graph(std::move(lists), n, g.weighted(), opt);
 }
 
-Graph load_graph(const std::string& what, const LoadOptions& opt) {
+Graph load_graph(const std::string& what, const LoadOptions& opt, LoadInfo* info) {
+  LoadInfo local;
+  LoadInfo& i = info ? *info : local;
+  i = LoadInfo{};
   try {
-    return load_graph_unchecked(what, opt);
+    return load_graph_unchecked(what, opt, i);
   } catch (const Error& e) {
     // Errors from building the graph (memory) do not know the input's name.
     const std::string msg = e.what();
-    if (msg.rfind(what, 0) == 0 || msg.find(what) != std::string::npos) throw;
-    throw Error(what + ": " + msg);
+    const std::string name = what == "-" ? "standard input" : what;
+    if (msg.find(name) != std::string::npos) throw;
+    throw Error(name + ": " + msg);
   }
 }
 
-Graph load_graph_unchecked(const std::string& what, const LoadOptions& opt) {
-  if (is_graph_spec(what)) return generate_graph(parse_graph_spec(what), opt.seed);
-  Format f = opt.format == Format::kAuto ? format_of_path(what) : opt.format;
+Graph load_graph_unchecked(const std::string& what, const LoadOptions& opt, LoadInfo& info) {
   Graph g;
-  switch (f) {
-    case Format::kEdgeList: g = load_edge_list(what, opt.build); break;
-    case Format::kDimacs: g = load_dimacs(what, opt.build); break;
-    case Format::kMatrixMarket: g = load_matrix_market(what, opt.build); break;
-    case Format::kCgr:
-      g = read_cgr(what);
-      if (opt.build.symmetrize && g.directed()) g = symmetrized(g);
-      break;
-    case Format::kAuto: break;
+  if (is_graph_spec(what)) {
+    g = generate_graph(parse_graph_spec(what), opt.seed);
+    info.format = "generator";
+    info.direction_reason = "generated";
+  } else {
+    g = load_file(what, opt, info);
   }
-  CHATTY_CHECK(g.num_edges() > 0, what + ": empty graph: no edges left after loading");
+  CHATTY_CHECK(g.num_edges() > 0,
+               (what == "-" ? std::string("standard input") : what) + ": empty graph: no edges left after loading");
   return g;
 }
 
-void save_graph(const Graph& g, const std::string& path, Format format) {
+std::string save_graph(const Graph& g, const std::string& path, Format format) {
+  const std::string ext = extension(path);
   Format f = format == Format::kAuto ? format_of_path(path) : format;
   switch (f) {
-    case Format::kEdgeList: write_edge_list(g, path); break;
-    case Format::kDimacs: write_dimacs(g, path); break;
-    case Format::kMatrixMarket: write_matrix_market(g, path); break;
-    case Format::kCgr: write_cgr(g, path); break;
+    case Format::kEdgeList: {
+      const EdgeListStyle style = ext == "el"    ? EdgeListStyle::kGapEl
+                                  : ext == "wel" ? EdgeListStyle::kGapWel
+                                                 : EdgeListStyle::kSnap;
+      return write_edge_list(g, path, style);
+    }
+    case Format::kDimacs: return write_dimacs(g, path);
+    case Format::kMatrixMarket: return write_matrix_market(g, path);
+    case Format::kCgr: write_cgr(g, path); return {};
     case Format::kAuto: break;
   }
+  return {};
 }
 
 }  // namespace chatty

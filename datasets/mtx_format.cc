@@ -1,7 +1,7 @@
 // Matrix Market coordinate matrices as graphs: entry (i, j) is the edge
-// i-1 -> j-1. "symmetric" gives an undirected graph. Integer values are
-// weights; real values are rounded to the nearest integer weight (weights
-// are uint32), so a negative or too-large value is an error.
+// i-1 -> j-1. "symmetric" gives an undirected graph. Values are weights:
+// kept only when they are non-negative integers (a real of integral value
+// included), never rounded; a caller that ignores weights takes any value.
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
@@ -20,6 +20,7 @@ enum class Field { kPattern, kInteger, kReal };
 struct MtxLine {
   uint64_t rows = 0, cols = 0;
   Field field = Field::kPattern;
+  bool keep = false;  // values stored as weights
 
   std::string parse(const char* b, const char* e, EdgeList& out) const {
     const char* p = skip_space(b, e);
@@ -33,28 +34,15 @@ struct MtxLine {
     if (i > rows) return "row index " + std::to_string(i) + " out of range 1.." + std::to_string(rows);
     if (j > cols) return "column index " + std::to_string(j) + " out of range 1.." + std::to_string(cols);
     uint64_t w = 0;
-    if (field == Field::kInteger) {
-      s = parse_uint(p, e, UINT32_MAX, w);
-      if (s == NumStatus::kOverflow) return "weight too large (max 4294967295)";
-      if (s != NumStatus::kOk) return std::string("value ") + describe(s);
-    } else if (field == Field::kReal) {
-      p = skip_space(p, e);
-      std::string tok;
-      while (p < e && !is_space(*p)) tok.push_back(*p++);
-      if (tok.empty()) return "missing value";
-      char* end = nullptr;
-      errno = 0;
-      double x = std::strtod(tok.c_str(), &end);
-      if (*end != '\0' || errno == ERANGE || !std::isfinite(x)) return "value '" + tok + "' is not a number";
-      if (x < 0) return "negative weight " + tok;
-      double r = std::nearbyint(x);
-      if (r > double(UINT32_MAX)) return "weight " + tok + " too large (max 4294967295)";
-      w = uint64_t(r);
+    if (field != Field::kPattern) {
+      if (skip_space(p, e) == e) return "missing value";
+      std::string err = parse_weight(p, e, keep, w);
+      if (!err.empty()) return err;
     }
     if (skip_space(p, e) != e) return "malformed entry: extra field";
     out.src.push_back(vid_t(i - 1));
     out.dst.push_back(vid_t(j - 1));
-    if (field != Field::kPattern) out.weight.push_back(weight_t(w));
+    if (keep) out.weight.push_back(weight_t(w));
     return {};
   }
 };
@@ -66,17 +54,18 @@ std::string lower(std::string s) {
 
 }  // namespace
 
-Graph load_matrix_market(const std::string& path, const BuildOptions& opt_in) {
-  auto file = MappedFile::open(path);
-  size_t pos = 0;
-  std::string banner = next_line(*file, pos);
+Graph load_matrix_market(TextSource& src, const LoadOptions& opt, LoadInfo& info) {
+  const std::string& path = src.path();
+  LineCursor lines(src.first());
+  std::string banner = lines.next();
   std::istringstream bs(lower(banner));
   std::string tag, object, format, field, symmetry;
   bs >> tag >> object >> format >> field >> symmetry;
   const std::string at = path + ":1: ";
   CHATTY_CHECK(tag == "%%matrixmarket" && object == "matrix",
                at + "not a Matrix Market file (expected '%%MatrixMarket matrix ...')");
-  CHATTY_CHECK(format == "coordinate", at + "only 'coordinate' matrices are graphs (got '" + format + "')");
+  CHATTY_CHECK(format == "coordinate", at + "only 'coordinate' matrices are graphs (got '" + format +
+                                           "': a dense array lists every entry, not edges)");
   MtxLine parser;
   if (field == "pattern")
     parser.field = Field::kPattern;
@@ -87,13 +76,15 @@ Graph load_matrix_market(const std::string& path, const BuildOptions& opt_in) {
   else
     throw Error(at + "unsupported value type '" + field + "' (pattern, integer or real)");
   CHATTY_CHECK(symmetry == "general" || symmetry == "symmetric",
-               at + "unsupported symmetry '" + symmetry + "' (general or symmetric)");
+               at + "unsupported symmetry '" + symmetry +
+                   "' (general or symmetric; skew-symmetric and hermitian matrices are not graphs with one weight "
+                   "per edge)");
+  parser.keep = parser.field != Field::kPattern && opt.weights == WeightUse::kNeeded;
 
-  uint64_t line_no = 1, nnz = 0;
+  uint64_t nnz = 0;
   bool have_size = false;
-  while (pos < file->size() && !have_size) {
-    std::string line = next_line(*file, pos);
-    ++line_no;
+  while (!lines.done() && !have_size) {
+    std::string line = lines.next();
     const char* p = skip_space(line.data(), line.data() + line.size());
     const char* e = line.data() + line.size();
     if (p == e || *p == '%') continue;
@@ -101,34 +92,28 @@ Graph load_matrix_market(const std::string& path, const BuildOptions& opt_in) {
     NumStatus b = a == NumStatus::kOk ? parse_uint(p, e, kMaxVertices - 1, parser.cols) : a;
     NumStatus c = b == NumStatus::kOk ? parse_uint(p, e, UINT64_MAX / 16, nnz) : b;
     if (c != NumStatus::kOk || skip_space(p, e) != e)
-      throw Error(path + ":" + std::to_string(line_no) + ": expected the size line 'rows cols entries'");
+      throw Error(path + ":" + std::to_string(lines.line_no) + ": expected the size line 'rows cols entries'");
     have_size = true;
   }
   CHATTY_CHECK(have_size, path + ": missing the size line 'rows cols entries'");
   CHATTY_CHECK(nnz > 0 && parser.rows > 0, path + ": empty graph: size line says " + std::to_string(nnz) + " entries");
-  ParsedBody body = parse_body(*file, pos, line_no + 1, parser);
+  ParsedBody body = parse_text(src, lines.pos, lines.line_no + 1, parser);
   CHATTY_CHECK(body.records == nnz, path + ": size line says " + std::to_string(nnz) + " entries but the file has " +
                                         std::to_string(body.records));
-  BuildOptions opt = opt_in;
-  if (symmetry == "symmetric") opt.symmetrize = true;
+  BuildOptions build = opt.build;
+  if (symmetry == "symmetric") build.symmetrize = true;
+  info.format = "Matrix Market";
+  info.weights_dropped = parser.field != Field::kPattern && !parser.keep;
+  info.direction_reason = opt.build.symmetrize ? "asked for (--undirected)" : "Matrix Market '" + symmetry + "'";
   vid_t n = vid_t(std::max(parser.rows, parser.cols));
-  return build_graph(std::move(body.lists), n, parser.field != Field::kPattern, opt);
+  return build_graph(std::move(body.lists), n, parser.keep, build);
 }
 
-void write_matrix_market(const Graph& g, const std::string& path) {
+std::string write_matrix_market(const Graph& g, const std::string& path) {
   const bool weighted = g.weighted();
   const bool sym = !g.directed();
   const vid_t n = g.num_vertices();
-  // Count the entries written (one per undirected edge) for the size line.
-  const Csr& csr = g.out();
-  eid_t entries = 0;
-  if (sym) {
-#pragma omp parallel for schedule(dynamic, 1024) reduction(+ : entries)
-    for (vid_t u = 0; u < n; ++u)
-      for (eid_t e = csr.offsets[u]; e < csr.offsets[u + 1]; ++e) entries += csr.targets[e] <= u;
-  } else {
-    entries = g.num_edges();
-  }
+  const eid_t entries = edges_once(g);
   std::string header = std::string("%%MatrixMarket matrix coordinate ") + (weighted ? "integer" : "pattern") +
                        (sym ? " symmetric" : " general") + "\n% ChattyGraph export\n" + std::to_string(n) + " " +
                        std::to_string(n) + " " + std::to_string(entries) + "\n";
@@ -143,6 +128,7 @@ void write_matrix_market(const Graph& g, const std::string& path) {
     }
     s.push_back('\n');
   });
+  return {};
 }
 
 }  // namespace chatty

@@ -1,27 +1,40 @@
 // Text graph formats. Each loader validates as it parses and throws
-// chatty::Error naming the file and line of the first problem.
-//   edge list (.txt .el .wel .edges .snap): "u v [w]" per line, '#'/'%' comments
+// chatty::Error naming the input and line of the first problem.
+//   edge list (.txt .el .wel .edges .snap): "u v [w]" per line, '#'/'%'
+//     comments; SNAP's "# Undirected graph" / "# Directed graph" and
+//     KONECT's "% sym" / "% asym" headers say the direction (KONECT ids are
+//     1-based); without one an edge list is directed.
 //   DIMACS (.gr): "p sp N M", "a u v w" (1-based), "c" comments
 //   Matrix Market (.mtx): coordinate; general/symmetric; pattern/integer/real
 #pragma once
 
 #include <string>
 
+#include "datasets/load.h"
+#include "datasets/text_source.h"
 #include "runtime/graph.h"
-#include "runtime/graph_builder.h"
 
 namespace chatty {
 
-Graph load_edge_list(const std::string& path, const BuildOptions& opt);
-Graph load_dimacs(const std::string& path, const BuildOptions& opt);
-// A "symmetric" matrix gives an undirected graph whatever opt.symmetrize says.
-Graph load_matrix_market(const std::string& path, const BuildOptions& opt);
+// opt.weights == kIgnored parses weights for syntax only and drops them.
+Graph load_edge_list(TextSource& src, const LoadOptions& opt, LoadInfo& info);
+Graph load_dimacs(TextSource& src, const LoadOptions& opt, LoadInfo& info);
+// A "symmetric" matrix gives an undirected graph whatever opt says.
+Graph load_matrix_market(TextSource& src, const LoadOptions& opt, LoadInfo& info);
+
+// Edge list layouts: GAP's .el (two columns) and .wel (three), and SNAP's
+// text (.txt .edges .snap: "# Directed graph"/"# Undirected graph" and
+// "# Nodes: N Edges: M" header, a weight column when weighted).
+enum class EdgeListStyle { kGapEl, kGapWel, kSnap };
 
 // Writers for `chatty convert` and round-trip tests. An undirected graph is
-// written with each edge once (u <= v) in .mtx ("symmetric") and in both
-// directions elsewhere, as those formats have no way to say "undirected".
-void write_edge_list(const Graph& g, const std::string& path);
-void write_dimacs(const Graph& g, const std::string& path);
-void write_matrix_market(const Graph& g, const std::string& path);
+// written with each edge once (u <= v) under a header that says so (.mtx
+// "symmetric"; SNAP's "# Undirected graph" in edge lists), and in both
+// directions in .gr, marked by a comment this reader honours. Each returns
+// a note for the user when something of the graph could not be written
+// (weights in .el), else "".
+std::string write_edge_list(const Graph& g, const std::string& path, EdgeListStyle style);
+std::string write_dimacs(const Graph& g, const std::string& path);
+std::string write_matrix_market(const Graph& g, const std::string& path);
 
 }  // namespace chatty

@@ -14,6 +14,17 @@ namespace chatty {
 template <typename LineFn>
 void write_text_graph(const Graph& g, const std::string& path, const std::string& header, LineFn line);
 
+// Edges as an undirected graph's writers list them: once per pair (u <= v).
+inline eid_t edges_once(const Graph& g) {
+  if (g.directed()) return g.num_edges();
+  const Csr& c = g.out();
+  eid_t entries = 0;
+#pragma omp parallel for schedule(dynamic, 1024) reduction(+ : entries)
+  for (vid_t u = 0; u < c.num_vertices(); ++u)
+    for (eid_t e = c.offsets[u]; e < c.offsets[u + 1]; ++e) entries += c.targets[e] <= u;
+  return entries;
+}
+
 // Appends the decimal form of x.
 inline void append_uint(std::string& s, uint64_t x) {
   char tmp[24];

@@ -69,14 +69,21 @@ TEST(BadInput, NonNumericAndNegativeIds) {
 }
 
 TEST(BadInput, BadWeights) {
-  EXPECT_THAT(load_error("w1.wel", "0 1 5\n1 2 -4\n"), HasSubstr("w1.wel:2: weight negative"));
-  EXPECT_THAT(load_error("w2.wel", "0 1 4294967296\n"), HasSubstr("w2.wel:1: weight too large"));
-  EXPECT_THAT(load_error("w3.gr", "p sp 2 1\na 1 2 -1\n"), HasSubstr("w3.gr:2: weight negative"));
+  EXPECT_THAT(load_error("w1.wel", "0 1 5\n1 2 -4\n"), HasSubstr("w1.wel:2: negative weight -4"));
+  EXPECT_THAT(load_error("w2.wel", "0 1 4294967296\n"), HasSubstr("w2.wel:1: weight 4294967296 too large"));
+  EXPECT_THAT(load_error("w3.gr", "p sp 2 1\na 1 2 -1\n"), HasSubstr("w3.gr:2: negative weight -1"));
   EXPECT_THAT(load_error("w4.mtx", "%%MatrixMarket matrix coordinate real general\n2 2 1\n1 2 -0.5\n"),
               HasSubstr("w4.mtx:3: negative weight"));
   EXPECT_THAT(load_error("w5.mtx", "%%MatrixMarket matrix coordinate real general\n2 2 1\n1 2 1e12\n"),
               HasSubstr("w5.mtx:3: weight 1e12 too large"));
-  EXPECT_THAT(load_error("w6.wel", "0 1 2.5\n"), HasSubstr("w6.wel:1: weight not a non-negative integer"));
+  EXPECT_THAT(load_error("w6.wel", "0 1 2.5\n"), HasSubstr("w6.wel:1: weight 2.5 is not an integer"));
+  EXPECT_THAT(load_error("w7.wel", "0 1 x\n"), HasSubstr("w7.wel:1: weight 'x' is not a number"));
+  EXPECT_THAT(load_error("w8.mtx", "%%MatrixMarket matrix coordinate integer general\n2 2 1\n1 2 -3\n"),
+              HasSubstr("w8.mtx:3: negative weight -3"));
+  // Ignored weights are still numbers.
+  LoadOptions ignore;
+  ignore.weights = WeightUse::kIgnored;
+  EXPECT_THAT(load_error("w9.wel", "0 1 1\n1 2 abc\n", ignore), HasSubstr("w9.wel:2: weight 'abc' is not a number"));
 }
 
 TEST(BadInput, OutOfRangeIdsInOneBasedFormats) {

@@ -36,7 +36,8 @@ int write(const char* cmd, const std::string& in, const std::string& out) {
   double t0 = omp_get_wtime();
   Graph g = load_graph(in, load_options());
   double t1 = omp_get_wtime();
-  save_graph(g, out, parse_format(FLAGS_out_format));
+  const std::string note = save_graph(g, out, parse_format(FLAGS_out_format));
+  if (!note.empty()) std::fprintf(stderr, "chatty: warning: %s\n", note.c_str());
   double t2 = omp_get_wtime();
   std::printf("%s: %s -> %s: %u vertices, %lu edges (%s%s); load %.3f s, write %.3f s\n", cmd, in.c_str(), out.c_str(),
               g.num_vertices(), (unsigned long)g.num_edges(), g.directed() ? "directed" : "undirected",

@@ -7,8 +7,10 @@
 DEFINE_string(graph, "kron:16",
               "input: a graph file (.txt .el .wel .edges .snap .gr .mtx .cgr) or a spec "
               "kron:SCALE[:EF], urand:SCALE[:EF], grid:WxH");
-DEFINE_string(format, "auto", "input format: auto (by extension), el, gr, mtx or cgr");
+DEFINE_string(format, "auto",
+              "input format: auto (by content, else extension), el, gr, mtx or cgr; --graph=- reads standard input");
 DEFINE_bool(symmetrize, false, "add the reverse of every edge (undirected graph)");
+DEFINE_bool(undirected, false, "the graph is undirected: same as --symmetrize (Gunrock's spelling)");
 DEFINE_bool(dedupe, true, "keep one copy of parallel edges (the lightest)");
 DEFINE_bool(drop_self_loops, true, "drop edges from a vertex to itself");
 DEFINE_uint64(seed, 1, "seed for generators and default SSSP weights");
@@ -36,7 +38,7 @@ namespace chatty::cli {
 LoadOptions load_options() {
   LoadOptions o;
   o.format = parse_format(FLAGS_format);
-  o.build.symmetrize = FLAGS_symmetrize;
+  o.build.symmetrize = FLAGS_symmetrize || FLAGS_undirected;
   o.build.dedupe = FLAGS_dedupe;
   o.build.drop_self_loops = FLAGS_drop_self_loops;
   o.seed = FLAGS_seed;
