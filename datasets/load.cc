@@ -58,6 +58,8 @@ Format format_of_content(const TextBlock& b) {
     if (first == std::string::npos) continue;
     line = line.substr(first);
     if (line.rfind("%%matrixmarket", 0) == 0) return Format::kMatrixMarket;
+    for (const char* konect : {"% sym ", "% asym ", "% bip "})  // KONECT's out.NAME files
+      if (line.rfind(konect, 0) == 0) return Format::kEdgeList;
     if (line.rfind("p ", 0) == 0 || line.rfind("p\t", 0) == 0) return Format::kDimacs;
     if (line[0] == 'c' && (line.size() == 1 || line[1] == ' ' || line[1] == '\t')) continue;  // DIMACS comment
     return Format::kAuto;

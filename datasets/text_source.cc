@@ -4,6 +4,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <condition_variable>
 #include <cstring>
@@ -21,7 +23,7 @@ namespace {
 
 // Large enough that parsing a block in parallel amortises its start-up, small
 // enough that three in flight cost little memory.
-constexpr size_t kBlock = size_t(32) << 20;
+std::atomic<size_t> block_bytes{size_t(32) << 20};
 
 class MappedSource : public TextSource {
  public:
@@ -47,10 +49,10 @@ class MappedSource : public TextSource {
 class StreamSource : public TextSource {
  public:
   StreamSource(std::unique_ptr<ByteReader> in, int fd_to_close, const std::string& path, Compression c)
-      : in_(std::move(in)), fd_(fd_to_close) {
+      : in_(std::move(in)), fd_(fd_to_close), block_(block_bytes.load()) {
     path_ = path;
     compression_ = c;
-    for (auto& b : pool_) b.reserve(kBlock + kBlock / 8);
+    for (auto& b : pool_) b.reserve(block_);
     for (int i = 0; i < 3; ++i) free_.push_back(i);
     producer_ = std::thread([this] { produce(); });
   }
@@ -125,14 +127,14 @@ class StreamSource : public TextSource {
           size_t cut = v.size();
           while (cut > 0 && v[cut - 1] != '\n') --cut;
           if (cut == 0)
-            throw Error(path_ + ": a line longer than " + std::to_string(kBlock >> 20) + " MiB (not a text graph?)");
+            throw Error(path_ + ": a line longer than " + std::to_string(block_) + " bytes (not a text graph?)");
           carry.assign(v.begin() + std::ptrdiff_t(cut), v.end());
           v.resize(cut);
           // A stream that ends exactly at a block boundary: peek, so that
           // this block is marked last and the loader sees the file's end.
           if (carry.empty()) {
             char peek[4096];
-            const size_t k = in_->read(peek, sizeof peek);
+            const size_t k = in_->read(peek, std::min(sizeof peek, block_));
             if (k == 0) eof = true;
             carry.assign(peek, k);
           }
@@ -152,12 +154,13 @@ class StreamSource : public TextSource {
     cv_.notify_all();
   }
 
-  // Reads until v holds kBlock bytes; true when the stream ended first.
+  // Reads until v holds a block's bytes; true when the stream ended first.
   bool fill(std::vector<char>& v) {
     size_t have = v.size();
-    v.resize(kBlock);
-    while (have < kBlock) {
-      const size_t k = in_->read(v.data() + have, kBlock - have);
+    if (have >= block_) return false;
+    v.resize(block_);
+    while (have < block_) {
+      const size_t k = in_->read(v.data() + have, block_ - have);
       if (k == 0) {
         v.resize(have);
         return true;
@@ -169,6 +172,7 @@ class StreamSource : public TextSource {
 
   std::unique_ptr<ByteReader> in_;
   int fd_;
+  size_t block_;
   std::vector<char> pool_[3];
   std::thread producer_;
   std::mutex mu_;
@@ -205,6 +209,8 @@ std::string read_prefix(int fd, size_t n, const std::string& path) {
 }
 
 }  // namespace
+
+void set_stream_block_bytes(size_t bytes) { block_bytes = std::max<size_t>(bytes, 64); }
 
 std::unique_ptr<TextSource> TextSource::open(const std::string& path) {
   const bool std_in = path == "-";

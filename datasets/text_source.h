@@ -42,4 +42,8 @@ class TextSource {
   TextBlock first_;
 };
 
+// Bytes per streamed block (default 32 MiB). Tests make it small so that
+// lines, headers and end markers fall across block seams.
+void set_stream_block_bytes(size_t bytes);
+
 }  // namespace chatty

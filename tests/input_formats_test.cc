@@ -1,0 +1,210 @@
+// The inputs people download: compressed files (by magic, not name), pipes,
+// content that names its own format whatever the extension, the headers that
+// say a graph is undirected, and weights that are kept exactly or refused.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+
+#include <cstdlib>
+#include <thread>
+#include <vector>
+
+#include "datasets/load.h"
+#include "datasets/text_source.h"
+#include "test_util.h"
+
+namespace chatty {
+namespace {
+
+using ::testing::AllOf;
+using testing::error_of;
+using ::testing::HasSubstr;
+using testing::temp_path;
+using testing::write_file;
+
+std::vector<std::vector<vid_t>> neighbours(const Graph& g) {
+  std::vector<std::vector<vid_t>> a(g.num_vertices());
+  for (vid_t u = 0; u < g.num_vertices(); ++u)
+    for (eid_t e = g.out().offsets[u]; e < g.out().offsets[u + 1]; ++e) a[u].push_back(g.out().targets[e]);
+  return a;
+}
+
+std::vector<weight_t> weights(const Graph& g) {
+  return std::vector<weight_t>(g.out().weights.begin(), g.out().weights.end());
+}
+
+void run(const std::string& cmd) { ASSERT_EQ(std::system(cmd.c_str()), 0) << cmd; }
+
+LoadOptions ignoring_weights() {
+  LoadOptions o;
+  o.weights = WeightUse::kIgnored;
+  return o;
+}
+
+TEST(RealWeights, FractionalWeightsAreRefusedNotRounded) {
+  const std::string p =
+      write_file("real.mtx", "%%MatrixMarket matrix coordinate real general\n3 3 2\n1 2 0.3\n2 3 1\n");
+  EXPECT_THAT(error_of([&] { load_graph(p, {}); }),
+              AllOf(HasSubstr("real.mtx:3: weight 0.3 is not an integer"), HasSubstr("never rounds")));
+}
+
+TEST(RealWeights, AppsThatIgnoreWeightsLoadAnyNumber) {
+  LoadInfo info;
+  Graph g = load_graph(
+      write_file("neg.mtx", "%%MatrixMarket matrix coordinate real general\n3 3 3\n1 2 -0.3\n2 3 2.5e-3\n3 1 7\n"),
+      ignoring_weights(), &info);
+  EXPECT_FALSE(g.weighted());
+  EXPECT_TRUE(info.weights_dropped);
+  EXPECT_EQ(neighbours(g), (std::vector<std::vector<vid_t>>{{1}, {2}, {0}}));
+  Graph e = load_graph(write_file("neg.wel", "0 1 -1.5\n1 2 0.25\n"), ignoring_weights());
+  EXPECT_EQ(e.num_edges(), 2u);
+  Graph d = load_graph(write_file("neg.gr", "p sp 2 1\na 1 2 -4\n"), ignoring_weights());
+  EXPECT_FALSE(d.weighted());
+}
+
+TEST(Sniffing, MatrixMarketContentInATxtFileIsReadAsMatrixMarket) {
+  LoadInfo info;
+  Graph g = load_graph(write_file("mm.txt", "%%MatrixMarket matrix coordinate pattern general\n3 3 2\n1 2\n3 1\n"), {},
+                       &info);
+  EXPECT_EQ(info.format, "Matrix Market");
+  EXPECT_EQ(g.num_vertices(), 3u);  // not 4: the size line is no edge and ids become 0-based
+  EXPECT_EQ(neighbours(g), (std::vector<std::vector<vid_t>>{{1}, {}, {0}}));
+}
+
+TEST(Sniffing, DimacsContentInAnElFileIsReadAsDimacs) {
+  Graph g = load_graph(write_file("road.el", "c a road\np sp 3 2\na 1 2 4\na 2 3 6\n"), {});
+  EXPECT_EQ(g.num_vertices(), 3u);
+  EXPECT_EQ(weights(g), (std::vector<weight_t>{4, 6}));
+}
+
+TEST(Sniffing, AFormatTheContentContradictsIsRefused) {
+  LoadOptions o;
+  o.format = Format::kEdgeList;
+  const std::string p = write_file("mm2.el", "%%MatrixMarket matrix coordinate pattern general\n2 2 1\n1 2\n");
+  EXPECT_THAT(error_of([&] { load_graph(p, o); }),
+              HasSubstr("the content is a Matrix Market file but --format names an edge list"));
+}
+
+TEST(Sniffing, UnsupportedMatrixMarketKindsAreRefused) {
+  for (const char* kind : {"array real general", "coordinate real skew-symmetric", "coordinate complex hermitian"}) {
+    const std::string p = write_file("kind.mtx", std::string("%%MatrixMarket matrix ") + kind + "\n2 2 1\n1 2 1\n");
+    EXPECT_THAT(error_of([&] { load_graph(p, {}); }), HasSubstr("kind.mtx:1:")) << kind;
+  }
+}
+
+TEST(Direction, SnapUndirectedHeaderSymmetrizes) {
+  LoadInfo info;
+  Graph g = load_graph(write_file("ca.txt",
+                                  "# Undirected graph (each unordered pair of nodes is saved once): ca.txt\n"
+                                  "# Nodes: 4 Edges: 2\n# FromNodeId\tToNodeId\n0\t1\n1\t2\n"),
+                       {}, &info);
+  EXPECT_FALSE(g.directed());
+  EXPECT_EQ(g.num_vertices(), 4u);  // "# Nodes: 4" keeps the isolated vertex 3
+  EXPECT_EQ(neighbours(g), (std::vector<std::vector<vid_t>>{{1}, {0, 2}, {1}, {}}));
+  EXPECT_THAT(info.direction_reason, HasSubstr("# Undirected graph"));
+}
+
+TEST(Direction, SnapDirectedHeaderAndNoHeaderStayDirected) {
+  LoadInfo info;
+  Graph g = load_graph(write_file("cit.txt", "# Directed graph (each unordered pair of nodes is saved once)\n0 1\n"),
+                       {}, &info);
+  EXPECT_TRUE(g.directed());
+  EXPECT_THAT(info.direction_reason, HasSubstr("# Directed graph"));
+  load_graph(write_file("plain.txt", "0 1\n"), {}, &info);
+  EXPECT_THAT(info.direction_reason, HasSubstr("--undirected"));
+}
+
+TEST(Direction, KonectHeadersAreOneBasedAndSaySymmetric) {
+  Graph g = load_graph(write_file("out.konect", "% sym unweighted\n% 2 3 3\n1 2\n2 3\n"), {});
+  EXPECT_FALSE(g.directed());
+  EXPECT_EQ(neighbours(g), (std::vector<std::vector<vid_t>>{{1}, {0, 2}, {1}}));
+  Graph w = load_graph(write_file("out.konect_w", "% asym positive\n1 2 5 1234567\n2 1 3 1234568\n"), {});
+  EXPECT_TRUE(w.directed());
+  EXPECT_EQ(weights(w), (std::vector<weight_t>{5, 3}));
+  EXPECT_THAT(error_of([] { load_graph(write_file("out.bip", "% bip unweighted\n1 1\n"), {}); }),
+              HasSubstr("bipartite"));
+}
+
+class Compressed : public ::testing::TestWithParam<std::string> {};
+
+// A graph big enough to span many blocks, compressed with the real tools.
+TEST_P(Compressed, LoadsLikeThePlainFileByMagicWhateverTheName) {
+  const std::string tool = GetParam();
+  std::string text = "# Undirected graph\n";
+  for (int i = 0; i < 20000; ++i) text += std::to_string(i) + " " + std::to_string((i * 7919) % 20011) + "\n";
+  const std::string plain = write_file("big_" + tool + ".txt", text);
+  run(tool + " -c " + plain + " > " + plain + ".z");
+  run("cp " + plain + ".z " + temp_path("renamed_" + tool + ".txt"));  // compressed, named .txt
+  set_stream_block_bytes(4096);                                        // many block seams
+  Graph a = load_graph(plain, {});
+  LoadInfo info;
+  Graph b = load_graph(temp_path("renamed_" + tool + ".txt"), {}, &info);
+  set_stream_block_bytes(size_t(32) << 20);
+  EXPECT_EQ(info.compression, tool == "gzip" ? "gzip" : tool == "zstd" ? "zstd" : "bzip2");
+  EXPECT_FALSE(b.directed());
+  EXPECT_EQ(neighbours(a), neighbours(b));
+}
+
+TEST_P(Compressed, TruncatedAndCorruptDataAreErrors) {
+  const std::string tool = GetParam();
+  std::string text;
+  for (int i = 0; i < 5000; ++i) text += std::to_string(i) + " " + std::to_string(i + 1) + "\n";
+  const std::string plain = write_file("t_" + tool + ".el", text);
+  run(tool + " -c " + plain + " > " + plain + ".z");
+  run("head -c 3000 " + plain + ".z > " + temp_path("cut_" + tool + ".el"));
+  EXPECT_THAT(error_of([&] { load_graph(temp_path("cut_" + tool + ".el"), {}); }), HasSubstr("truncated"));
+  // Damage the middle of the stream.
+  run("(head -c 1500 " + plain + ".z; printf 'XXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX'; tail -c +1533 " + plain + ".z) > " +
+      temp_path("bad_" + tool + ".el"));
+  EXPECT_THAT(error_of([&] { load_graph(temp_path("bad_" + tool + ".el"), {}); }),
+              AllOf(HasSubstr("bad_" + tool + ".el"), ::testing::AnyOf(HasSubstr("corrupt"), HasSubstr("truncated"),
+                                                                       HasSubstr("not a"), HasSubstr("line"))));
+}
+
+INSTANTIATE_TEST_SUITE_P(Tools, Compressed, ::testing::Values("gzip", "zstd", "bzip2"));
+
+TEST(Streams, ConcatenatedGzipMembersAreOneStream) {
+  const std::string a = write_file("m1.el", "0 1\n"), b = write_file("m2.el", "1 2\n");
+  run("(gzip -c " + a + "; gzip -c " + b + ") > " + temp_path("members.el.gz"));
+  Graph g = load_graph(temp_path("members.el.gz"), {});
+  EXPECT_EQ(g.num_edges(), 2u);
+}
+
+TEST(Streams, AFifoStreamsWithLinesAndEndMarkerAcrossBlocks) {
+  const std::string fifo = temp_path("pipe.el");
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+  std::string text;
+  for (int i = 0; i < 3000; ++i) text += std::to_string(i) + " " + std::to_string(i + 1) + "\n";
+  text += "-1\n";
+  std::thread writer([&] { std::ofstream(fifo) << text; });
+  set_stream_block_bytes(1000);
+  Graph g;
+  const std::string err = error_of([&] { g = load_graph(fifo, {}); });
+  set_stream_block_bytes(size_t(32) << 20);
+  writer.join();
+  EXPECT_EQ(err, "(no error)");
+  EXPECT_EQ(g.num_edges(), 3000u);
+  EXPECT_EQ(g.num_vertices(), 3001u);
+}
+
+TEST(Streams, ErrorsNameTheRightLineAcrossBlocks) {
+  std::string text;
+  for (int i = 0; i < 3000; ++i) text += std::to_string(i) + " " + std::to_string(i + 1) + "\n";
+  text += "7 x\n";
+  const std::string p = write_file("late.el", text);
+  run("gzip -c " + p + " > " + p + ".gz");
+  set_stream_block_bytes(1000);
+  const std::string err = error_of([&] { load_graph(p + ".gz", {}); });
+  set_stream_block_bytes(size_t(32) << 20);
+  EXPECT_THAT(err, HasSubstr("late.el.gz:3001: target id"));
+}
+
+TEST(Streams, CgrMustBeARegularUncompressedFile) {
+  Graph g = load_graph("grid:4x4", {});
+  save_graph(g, temp_path("z.cgr"));
+  run("gzip -c " + temp_path("z.cgr") + " > " + temp_path("z.cgr.gz"));
+  EXPECT_THAT(error_of([] { load_graph(temp_path("z.cgr.gz"), {}); }), HasSubstr("decompress it first"));
+}
+
+}  // namespace
+}  // namespace chatty
