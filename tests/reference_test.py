@@ -40,6 +40,9 @@ class AgainstSciPy(unittest.TestCase):
         el = os.path.join(self.tmp.name, spec.replace(":", "_") + ".el")
         run("convert", spec, el)
         rows = np.loadtxt(el, dtype=np.int64, comments="#", ndmin=2)
+        with open(el) as f:  # an undirected graph is written with each edge once, as SNAP does
+            if f.readline().startswith("# Undirected graph"):
+                rows = np.unique(np.vstack([rows, rows[:, ::-1]]), axis=0)
         n = int(subprocess.run([CHATTY, "info", spec, "--json"], capture_output=True, text=True).stdout.split('"vertices":')[1].split(",")[0])
         return rows, n
 
