@@ -73,9 +73,16 @@ class GzipReader : public ByteReader {
 
   size_t read(char* buf, size_t cap) override {
     size_t out = 0;
-    while (out < cap) {
+    while (out < cap && !done_) {
       if (!in_.fill()) {
         if (in_member_) throw Error(name_ + ": truncated gzip data (the file ends inside a compressed member)");
+        break;
+      }
+      // After a member, another member or the end: bytes that are no gzip
+      // header are trailing padding, which gzip itself ignores.
+      if (!in_member_ && after_member_ &&
+          !(in_.size() >= 2 && uint8_t(in_.data()[0]) == 0x1f && uint8_t(in_.data()[1]) == 0x8b)) {
+        done_ = true;
         break;
       }
       zs_.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(in_.data()));
@@ -88,6 +95,7 @@ class GzipReader : public ByteReader {
       in_member_ = true;
       if (rc == Z_STREAM_END) {
         in_member_ = false;
+        after_member_ = true;
         inflateReset(&zs_);
       } else if (rc != Z_OK && rc != Z_BUF_ERROR) {
         throw Error(name_ + ": corrupt gzip data (" + (zs_.msg ? zs_.msg : "inflate failed") + ")");
@@ -100,7 +108,7 @@ class GzipReader : public ByteReader {
   Input in_;
   std::string name_;
   z_stream zs_{};
-  bool in_member_ = false;
+  bool in_member_ = false, after_member_ = false, done_ = false;
 };
 
 class ZstdReader : public ByteReader {

@@ -25,12 +25,21 @@ namespace {
 // enough that three in flight cost little memory.
 std::atomic<size_t> block_bytes{size_t(32) << 20};
 
+// Editors on Windows start UTF-8 text with a byte order mark.
+TextBlock without_bom(TextBlock b) {
+  if (b.size >= 3 && std::memcmp(b.data, "\xEF\xBB\xBF", 3) == 0) {
+    b.data += 3;
+    b.size -= 3;
+  }
+  return b;
+}
+
 class MappedSource : public TextSource {
  public:
   MappedSource(std::shared_ptr<const MappedFile> f, const std::string& path) : file_(std::move(f)) {
     path_ = path;
     mapped_ = true;
-    first_ = TextBlock{file_->data(), file_->size(), true};
+    first_ = without_bom(TextBlock{file_->data(), file_->size(), true});
   }
   bool next(TextBlock& b) override {
     if (done_) return false;
@@ -61,7 +70,7 @@ class StreamSource : public TextSource {
   void start() {
     TextBlock b;
     have_first_ = take(b);
-    first_ = have_first_ ? b : TextBlock{nullptr, 0, true};
+    first_ = have_first_ ? without_bom(b) : TextBlock{nullptr, 0, true};
   }
   ~StreamSource() override {
     {

@@ -170,6 +170,25 @@ TEST(Streams, ConcatenatedGzipMembersAreOneStream) {
   EXPECT_EQ(g.num_edges(), 2u);
 }
 
+TEST(Streams, GzipTrailingPaddingIsIgnoredAsGzipDoes) {
+  const std::string a = write_file("pad.el", "0 1\n1 2\n");
+  run("(gzip -c " + a + "; head -c 512 /dev/zero) > " + temp_path("pad.el.gz"));
+  EXPECT_EQ(load_graph(temp_path("pad.el.gz"), {}).num_edges(), 2u);
+}
+
+TEST(Streams, AByteOrderMarkIsSkipped) {
+  EXPECT_EQ(load_graph(write_file("bom.el",
+                                  "\xEF\xBB\xBF"
+                                  "0 1\n1 2\n"),
+                       {})
+                .num_edges(),
+            2u);
+  const std::string mm =
+      write_file("bom.txt", "\xEF\xBB\xBF%%MatrixMarket matrix coordinate pattern general\n2 2 1\n1 2\n");
+  run("gzip -c " + mm + " > " + mm + ".gz");
+  EXPECT_EQ(load_graph(mm + ".gz", {}).num_vertices(), 2u);
+}
+
 TEST(Streams, AFifoStreamsWithLinesAndEndMarkerAcrossBlocks) {
   const std::string fifo = temp_path("pipe.el");
   ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
