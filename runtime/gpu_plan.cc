@@ -54,9 +54,9 @@ DeviceLayout plan_device_layout(const Graph& g, const Partition& part, int d, co
   }
   L.values = n * sizeof(uint32_t);
   const uint64_t bitmap = (n + 31) / 32 * sizeof(uint32_t);
-  // two queues, stamps, claims, scanned degrees (8 bytes), the frontier
-  // bitmap, near/far piles (as GpuDevice::setup allocates them)
-  if (needs.frontier) L.frontier = n * (4 + 4 + 4 + 4 + 8) + bitmap + 2 * nd * sizeof(vid_t);
+  // two queues, stamps, claims, the frontier bitmap, near/far piles (as
+  // GpuDevice::setup allocates them)
+  if (needs.frontier) L.frontier = n * (4 + 4 + 4 + 4) + bitmap + 2 * nd * sizeof(vid_t);
   if (needs.labels) L.frontier += n * sizeof(vid_t);
   L.frontier += n + part.boundary_list.size() * sizeof(vid_t);  // boundary flags and list
   if (needs.ranks) L.ranks = 2 * n * sizeof(float);

@@ -69,7 +69,7 @@ struct DeviceLayout {
   uint64_t offsets = 0, targets = 0, weights = 0;  // owned out-edges
   uint64_t in_offsets = 0, in_targets = 0;         // owned in-edges
   uint64_t values = 0;                             // replicated value array
-  uint64_t frontier = 0;                           // queues, stamps, bitmaps, scan space
+  uint64_t frontier = 0;                           // queues, stamps, bitmaps
   uint64_t ranks = 0;                              // PageRank contributions
   uint64_t mailboxes = 0;                          // send (2 parities) + receive (2 x peers)
   uint64_t record_capacity = 0;                    // records per slot

@@ -5,13 +5,17 @@
 //         Grimshaw, PPoPP 2012): a block first drains the vertices with at
 //         least blockDim edges together, then each warp those with at least
 //         32, then every thread its own small one;
-//   lb  - edge-balanced: degrees are scanned (CUB) and every thread takes
-//         edges, finding each edge's source by binary search in the scan.
+//   lb  - edge-balanced per block: a block scans its tile's degrees (CUB
+//         BlockScan) and every thread takes edges, finding each edge's
+//         source by binary search in the scan.
 // A Source maps item i < *count to (u, first edge, end edge); EdgeFn is
 // called as fn(u, e).
 #pragma once
 
+#include <cub/block/block_scan.cuh>
+
 #include "kernels/cuda/device_ops.cuh"
+#include "kernels/cuda/launch.h"
 
 namespace chatty::cuda {
 
@@ -46,7 +50,9 @@ __global__ void twc_advance_kernel(Source src, EdgeFn fn, ull* edges) {
     while (true) {
       if (threadIdx.x == 0) s_owner = -1;
       __syncthreads();
-      if (e - b >= blockDim.x) s_owner = int(threadIdx.x);
+      // Several threads may qualify: an atomic picks one (the highest) without a
+      // write race between them.
+      if (e - b >= blockDim.x) atomicMax(&s_owner, int(threadIdx.x));
       __syncthreads();
       const int owner = s_owner;
       if (owner < 0) break;
@@ -77,43 +83,44 @@ __global__ void twc_advance_kernel(Source src, EdgeFn fn, ull* edges) {
   }
 }
 
-// lb, step 1: degree of every source item (then an inclusive scan).
-template <typename Source>
-__global__ void lb_degrees_kernel(Source src, eid_t* deg) {
-  const ull count = src.size();
-  for (ull i = ull(blockIdx.x) * blockDim.x + threadIdx.x; i < count; i += ull(gridDim.x) * blockDim.x) {
-    vid_t u;
-    eid_t b, e;
-    src.get(i, u, b, e);
-    deg[i] = e - b;
-  }
-}
-
-// lb, step 2: thread per edge over the scanned degrees.
+// lb: edge-balanced within each block. A block takes kBlock items, scans
+// their degrees in shared memory and spreads the tile's edges evenly over
+// its threads, each finding its edge's item by binary search in the scan.
+// The item count is read on the device, so the step needs no copy to the
+// host and no synchronisation (a global scan would need the count on the
+// host); a tile with a hub keeps its block longer, as twc's block phase does.
 template <typename Source, typename EdgeFn>
-__global__ void lb_advance_kernel(Source src, const eid_t* scan, EdgeFn fn, ull* edges) {
+__global__ void __launch_bounds__(kBlock) lb_advance_kernel(Source src, EdgeFn fn, ull* edges) {
+  using Scan = cub::BlockScan<eid_t, kBlock>;
+  __shared__ typename Scan::TempStorage scan_tmp;
+  __shared__ eid_t s_start[kBlock], s_b[kBlock];
+  __shared__ vid_t s_u[kBlock];
   const ull count = src.size();
-  if (count == 0) return;
-  const eid_t total = scan[count - 1];
   ull visited = 0;
-  for (eid_t k = eid_t(blockIdx.x) * blockDim.x + threadIdx.x; k < total; k += eid_t(gridDim.x) * blockDim.x) {
-    // First item whose inclusive scan exceeds k owns edge k.
-    ull lo = 0, hi = count - 1;
-    while (lo < hi) {
-      const ull mid = (lo + hi) / 2;
-      if (scan[mid] > k)
-        hi = mid;
-      else
-        lo = mid + 1;
+  for (ull base = ull(blockIdx.x) * kBlock; base < count; base += ull(gridDim.x) * kBlock) {
+    const ull i = base + threadIdx.x;
+    vid_t u = 0;
+    eid_t b = 0, e = 0;
+    if (i < count) src.get(i, u, b, e);
+    eid_t start = 0, total = 0;
+    Scan(scan_tmp).ExclusiveSum(e - b, start, total);
+    s_start[threadIdx.x] = start, s_b[threadIdx.x] = b, s_u[threadIdx.x] = u;
+    __syncthreads();
+    for (eid_t k = threadIdx.x; k < total; k += kBlock) {
+      // The last item starting at or before k owns edge k (an item of
+      // degree 0 shares its start with the next and is passed over).
+      int lo = 0, hi = kBlock - 1;
+      while (lo < hi) {
+        const int mid = (lo + hi + 1) / 2;
+        if (s_start[mid] <= k)
+          lo = mid;
+        else
+          hi = mid - 1;
+      }
+      fn(s_u[lo], s_b[lo] + (k - s_start[lo]));
+      ++visited;
     }
-    vid_t u;
-    eid_t b, e;
-    src.get(lo, u, b, e);
-    // The edge from the scanned degree and the end offset only: a source
-    // whose start depends on live state (WCC skips the giant component)
-    // may report a different start now than when the degrees were scanned.
-    fn(u, e - (scan[lo] - k));
-    ++visited;
+    __syncthreads();  // the next tile overwrites the shared arrays
   }
   if (edges) {
     visited = warp_sum(visited);

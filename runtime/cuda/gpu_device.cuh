@@ -5,7 +5,6 @@
 // own stream and memory. Allocates exactly runtime/gpu_plan's layout.
 #pragma once
 
-#include <cub/device/device_scan.cuh>
 #include <vector>
 
 #include "comm/mailboxes.h"
@@ -36,7 +35,7 @@ class GpuDevice {
   const vid_t lo, hi, n;
   int sms = 1;
   cudaStream_t stream = nullptr;
-  DeviceArray<eid_t> off, in_off, scan;  // chunk-local offsets: vertex lo + i at i
+  DeviceArray<eid_t> off, in_off;  // chunk-local offsets: vertex lo + i at i
   DeviceArray<vid_t> targets, in_targets;
   DeviceArray<weight_t> weights;
   DeviceArray<uint32_t> values, stamp, claim, front;
@@ -44,7 +43,6 @@ class GpuDevice {
   DeviceArray<float> contrib, next_contrib;
   DeviceArray<uint8_t> boundary;
   DeviceArray<Counters> counters;
-  DeviceArray<std::byte> cub_temp;
   DeviceArray<vid_t> heavy;  // gather: owned vertices with kHeavyDegree+ in-edges
   int group = 32;            // gather: lanes per vertex
 
@@ -67,14 +65,11 @@ class GpuDevice {
     if (needs.in_edges) upload_chunk(g.in(), true, false, in_off, in_targets, nullptr, up);
     values.allocate(n);
     if (needs.frontier) {
-      active.allocate(n), changed.allocate(n), stamp.allocate(n), claim.allocate(n), scan.allocate(n);
+      active.allocate(n), changed.allocate(n), stamp.allocate(n), claim.allocate(n);
       front.allocate((size_t(n) + 31) / 32), pile.allocate(nd()), rest.allocate(nd());
       CHATTY_CUDA(cudaMemsetAsync(stamp.get(), 0, size_t(n) * 4, stream));
       CHATTY_CUDA(cudaMemsetAsync(claim.get(), 0, size_t(n) * 4, stream));
       CHATTY_CUDA(cudaMemsetAsync(front.get(), 0, front.size() * 4, stream));
-      size_t bytes = 0;
-      CHATTY_CUDA(cub::DeviceScan::InclusiveSum(nullptr, bytes, scan.get(), scan.get(), int64_t(n), stream));
-      cub_temp.allocate(bytes);
     }
     if (needs.labels) prev.allocate(n);
     if (needs.ranks) {

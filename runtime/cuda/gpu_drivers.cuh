@@ -33,30 +33,19 @@ inline void set_counter(GpuDevice& dev, ull Counters::*field, ull v) {
 }
 
 // Push advance by the chosen load-balancing mechanism (policy apart from
-// the kernels): twc reads the item count on the device; lb needs it on the
-// host for the scan.
+// the kernels). Both kernels read the item count on the device when it lives
+// there, so no step waits for the host.
 template <typename Source, typename Fn>
 void advance(GpuDevice& dev, const Source& src, const Fn& fn, bool lb, const ull* count_on_device, ull count) {
-  if (!lb) {
-    const Launch l = count_on_device ? dev.launch_max() : dev.launch(count);
+  if (!count_on_device && count == 0) return;
+  const Launch l = count_on_device ? dev.launch_max() : dev.launch(count);
+  if (lb) {
+    lb_advance_kernel<<<l.grid, kBlock, 0, dev.stream>>>(src, fn, &dev.c()->edges);
+    CHATTY_CUDA_LAUNCHED("lb_advance_kernel");
+  } else {
     twc_advance_kernel<<<l.grid, l.block, 0, dev.stream>>>(src, fn, &dev.c()->edges);
     CHATTY_CUDA_LAUNCHED("twc_advance_kernel");
-    return;
   }
-  if (count_on_device) {
-    CHATTY_CUDA(cudaMemcpyAsync(&count, count_on_device, sizeof count, cudaMemcpyDeviceToHost, dev.stream));
-    dev.sync();
-  }
-  if (count == 0) return;
-  const Launch l = dev.launch(count);
-  lb_degrees_kernel<<<l.grid, l.block, 0, dev.stream>>>(src, dev.scan.get());
-  CHATTY_CUDA_LAUNCHED("lb_degrees_kernel");
-  size_t bytes = dev.cub_temp.size();
-  CHATTY_CUDA(cub::DeviceScan::InclusiveSum(dev.cub_temp.get(), bytes, dev.scan.get(), dev.scan.get(), int64_t(count),
-                                            dev.stream));
-  const Launch e = dev.launch_max();
-  lb_advance_kernel<<<e.grid, e.block, 0, dev.stream>>>(src, dev.scan.get(), fn, &dev.c()->edges);
-  CHATTY_CUDA_LAUNCHED("lb_advance_kernel");
 }
 
 // Compacts the listed vertices that must travel into the send buffer for parity ^ 1.
