@@ -38,6 +38,7 @@ const char* format_name(Format f) {
     case Format::kEdgeList: return "an edge list";
     case Format::kDimacs: return "a DIMACS file";
     case Format::kMatrixMarket: return "a Matrix Market file";
+    case Format::kMetis: return "a METIS file";
     case Format::kCgr: return "a .cgr file";
     default: return "auto";
   }
@@ -90,6 +91,7 @@ Graph load_file(const std::string& what, const LoadOptions& opt, LoadInfo& info)
     case Format::kEdgeList: return load_edge_list(*src, opt, info);
     case Format::kDimacs: return load_dimacs(*src, opt, info);
     case Format::kMatrixMarket: return load_matrix_market(*src, opt, info);
+    case Format::kMetis: return load_metis(*src, opt, info);
     case Format::kCgr: {
       CHATTY_CHECK(src->mapped(), src->path() +
                                       ": a .cgr graph is used in place and must be a regular, "
@@ -122,8 +124,9 @@ Format parse_format(const std::string& name) {
   if (name == "el" || name == "txt" || name == "snap" || name == "edges" || name == "wel") return Format::kEdgeList;
   if (name == "gr" || name == "dimacs") return Format::kDimacs;
   if (name == "mtx") return Format::kMatrixMarket;
+  if (name == "metis" || name == "graph") return Format::kMetis;
   if (name == "cgr") return Format::kCgr;
-  throw Error("unknown format '" + name + "' (use auto, el, gr, mtx or cgr)");
+  throw Error("unknown format '" + name + "' (use auto, el, gr, mtx, metis or cgr)");
 }
 
 Format format_of_path(const std::string& path) {
@@ -132,10 +135,11 @@ Format format_of_path(const std::string& path) {
     return Format::kEdgeList;
   if (ext == "gr") return Format::kDimacs;
   if (ext == "mtx") return Format::kMatrixMarket;
+  if (ext == "graph" || ext == "metis") return Format::kMetis;
   if (ext == "cgr") return Format::kCgr;
   throw Error(path + ": unknown format '" + (ext.empty() ? "(no extension)" : "." + ext) +
-              "' (extensions .txt .el .wel .edges .snap .gr .mtx .cgr, optionally .gz .zst .bz2, or "
-              "--format=el|gr|mtx|cgr)");
+              "' (extensions .txt .el .wel .edges .snap .gr .mtx .graph .cgr, optionally .gz .zst .bz2, or "
+              "--format=el|gr|mtx|metis|cgr)");
 }
 
 Graph symmetrized(const Graph& g) {
@@ -195,6 +199,7 @@ std::string save_graph(const Graph& g, const std::string& path, Format format) {
     }
     case Format::kDimacs: return write_dimacs(g, path);
     case Format::kMatrixMarket: return write_matrix_market(g, path);
+    case Format::kMetis: throw Error(path + ": writing METIS is not supported (write .el, .wel, .gr, .mtx or .cgr)");
     case Format::kCgr: write_cgr(g, path); return {};
     case Format::kAuto: break;
   }

@@ -13,7 +13,7 @@
 
 namespace chatty {
 
-enum class Format { kAuto, kEdgeList, kDimacs, kMatrixMarket, kCgr };
+enum class Format { kAuto, kEdgeList, kDimacs, kMatrixMarket, kMetis, kCgr };
 
 // Whether the caller uses edge weights. Ignored weights are checked for
 // syntax only (any number, negative or fractional) and dropped, so BFS, WCC
@@ -37,7 +37,8 @@ struct LoadInfo {
   bool weights_dropped = false;  // the file had weights the app does not use
 };
 
-// Parses a --format value: auto, el (also txt, snap, edges, wel), gr, mtx, cgr.
+// Parses a --format value: auto, el (also txt, snap, edges, wel), gr, mtx,
+// metis (graph), cgr.
 // With auto, content that names its format (a Matrix Market banner, a
 // DIMACS problem line, the .cgr magic) wins over the extension; a named
 // format the content contradicts is an error.

@@ -6,6 +6,7 @@
 //     1-based); without one an edge list is directed.
 //   DIMACS (.gr): "p sp N M", "a u v w" (1-based), "c" comments
 //   Matrix Market (.mtx): coordinate; general/symmetric; pattern/integer/real
+//   METIS (.graph): "n m [fmt [ncon]]", then one line of neighbours per vertex
 #pragma once
 
 #include <string>
@@ -21,6 +22,8 @@ Graph load_edge_list(TextSource& src, const LoadOptions& opt, LoadInfo& info);
 Graph load_dimacs(TextSource& src, const LoadOptions& opt, LoadInfo& info);
 // A "symmetric" matrix gives an undirected graph whatever opt says.
 Graph load_matrix_market(TextSource& src, const LoadOptions& opt, LoadInfo& info);
+// METIS .graph: undirected when every edge is listed in both of its lines.
+Graph load_metis(TextSource& src, const LoadOptions& opt, LoadInfo& info);
 
 // Edge list layouts: GAP's .el (two columns) and .wel (three), and SNAP's
 // text (.txt .edges .snap: "# Directed graph"/"# Undirected graph" and
