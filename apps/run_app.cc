@@ -16,6 +16,7 @@
 #include "runtime/engine.h"
 #include "runtime/graph_builder.h"
 #include "runtime/multi_engine.h"
+#include "runtime/reorder.h"
 #include "runtime/status.h"
 
 namespace chatty {
@@ -125,6 +126,22 @@ AppOutput run_app(App app, const Graph& g, vid_t source, const EngineOptions& op
   }
   out.seconds = omp_get_wtime() - t0;
   check_overflow(out);
+  return out;
+}
+
+AppOutput in_input_ids(AppOutput out, const std::vector<vid_t>& old_of_new) {
+  if (old_of_new.empty()) return out;
+  out.ranks = to_old_order(out.ranks, old_of_new);
+  if (out.app == App::kWcc) {
+    // A component's label is its least vertex id, which relabelling changes.
+    const size_t n = out.ints.size();
+    std::vector<uint32_t> least(n, kInfinity);
+    for (size_t v = 0; v < n; ++v)
+      if (out.ints[v] < n) least[out.ints[v]] = std::min<uint32_t>(least[out.ints[v]], old_of_new[v]);
+    for (size_t v = 0; v < n; ++v)
+      if (out.ints[v] < n) out.ints[v] = least[out.ints[v]];
+  }
+  out.ints = to_old_order(out.ints, old_of_new);
   return out;
 }
 

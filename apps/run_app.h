@@ -49,6 +49,14 @@ void add_default_weights(App app, Graph& g, bool default_weights, uint64_t seed)
 // distance that overflows 32 bits, a missing GPU or too little GPU memory.
 AppOutput run_app(App app, const Graph& g, vid_t source, const EngineOptions& opt, const Partition* part = nullptr);
 
+// The output of a run on a relabelled graph (old_of_new[new id] = input
+// id) in the input's ids: values moved to their input vertex, and WCC's
+// labels (component minima) recomputed as minima of input ids.
+AppOutput in_input_ids(AppOutput out, const std::vector<vid_t>& old_of_new);
+
+// Checks out against the sequential reference on g; with a relabelled run,
+// pass in_input_ids(out) and the input graph, so that the relabelling is
+// checked too and messages name input ids.
 Validation validate_app(const AppOutput& out, const Graph& g, vid_t source, const EngineOptions& opt);
 
 // Edges the run traversed, for GTEPS: out-edges of reached vertices (BFS,

@@ -112,11 +112,14 @@ case $STEP in
     step smoke "$BUILD/chatty" run --backend=cuda --app=bfs --graph=kron:14 --validate
     ;;
   tests)
-    step gpu_tests "$BUILD/tests/chatty_gpu_tests" --gtest_brief=0
-    passed=$(grep -c '^\[       OK \]' "$OUT/logs/gpu_tests.log" || true)
-    skipped=$(grep -c '^\[  SKIPPED \]' "$OUT/logs/gpu_tests.log" || true)
-    note "gpu tests: $passed passed, $skipped skipped"
-    [[ $passed -gt 0 && $skipped == 0 ]] || fail "GPU tests skipped or none ran ($passed passed, $skipped skipped)"
+    # Every gpu-labelled test: the GoogleTest suite and the CLI and SciPy
+    # checks on --backend=cuda. A skipped one means no GPU was used: FAIL.
+    step gpu_tests ctest --test-dir "$BUILD" -L gpu --output-on-failure -j 1
+    total=$(grep -oE "out of [0-9]+" "$OUT/logs/gpu_tests.log" | tail -1 | grep -oE "[0-9]+")
+    skipped=$(grep -c "(Skipped)\|\*\*\*Skipped" "$OUT/logs/gpu_tests.log" || true)
+    grep -E "tests passed|tests failed" "$OUT/logs/gpu_tests.log" | tail -1 | tee -a "$SUMMARY"
+    note "gpu tests: ${total:-0} run, $skipped skipped"
+    [[ ${total:-0} -gt 0 && $skipped == 0 ]] || fail "GPU tests skipped or none ran (${total:-0} run, $skipped skipped)"
     ;;
   memcheck | racecheck | initcheck | synccheck) sanitize "$STEP" ;;
   bench-pr | bench-apps | bench-virtual)

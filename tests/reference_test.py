@@ -15,10 +15,15 @@ import scipy.sparse as sp
 import scipy.sparse.csgraph as csg
 
 CHATTY = sys.argv[1] if len(sys.argv) > 1 else "build/chatty"
+# The backend under test (cpu unless told; the gpu-labelled copy passes cuda
+# and skips, exit 77, where no GPU is usable).
+BACKEND = sys.argv[2] if len(sys.argv) > 2 else "cpu"
 GRAPHS = ["kron:11", "urand:11:4", "grid:40x30"]
 
 
 def run(*args):
+    if args[0] == "run":
+        args = (*args, f"--backend={BACKEND}")
     subprocess.run([CHATTY, *args], check=True, capture_output=True, text=True, timeout=600)
 
 
@@ -102,4 +107,9 @@ class AgainstSciPy(unittest.TestCase):
 
 
 if __name__ == "__main__":
+    if BACKEND == "cuda":
+        probe = subprocess.run([CHATTY, "run", "--backend=cuda", "--graph=grid:3x3"], capture_output=True, text=True)
+        if probe.returncode != 0:
+            print("skipped: " + probe.stderr.strip())
+            sys.exit(77)
     unittest.main(argv=[sys.argv[0]])

@@ -2,6 +2,8 @@
 
 #include <omp.h>
 
+#include <cstdio>
+
 #include "runtime/status.h"
 
 DEFINE_string(graph, "kron:16",
@@ -69,6 +71,14 @@ EngineOptions engine_options() {
 
 int apply_threads() {
   CHATTY_CHECK(FLAGS_threads >= 0, "--threads must be >= 0");
+  // Far more threads than cores only adds barriers that spin while the
+  // threads holding the cores wait for them.
+  const int cap = 4 * omp_get_num_procs();
+  if (FLAGS_threads > cap) {
+    std::fprintf(stderr, "chatty: warning: --threads=%d is more than 4x the %d cores: using %d\n", FLAGS_threads,
+                 omp_get_num_procs(), cap);
+    FLAGS_threads = cap;
+  }
   if (FLAGS_threads > 0) omp_set_num_threads(FLAGS_threads);
   return omp_get_max_threads();
 }

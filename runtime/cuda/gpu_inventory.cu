@@ -2,6 +2,7 @@
 // opens the driver at run time, so on a machine without one every call
 // fails cleanly and the inventory is empty with the runtime's reason.
 #include <cuda_runtime.h>
+#include <dlfcn.h>
 
 #include "runtime/gpu_plan.h"
 
@@ -10,10 +11,20 @@ namespace chatty {
 GpuInventory probe_gpus() {
   GpuInventory inv;
   inv.built_with_cuda = true;
+  // The runtime says "driver version is insufficient" when there is no
+  // driver at all; say what `chatty topo` says instead.
+  void* driver = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+  if (!driver) {
+    inv.why_none = "no NVIDIA driver installed: libcuda.so.1 not found";
+    return inv;
+  }
+  dlclose(driver);
   int count = 0;
   const cudaError_t e = cudaGetDeviceCount(&count);
   if (e != cudaSuccess) {
-    inv.why_none = cudaGetErrorString(e);
+    inv.why_none = e == cudaErrorInsufficientDriver
+                       ? std::string("the NVIDIA driver is older than the CUDA runtime this build needs")
+                       : std::string(cudaGetErrorString(e));
     (void)cudaGetLastError();
     return inv;
   }

@@ -1,0 +1,132 @@
+#include "apps/cli/run_report.h"
+
+#include "runtime/status.h"
+
+namespace chatty::cli {
+
+void Report::say(const char* fmt, ...) {
+  if (!to_) return;
+  va_list ap;
+  va_start(ap, fmt);
+  std::vfprintf(to_, fmt, ap);
+  va_end(ap);
+}
+
+std::string summary_text(App app, const ResultSummary& s) {
+  char b[512];
+  const double pct = s.vertices ? 100.0 * double(s.reached) / double(s.vertices) : 0;
+  switch (app) {
+    case App::kBfs:
+    case App::kSssp:
+      std::snprintf(b, sizeof b, "reached %lu of %lu vertices (%.1f %%), max %s %u", (unsigned long)s.reached,
+                    (unsigned long)s.vertices, pct, app == App::kBfs ? "depth" : "distance", s.max_value);
+      return b;
+    case App::kWcc:
+      std::snprintf(b, sizeof b, "%lu components, the largest %lu vertices (%.1f %%)", (unsigned long)s.components,
+                    (unsigned long)s.largest, s.vertices ? 100.0 * double(s.largest) / double(s.vertices) : 0.0);
+      return b;
+    case App::kPageRank: {
+      std::string t = "top ranks:";
+      for (const auto& [v, rank] : s.top) {
+        std::snprintf(b, sizeof b, " %u (%.6g)", v, double(rank));
+        t += b;
+      }
+      return t;
+    }
+  }
+  return {};
+}
+
+std::string summary_json(App app, const ResultSummary& s) {
+  JsonObject j;
+  switch (app) {
+    case App::kBfs:
+    case App::kSssp:
+      j.add("reached", s.reached).add(app == App::kBfs ? "max_depth" : "max_distance", uint64_t(s.max_value));
+      break;
+    case App::kWcc: j.add("components", s.components).add("largest", s.largest); break;
+    case App::kPageRank: {
+      std::string top = "[";
+      for (size_t i = 0; i < s.top.size(); ++i) {
+        JsonObject t;
+        t.add("vertex", uint64_t(s.top[i].first)).add("rank", double(s.top[i].second));
+        if (i) top += ',';
+        top += t.str();
+      }
+      j.raw("top", top + "]");
+      break;
+    }
+  }
+  return j.str();
+}
+
+void report_multi(Report& r, const AppOutput& out) {
+  const MultiStats& ms = out.multi;
+  const double ratio = ms.updated() ? double(ms.communicated()) / double(ms.updated()) : 0.0;
+  r.say("exchange    %s; %lu boundary records for %lu updates (%.1f %%); %.1f MB application, %.3f MB status\n",
+        ms.transport.c_str(), (unsigned long)ms.communicated(), (unsigned long)ms.updated(), 100 * ratio,
+        double(ms.bytes(0)) / 1e6, double(ms.bytes(1)) / 1e6);
+  if (ms.migrated())  // vertex computations (a WCC vertex is flattened several times, so no share of updates)
+    r.say("migration   %lu vertex computations run by a peer of the vertex's owner\n", (unsigned long)ms.migrated());
+  if (out.backend == "cuda") {
+    r.say("gpus       ");
+    for (int gpu : out.gpu_of) r.say(" %d", gpu);
+    r.say(" (GPU of each device; setup %.3f s, not in the compute time)\n", ms.setup_seconds);
+  }
+  r.say("time split ");
+  for (int p = 0; p < kPhases; ++p) r.say(" %s %.4f s", phase_name(p), ms.seconds(p));
+  r.say("\n");
+  for (size_t d = 0; d < ms.device_seconds.size(); ++d) {
+    r.say("  device %zu", d);
+    for (int p = 0; p < kPhases; ++p) r.say(" %s %.4f s", phase_name(p), ms.device_seconds[d][size_t(p)]);
+    r.say("\n");
+  }
+}
+
+void write_trace(const AppOutput& out, bool multi, const std::string& path) {
+  FILE* f = std::fopen(path.c_str(), "w");
+  CHATTY_CHECK(f, path + ": cannot write");
+  if (multi) {
+    const MultiStats& ms = out.multi;
+    std::fprintf(f, "step,direction,updated,communicated,application_bytes,status_bytes");
+    for (int p = 0; p < kPhases; ++p) std::fprintf(f, ",%s_s", phase_name(p));
+    std::fprintf(f, "\n");
+    for (size_t i = 0; i < ms.steps.size(); ++i) {
+      const MultiStep& s = ms.steps[i];
+      std::fprintf(f, "%zu,%s,%lu,%lu,%lu,%lu", i, s.pull ? "pull" : "push", (unsigned long)s.updated,
+                   (unsigned long)s.communicated, (unsigned long)s.app_bytes, (unsigned long)s.status_bytes);
+      for (int p = 0; p < kPhases; ++p) std::fprintf(f, ",%.6f", s.seconds[p]);
+      std::fprintf(f, "\n");
+    }
+  } else {
+    std::fprintf(f, "step,direction,active,updated,edges,seconds\n");
+    for (size_t i = 0; i < out.stats.steps.size(); ++i) {
+      const SuperstepStats& s = out.stats.steps[i];
+      std::fprintf(f, "%zu,%s,%lu,%lu,%lu,%.6f\n", i, s.pull ? "pull" : "push", (unsigned long)s.active,
+                   (unsigned long)s.updated, (unsigned long)s.edges, s.seconds);
+    }
+  }
+  CHATTY_CHECK(std::fclose(f) == 0, path + ": write failed");
+}
+
+std::string multi_json(const AppOutput& out, double partition_s) {
+  const MultiStats& ms = out.multi;
+  JsonObject x;
+  x.add("transport", ms.transport).add("partition_s", partition_s).add("setup_s", ms.setup_seconds);
+  x.add("updated", ms.updated()).add("communicated", ms.communicated()).add("edges_examined", ms.edges());
+  x.add("communicated_ratio", ms.updated() ? double(ms.communicated()) / double(ms.updated()) : 0.0);
+  x.add("bytes_structure", ms.structure_bytes).add("bytes_application", ms.bytes(0));
+  x.add("bytes_status", ms.bytes(1)).add("migrated", ms.migrated());
+  for (int p = 0; p < kPhases; ++p) x.add(std::string(phase_name(p)) + "_s", ms.seconds(p));
+  std::string per_device = "[";  // per device: {"merge_s": .., ...}
+  for (size_t d = 0; d < ms.device_seconds.size(); ++d) {
+    JsonObject dev;
+    for (int p = 0; p < kPhases; ++p) dev.add(std::string(phase_name(p)) + "_s", ms.device_seconds[d][size_t(p)]);
+    if (d) per_device += ',';
+    per_device += dev.str();
+  }
+  x.raw("device_seconds", per_device + "]");
+  return x.str();
+}
+
+}  // namespace chatty::cli

@@ -1,0 +1,36 @@
+// What `chatty run` prints: the human lines (stdout; stderr when --json
+// keeps stdout for the JSON line; nowhere with --quiet), the result
+// summary, the run statistics, the trace CSV and the --json object.
+#pragma once
+
+#include <cstdarg>
+#include <cstdio>
+#include <string>
+
+#include "apps/cli/json.h"
+#include "apps/summary.h"
+#include "runtime/graph.h"
+
+namespace chatty::cli {
+
+class Report {
+ public:
+  Report(bool json, bool quiet) : to_(quiet ? nullptr : json ? stderr : stdout) {}
+  // printf to the human stream.
+  void say(const char* fmt, ...) __attribute__((format(printf, 2, 3)));
+
+ private:
+  FILE* to_;
+};
+
+// One line: reached vertices and max depth/distance, components, top ranks.
+std::string summary_text(App app, const ResultSummary& s);
+std::string summary_json(App app, const ResultSummary& s);
+
+// The multi-device exchange, time split and per-device lines.
+void report_multi(Report& r, const AppOutput& out);
+void write_trace(const AppOutput& out, bool multi, const std::string& path);
+// The "multi" object of --json.
+std::string multi_json(const AppOutput& out, double partition_s);
+
+}  // namespace chatty::cli

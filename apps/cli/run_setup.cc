@@ -1,0 +1,98 @@
+#include "apps/cli/run_setup.h"
+
+#include <sys/stat.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+
+#include "apps/cli/flags.h"
+#include "comm/transport.h"
+#include "runtime/status.h"
+
+DEFINE_string(app, "bfs", "app to run: bfs, sssp, pr or wcc");
+DEFINE_int64(source, -1, "BFS/SSSP source vertex (default: lowest id with an out-edge)");
+DEFINE_int32(sources, 0,
+             "BFS/SSSP: run from N random sources with out-edges (from --seed), report the median and spread");
+DEFINE_string(backend, "auto", "auto (the GPUs if any is usable, else the CPU), cuda or cpu");
+DEFINE_string(gpu_lb, "twc",
+              "GPU push load balance: twc (thread/warp/block per vertex by degree) or lb (edge-balanced)");
+DEFINE_int32(repeat, 1, "run the app this many times on the loaded graph and report the median");
+DEFINE_bool(validate, false, "check the result against the sequential reference");
+DEFINE_string(output, "", "write 'id value' per vertex to this file");
+DEFINE_string(reorder, "auto",
+              "relabel vertices by degree before running: auto (for pr), degree or none; "
+              "results and --source use the input's ids");
+DEFINE_string(trace, "", "write per-superstep statistics of the last run to this CSV file");
+DEFINE_bool(no_default_weights, false, "SSSP: do not add weights 1..255 to an unweighted graph (error instead)");
+DEFINE_bool(quiet, false, "print nothing but the JSON line (with --json); the exit code still tells");
+
+namespace chatty::cli {
+namespace {
+
+// Opens path for appending, as writing it later will, and removes it again
+// if it did not exist: no output is truncated by the check.
+void check_writable(const std::string& path, const char* flag) {
+  if (path.empty()) return;
+  struct stat st {};
+  const bool existed = ::stat(path.c_str(), &st) == 0;
+  CHATTY_CHECK(!existed || !S_ISDIR(st.st_mode), std::string(flag) + "=" + path + ": is a directory");
+  FILE* f = std::fopen(path.c_str(), "a");
+  if (!f) throw Error(std::string(flag) + "=" + path + ": cannot write: " + std::strerror(errno));
+  std::fclose(f);
+  if (!existed) std::remove(path.c_str());
+}
+
+Reorder parse_reorder(const std::string& s) {
+  if (s == "auto") return Reorder::kAuto;
+  if (s == "degree") return Reorder::kDegree;
+  if (s == "none") return Reorder::kNone;
+  throw Error("--reorder must be auto, degree or none (got '" + s + "')");
+}
+
+}  // namespace
+
+RunSetup check_run_flags() {
+  RunSetup s;
+  s.app = parse_app(FLAGS_app);
+  s.reorder = parse_reorder(FLAGS_reorder);
+  CHATTY_CHECK(FLAGS_backend == "auto" || FLAGS_backend == "cpu" || FLAGS_backend == "cuda",
+               "unknown --backend '" + FLAGS_backend + "' (auto, cpu or cuda)");
+  CHATTY_CHECK(FLAGS_gpu_lb == "twc" || FLAGS_gpu_lb == "lb",
+               "--gpu_lb must be twc or lb (got '" + FLAGS_gpu_lb + "')");
+  CHATTY_CHECK(FLAGS_repeat >= 1, "--repeat must be at least 1");
+  CHATTY_CHECK(FLAGS_source >= -1, "--source must be a vertex id >= 0");
+  CHATTY_CHECK(FLAGS_sources >= 0, "--sources must be >= 0");
+  if (FLAGS_sources > 0) {
+    CHATTY_CHECK(s.has_source(), std::string("--sources: ") + app_name(s.app) + " has no source (bfs and sssp do)");
+    CHATTY_CHECK(FLAGS_source == -1, "--source and --sources exclude each other (one fixed source, or N random ones)");
+    CHATTY_CHECK(FLAGS_output.empty(), "--output writes one result: with --sources, give one --source instead");
+  }
+  s.threads = apply_threads();
+  s.eopt = engine_options();
+  s.choice =
+      FLAGS_backend == "cpu" ? select_backend("cpu", GpuInventory{}) : select_backend(FLAGS_backend, probe_gpus());
+  s.eopt.backend = s.choice.backend == Backend::kCuda ? "cuda" : "cpu";
+  s.eopt.gpu_lb = FLAGS_gpu_lb;
+  if (s.choice.backend == Backend::kCuda)
+    validate_gpu_comm(s.eopt.comm, place_devices(s.eopt.devices, 1 << 20));
+  else
+    make_host_transport(s.eopt.comm);  // refuses GPU transports on host devices
+  s.lopt = load_options();
+  s.lopt.weights = s.app == App::kSssp ? WeightUse::kNeeded : WeightUse::kIgnored;
+  check_writable(FLAGS_output, "--output");
+  check_writable(FLAGS_trace, "--trace");
+  s.source = FLAGS_source;
+  s.sources = FLAGS_sources;
+  s.repeat = FLAGS_repeat;
+  s.validate = FLAGS_validate;
+  s.json = FLAGS_json;
+  s.quiet = FLAGS_quiet;
+  s.default_weights = !FLAGS_no_default_weights;
+  s.seed = FLAGS_seed;
+  s.output = FLAGS_output;
+  s.trace = FLAGS_trace;
+  return s;
+}
+
+}  // namespace chatty::cli

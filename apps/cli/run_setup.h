@@ -1,0 +1,39 @@
+// `chatty run`'s flags, parsed and checked together before anything is
+// loaded: a mistake costs one error line, not minutes of loading first.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "apps/run_app.h"
+#include "datasets/load.h"
+#include "runtime/engine_options.h"
+#include "runtime/gpu_plan.h"
+
+namespace chatty::cli {
+
+enum class Reorder { kAuto, kDegree, kNone };
+
+struct RunSetup {
+  App app = App::kBfs;
+  BackendChoice choice;
+  EngineOptions eopt;
+  LoadOptions lopt;
+  int threads = 1;
+  Reorder reorder = Reorder::kAuto;
+  int64_t source = -1;  // input id; -1: the default source
+  int sources = 0;      // random sources (GAP's -n); 0: one source
+  int repeat = 1;
+  bool validate = false, json = false, quiet = false;
+  bool default_weights = true;  // SSSP on an unweighted graph
+  uint64_t seed = 1;
+  std::string output, trace;
+
+  bool has_source() const { return app == App::kBfs || app == App::kSssp; }
+  bool reorders() const { return reorder == Reorder::kDegree || (reorder == Reorder::kAuto && app == App::kPageRank); }
+};
+
+// Throws chatty::Error naming the flag for any value that cannot work.
+RunSetup check_run_flags();
+
+}  // namespace chatty::cli

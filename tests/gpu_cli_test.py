@@ -1,0 +1,60 @@
+#!/usr/bin/env python3
+"""GPU end-to-end tests of the `chatty` binary (label gpu): every app on the
+CUDA backend, one and several virtual devices, each load balance, validated
+and equal to the CPU backend's output; --trace and --json on the GPU path.
+Exits 77 (skipped) where no GPU is usable. Usage: gpu_cli_test.py CHATTY"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+
+CHATTY = sys.argv[1] if len(sys.argv) > 1 else "build/chatty"
+
+
+def chatty(*args):
+    p = subprocess.run([CHATTY, *args], capture_output=True, text=True, timeout=600)
+    if p.returncode != 0:
+        raise AssertionError(f"chatty {' '.join(args)} exited {p.returncode}\n{p.stdout}\n{p.stderr}")
+    return p
+
+
+class GpuCli(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def output(self, backend, app, *extra):
+        path = os.path.join(self.tmp.name, f"{backend}_{app}.txt")
+        p = chatty("run", f"--app={app}", "--graph=kron:11", f"--backend={backend}", f"--output={path}",
+                   "--validate", "--json", *extra)
+        self.assertEqual(json.loads(p.stdout.splitlines()[-1])["validated"], "pass")
+        with open(path) as f:
+            return f.read()
+
+    def test_every_app_equals_the_cpu(self):
+        for app in ["bfs", "sssp", "wcc"]:
+            want = self.output("cpu", app)
+            for devices in ["1", "3"]:
+                for lb in ["twc", "lb"]:
+                    self.assertEqual(self.output("cuda", app, f"--devices={devices}", f"--gpu_lb={lb}"), want,
+                                     f"{app} P={devices} {lb}")
+
+    def test_trace_and_json_on_the_gpu(self):
+        trace = os.path.join(self.tmp.name, "t.csv")
+        p = chatty("run", "--app=bfs", "--graph=grid:30x30", "--backend=cuda", f"--trace={trace}", "--json")
+        j = json.loads(p.stdout.splitlines()[-1])
+        self.assertEqual(j["backend"], "cuda")
+        with open(trace) as f:
+            self.assertGreater(len(f.read().splitlines()), 10)
+
+
+if __name__ == "__main__":
+    probe = subprocess.run([CHATTY, "run", "--backend=cuda", "--graph=grid:3x3"], capture_output=True, text=True)
+    if probe.returncode != 0:
+        print("skipped: " + probe.stderr.strip())
+        sys.exit(77)
+    unittest.main(argv=[sys.argv[0]], verbosity=2)
