@@ -7,10 +7,9 @@
 #include "runtime/status.h"
 
 DEFINE_string(graph, "kron:16",
-              "input: a graph file (.txt .el .wel .edges .snap .gr .mtx .cgr) or a spec "
-              "kron:SCALE[:EF], urand:SCALE[:EF], grid:WxH");
-DEFINE_string(format, "auto",
-              "input format: auto (by content, else extension), el, gr, mtx or cgr; --graph=- reads standard input");
+              "input: a graph file (.txt .el .wel .edges .snap .gr .mtx .graph .cgr, also gzip/zstd/bzip2), "
+              "- for standard input, or a spec kron:SCALE[:EF], urand:SCALE[:EF], grid:WxH");
+DEFINE_string(format, "auto", "input format: auto (by content, else extension), el, gr, mtx, metis or cgr");
 DEFINE_bool(symmetrize, false, "add the reverse of every edge (undirected graph)");
 DEFINE_bool(undirected, false, "the graph is undirected: same as --symmetrize (Gunrock's spelling)");
 DEFINE_bool(dedupe, true, "keep one copy of parallel edges (the lightest)");

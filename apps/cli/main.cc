@@ -8,19 +8,30 @@
 
 #include "apps/cli/commands.h"
 #include "apps/cli/flags.h"
+#include "apps/cli/help.h"
 #include "runtime/status.h"
 
 namespace {
 
-constexpr const char* kUsage =
-    "usage: chatty <command> [flags]\n"
-    "  run       run an app: --app=bfs|sssp|pr|wcc --graph=FILE|SPEC [--source=V] [--validate]\n"
-    "            [--repeat=N] [--output=FILE] [--json] [--threads=N] [--backend=auto|cpu]\n"
-    "  convert   IN OUT        convert between formats (by extension: .el .wel .gr .mtx .cgr ...)\n"
-    "  generate  SPEC OUT      write a generated graph (kron:SCALE[:EF], urand:SCALE[:EF], grid:WxH)\n"
-    "  info      FILE|SPEC     |V|, |E|, degree statistics, directed/weighted\n"
-    "  topo      [--topology=NAME|FILE] [--bench] [--json]   GPU links and the transport policy\n"
-    "run `chatty --help` for every flag";
+bool asks_help(const std::string& a) { return a == "-h" || a == "--help" || a == "-help" || a == "--helpfull"; }
+
+// `chatty help [CMD]`, `chatty [CMD] --help|-h`: the command's help, exit 0.
+// Returns -1 when the arguments ask for no help.
+int help(int argc, char** argv) {
+  std::vector<std::string> args(argv + 1, argv + argc);
+  if (!args.empty() && args[0] == "help") {
+    const std::string cmd = args.size() > 1 ? args[1] : "";
+    if (chatty::cli::print_help(cmd)) return 0;
+    std::fprintf(stderr, "chatty: error: %s\n", chatty::cli::unknown_command_error(cmd).c_str());
+    return 2;
+  }
+  for (const std::string& a : args)
+    if (asks_help(a)) {
+      const std::string cmd = !args.empty() && args[0][0] != '-' ? args[0] : "";
+      return chatty::cli::print_help(cmd) ? 0 : (chatty::cli::print_help(""), 0);
+    }
+  return -1;
+}
 
 }  // namespace
 
@@ -30,12 +41,16 @@ int main(int argc, char** argv) {
   // run would otherwise fault in fresh pages (thousands per run on kron:20).
   mallopt(M_MMAP_THRESHOLD, 32 << 20);
   mallopt(M_TRIM_THRESHOLD, 1 << 30);
-  gflags::SetUsageMessage(kUsage);
+  if (const int rc = help(argc, argv); rc >= 0) return rc;
+  if (const std::string err = chatty::cli::unknown_flag_error(argc, argv); !err.empty()) {
+    std::fprintf(stderr, "chatty: error: %s\n", err.c_str());
+    return 2;
+  }
   gflags::SetVersionString("0.1.0");
   gflags::ParseCommandLineFlags(&argc, &argv, true);
   std::vector<std::string> args(argv + 1, argv + argc);
   if (args.empty()) {
-    std::fprintf(stderr, "%s\n", kUsage);
+    chatty::cli::print_help("");
     return 2;
   }
   const std::string cmd = args.front();
@@ -46,7 +61,7 @@ int main(int argc, char** argv) {
     if (cmd == "generate") return chatty::cli::cmd_generate(args);
     if (cmd == "info") return chatty::cli::cmd_info(args);
     if (cmd == "topo") return chatty::cli::cmd_topo(args);
-    std::fprintf(stderr, "chatty: error: unknown command '%s' (run, convert, generate, info, topo)\n", cmd.c_str());
+    std::fprintf(stderr, "chatty: error: %s\n", chatty::cli::unknown_command_error(cmd).c_str());
     return 2;
   } catch (const chatty::Error& e) {
     std::fprintf(stderr, "chatty: error: %s\n", e.what());

@@ -1,0 +1,174 @@
+#include "apps/cli/help.h"
+
+#include <gflags/gflags.h>
+
+#include <algorithm>
+#include <cstdio>
+
+namespace chatty::cli {
+namespace {
+
+struct CommandHelp {
+  const char* name;
+  const char* usage;
+  const char* what;
+  std::vector<const char*> flags;
+  const char* examples;
+};
+
+const std::vector<CommandHelp>& commands() {
+  static const std::vector<CommandHelp> c = {
+      {"run",
+       "chatty run --app=APP --graph=FILE|SPEC [flags]",
+       "Runs BFS, SSSP, PageRank or WCC on a graph file (any format below, gzip/zstd/bzip2 or standard input\n"
+       "with --graph=-) or a generated graph, on the CPU or the GPUs, over one or several devices; prints\n"
+       "the load and compute times, a summary of the result and, with --validate, a check against the\n"
+       "sequential reference. Exit 0 on success, 1 on an error, 3 when validation fails.",
+       {"app",       "graph",   "format",         "undirected", "source", "sources", "backend",
+        "devices",   "comm",    "repeat",         "validate",   "output", "json",    "quiet",
+        "threads",   "reorder", "direction",      "alpha",      "beta",   "delta",   "tolerance",
+        "max_iters", "damping", "gpu_lb",         "migrate",    "numa",   "trace",   "no_default_weights",
+        "seed",      "dedupe",  "drop_self_loops"},
+       "  chatty run --app=bfs --graph=kron:20 --validate\n"
+       "  chatty run --app=sssp --graph=road.gr --source=0 --output=dist.txt\n"
+       "  zcat web.txt.gz | chatty run --app=pr --graph=- --json\n"
+       "  chatty run --app=bfs --graph=soc.txt --undirected --sources=64     # GAP's -n 64\n"
+       "  chatty run --app=wcc --graph=kron:20 --devices=4 --backend=cpu"},
+      {"convert",
+       "chatty convert IN OUT [flags]",
+       "Converts a graph between formats, chosen by OUT's extension: .el (two columns, as GAP reads it),\n"
+       ".wel (three), .txt/.edges/.snap (SNAP text with a header), .gr (DIMACS), .mtx (Matrix Market),\n"
+       ".cgr (ChattyGraph's binary, loaded in place). Undirected graphs stay undirected.",
+       {"out_format", "format", "undirected", "dedupe", "drop_self_loops", "seed", "threads"},
+       "  chatty convert soc-LiveJournal1.txt.gz lj.cgr --undirected\n"
+       "  chatty convert road.mtx road.gr"},
+      {"generate",
+       "chatty generate SPEC OUT [flags]",
+       "Writes a generated graph: kron:SCALE[:EF] (Graph500 Kronecker), urand:SCALE[:EF] (uniform\n"
+       "random), grid:WxH (2D grid); all undirected.",
+       {"out_format", "seed", "threads"},
+       "  chatty generate kron:20 kron20.cgr\n"
+       "  chatty generate grid:1000x1000 grid.el"},
+      {"info",
+       "chatty info FILE|SPEC [flags]",
+       "Prints |V|, |E|, directedness, weights and degree statistics; with --devices=P, the chunks the\n"
+       "multi-device runtime would use.",
+       {"format", "undirected", "devices", "reorder", "json", "threads"},
+       "  chatty info facebook_combined.txt\n"
+       "  chatty info kron:20 --devices=4"},
+      {"topo",
+       "chatty topo [flags]",
+       "Reports the GPUs of this machine, their links (NVLink, PCIe) and the transport the policy picks\n"
+       "for each data class; --topology names a synthetic box (dgx1-v100, dgx-a100, dgx-h100, pcie8).",
+       {"topology", "bench", "topology_cache", "devices", "json"},
+       "  chatty topo\n"
+       "  chatty topo --topology=dgx-h100 --devices=8"},
+  };
+  return c;
+}
+
+size_t edit_distance(const std::string& a, const std::string& b) {
+  std::vector<size_t> row(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    size_t diag = row[0];
+    row[0] = i;
+    for (size_t j = 1; j <= b.size(); ++j) {
+      const size_t up = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diag = up;
+    }
+  }
+  return row[b.size()];
+}
+
+// The nearest of names, if near enough to be a likely slip.
+std::string nearest(const std::string& word, const std::vector<std::string>& names) {
+  std::string best;
+  size_t best_d = ~size_t(0);
+  for (const std::string& n : names) {
+    const size_t d = edit_distance(word, n);
+    if (d < best_d) best_d = d, best = n;
+  }
+  return best_d <= std::max<size_t>(2, word.size() / 3) ? best : "";
+}
+
+void print_flag(const char* name) {
+  gflags::CommandLineFlagInfo info;
+  if (!gflags::GetCommandLineFlagInfo(name, &info)) return;
+  const std::string value = info.type == "bool" ? "" : info.type == "string" ? "=VALUE" : "=N";
+  const std::string head = "  --" + info.name + value;
+  std::printf("%-28s %s", head.c_str(), info.description.c_str());
+  if (!info.default_value.empty() && info.default_value != "0" && info.default_value != "false" &&
+      info.description.find("default") == std::string::npos)
+    std::printf(" [default: %s]", info.default_value.c_str());
+  std::printf("\n");
+}
+
+}  // namespace
+
+const std::vector<std::string>& command_names() {
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> n;
+    for (const CommandHelp& c : commands()) n.push_back(c.name);
+    n.push_back("help");
+    return n;
+  }();
+  return names;
+}
+
+bool print_help(const std::string& command) {
+  if (command.empty()) {
+    std::printf(
+        "chatty: graph analytics (BFS, SSSP, PageRank, WCC) on CPUs and GPUs, one device or several\n\n"
+        "usage: chatty COMMAND [flags]\n\ncommands:\n");
+    for (const CommandHelp& c : commands()) std::printf("  %-9s %s\n", c.name, c.usage);
+    std::printf(
+        "\n`chatty help COMMAND` or `chatty COMMAND --help` for a command's flags and examples.\n\n"
+        "graph inputs: edge lists (.el .wel .txt .edges .snap; SNAP and KONECT headers honoured), DIMACS .gr,\n"
+        "Matrix Market .mtx, METIS .graph, .cgr; gzip/zstd/bzip2 by content; '-' reads standard input;\n"
+        "generators kron:SCALE[:EF], urand:SCALE[:EF], grid:WxH.\n\n"
+        "examples:\n  chatty run --app=bfs --graph=kron:20 --validate\n  chatty topo\n");
+    return true;
+  }
+  for (const CommandHelp& c : commands()) {
+    if (command != c.name) continue;
+    std::printf("usage: %s\n\n%s\n\nflags:\n", c.usage, c.what);
+    for (const char* f : c.flags) print_flag(f);
+    std::printf("\nexamples:\n%s\n", c.examples);
+    return true;
+  }
+  return false;
+}
+
+std::string unknown_flag_error(int argc, char** argv) {
+  std::vector<std::string> names;
+  std::vector<gflags::CommandLineFlagInfo> all;
+  gflags::GetAllFlags(&all);
+  for (const auto& f : all) names.push_back(f.name);
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    if (a == "--") break;
+    if (a.size() < 2 || a[0] != '-') continue;
+    std::string name = a.substr(a[1] == '-' ? 2 : 1);
+    name = name.substr(0, name.find('='));
+    gflags::CommandLineFlagInfo info;
+    if (gflags::GetCommandLineFlagInfo(name.c_str(), &info)) continue;
+    // --noFLAG turns a boolean off.
+    if (name.rfind("no", 0) == 0 && gflags::GetCommandLineFlagInfo(name.substr(2).c_str(), &info) &&
+        info.type == "bool")
+      continue;
+    const std::string near = nearest(name, names);
+    return "unknown flag --" + name + (near.empty() ? "" : " (did you mean --" + near + "?)") +
+           "; `chatty help` lists the commands and their flags";
+  }
+  return {};
+}
+
+std::string unknown_command_error(const std::string& command) {
+  const std::string near = nearest(command, command_names());
+  return "unknown command '" + command + "'" + (near.empty() ? "" : " (did you mean '" + near + "'?)") +
+         "; commands: run, convert, generate, info, topo, help";
+}
+
+}  // namespace chatty::cli

@@ -1,0 +1,25 @@
+// Help a person can read: `chatty help [COMMAND]`, `chatty COMMAND --help`
+// or `-h` print what the command does, its flags and examples (exit 0);
+// a misspelled flag or command gets the nearest name ("did you mean").
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace chatty::cli {
+
+// The general help, or one command's; false for an unknown command.
+bool print_help(const std::string& command);
+
+// Commands `chatty` knows.
+const std::vector<std::string>& command_names();
+
+// An error line for the first argument naming a flag gflags does not know
+// ("" when every one is known). Checked before gflags parses, which would
+// print its own message.
+std::string unknown_flag_error(int argc, char** argv);
+
+// "unknown command 'X'" with the nearest command.
+std::string unknown_command_error(const std::string& command);
+
+}  // namespace chatty::cli

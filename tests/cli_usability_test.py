@@ -1,0 +1,141 @@
+#!/usr/bin/env python3
+"""What a person at the terminal meets: help, did-you-mean, mistakes caught
+before loading, results in input ids under relabelling, the summary line,
+--json/--quiet output discipline, --sources, and thread counts that cannot
+stall a tiny graph. Usage: cli_usability_test.py CHATTY"""
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import time
+import unittest
+
+CHATTY = sys.argv[1] if len(sys.argv) > 1 else "build/chatty"
+
+
+def chatty(*args, expect=0):
+    p = subprocess.run([CHATTY, *args], capture_output=True, text=True, timeout=600)
+    if expect is not None and p.returncode != expect:
+        raise AssertionError(f"chatty {' '.join(args)} exited {p.returncode}\n{p.stdout}\n{p.stderr}")
+    return p
+
+
+def values(path):
+    with open(path) as f:
+        return [line.split()[1] for line in f]
+
+
+class Usability(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def path(self, name):
+        return os.path.join(self.tmp.name, name)
+
+    def test_help_per_command_exits_zero(self):
+        for args in (["help"], ["-h"], ["--help"], ["help", "run"], ["run", "--help"], ["run", "-h"],
+                     ["convert", "--help"], ["topo", "-h"]):
+            p = chatty(*args)
+            self.assertIn("usage: chatty", p.stdout, args)
+            self.assertNotIn("Flags from", p.stdout, args)  # no gflags dump with build paths
+        run = chatty("run", "--help").stdout
+        self.assertIn("--sources", run)
+        self.assertIn("examples:", run)
+
+    def test_misspelled_flag_and_command_get_did_you_mean(self):
+        p = chatty("run", "--sourc=3", expect=2)
+        self.assertIn("unknown flag --sourc (did you mean --source?)", p.stderr)
+        self.assertEqual(len(p.stderr.strip().splitlines()), 1)
+        self.assertIn("did you mean 'convert'", chatty("convrt", expect=2).stderr)
+
+    def test_mistakes_fail_before_loading(self):
+        for args, message in ((["--output=/no/such/dir/x.txt"], "--output=/no/such/dir/x.txt: cannot write"),
+                              (["--trace=/no/such/dir/t.csv"], "--trace=/no/such/dir/t.csv: cannot write"),
+                              (["--comm=p2p", "--backend=cpu"], "--comm=p2p is not available for host devices"),
+                              (["--reorder=rcm"], "--reorder must be"),
+                              (["--sources=4", "--app=pr"], "--sources: pr has no source")):
+            t0 = time.time()
+            p = chatty("run", "--graph=kron:23", *args, expect=None)
+            self.assertNotEqual(p.returncode, 0)
+            self.assertIn(message, p.stderr)
+            self.assertLess(time.time() - t0, 3.0, args)  # kron:23 alone takes far longer to generate
+
+    def test_relabelled_results_are_in_input_ids(self):
+        for app in ("wcc", "bfs", "sssp"):
+            plain, relabelled = self.path(f"{app}_none.txt"), self.path(f"{app}_degree.txt")
+            chatty("run", f"--app={app}", "--graph=kron:11", "--backend=cpu", "--reorder=none", f"--output={plain}")
+            p = chatty("run", f"--app={app}", "--graph=kron:11", "--backend=cpu", "--reorder=degree",
+                       f"--output={relabelled}", "--validate")
+            self.assertIn("validate    PASS", p.stdout)
+            self.assertEqual(values(plain), values(relabelled), app)
+
+    def test_pagerank_validation_names_an_input_vertex(self):
+        out = self.path("pr.txt")
+        p = chatty("run", "--app=pr", "--graph=kron:12", "--backend=cpu", "--reorder=degree", "--validate",
+                   f"--output={out}")
+        m = re.search(r"worst vertex (\d+) \(([0-9.e-]+) vs", p.stdout)
+        self.assertIsNotNone(m, p.stdout)
+        rank = float(values(out)[int(m.group(1))])
+        self.assertAlmostEqual(rank, float(m.group(2)), delta=1e-6 * max(1.0, rank))
+
+    def test_summary_line_and_json(self):
+        expect = {"bfs": r"result      reached \d+ of 1024 vertices .* max depth \d+",
+                  "sssp": r"result      reached \d+ of 1024 vertices .* max distance \d+",
+                  "wcc": r"result      \d+ components, the largest \d+ vertices",
+                  "pr": r"result      top ranks:( \d+ \([0-9.e-]+\)){5}"}
+        keys = {"bfs": "max_depth", "sssp": "max_distance", "wcc": "components", "pr": "top"}
+        for app, pattern in expect.items():
+            self.assertRegex(chatty("run", f"--app={app}", "--graph=kron:10", "--backend=cpu").stdout, pattern)
+            p = chatty("run", f"--app={app}", "--graph=kron:10", "--backend=cpu", "--json")
+            self.assertIn(keys[app], json.loads(p.stdout)["summary"])
+
+    def test_json_alone_is_only_json_and_quiet_is_silent(self):
+        p = chatty("run", "--graph=kron:10", "--backend=cpu", "--json", "--validate")
+        self.assertEqual(len(p.stdout.strip().splitlines()), 1)
+        self.assertEqual(json.loads(p.stdout)["validated"], "pass")
+        self.assertIn("graph ", p.stderr)
+        q = chatty("run", "--graph=kron:10", "--backend=cpu", "--quiet")
+        self.assertEqual(q.stdout + q.stderr, "")
+        q = chatty("run", "--graph=kron:10", "--backend=cpu", "--quiet", "--json")
+        self.assertEqual(len(q.stdout.strip().splitlines()), 1)
+        self.assertEqual(q.stderr, "")
+
+    def test_random_sources(self):
+        p = chatty("run", "--app=bfs", "--graph=kron:12", "--backend=cpu", "--sources=5", "--validate", "--json")
+        j = json.loads(p.stdout)
+        self.assertEqual(len(set(j["sources"])), 5)
+        self.assertEqual(len(j["source_times"]), 5)
+        self.assertEqual(j["validated"], "pass")
+        self.assertIn("median over 5 sources", p.stderr)
+        again = json.loads(chatty("run", "--app=bfs", "--graph=kron:12", "--backend=cpu", "--sources=5",
+                                  "--json").stdout)
+        self.assertEqual(again["sources"], j["sources"])  # from --seed, so repeatable
+        self.assertIn("exclude each other", chatty("run", "--sources=2", "--source=1", expect=1).stderr)
+
+    def test_absurd_thread_counts_stay_fast_on_tiny_graphs(self):
+        g = self.path("tiny.el")
+        with open(g, "w") as f:
+            f.write("0 1\n1 2\n2 3\n3 4\n")
+        for extra in (["--threads=1000"], ["--threads=64", "--devices=4"]):
+            t0 = time.time()
+            p = chatty("run", "--app=bfs", f"--graph={g}", "--backend=cpu", "--validate", *extra)
+            self.assertLess(time.time() - t0, 5.0, extra)
+            self.assertIn("validate    PASS", p.stdout)
+        self.assertIn("warning: --threads=1000", chatty("run", f"--graph={g}", "--backend=cpu",
+                                                        "--threads=1000").stderr)
+
+    def test_cuda_without_a_driver_says_so(self):
+        p = chatty("run", "--graph=grid:3x3", "--backend=cuda", expect=None)
+        if p.returncode == 0:
+            self.skipTest("a GPU is usable here")
+        self.assertRegex(p.stderr, "no NVIDIA driver|this build has no CUDA backend|no CUDA device")
+        self.assertNotIn("insufficient", p.stderr)
+
+
+if __name__ == "__main__":
+    unittest.main(argv=[sys.argv[0]], verbosity=2)
