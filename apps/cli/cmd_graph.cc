@@ -94,7 +94,8 @@ int cmd_info(const std::vector<std::string>& args) {
   const std::string in = args.empty() ? FLAGS_graph : args[0];
   apply_threads();
   double t0 = omp_get_wtime();
-  Graph g = load_graph(in, load_options());
+  LoadInfo loaded;
+  Graph g = load_graph(in, load_options(), &loaded);
   // As `run --reorder=degree` (PageRank's default) relabels: within the
   // chunks of --devices, so each chunk keeps its vertices and edges.
   CHATTY_CHECK(FLAGS_reorder == "auto" || FLAGS_reorder == "degree" || FLAGS_reorder == "none",
@@ -126,6 +127,8 @@ int cmd_info(const std::vector<std::string>& args) {
     if (FLAGS_devices > 1) j.raw("chunks", chunks_json(g, part));
     j.add("graph", in).add("vertices", uint64_t(n)).add("edges", uint64_t(g.num_edges()));
     j.add("directed", g.directed()).add("weighted", g.weighted());
+    j.add("format", loaded.format).add("compression", loaded.compression);
+    j.add("direction_reason", loaded.direction_reason);
     j.add("degree_min", uint64_t(isolated ? 0 : *std::min_element(deg.begin(), deg.end())));
     j.add("degree_max", uint64_t(max_deg)).add("degree_mean", mean).add("degree_median", uint64_t(median));
     j.add("isolated", uint64_t(isolated)).add("self_loops", uint64_t(self_loops)).add("load_s", load_s);
@@ -139,7 +142,10 @@ int cmd_info(const std::vector<std::string>& args) {
   else
     std::printf("edges        %lu undirected (%lu stored, both directions)\n", (unsigned long)undirected_edges,
                 (unsigned long)g.num_edges());
-  std::printf("directed     %s\nweighted     %s\n", g.directed() ? "yes" : "no", g.weighted() ? "yes" : "no");
+  std::printf("directed     %s (%s)\nweighted     %s\n", g.directed() ? "yes" : "no", loaded.direction_reason.c_str(),
+              g.weighted() ? "yes" : "no");
+  std::printf("format       %s%s\n", loaded.format.c_str(),
+              loaded.compression.empty() ? "" : (", " + loaded.compression).c_str());
   std::printf("out-degree   min %lu, median %lu, mean %.2f, max %lu\n",
               (unsigned long)(isolated ? 0 : *std::min_element(deg.begin(), deg.end())), (unsigned long)median, mean,
               (unsigned long)max_deg);
