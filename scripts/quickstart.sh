@@ -19,7 +19,7 @@ else
   input="$graph"
 fi
 for app in bfs sssp pr wcc; do
-  "$bin" run --app=$app --graph="$input" --repeat=3 --validate --json | tail -n 1 > "$tmp/$app.json"
+  "$bin" run --app=$app --graph="$input" --repeat=3 --validate --json --quiet | tail -n 1 > "$tmp/$app.json"
 done
 python3 - "$tmp" "$graph" <<'PY'
 import json, sys
@@ -27,9 +27,17 @@ tmp, graph = sys.argv[1], sys.argv[2]
 rows = [json.load(open(f"{tmp}/{a}.json")) for a in ["bfs", "sssp", "pr", "wcc"]]
 r0 = rows[0]
 print(f"graph {graph}: {r0['vertices']:,} vertices, {r0['edges']:,} edges; backend {r0['backend']}, {r0['threads']} threads")
-print(f"{'app':6} {'compute (ms)':>13} {'iterations':>11} {'GTEPS':>8} {'validated':>10}")
+def result(r):
+    s = r["summary"]
+    if "top" in s:
+        return "top vertex %d (rank %.3g)" % (s["top"][0]["vertex"], s["top"][0]["rank"])
+    if "components" in s:
+        return "%d components, largest %d" % (s["components"], s["largest"])
+    return "reached %d, max %s %d" % (s["reached"], "depth" if "max_depth" in s else "distance",
+                                      s.get("max_depth", s.get("max_distance", 0)))
+print(f"{'app':6} {'compute (ms)':>13} {'iterations':>11} {'GTEPS':>8} {'validated':>10}  result")
 for r in rows:
-    print(f"{r['app']:6} {r['compute_s']*1e3:13.2f} {r['iterations']:11d} {r['gteps']:8.3f} {r['validated']:>10}")
+    print(f"{r['app']:6} {r['compute_s']*1e3:13.2f} {r['iterations']:11d} {r['gteps']:8.3f} {r['validated']:>10}  {result(r)}")
 bad = [r["app"] for r in rows if r["validated"] != "pass"]
 sys.exit(1 if bad else 0)
 PY
