@@ -5,10 +5,14 @@
 // `gpu`; every test skips cleanly on a machine without a usable GPU.
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <cstdio>
+
 #include "apps/run_app.h"
 #include "datasets/load.h"
 #include "runtime/gpu_plan.h"
 #include "runtime/partition.h"
+#include "runtime/reorder.h"
 #include "runtime/status.h"
 
 namespace chatty {
@@ -106,6 +110,63 @@ TEST(GpuBackendDirections, ForcedPushAndPullAndLabelPropagation) {
   EngineOptions lp;
   lp.backend = "cuda", lp.devices = 2, lp.comm = "p2p", lp.union_find = false;
   EXPECT_EQ(run_app(App::kWcc, g, s, lp).ints, run_app(App::kWcc, g, s, EngineOptions{}).ints);
+}
+
+// Shapes the generated graphs lack: a directed graph (its CSC differs from
+// its CSR), and a hub with more in-edges than the gather's block threshold.
+Graph directed_with_hub() {
+  std::string text;
+  const int n = 9000;
+  for (int i = 0; i < n; ++i) {
+    text += std::to_string(i) + " " + std::to_string((i * 7 + 3) % n) + " " + std::to_string(1 + i % 9) + "\n";
+    text += std::to_string(i) + " " + std::to_string((i * 13 + 5) % n) + " " + std::to_string(1 + i % 5) + "\n";
+    if (i > 0 && i <= 5000) text += std::to_string(i) + " 0 3\n";  // in-degree 5000 >= the 4096 hub threshold
+  }
+  const std::string path = ::testing::TempDir() + "/gpu_directed_hub.wel";
+  FILE* f = std::fopen(path.c_str(), "w");
+  std::fputs(text.c_str(), f);
+  std::fclose(f);
+  Graph g = load_graph(path, {});
+  (void)g.in();
+  return g;
+}
+
+double l1(const std::vector<float>& a, const std::vector<float>& b) {
+  double d = 0;
+  for (size_t i = 0; i < a.size(); ++i) d += std::abs(double(a[i]) - double(b[i]));
+  return d;
+}
+
+TEST(GpuBackendShapes, DirectedGraphWithAHubMatchesTheCpu) {
+  SKIP_WITHOUT_GPU();
+  Graph g = directed_with_hub();
+  ASSERT_TRUE(g.directed());
+  ASSERT_GE(g.in().degree(0), 4096u);
+  for (int p : {1, 3}) {
+    EngineOptions o;
+    o.backend = "cuda", o.devices = p, o.comm = "p2p";
+    for (App app : {App::kBfs, App::kSssp, App::kWcc})
+      EXPECT_EQ(run_app(app, g, 1, o).ints, run_app(app, g, 1, EngineOptions{}).ints) << app_name(app) << " P=" << p;
+    const AppOutput pr = run_app(App::kPageRank, g, 0, o);
+    EXPECT_TRUE(validate_app(pr, g, 0, o).ok) << "P=" << p;
+    EXPECT_LT(l1(pr.ranks, run_app(App::kPageRank, g, 0, EngineOptions{}).ranks), 1e-4) << "P=" << p;
+  }
+}
+
+TEST(GpuBackendShapes, DegreeReorderedPageRankOnSeveralDevices) {
+  SKIP_WITHOUT_GPU();
+  Graph g = load("kron:14");
+  for (int p : {2, 4}) {
+    const Partition part = partition_graph(g, p);
+    Reordered r = reorder_by_degree(g, part.bounds);
+    (void)r.graph.in();
+    const Partition chunks = partition_at(r.graph, part.bounds);
+    EngineOptions o;
+    o.backend = "cuda", o.devices = p, o.comm = "p2p";
+    const AppOutput gpu = in_input_ids(run_app(App::kPageRank, r.graph, 0, o, &chunks), r.old_of_new);
+    EXPECT_TRUE(validate_app(gpu, g, 0, o).ok) << "P=" << p;
+    EXPECT_LT(l1(gpu.ranks, run_app(App::kPageRank, g, 0, EngineOptions{}).ranks), 1e-4) << "P=" << p;
+  }
 }
 
 TEST(GpuBackendComm, NcclAcrossDistinctGpus) {
