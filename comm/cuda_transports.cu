@@ -42,6 +42,11 @@ class UvaTransport : public Transport {
   explicit UvaTransport(int devices) : mapped_(size_t(2 * devices)) {}
   const char* name() const override { return "uva"; }
   bool can_connect(int, int) const override { return true; }
+  void prepare(Mailboxes& mb, int d) override {
+    if (mb.endpoint(d).space == MemorySpace::kMapped) return;  // compaction writes mapped memory itself
+    for (int parity = 0; parity < 2; ++parity)
+      mapped_[size_t(parity * mb.devices() + d)].reserve(std::max<size_t>(mb.send(d, parity).capacity, 1));
+  }
   void exchange(Mailboxes& mb, int d, int parity) override {
     Slot& s = mb.send(d, parity);
     std::byte* readable = s.data;
@@ -132,6 +137,10 @@ class HostStagedTransport : public Transport {
   explicit HostStagedTransport(int devices) : stage_(size_t(devices)) {}
   const char* name() const override { return "host"; }
   bool can_connect(int, int) const override { return true; }
+  void prepare(Mailboxes& mb, int d) override {
+    for (int parity = 0; parity < 2; ++parity)
+      stage_[size_t(d)].reserve(std::max<size_t>(mb.send(d, parity).capacity, 1));
+  }
   void exchange(Mailboxes& mb, int d, int parity) override {
     const Slot& s = mb.send(d, parity);
     const size_t bytes = s.count * mb.item_bytes();
@@ -217,6 +226,7 @@ class FixedGpuPolicy : public TransportPolicy {
  public:
   explicit FixedGpuPolicy(std::unique_ptr<Transport> t) : t_(std::move(t)) {}
   Transport& choose(DataClass, size_t) override { return *t_; }
+  void prepare(Mailboxes& mb, int d) override { t_->prepare(mb, d); }
   std::string describe() const override {
     return std::string(t_->name()) + " for application data (fixed); status data in mapped host memory (uva)";
   }
@@ -279,6 +289,10 @@ class TopologyGpuPolicy : public TransportPolicy {
       used_[name] = true;
     }
     return *by_name_.at(it->second);
+  }
+  void prepare(Mailboxes& mb, int d) override {
+    std::lock_guard<std::mutex> lock(mu_);
+    for (auto& [name, t] : by_name_) t->prepare(mb, d);  // each touches only device d's buffers
   }
   std::string describe() const override {
     std::lock_guard<std::mutex> lock(mu_);

@@ -60,6 +60,7 @@ class FixedPolicy : public TransportPolicy {
  public:
   explicit FixedPolicy(std::unique_ptr<Transport> t) : t_(std::move(t)) {}
   Transport& choose(DataClass, size_t) override { return *t_; }
+  void prepare(Mailboxes& mb, int d) override { t_->prepare(mb, d); }
   std::string describe() const override { return std::string(t_->name()) + " for every data class (fixed)"; }
 
  private:

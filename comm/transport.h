@@ -30,6 +30,9 @@ class Transport {
   // side is double-buffered by parity, so nothing it reads is rewritten
   // before every device has passed the next status barrier).
   virtual bool receiver_driven() const { return false; }
+  // Allocates what exchanging device d's buffers will need (staging, mapped
+  // copies), once its mailboxes are wired: no allocation falls in a timed run.
+  virtual void prepare(Mailboxes& /*mb*/, int /*d*/) {}
 };
 
 // Chooses the transport for a data class and message size. The topology
@@ -38,6 +41,8 @@ class TransportPolicy {
  public:
   virtual ~TransportPolicy() = default;
   virtual Transport& choose(DataClass cls, size_t bytes) = 0;
+  // Prepares device d in every transport the policy may choose.
+  virtual void prepare(Mailboxes& mb, int d) = 0;
   virtual std::string describe() const = 0;
 };
 

@@ -57,8 +57,8 @@ DeviceLayout plan_device_layout(const Graph& g, const Partition& part, int d, co
   // two queues, stamps, claims, the frontier bitmap, near/far piles (as
   // GpuDevice::setup allocates them)
   if (needs.frontier) L.frontier = n * (4 + 4 + 4 + 4) + bitmap + 2 * nd * sizeof(vid_t);
-  if (needs.labels) L.frontier += n * sizeof(vid_t);
-  L.frontier += n + part.boundary_list.size() * sizeof(vid_t);  // boundary flags and list
+  if (needs.labels) L.frontier += (n + 2 * 1024) * sizeof(vid_t);  // prev labels, giant samples and roots
+  L.frontier += n + part.boundary_list.size() * sizeof(vid_t);     // boundary flags and list
   if (needs.ranks) L.ranks = 2 * n * sizeof(float);
   const int P = part.devices();
   // Every record sent is a boundary vertex, each at most once per superstep.

@@ -43,8 +43,10 @@ class GpuDevice {
   DeviceArray<float> contrib, next_contrib;
   DeviceArray<uint8_t> boundary;
   DeviceArray<Counters> counters;
-  DeviceArray<vid_t> heavy;  // gather: owned vertices with kHeavyDegree+ in-edges
-  int group = 32;            // gather: lanes per vertex
+  DeviceArray<vid_t> heavy;                  // gather: owned vertices with kHeavyDegree+ in-edges
+  DeviceArray<vid_t> samples, sample_roots;  // WCC: the vertices whose roots vote for the giant
+  int group = 32;                            // gather: lanes per vertex
+  static constexpr size_t kGiantSamples = 1024;
 
   vid_t nd() const { return hi - lo; }
   Counters* c() const { return counters.get(); }
@@ -71,7 +73,7 @@ class GpuDevice {
       CHATTY_CUDA(cudaMemsetAsync(claim.get(), 0, size_t(n) * 4, stream));
       CHATTY_CUDA(cudaMemsetAsync(front.get(), 0, front.size() * 4, stream));
     }
-    if (needs.labels) prev.allocate(n);
+    if (needs.labels) prev.allocate(n), samples.allocate(kGiantSamples), sample_roots.allocate(kGiantSamples);
     if (needs.ranks) {
       contrib.allocate(n), next_contrib.allocate(n);
       plan_gather(g.in(), up);

