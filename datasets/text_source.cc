@@ -224,6 +224,9 @@ void set_stream_block_bytes(size_t bytes) { block_bytes = std::max<size_t>(bytes
 std::unique_ptr<TextSource> TextSource::open(const std::string& path) {
   const bool std_in = path == "-";
   const std::string name = std_in ? "standard input" : path;
+  // Reading a terminal would wait for typing: a hang, not a load.
+  CHATTY_CHECK(!std_in || !isatty(STDIN_FILENO),
+               "--graph=-: standard input is a terminal; pipe a graph in (zcat g.txt.gz | chatty run --graph=- ...)");
   int fd = std_in ? STDIN_FILENO : ::open(path.c_str(), O_RDONLY);
   if (fd < 0) throw Error(path + ": cannot open: " + std::strerror(errno));
   struct stat st {};

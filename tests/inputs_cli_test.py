@@ -101,6 +101,17 @@ class Inputs(unittest.TestCase):
         p = chatty("run", "--app=bfs", "--backend=cpu", f"--graph={g}", "--source=3")
         self.assertIn("undirected", p.stdout + p.stderr)
 
+    def test_stdin_from_a_terminal_is_refused_not_waited_on(self):
+        master, slave = os.openpty()
+        try:
+            p = subprocess.run([CHATTY, "run", "--graph=-", "--backend=cpu"], stdin=slave, capture_output=True,
+                               text=True, timeout=20)
+        finally:
+            os.close(master)
+            os.close(slave)
+        self.assertEqual(p.returncode, 1)
+        self.assertIn("standard input is a terminal", p.stderr)
+
     def test_corrupt_compressed_input_is_one_error_line(self):
         gz = self.path("cut.txt.gz")
         with open(FACEBOOK, "rb") as src:
