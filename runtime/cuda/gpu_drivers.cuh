@@ -72,14 +72,13 @@ bool guarded(GpuRun& run, F body) {
   }
 }
 
-// One phase of a superstep: `body` enqueues work on the device's stream;
-// the phase lasts until the stream drains (so its time is the GPU's).
+// One phase of a superstep: `body` enqueues work on the device's stream and
+// returns without waiting; events around it give the phase's GPU time.
 template <typename F>
 void phase(GpuRun::Clock& clk, GpuDevice& dev, Phase p, F body) {
-  clk.begin(p);
+  clk.device_begin(p, dev.stream);
   body();
-  dev.sync();
-  clk.end();
+  clk.device_end(p, dev.stream);
 }
 
 // Calls f(records, count, launch) for every peer slot of `parity` holding records.

@@ -54,13 +54,48 @@ class GpuRun {
     return false;
   }
 
-  // Per device thread: phase clock and superstep index.
+  // Per device thread: phase clock and superstep index. The device phases
+  // (merge, compute, compact) are timed by events on the stream, read after
+  // the superstep's one synchronisation, so no phase waits for the GPU; the
+  // host phases (wait, exchange) by the host clock.
   struct Clock {
     Phase phase = kMerge;
     double t0 = 0, seconds[kPhases] = {0, 0, 0, 0, 0};
     size_t step = 0;
+    cudaEvent_t ev[2 * kPhases] = {};
+    bool timed[kPhases] = {};
+    Clock() = default;
+    Clock(const Clock&) = delete;
+    Clock& operator=(const Clock&) = delete;
+    ~Clock() {
+      for (cudaEvent_t e : ev)
+        if (e) cudaEventDestroy(e);
+    }
     void begin(Phase p) { phase = p, t0 = omp_get_wtime(); }
     void end() { seconds[phase] += omp_get_wtime() - t0; }
+    // A phase run several times in a superstep spans its first begin to its last end.
+    void device_begin(Phase p, cudaStream_t s) {
+      if (!ev[0])
+        for (cudaEvent_t& e : ev) CHATTY_CUDA(cudaEventCreate(&e));
+      if (!timed[p]) CHATTY_CUDA(cudaEventRecord(ev[2 * p], s));
+    }
+    void device_end(Phase p, cudaStream_t s) {
+      CHATTY_CUDA(cudaEventRecord(ev[2 * p + 1], s));
+      timed[p] = true;
+    }
+    // After the stream is synchronised: adds the device phases' times and
+    // returns their sum (time the host spent waiting for them, not idle).
+    double fold() {
+      double sum = 0;
+      for (int p = 0; p < kPhases; ++p) {
+        if (!timed[p]) continue;
+        float ms = 0;
+        CHATTY_CUDA(cudaEventElapsedTime(&ms, ev[2 * p], ev[2 * p + 1]));
+        seconds[p] += ms / 1e3, sum += ms / 1e3;
+        timed[p] = false;
+      }
+      return sum;
+    }
   };
 
   // Publishes the device's status for `parity`, meets the others, and -
@@ -71,6 +106,7 @@ class GpuRun {
     const int d = dev.d;
     DeviceStatus* slot = &board_[parity * D + d];
     clk.begin(kWait);
+    double device_busy = 0;  // of this wait, the GPU still running the phases
     ok = ok && !bad_exchange_[size_t(d)];
     if (ok) {
       try {
@@ -78,7 +114,8 @@ class GpuRun {
         CHATTY_CUDA(cudaHostGetDevicePointer(reinterpret_cast<void**>(&on_device), slot, 0));
         publish_kernel<<<1, 1, 0, dev.stream>>>(dev.c(), on_device, label, label_count);
         CHATTY_CUDA_LAUNCHED("publish_kernel");
-        dev.sync();
+        dev.sync();  // the superstep's one synchronisation
+        device_busy = clk.fold();
         const uint64_t capacity = D > 1 ? mb.send(d, parity ^ 1).capacity / mb.item_bytes() : 0;
         CHATTY_CHECK(D == 1 || slot->sent <= capacity,
                      "device " + std::to_string(d) + ": " + std::to_string(slot->sent) +
@@ -92,6 +129,7 @@ class GpuRun {
     if (D > 1) mb.send(d, parity ^ 1).count = slot->sent;
 #pragma omp barrier
     clk.end();
+    clk.seconds[kWait] = std::max(0.0, clk.seconds[kWait] - device_busy);
     std::vector<DeviceStatus> all(static_cast<size_t>(D));
     for (int p = 0; p < D; ++p) all[size_t(p)] = board_[parity * D + p];
     if (failed(all)) return all;
