@@ -18,12 +18,13 @@ if [ ${#missing[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
 
-# Python side: references for the end-to-end tests and the NetworKit baseline.
+# Python side: references for the end-to-end tests, the sweep's plots, and the
+# NetworKit baseline.
 py=${PYTHON:-python3}
-if ! "$py" -c "import numpy, scipy, networkx" 2>/dev/null; then
-  echo "setup: installing numpy scipy networkx"
-  "$py" -m pip install -q numpy scipy networkx 2>/dev/null ||
-    "$py" -m pip install -q --break-system-packages numpy scipy networkx
+if ! "$py" -c "import numpy, scipy, networkx, matplotlib" 2>/dev/null; then
+  echo "setup: installing numpy scipy networkx matplotlib"
+  "$py" -m pip install -q numpy scipy networkx matplotlib 2>/dev/null ||
+    "$py" -m pip install -q --break-system-packages numpy scipy networkx matplotlib
 fi
 if [ "${CHATTY_SETUP_BENCH:-0}" = 1 ] && ! "$py" -c "import networkit" 2>/dev/null; then
   echo "setup: installing networkit"

@@ -1,0 +1,87 @@
+#!/usr/bin/env python3
+"""scripts/sweep.py end to end: a sweep killed midway resumes without
+redoing finished points, points that cannot run are skipped with the
+reason, the report has its plots, and compare reads two sweeps.
+Usage: sweep_test.py CHATTY"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+import unittest
+
+CHATTY = sys.argv[1] if len(sys.argv) > 1 else "build/chatty"
+SWEEP = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "scripts", "sweep.py")
+
+
+def sweep(*args, **kw):
+    return subprocess.run([sys.executable, SWEEP, *args], capture_output=True, text=True, timeout=600, **kw)
+
+
+def lines(path):
+    with open(path) as f:
+        return [json.loads(x) for x in f if x.strip()]
+
+
+class Sweep(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.out = os.path.join(self.tmp.name, "a")
+        spec = os.path.join(self.tmp.name, "s.toml")
+        with open(spec, "w") as f:
+            f.write('[sweep]\napps = ["bfs", "sssp", "wcc"]\ngraphs = ["grid:40x40", "kron:10"]\n'
+                    'devices = [1, 2, 3]\ncomms = ["host", "p2p"]\nranks = [1]\nrepeat = 2\n')
+        self.args = ["run", spec, "--out", self.out, "--chatty", CHATTY]
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def test_killed_sweep_resumes_without_redoing_points(self):
+        results = os.path.join(self.out, "results.jsonl")
+        p = subprocess.Popen([sys.executable, SWEEP, *self.args], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        deadline = time.time() + 120
+        while time.time() < deadline and (not os.path.exists(results) or len(lines(results)) < 5):
+            time.sleep(0.05)
+        p.kill()
+        p.wait()
+        before = lines(results)
+        self.assertGreaterEqual(len(before), 5)
+        self.assertLess(len(before), 36, "the sweep finished before it was killed")
+        r = sweep(*self.args)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn(f"{len(before)} points done before", r.stderr)
+        after = lines(results)
+        self.assertEqual(after[:len(before)], before)  # finished points kept, not run again
+        keys = [tuple(x["point"].values()) for x in after]
+        self.assertEqual(len(keys), 36)
+        self.assertEqual(len(set(keys)), 36)
+        ran = [x for x in after if "run" in x]
+        skipped = [x for x in after if "skipped" in x]
+        self.assertEqual(len(ran), 18)
+        self.assertTrue(all(x["run"]["validated"] == "pass" for x in ran))
+        self.assertTrue(all("GPU transport" in x["skipped"] for x in skipped))
+        self.assertTrue(all(x["min_s"] <= x["median_s"] <= x["max_s"] for x in ran))
+        for name in ("grid_40x40_time.png", "kron_10_split.png", "kron_10_communicated.png", "kron_10_bytes.png",
+                     "report.md"):
+            self.assertGreater(os.path.getsize(os.path.join(self.out, "report", name)), 1000 if "png" in name else 10)
+        with open(os.path.join(self.out, "results.csv")) as f:
+            self.assertEqual(len(f.read().strip().splitlines()), 37)
+        # Nothing left to do: a third run runs no point.
+        self.assertIn("0 to run", sweep(*self.args).stderr)
+
+    def test_compare_two_sweeps(self):
+        b = os.path.join(self.tmp.name, "b")
+        for out in (self.out, b):
+            r = sweep("run", "--out", out, "--chatty", CHATTY, "--apps", "bfs", "--graphs", "kron:9", "--devices",
+                      "1,2", "--comms", "host", "--repeat", "2")
+            self.assertEqual(r.returncode, 0, r.stderr)
+        png = os.path.join(self.tmp.name, "c.png")
+        r = sweep("compare", self.out, b, "--plot", png)
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        self.assertIn("B / A compute time (2 points in both", r.stdout)
+        self.assertTrue(os.path.getsize(png) > 1000)
+
+
+if __name__ == "__main__":
+    unittest.main(argv=[sys.argv[0]], verbosity=2)
