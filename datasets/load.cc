@@ -1,7 +1,9 @@
 #include "datasets/load.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
+#include <fstream>
 
 #include "datasets/cgr_format.h"
 #include "datasets/generators.h"
@@ -115,6 +117,24 @@ Graph load_file(const std::string& what, const LoadOptions& opt, LoadInfo& info)
   throw Error(what + ": unknown format");
 }
 
+// The data folder of datasets/fetch.py: $CHATTY_DATA, else
+// ~/.cache/chattygraph/datasets.
+std::string data_dir() {
+  if (const char* d = std::getenv("CHATTY_DATA"); d && *d) return d;
+  const char* home = std::getenv("HOME");
+  return std::string(home ? home : ".") + "/.cache/chattygraph/datasets";
+}
+
+// A bare name that is no file: the .cgr fetch.py made for it, or "".
+std::string catalogued(const std::string& what) {
+  if (what.find('/') != std::string::npos || what == "-" || std::ifstream(what).good()) return {};
+  std::ifstream index(data_dir() + "/index.txt");
+  std::string name, path;
+  while (index >> name >> path)
+    if (name == what) return path;
+  return {};
+}
+
 }  // namespace
 
 Graph load_graph_unchecked(const std::string& what, const LoadOptions& opt, LoadInfo& info);
@@ -179,6 +199,9 @@ Graph load_graph_unchecked(const std::string& what, const LoadOptions& opt, Load
     g = generate_graph(parse_graph_spec(what), opt.seed);
     info.format = "generator";
     info.direction_reason = "generated";
+  } else if (const std::string path = catalogued(what); !path.empty()) {
+    g = load_file(path, opt, info);
+    info.format += " (data set " + what + ")";
   } else {
     g = load_file(what, opt, info);
   }

@@ -228,7 +228,12 @@ std::unique_ptr<TextSource> TextSource::open(const std::string& path) {
   CHATTY_CHECK(!std_in || !isatty(STDIN_FILENO),
                "--graph=-: standard input is a terminal; pipe a graph in (zcat g.txt.gz | chatty run --graph=- ...)");
   int fd = std_in ? STDIN_FILENO : ::open(path.c_str(), O_RDONLY);
-  if (fd < 0) throw Error(path + ": cannot open: " + std::strerror(errno));
+  if (fd < 0) {
+    const bool bare = errno == ENOENT && path.find('/') == std::string::npos;
+    throw Error(path + ": cannot open: " + std::strerror(errno) +
+                (bare ? " (not a file, a spec such as kron:20, or a fetched data set: python3 datasets/fetch.py list)"
+                      : ""));
+  }
   struct stat st {};
   if (fstat(fd, &st) != 0 || S_ISDIR(st.st_mode)) {
     if (!std_in) ::close(fd);
