@@ -230,9 +230,9 @@ std::unique_ptr<TextSource> TextSource::open(const std::string& path) {
   int fd = std_in ? STDIN_FILENO : ::open(path.c_str(), O_RDONLY);
   if (fd < 0) {
     const bool bare = errno == ENOENT && path.find('/') == std::string::npos;
-    throw Error(path + ": cannot open: " + std::strerror(errno) +
-                (bare ? " (not a file, a spec such as kron:20, or a fetched data set: python3 datasets/fetch.py list)"
-                      : ""));
+    throw Error(
+        path + ": cannot open: " + std::strerror(errno) +
+        (bare ? " (not a file, a spec such as kron:20, or a fetched data set: python3 datasets/fetch.py list)" : ""));
   }
   struct stat st {};
   if (fstat(fd, &st) != 0 || S_ISDIR(st.st_mode)) {
