@@ -10,7 +10,13 @@
 #include <memory>
 #include <vector>
 
-#include "runtime/cuda/gpu_engine.cuh"
+#include "runtime/cuda/gather_ops.cuh"
+#include "runtime/cuda/gpu_connectivity.cuh"
+#include "runtime/cuda/ordered_ops.cuh"
+#include "runtime/cuda/traversal_ops.cuh"
+#include "runtime/drivers/gather.h"
+#include "runtime/drivers/ordered.h"
+#include "runtime/drivers/traversal.h"
 #include "runtime/multi_stats.h"
 
 namespace chatty::cuda {
@@ -50,20 +56,10 @@ std::vector<typename P::Value> run_program_gpu(const Graph& g, const P& prog, co
   std::vector<V> result(n);
   std::vector<float> contrib0;
   double dangling0 = 0;
-  if constexpr (P::kKind == ProgramKind::kGather) {  // the first contributions of every vertex, once
-    contrib0.resize(n);
-    const Csr& out = g.out();
-    for (vid_t v = 0; v < n; ++v) {
-      const eid_t d = out.degree(v);
-      if (d == 0) dangling0 += double(prog.init(v));
-      contrib0[v] = d ? float(prog.contribution(prog.init(v), d)) : 0.0f;
-    }
-  }
-  std::vector<vid_t> start;  // traversal programs' start set, once for all devices
+  if constexpr (P::kKind == ProgramKind::kGather) dangling0 = first_contributions(g, prog, contrib0);
+  TraversalStart<V> start;  // once for all devices
   if constexpr (P::kKind == ProgramKind::kTraversal)
-    if (!(P::kConnectivity && opt.union_find))
-      for (vid_t v = 0; v < n; ++v)
-        if (prog.active_at_start(v)) start.push_back(v);
+    if (!(P::kConnectivity && opt.union_find)) start = traversal_start(g, prog);
   std::vector<char> up(size_t(D), 0);
   const double t0 = omp_get_wtime();
 #pragma omp parallel num_threads(D)
@@ -78,12 +74,7 @@ std::vector<typename P::Value> run_program_gpu(const Graph& g, const P& prog, co
       const Launch l = dev->launch(n);
       init_values_kernel<P><<<l.grid, l.block, 0, dev->stream>>>(prog, n, reinterpret_cast<V*>(dev->values.get()));
       CHATTY_CUDA_LAUNCHED("init_values_kernel");
-      if constexpr (P::kKind == ProgramKind::kGather) {
-        CHATTY_CUDA(cudaMemcpyAsync(dev->contrib.get(), contrib0.data(), contrib0.size() * 4, cudaMemcpyHostToDevice,
-                                    dev->stream));
-        CHATTY_CUDA(cudaMemcpyAsync(dev->next_contrib.get(), dev->contrib.get(), contrib0.size() * 4,
-                                    cudaMemcpyDeviceToDevice, dev->stream));
-      }
+      if constexpr (P::kKind == ProgramKind::kGather) upload_contributions(*dev, contrib0);
       dev->sync();
     });
 #pragma omp barrier
@@ -93,14 +84,19 @@ std::vector<typename P::Value> run_program_gpu(const Graph& g, const P& prog, co
     for (char u : up) all_up = all_up && u;
     if (all_up) {
       if constexpr (P::kKind == ProgramKind::kGather) {
-        gather(run, *dev, part, prog, opt, dangling0);
+        GatherOps<P> ops(run, *dev, prog, part, dangling0);
+        drive_gather(ops, opt);
       } else {
-        if (P::kConnectivity && opt.union_find)
+        if (P::kConnectivity && opt.union_find) {
           connectivity(run, *dev, g, lb);
-        else if (P::kOrdered)
-          ordered(run, *dev, prog, start, opt.delta ? opt.delta : gpu_delta(g), lb);
-        else
-          traverse(run, *dev, g, prog, opt, start, lb);
+        } else if (P::kOrdered) {
+          const uint64_t delta = opt.delta ? opt.delta : gpu_delta(g);
+          OrderedOps<P> ops(run, *dev, prog, delta, lb);
+          drive_ordered(ops, prog, start.vertices, delta);
+        } else {
+          TraversalOps<P> ops(run, *dev, prog, P::kPullable && opt.direction != Direction::kPush, lb);
+          drive_traversal(ops, prog, g, start, opt);
+        }
       }
 #pragma omp barrier
       if (d == 0) stats.run_seconds = omp_get_wtime() - t1;

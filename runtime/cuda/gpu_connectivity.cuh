@@ -1,23 +1,21 @@
-// The CUDA backend's entry: runs a vertex program on P GPU devices (one
-// OpenMP thread each; virtual devices when P exceeds the GPUs), with the
-// same superstep protocol, status data and results as the CPU runtime.
-// Connectivity (Afforest across devices) and gather (PageRank) drivers are
-// here; the frontier and ordered drivers in gpu_drivers.cuh.
+// Connectivity (WCC) on GPU devices: Afforest across devices by settling
+// boundary labels. Not yet on the shared drivers: the host runs a newer
+// protocol (runtime/multi_connectivity.h) that this one is to be replaced by.
 #pragma once
 
-#include <memory>
+#include <vector>
 
-#include "runtime/cuda/gpu_drivers.cuh"
-#include "runtime/program.h"
+#include "kernels/cuda/connectivity.cuh"
+#include "runtime/cuda/gpu_mechanisms.cuh"
+#include "runtime/hash.h"
+#include "runtime/superstep_decisions.h"
 
 namespace chatty::cuda {
 
 // WCC, Afforest across devices by settling boundary labels: link a sample,
 // then each superstep resolve every boundary vertex's root and send those
 // that dropped, until none do; elect the giant after one exchange; link
-// the other edges outside it and settle again. (The host runtime now sends
-// the unions themselves, one exchange per linking stage; this driver keeps
-// the earlier protocol until it can be re-tested on a GPU.)
+// the other edges outside it and settle again.
 inline void connectivity(GpuRun& run, GpuDevice& dev, const Graph& g, bool lb) {
   constexpr eid_t kSample = 2;
   const vid_t n = dev.n;
@@ -102,69 +100,6 @@ inline void connectivity(GpuRun& run, GpuDevice& dev, const Graph& g, bool lb) {
     CHATTY_CUDA_LAUNCHED("compress_kernel");
     dev.sync();
   });
-}
-
-// The gather kernel with G lanes per vertex (hubs aside).
-template <int G, typename P>
-void launch_gather(GpuDevice& dev, const P& prog, float* ranks, double dangling) {
-  const Launch l = dev.launch(dev.nd(), uint64_t(G));
-  gather_kernel<G, P><<<l.grid, l.block, 0, dev.stream>>>(prog, dev.in_off.get(), dev.in_targets.get(), dev.off.get(),
-                                                          dev.lo, dev.nd(), dev.contrib.get(), dev.next_contrib.get(),
-                                                          ranks, dangling, dev.c());
-  CHATTY_CUDA_LAUNCHED("gather_kernel");
-}
-
-// PageRank: Jacobi supersteps over owned vertices; owners send their
-// boundary vertices' contributions; L1 and dangling mass are status data.
-template <typename P>
-void gather(GpuRun& run, GpuDevice& dev, const Partition& part, const P& prog, const EngineOptions& opt,
-            double dangling0) {
-  double dangling = dangling0;
-  const auto [first, last] = part.boundary_of(dev.d);
-  const vid_t* send_list = dev.boundary_list.get() + (first - part.boundary_list.data());
-  const ull send_count = ull(last - first);
-  auto* ranks = reinterpret_cast<float*>(dev.values.get());
-  bool ok = true;  // the first contributions were uploaded at setup
-  GpuRun::Clock clk;
-  for (int k = 0; k < opt.max_iters; ++k) {
-    const int parity = k & 1;
-    ok = ok && guarded(run, [&] {
-           reset_step_kernel<<<1, 1, 0, dev.stream>>>(dev.c());
-           CHATTY_CUDA_LAUNCHED("reset_step_kernel");
-           phase(clk, dev, kMerge, [&] {
-             for_each_received<float>(run, dev, parity, [&](const Update<float>* rec, ull count, Launch l) {
-               merge_contrib_kernel<<<l.grid, l.block, 0, dev.stream>>>(rec, count, dev.contrib.get(),
-                                                                        dev.next_contrib.get());
-               CHATTY_CUDA_LAUNCHED("merge_contrib_kernel");
-             });
-           });
-           phase(clk, dev, kCompute, [&] {
-             if (dev.heavy.size()) {
-               const Launch h = dev.launch(dev.heavy.size() * kBlock);
-               heavy_gather_kernel<P><<<h.grid, h.block, 0, dev.stream>>>(
-                   prog, dev.heavy.get(), dev.heavy.size(), dev.in_off.get(), dev.in_targets.get(), dev.off.get(),
-                   dev.lo, dev.contrib.get(), dev.next_contrib.get(), ranks, dangling, dev.c());
-               CHATTY_CUDA_LAUNCHED("heavy_gather_kernel");
-             }
-             switch (dev.group) {
-               case 4: launch_gather<4>(dev, prog, ranks, dangling); break;
-               case 8: launch_gather<8>(dev, prog, ranks, dangling); break;
-               case 16: launch_gather<16>(dev, prog, ranks, dangling); break;
-               default: launch_gather<32>(dev, prog, ranks, dangling); break;
-             }
-             set_counter(dev, &Counters::updated, dev.nd());
-             std::swap(dev.contrib, dev.next_contrib);
-           });
-           phase(clk, dev, kCompact,
-                 [&] { compact(run, dev, parity, send_list, nullptr, send_count, dev.contrib.get()); });
-         });
-    const auto all = run.sync(dev, parity, ok, clk);
-    if (GpuRun::failed(all)) return;
-    double l1 = 0;
-    dangling = 0;
-    for (auto& s : all) l1 += s.l1, dangling += s.dangling;
-    if (l1 < opt.tolerance) return;
-  }
 }
 
 }  // namespace chatty::cuda

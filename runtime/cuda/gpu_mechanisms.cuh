@@ -1,0 +1,134 @@
+// Pieces every GPU family's ops share: launching the advance by the chosen
+// load balance, compaction into the send buffer, the error guard that turns
+// an exception into a failed status, phase timing, and the base of the ops
+// classes (runtime/cuda/*_ops.cuh) that the drivers in runtime/drivers/ run.
+#pragma once
+
+#include <algorithm>
+#include <vector>
+
+#include "kernels/cuda/traversal.cuh"
+#include "runtime/cuda/gpu_superstep.cuh"
+#include "runtime/drivers/agreed.h"
+
+namespace chatty::cuda {
+
+template <typename P>
+__global__ void init_values_kernel(P prog, vid_t n, typename P::Value* values) {
+  for (ull v = ull(blockIdx.x) * blockDim.x + threadIdx.x; v < n; v += ull(gridDim.x) * blockDim.x)
+    values[v] = prog.init(vid_t(v));
+}
+
+__global__ inline void set_flags_kernel(const vid_t* list, ull count, uint32_t* flags, uint32_t value) {
+  for (ull i = ull(blockIdx.x) * blockDim.x + threadIdx.x; i < count; i += ull(gridDim.x) * blockDim.x)
+    flags[list[i]] = value;
+}
+
+inline void set_counter(GpuDevice& dev, ull Counters::*field, ull v) {
+  set_counter_kernel<<<1, 1, 0, dev.stream>>>(&(dev.c()->*field), v);
+  CHATTY_CUDA_LAUNCHED("set_counter_kernel");
+}
+
+// Push advance by the chosen load-balancing mechanism (policy apart from
+// the kernels). Both kernels read the item count on the device when it lives
+// there, so no step waits for the host.
+template <typename Source, typename Fn>
+void advance(GpuDevice& dev, const Source& src, const Fn& fn, bool lb, const ull* count_on_device, ull count) {
+  if (!count_on_device && count == 0) return;
+  const Launch l = count_on_device ? dev.launch_max() : dev.launch(count);
+  if (lb) {
+    lb_advance_kernel<<<l.grid, kBlock, 0, dev.stream>>>(src, fn, &dev.c()->edges);
+    CHATTY_CUDA_LAUNCHED("lb_advance_kernel");
+  } else {
+    twc_advance_kernel<<<l.grid, l.block, 0, dev.stream>>>(src, fn, &dev.c()->edges);
+    CHATTY_CUDA_LAUNCHED("twc_advance_kernel");
+  }
+}
+
+// Compacts the listed vertices that must travel into the send buffer for parity ^ 1.
+template <typename V>
+void compact(GpuRun& run, GpuDevice& dev, int parity, const vid_t* list, const ull* count, ull fixed, const V* src) {
+  if (run.D == 1) return;
+  const Launch l = count ? dev.launch_max() : dev.launch(fixed);
+  const Slot& slot = run.mb.send(dev.d, parity ^ 1);
+  auto* out = reinterpret_cast<Update<V>*>(slot.storage);
+  compact_kernel<V><<<l.grid, l.block, 0, dev.stream>>>(list, count, fixed, dev.boundary.get(), dev.lo, dev.hi, src,
+                                                        out, slot.capacity / sizeof(Update<V>), &dev.c()->sent);
+  CHATTY_CUDA_LAUNCHED("compact_kernel");
+}
+
+// Runs body(); an exception is recorded and turns into a failed status.
+template <typename F>
+bool guarded(GpuRun& run, F body) {
+  try {
+    body();
+    return true;
+  } catch (const std::exception& e) {
+    run.fail(e.what());
+    return false;
+  }
+}
+
+// One phase of a superstep: `body` enqueues work on the device's stream and
+// returns without waiting; events around it give the phase's GPU time.
+template <typename F>
+void phase(GpuRun::Clock& clk, GpuDevice& dev, Phase p, F body) {
+  clk.device_begin(p, dev.stream);
+  body();
+  clk.device_end(p, dev.stream);
+}
+
+// Calls f(records, count, launch) for every peer slot of `parity` holding records.
+template <typename V, typename F>
+void for_each_received(GpuRun& run, GpuDevice& dev, int parity, F f) {
+  for (int peer = 0; peer < run.D; ++peer) {
+    const Slot& s = run.mb.recv(parity, dev.d, peer);
+    if (peer == dev.d || s.count == 0) continue;
+    f(reinterpret_cast<const Update<V>*>(s.data), ull(s.count), dev.launch(s.count));
+  }
+}
+
+// The start set's vertices this device owns.
+inline std::vector<vid_t> owned_start(const std::vector<vid_t>& start, const GpuDevice& dev) {
+  std::vector<vid_t> s;
+  for (vid_t v : start)
+    if (v >= dev.lo && v < dev.hi) s.push_back(v);
+  return s;
+}
+
+// What the ops of every family hold: the device, the run's shared state,
+// the phase clock, the superstep index, and whether the device is still
+// sound. An op after a failure does nothing; the failure is published at
+// the next sync, where every device stops.
+class GpuOps {
+ public:
+  GpuOps(GpuRun& run, GpuDevice& dev) : run_(run), dev_(dev) {}
+
+  // Publishes status, meets the other devices, exchanges.
+  Agreed sync(int parity, bool pull = false, uint64_t label = ~0ull, uint64_t label_count = 0) {
+    run_.mark_pull(clk_, pull);
+    Agreed a{run_.sync(dev_, parity, ok_, clk_, label, label_count)};
+    ++k_;
+    return a;
+  }
+
+ protected:
+  // Runs body() unless an earlier op failed.
+  template <typename F>
+  void guard(F body) {
+    ok_ = ok_ && guarded(run_, body);
+  }
+  // Starts a superstep's device work: its counters cleared.
+  void reset_step() {
+    reset_step_kernel<<<1, 1, 0, dev_.stream>>>(dev_.c());
+    CHATTY_CUDA_LAUNCHED("reset_step_kernel");
+  }
+
+  GpuRun& run_;
+  GpuDevice& dev_;
+  GpuRun::Clock clk_;
+  uint32_t k_ = 0;  // superstep index: stamps and claims are per superstep
+  bool ok_ = true;
+};
+
+}  // namespace chatty::cuda

@@ -1,0 +1,41 @@
+// What every device learns at a superstep's sync: all devices' status for
+// that superstep, the same on every device, so that the decisions a driver
+// takes from it (stop, direction, bucket, giant) agree without another
+// exchange.
+#pragma once
+
+#include <algorithm>
+#include <utility>
+#include <vector>
+
+#include "runtime/status_data.h"
+
+namespace chatty {
+
+struct Agreed {
+  std::vector<DeviceStatus> all;
+
+  // Some device hit an error: every device stops at this sync.
+  bool failed() const {
+    return std::any_of(all.begin(), all.end(), [](const DeviceStatus& s) { return s.failed != 0; });
+  }
+  uint64_t sum(uint64_t DeviceStatus::*f) const {
+    uint64_t s = 0;
+    for (auto& x : all) s += x.*f;
+    return s;
+  }
+  double sum(double DeviceStatus::*f) const {
+    double s = 0;
+    for (auto& x : all) s += x.*f;
+    return s;
+  }
+  uint64_t min(uint64_t DeviceStatus::*f) const {
+    uint64_t m = ~uint64_t(0);
+    for (auto& x : all) m = std::min(m, x.*f);
+    return m;
+  }
+  // No device has work and nothing is in flight.
+  bool quiet() const { return sum(&DeviceStatus::active) == 0 && sum(&DeviceStatus::sent) == 0; }
+};
+
+}  // namespace chatty

@@ -1,0 +1,40 @@
+// The ordered driver (SSSP): delta-stepping across devices, one superstep
+// loop for every backend and device count. Every device relaxes its share
+// of the globally lowest non-empty bucket each superstep. A device's
+// ordered ops `Ops` provide:
+//   void start(const std::vector<vid_t>& start_set);  // the owned ones become pending
+//   void merge(int parity);      // fold peers' offers; owned vertices that improve become pending
+//   void relax(uint64_t bucket); // relax the pending owned vertices in `bucket`; publish the
+//                                // lowest bucket the device's pending and sent vertices are in
+//   void compact(int parity);
+//   Agreed sync(int parity);
+#pragma once
+
+#include <algorithm>
+#include <vector>
+
+#include "runtime/drivers/agreed.h"
+#include "runtime/program.h"
+
+namespace chatty {
+
+template <typename P, typename Ops>
+void drive_ordered(Ops& dev, const P& prog, const std::vector<vid_t>& start, uint64_t delta) {
+  constexpr uint64_t kNone = ~uint64_t(0);
+  uint64_t bucket = kNone;
+  for (vid_t v : start) bucket = std::min<uint64_t>(bucket, prog.priority(prog.init(v)) / delta);
+  dev.start(start);
+  for (int k = 0; bucket != kNone; ++k) {
+    const int parity = k & 1;
+    dev.merge(parity);
+    dev.relax(bucket);
+    dev.compact(parity);
+    const Agreed a = dev.sync(parity);
+    if (a.failed()) return;
+    // Every sent record is also counted in its sender's bucket, so kNone
+    // means no device has work and nothing is in flight.
+    bucket = a.min(&DeviceStatus::bucket);
+  }
+}
+
+}  // namespace chatty

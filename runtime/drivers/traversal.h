@@ -1,0 +1,71 @@
+// The frontier driver (BFS, plain push programs such as WCC by label
+// propagation): one superstep loop for every backend and device count.
+// It holds the policy - the push/pull switch taken on global counts
+// (Beamer, Asanovic, Patterson, SC 2012), the level of a uniform frontier
+// and the stop rule - and asks the device for the mechanisms. A device's
+// traversal ops `Ops` provide:
+//   void start(const std::vector<vid_t>& start_set);  // the owned ones become active
+//   void merge(int parity);      // fold peers' offers; owned vertices that improve become active
+//   void push();                 // relax the active vertices' out-edges, activate what changed
+//   void pull(Value level);      // bottom-up over owned unvisited vertices (kPullable only)
+//   void compact(int parity);    // changed boundary vertices into the send buffer
+//   Agreed sync(int parity, bool pull);  // publish status, meet, exchange
+//   void resume_push();          // after pull steps: the owned frontier as the push queue
+#pragma once
+
+#include <vector>
+
+#include "runtime/drivers/agreed.h"
+#include "runtime/engine_options.h"
+#include "runtime/graph.h"
+#include "runtime/program.h"
+#include "runtime/superstep_decisions.h"
+
+namespace chatty {
+
+// The start of a frontier run, computed once for all devices.
+template <typename V>
+struct TraversalStart {
+  std::vector<vid_t> vertices;  // active at the start, in id order
+  uint64_t scout = 0;           // their out-degree sum
+  V level{};                    // a uniform frontier's value
+};
+
+template <typename P>
+TraversalStart<typename P::Value> traversal_start(const Graph& g, const P& prog) {
+  TraversalStart<typename P::Value> s;
+  const vid_t n = g.num_vertices();
+  for (vid_t v = 0; v < n; ++v)
+    if (prog.active_at_start(v)) s.vertices.push_back(v), s.scout += g.out_degree(v);
+  if (!s.vertices.empty()) s.level = prog.init(s.vertices[0]);
+  return s;
+}
+
+template <typename P, typename Ops>
+void drive_traversal(Ops& dev, const P& prog, const Graph& g, const TraversalStart<typename P::Value>& start,
+                     const EngineOptions& opt) {
+  const bool can_pull = P::kPullable && opt.direction != Direction::kPush;
+  DirectionSwitch direction(g.num_edges(), start.scout, g.num_vertices(), opt.alpha, opt.beta);
+  bool pull = can_pull && opt.direction == Direction::kPull;
+  typename P::Value level = start.level;
+  dev.start(start.vertices);
+  for (int k = 0;; ++k) {
+    const int parity = k & 1;
+    dev.merge(parity);
+    if (pull)
+      dev.pull(level);
+    else
+      dev.push();
+    if (P::kUniformFrontier) level = prog.scatter(level, 0, 0, 1);
+    dev.compact(parity);
+    const Agreed a = dev.sync(parity, pull);
+    if (a.failed() || a.quiet()) return;
+    if (can_pull && opt.direction == Direction::kAuto) {
+      const bool was_pull = pull;
+      pull = direction.next(pull, a.sum(&DeviceStatus::updated), a.sum(&DeviceStatus::scout));
+      if (was_pull && !pull) dev.resume_push();
+    }
+  }
+}
+
+}  // namespace chatty

@@ -1,0 +1,74 @@
+// A host device's mechanisms for the gather driver
+// (runtime/drivers/gather.h). Peers read only contributions, so owners send
+// those: a received record is two stores, no division and no rank replica
+// to keep. The owned vertices are blocks on the device's worklist, which
+// idle peers help empty (work migration), so a slowed device holds the
+// others less.
+#pragma once
+
+#include "kernels/cpu/gather_pull.h"
+#include "runtime/device_context.h"
+#include "runtime/drivers/agreed.h"
+#include "runtime/graph.h"
+#include "runtime/work_migration.h"
+
+namespace chatty::host {
+
+template <typename V>
+using GatherBoard = MigrationBoard<cpu::GatherTask<V>>;
+
+template <typename P>
+class GatherOps {
+ public:
+  using V = typename P::Value;
+  GatherOps(DeviceContext<V>& c, const Graph& g, const P& prog, GatherBoard<V>& board)
+      : c_(c), g_(g), prog_(prog), board_(board) {}
+
+  double start() {
+    state_ = cpu::gather_init(g_.out(), prog_, c_.values.data());  // all vertices: the global dangling mass
+    return state_.dangling;
+  }
+
+  void merge(int parity) {
+    c_.for_each_received(
+        parity, [&](vid_t v, V contribution) { state_.contrib[v] = state_.next_contrib[v] = float(contribution); });
+  }
+
+  void gather(double dangling) {
+    c_.begin(kCompute);
+    state_.dangling = dangling;
+    board_.open(c_.d, {c_.values.data(), state_.contrib.data(), state_.next_contrib.data(), state_.dangling}, c_.lo,
+                c_.hi, vid_t(cpu::kDenseGrain));
+    cpu::GatherSums sums;
+    const Csr &out = g_.out(), &in = g_.in();
+    auto work = [&](const cpu::GatherTask<V>& t, vid_t lo, vid_t hi, cpu::GatherSums& s) {
+      cpu::gather_range(out, in, prog_, t, lo, hi, s);
+    };
+    board_.run_team(c_.d, sums, work);  // waits for the blocks peers took: they wrote into this device's buffers
+    state_.contrib.swap(state_.next_contrib);
+    mine_ = DeviceStatus{};
+    mine_.l1 = sums.l1;
+    mine_.edges = sums.edges;
+    mine_.dangling = sums.dangling;
+    mine_.updated = c_.hi - c_.lo;
+    mine_.migrated = sums.migrated;
+    c_.end();
+  }
+
+  void compact(int) {
+    const auto [first, last] = c_.partition().boundary_of(c_.d);  // owned boundary vertices
+    c_.compact(first, size_t(last - first), [&](vid_t v) { return V(state_.contrib[v]); });
+  }
+
+  Agreed sync(int parity) { return Agreed{c_.sync(parity, mine_)}; }
+
+ private:
+  DeviceContext<V>& c_;
+  const Graph& g_;
+  const P& prog_;
+  GatherBoard<V>& board_;
+  cpu::GatherState state_;
+  DeviceStatus mine_;
+};
+
+}  // namespace chatty::host

@@ -1,0 +1,138 @@
+// A host device's mechanisms for the frontier driver
+// (runtime/drivers/traversal.h): the active queue and the changed list of
+// its owned vertices, the frontier bitmaps of pull steps, and push and pull
+// steps whose blocks idle peers may compute (work migration).
+#pragma once
+
+#include <vector>
+
+#include "kernels/cpu/pull_advance.h"
+#include "runtime/device_context.h"
+#include "runtime/drivers/agreed.h"
+#include "runtime/graph.h"
+#include "runtime/migrating_push.h"
+
+namespace chatty::host {
+
+template <typename V>
+using PushBoard = MigrationBoard<multi::PushTask<V>>;
+template <typename V>
+using PullBoard = MigrationBoard<cpu::PullTask<V>>;
+
+// The device's driving thread alone touches its queue and marks here.
+inline void push_unique(Queue& q, Bitmap& in_q, vid_t v) {
+  if (in_q.test_and_set(v)) q.ids[q.count++] = v;
+}
+
+inline void clear_marks(Queue& q, Bitmap& b) {
+  for (size_t i = 0; i < q.count; ++i) b.reset(q.ids[i]);
+  q.count = 0;
+}
+
+template <typename P>
+class TraversalOps {
+ public:
+  using V = typename P::Value;
+  TraversalOps(DeviceContext<V>& c, const Graph& g, const P& prog, bool can_pull, PushBoard<V>& push_board,
+               PullBoard<V>& pull_board)
+      : c_(c),
+        g_(g),
+        prog_(prog),
+        can_pull_(can_pull),
+        active_(g.num_vertices()),
+        changed_(g.num_vertices()),
+        claimed_(g.num_vertices()),
+        front_(can_pull ? g.num_vertices() : 0),
+        next_(can_pull ? g.num_vertices() : 0),
+        push_board_(push_board),
+        pull_board_(pull_board) {}
+
+  void start(const std::vector<vid_t>& s) {
+    for (vid_t v : s) {
+      if (c_.owns(v)) push_unique(active_, c_.marks, v);
+      if (can_pull_) front_.set(v);
+    }
+  }
+
+  void merge(int parity) {
+    mine_ = DeviceStatus{};
+    c_.merge(
+        parity, [](V a, V b) { return P::reduce(a, b); },
+        [&](vid_t v) {
+          if (c_.owns(v)) push_unique(active_, c_.marks, v), ++mine_.updated;
+          if (can_pull_) front_.set(v);
+        });
+  }
+
+  void push() {
+    c_.begin(kCompute);
+    SuperstepStats st;
+    multi::push_step(push_board_, c_.d, g_.out(), prog_, c_.values.data(), active_, changed_, claimed_, st,
+                     mine_.migrated);
+    clear_marks(active_, c_.marks);
+    if (can_pull_) front_.clear();
+    const Csr& out = g_.out();
+    for (size_t i = 0; i < changed_.count; ++i) {
+      const vid_t v = changed_.ids[i];
+      if (can_pull_) front_.set(v);
+      if (!c_.owns(v)) continue;
+      push_unique(active_, c_.marks, v);
+      ++mine_.updated;
+      mine_.scout += out.degree(v);
+    }
+    mine_.active = active_.count;
+    mine_.edges = st.edges;
+    c_.end();
+  }
+
+  // Bottom-up: the owned vertices that joined form the next frontier
+  // (remote ones arrive by merge). The active queue is only needed again
+  // when the run goes back to push, so resume_push rebuilds it then.
+  // Blocks of the step are on the device's worklist, for idle peers to
+  // help with: they write into this device's values and `next_`.
+  void pull(V level) {
+    if constexpr (P::kPullable) {
+      c_.begin(kCompute);
+      next_.clear();
+      pull_board_.open(c_.d, {c_.values.data(), &front_, &next_, level, c_.lo}, cpu::pull_blocks_begin(c_.lo), c_.hi,
+                       cpu::kPullBlock);
+      cpu::PullSums sums;
+      pull_board_.run_team(c_.d, sums, [&](const cpu::PullTask<V>& t, vid_t lo, vid_t hi, cpu::PullSums& s) {
+        cpu::pull_range(g_.in(), prog_, t, lo, hi, s);
+      });
+      mine_.edges = sums.edges;
+      mine_.migrated += sums.migrated;
+      clear_marks(active_, c_.marks);
+      changed_.count = next_.collect(c_.lo, c_.hi, changed_.ids.mutable_data());
+      front_.swap(next_);
+      mine_.updated += changed_.count;
+      mine_.active = changed_.count;
+      c_.end();
+    }
+  }
+
+  void compact(int) { c_.compact(changed_.ids.data(), changed_.count); }
+
+  Agreed sync(int parity, bool pull) {
+    c_.pull_ = pull;
+    return Agreed{c_.sync(parity, mine_)};
+  }
+
+  void resume_push() {
+    for (vid_t v = c_.lo; v < c_.hi; ++v)
+      if (front_.get(v)) push_unique(active_, c_.marks, v);
+  }
+
+ private:
+  DeviceContext<V>& c_;
+  const Graph& g_;
+  const P& prog_;
+  const bool can_pull_;
+  Queue active_, changed_;
+  Bitmap claimed_, front_, next_;
+  PushBoard<V>& push_board_;
+  PullBoard<V>& pull_board_;
+  DeviceStatus mine_;
+};
+
+}  // namespace chatty::host
