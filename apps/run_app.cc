@@ -13,7 +13,6 @@
 #include "apps/sssp.h"
 #include "apps/wcc.h"
 #include "comm/transport.h"
-#include "runtime/engine.h"
 #include "runtime/graph_builder.h"
 #include "runtime/multi_engine.h"
 #include "runtime/reorder.h"
@@ -68,23 +67,18 @@ void check_overflow(const AppOutput& out) {
       CHATTY_CHECK(d != SsspProgram::kOverflow, "sssp: a shortest distance exceeds 2^32-2 (32-bit overflow)");
 }
 
-// The engine for one run: one device, or the multi-device runtime.
+// The engine for one run: the drivers over host devices.
 struct Runner {
   const Graph& g;
   const EngineOptions& opt;
-  const Partition* part;
+  const Partition& part;
   AppOutput& out;
   std::unique_ptr<TransportPolicy> policy;
 
   template <typename Prog>
   auto operator()(const Prog& prog) {
-    if (!part) {
-      auto r = run_program(g, prog, opt);
-      out.stats = std::move(r.stats);
-      return std::move(r.values);
-    }
     if (!policy) policy = make_fixed_policy(make_host_transport(opt.comm));
-    auto r = run_program_multi(g, prog, *part, opt, *policy, out.multi);
+    auto r = run_program_multi(g, prog, part, opt, *policy, out.multi);
     return std::move(r.values);
   }
 };
@@ -107,12 +101,11 @@ AppOutput run_app(App app, const Graph& g, vid_t source, const EngineOptions& op
     return out;
   }
   Partition made;
-  if (!part && opt.devices > 1) {
-    made = partition_graph(g, opt.devices);
+  if (!part) {
+    made = partition_graph(g, std::max(1, opt.devices));
     part = &made;
   }
-  if (part) make_host_transport(opt.comm);  // reject a bad --comm before starting
-  Runner run{g, opt, part, out, nullptr};
+  Runner run{g, opt, *part, out, make_fixed_policy(make_host_transport(opt.comm))};
   const double t0 = omp_get_wtime();
   switch (app) {
     case App::kBfs: out.ints = run(BfsProgram{source}); break;
@@ -167,8 +160,7 @@ uint64_t traversed_edges(const AppOutput& out, const Graph& g) {
       return m;
     }
     case App::kWcc: return g.num_edges();
-    case App::kPageRank:
-      return g.num_edges() * uint64_t(out.multi.steps.empty() ? out.stats.iterations() : out.multi.steps.size());
+    case App::kPageRank: return g.num_edges() * uint64_t(out.multi.steps.size());
   }
   return 0;
 }

@@ -11,7 +11,6 @@
 #include "runtime/graph.h"
 #include "runtime/multi_stats.h"
 #include "runtime/partition.h"
-#include "runtime/run_stats.h"
 
 namespace chatty {
 
@@ -24,8 +23,7 @@ struct AppOutput {
   App app = App::kBfs;
   std::vector<uint32_t> ints;   // BFS depth, SSSP distance, WCC label
   std::vector<float> ranks;     // PageRank
-  RunStats stats;               // one device
-  MultiStats multi;             // several devices (multi.steps empty otherwise)
+  MultiStats multi;             // what the run did, per superstep (every backend and device count)
   double seconds = 0;           // compute time
   std::string backend = "cpu";  // cpu or cuda
   std::vector<int> gpu_of;      // cuda: the GPU of every device
@@ -42,10 +40,9 @@ void prepare_graph(App app, Graph& g, bool default_weights, uint64_t seed);
 // default weights hash the input's ids).
 void add_default_weights(App app, Graph& g, bool default_weights, uint64_t seed);
 
-// Runs the app once: with opt.backend "cuda" on GPU devices (one per
-// chunk); otherwise on the one-device engine, or - when `part` is given or
-// opt.devices > 1 - on the multi-device runtime over part's chunks (made
-// here if not given). Throws chatty::Error for a bad source, an SSSP
+// Runs the app once on part's chunks (made here for opt.devices if not
+// given): with opt.backend "cuda" on GPU devices (one per chunk), otherwise
+// on host devices. Throws chatty::Error for a bad source, an SSSP
 // distance that overflows 32 bits, a missing GPU or too little GPU memory.
 AppOutput run_app(App app, const Graph& g, vid_t source, const EngineOptions& opt, const Partition* part = nullptr);
 

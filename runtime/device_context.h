@@ -57,6 +57,8 @@ class DeviceContext {
   Bitmap marks;            // scratch dedupe flags over all vertices, all clear between uses
 
   bool owns(vid_t v) const { return v >= lo && v < hi; }
+  // The only device: it owns every vertex and has no peers to tell.
+  bool solo() const { return mb_.devices() == 1; }
   bool boundary(vid_t v) const { return part_.boundary[v] != 0; }
   const Partition& partition() const { return part_; }
 

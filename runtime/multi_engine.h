@@ -28,6 +28,7 @@
 #include "runtime/multi_connectivity.h"
 #include "runtime/multi_stats.h"
 #include "runtime/partition.h"
+#include "runtime/status.h"
 
 namespace chatty {
 // Binds the calling thread (and the threads it starts) to NUMA node
@@ -72,10 +73,7 @@ EngineResult<typename P::Value> run_program_multi(const Graph& g, const P& prog,
     delta = opt.delta ? opt.delta : detail::auto_delta(g);
     if (!(P::kConnectivity && opt.union_find)) start = traversal_start(g, prog);
   }
-#pragma omp parallel num_threads(D)
-  {
-    const int d = omp_get_thread_num();
-    omp_set_num_threads(per_device);
+  auto run_device = [&](int d) {
     if (opt.numa) bind_to_numa_node(d);  // before any of the device's memory is touched
     DeviceContext<V> c(d, part, mb, board, policy, stats, replicas[size_t(d)], n);
 #pragma omp parallel for schedule(static)
@@ -99,6 +97,17 @@ EngineResult<typename P::Value> run_program_multi(const Graph& g, const P& prog,
     // once every device is done reading it, the others copy their chunks in.
 #pragma omp barrier
     if (d != 0) std::copy(c.values.begin() + c.lo, c.values.begin() + c.hi, replicas[0].begin() + c.lo);
+  };
+  if (D == 1) {
+    // The device's team is the first level: nested teams are not pooled,
+    // and starting one every superstep costs more than a small step.
+    run_device(0);
+  } else {
+#pragma omp parallel num_threads(D)
+    {
+      omp_set_num_threads(per_device);
+      run_device(omp_get_thread_num());
+    }
   }
   omp_set_max_active_levels(saved_levels);
   EngineResult<V> r;

@@ -113,7 +113,7 @@ Partition partition_at(const Graph& g, std::vector<vid_t> bounds) {
   // Boundary marking: both endpoints of every edge that crosses chunks.
   p.boundary.assign(n, 0);
   const Csr& c = g.out();
-  for (int d = 0; d < devices; ++d) {
+  for (int d = 0; d < devices && devices > 1; ++d) {  // one chunk: no edge crosses
     const vid_t lo = p.begin(d), hi = p.end(d);
 #pragma omp parallel for schedule(dynamic, 1024)
     for (vid_t u = lo; u < hi; ++u) {

@@ -1,5 +1,5 @@
-// What a run did, per superstep and in total; printed by `chatty run` and
-// written as JSON.
+// What one device's step did: the counts a kernel returns to its device's
+// ops (runtime/multi_stats.h keeps the run's record).
 #pragma once
 
 #include <cstdint>
@@ -14,16 +14,6 @@ struct SuperstepStats {
   uint64_t edges = 0;    // edges examined
   bool pull = false;     // direction of the step
   double seconds = 0;
-};
-
-struct RunStats {
-  std::vector<SuperstepStats> steps;
-  int iterations() const { return int(steps.size()); }
-  uint64_t edges() const {
-    uint64_t e = 0;
-    for (const auto& s : steps) e += s.edges;
-    return e;
-  }
 };
 
 }  // namespace chatty

@@ -188,7 +188,7 @@ class Cli(unittest.TestCase):
         trace = self.path("m.csv")
         chatty("run", "--app=pr", "--graph=grid:30x30", "--devices=3", f"--trace={trace}", "--backend=cpu")
         rows = read(trace).splitlines()
-        self.assertTrue(rows[0].startswith("step,direction,updated,communicated,application_bytes,status_bytes"))
+        self.assertEqual(rows[0], "step,direction,updated,edges,communicated,application_bytes,status_bytes,merge_s,compute_s,compact_s,exchange_s,wait_s")
         self.assertGreater(len(rows), 3)
         self.assert_error("run", "--graph=grid:2x2", "--devices=5", contains="exceeds the graph's 4 vertices")
         self.assert_error("run", "--graph=grid:4x4", "--devices=2", "--comm=nccl", "--backend=cpu",
@@ -239,11 +239,16 @@ class Cli(unittest.TestCase):
                     self.assertEqual(outs[("none", 1)], outs[other])
 
     def test_trace_csv(self):
-        trace = self.path("t.csv")
-        chatty("run", "--app=bfs", "--graph=kron:10", f"--trace={trace}")
-        rows = read(trace).splitlines()
-        self.assertEqual(rows[0], "step,direction,active,updated,edges,seconds")
-        self.assertGreater(len(rows), 2)
+        # One trace format for every device count: a row per superstep.
+        for devices in (1, 2):
+            trace = self.path(f"t{devices}.csv")
+            j = json.loads(chatty("run", "--app=bfs", "--graph=kron:10", f"--devices={devices}", f"--trace={trace}",
+                                  "--json").stdout)
+            rows = read(trace).splitlines()
+            self.assertEqual(rows[0], "step,direction,updated,edges,communicated,application_bytes,status_bytes,merge_s,compute_s,compact_s,exchange_s,wait_s")
+            self.assertEqual(len(rows) - 1, j["iterations"])
+            self.assertGreater(j["iterations"], 1)
+            self.assertEqual(sum(int(r.split(",")[3]) for r in rows[1:]), j["edges_examined"])
 
 
 if __name__ == "__main__":

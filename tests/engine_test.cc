@@ -29,7 +29,7 @@ TEST(Engine, BfsDirectionsAgree) {
       AppOutput out = run_app(App::kBfs, g, s, o);
       EXPECT_EQ(out.ints, want) << spec << " " << direction_name(d);
       bool any_pull = false;
-      for (auto& st : out.stats.steps) any_pull |= st.pull;
+      for (auto& st : out.multi.steps) any_pull |= st.pull;
       if (d != Direction::kAuto) {
         EXPECT_EQ(any_pull, d == Direction::kPull);
       }
@@ -41,7 +41,7 @@ TEST(Engine, AutoDirectionPullsOnKron) {
   Graph g = load_graph("kron:14", {});
   AppOutput out = run_app(App::kBfs, g, default_source(g), {});
   bool any_pull = false, any_push = false;
-  for (auto& st : out.stats.steps) (st.pull ? any_pull : any_push) = true;
+  for (auto& st : out.multi.steps) (st.pull ? any_pull : any_push) = true;
   EXPECT_TRUE(any_pull && any_push);
 }
 
@@ -125,14 +125,14 @@ TEST(Engine, PageRankStopsAtToleranceOrMaxIters) {
   Graph g = load_graph("kron:11", {});
   EngineOptions o;
   o.max_iters = 3;
-  EXPECT_EQ(run_app(App::kPageRank, g, 0, o).stats.iterations(), 3);
+  EXPECT_EQ(run_app(App::kPageRank, g, 0, o).multi.steps.size(), 3u);
   o.max_iters = 1000;
   o.tolerance = 1e-3;
-  const int loose = run_app(App::kPageRank, g, 0, o).stats.iterations();
+  const size_t loose = run_app(App::kPageRank, g, 0, o).multi.steps.size();
   o.tolerance = 1e-7;
-  const int tight = run_app(App::kPageRank, g, 0, o).stats.iterations();
+  const size_t tight = run_app(App::kPageRank, g, 0, o).multi.steps.size();
   EXPECT_LT(loose, tight);
-  EXPECT_LT(tight, 1000);
+  EXPECT_LT(tight, 1000u);
 }
 
 TEST(Frontier, QueueBitmapRoundTrip) {

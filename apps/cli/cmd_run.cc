@@ -149,7 +149,7 @@ int cmd_run(const std::vector<std::string>& args) {
   }
   const double compute_s = median(source_times);
   const AppOutput result = in_input_ids(out, p.old_of_new);
-  const bool multi = p.part || out.backend == "cuda";  // statistics of the multi-device runtime
+  const bool multi = p.part || out.backend == "cuda";  // exchange and time split are worth a line
   const uint64_t edges = traversed_edges(out, g);
   const double gteps = compute_s > 0 ? double(edges) / compute_s / 1e9 : 0;
   if (sources.size() > 1)
@@ -159,7 +159,7 @@ int cmd_run(const std::vector<std::string>& args) {
   else
     r.say("compute     %.4f s%s\n", compute_s,
           s.repeat > 1 ? (" (median of " + std::to_string(s.repeat) + ")").c_str() : "");
-  const int iterations = multi ? int(out.multi.steps.size()) : out.stats.iterations();
+  const int iterations = int(out.multi.steps.size());
   r.say("iterations  %d\n", iterations);
   if (multi) report_multi(r, out);
   r.say("GTEPS       %.3f\n", gteps);
@@ -170,7 +170,7 @@ int cmd_run(const std::vector<std::string>& args) {
           sources.size() > 1 && validated == "pass"
               ? (" (every one of " + std::to_string(sources.size()) + " sources)").c_str()
               : "");
-  if (!s.trace.empty()) write_trace(out, multi, s.trace);
+  if (!s.trace.empty()) write_trace(out, s.trace);
   if (!s.output.empty()) {
     write_values(result, s.output);
     r.say("output      %s\n", s.output.c_str());
@@ -193,10 +193,8 @@ int cmd_run(const std::vector<std::string>& args) {
     j.add("backend", backend).add("devices", s.eopt.devices).add("threads", s.threads);
     j.add("load_s", p.load_s).add("compute_s", compute_s).add("compute_s_all", times);
     j.add("iterations", iterations).add("edges_traversed", edges).add("gteps", gteps);
-    if (multi)
-      j.raw("multi", multi_json(out, p.partition_s));
-    else
-      j.add("edges_examined", out.stats.edges());
+    j.add("edges_examined", out.multi.edges());
+    j.raw("multi", multi_json(out, p.partition_s));
     j.raw("summary", summary_json(s.app, summary));
     j.add("validated", validated);
     std::printf("%s\n", j.str().c_str());

@@ -83,28 +83,20 @@ void report_multi(Report& r, const AppOutput& out) {
   }
 }
 
-void write_trace(const AppOutput& out, bool multi, const std::string& path) {
+void write_trace(const AppOutput& out, const std::string& path) {
   FILE* f = std::fopen(path.c_str(), "w");
   CHATTY_CHECK(f, path + ": cannot write");
-  if (multi) {
-    const MultiStats& ms = out.multi;
-    std::fprintf(f, "step,direction,updated,communicated,application_bytes,status_bytes");
-    for (int p = 0; p < kPhases; ++p) std::fprintf(f, ",%s_s", phase_name(p));
+  const MultiStats& ms = out.multi;
+  std::fprintf(f, "step,direction,updated,edges,communicated,application_bytes,status_bytes");
+  for (int p = 0; p < kPhases; ++p) std::fprintf(f, ",%s_s", phase_name(p));
+  std::fprintf(f, "\n");
+  for (size_t i = 0; i < ms.steps.size(); ++i) {
+    const MultiStep& s = ms.steps[i];
+    std::fprintf(f, "%zu,%s,%lu,%lu,%lu,%lu,%lu", i, s.pull ? "pull" : "push", (unsigned long)s.updated,
+                 (unsigned long)s.edges, (unsigned long)s.communicated, (unsigned long)s.app_bytes,
+                 (unsigned long)s.status_bytes);
+    for (int p = 0; p < kPhases; ++p) std::fprintf(f, ",%.6f", s.seconds[p]);
     std::fprintf(f, "\n");
-    for (size_t i = 0; i < ms.steps.size(); ++i) {
-      const MultiStep& s = ms.steps[i];
-      std::fprintf(f, "%zu,%s,%lu,%lu,%lu,%lu", i, s.pull ? "pull" : "push", (unsigned long)s.updated,
-                   (unsigned long)s.communicated, (unsigned long)s.app_bytes, (unsigned long)s.status_bytes);
-      for (int p = 0; p < kPhases; ++p) std::fprintf(f, ",%.6f", s.seconds[p]);
-      std::fprintf(f, "\n");
-    }
-  } else {
-    std::fprintf(f, "step,direction,active,updated,edges,seconds\n");
-    for (size_t i = 0; i < out.stats.steps.size(); ++i) {
-      const SuperstepStats& s = out.stats.steps[i];
-      std::fprintf(f, "%zu,%s,%lu,%lu,%lu,%.6f\n", i, s.pull ? "pull" : "push", (unsigned long)s.active,
-                   (unsigned long)s.updated, (unsigned long)s.edges, s.seconds);
-    }
   }
   CHATTY_CHECK(std::fclose(f) == 0, path + ": write failed");
 }

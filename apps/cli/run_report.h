@@ -29,7 +29,7 @@ std::string summary_json(App app, const ResultSummary& s);
 
 // The multi-device exchange, time split and per-device lines.
 void report_multi(Report& r, const AppOutput& out);
-void write_trace(const AppOutput& out, bool multi, const std::string& path);
+void write_trace(const AppOutput& out, const std::string& path);
 // The "multi" object of --json.
 std::string multi_json(const AppOutput& out, double partition_s);
 

@@ -87,23 +87,4 @@ void gather_range(const Csr& out_edges, const Csr& in_edges, const P& prog, cons
   sums.edges += in_off[hi] - in_off[lo];
 }
 
-// One superstep over vertices [lo, hi). Returns the L1 change of their
-// values; state.dangling becomes their dangling mass.
-template <typename P>
-double gather_step(const Csr& out_edges, const Csr& in_edges, const P& prog, typename P::Value* val, GatherState& state,
-                   SuperstepStats& st, vid_t lo = 0, vid_t hi = ~vid_t(0)) {
-  const vid_t n = std::min(hi, in_edges.num_vertices());
-  const GatherTask<typename P::Value> t{val, state.contrib.data(), state.next_contrib.data(), state.dangling};
-  const GatherSums sums = sum_over_blocks<GatherSums>(
-      lo, n, vid_t(kDenseGrain),
-      [&](vid_t first, vid_t last, GatherSums& s) { gather_range(out_edges, in_edges, prog, t, first, last, s); });
-  state.contrib.swap(state.next_contrib);
-  state.dangling = sums.dangling;
-  st.active = n - lo;
-  st.updated = n - lo;
-  st.edges = in_edges.offsets[n] - in_edges.offsets[lo];
-  st.pull = true;
-  return sums.l1;
-}
-
 }  // namespace chatty::cpu

@@ -91,36 +91,4 @@ void release_claims(const Queue& out, Bitmap& claimed) {
   }
 }
 
-// Returns the out-degree sum of the next frontier (the direction switch's
-// "scout count"). `claimed` must be all clear on entry and is left clear.
-template <typename P>
-uint64_t push_step(const Csr& g, const P& prog, typename P::Value* val, const Queue& in, Queue& out, Bitmap& claimed,
-                   SuperstepStats& st) {
-  std::atomic<size_t> tail{0};
-  uint64_t scout = 0, edges = 0;
-  if (omp_get_max_threads() == 1 || in.count < size_t(kGrain)) {
-    vid_t* next = out.ids.mutable_data();
-    size_t k = 0;
-    push_block<false>(g, prog, val, val, in.ids.data(), 0, in.count, claimed, scout, edges,
-                      [&](vid_t v) { next[k++] = v; });
-    tail = k;
-  } else {
-#pragma omp parallel reduction(+ : scout, edges)
-    {
-      LocalQueue local;
-#pragma omp for schedule(dynamic, kGrain) nowait
-      for (size_t i = 0; i < in.count; ++i)
-        detail::relax_out_edges<true>(g, prog, val, val, in.ids[i], claimed, scout, edges,
-                                      [&](vid_t v) { local.push(v); });
-      local.flush_into(out, tail);
-    }
-  }
-  out.count = tail.load();
-  release_claims<P>(out, claimed);
-  st.active = in.count;
-  st.updated = out.count;
-  st.edges = edges;
-  return scout;
-}
-
 }  // namespace chatty::cpu

@@ -48,6 +48,12 @@ class TraversalOps {
         pull_board_(pull_board) {}
 
   void start(const std::vector<vid_t>& s) {
+    if (c_.solo()) {  // no merge ever adds to the queue, so it needs no marks
+      std::copy(s.begin(), s.end(), active_.ids.mutable_data());
+      active_.count = s.size();
+      front_current_ = false;
+      return;
+    }
     for (vid_t v : s) {
       if (c_.owns(v)) push_unique(active_, c_.marks, v);
       if (can_pull_) front_.set(v);
@@ -69,6 +75,11 @@ class TraversalOps {
     SuperstepStats st;
     multi::push_step(push_board_, c_.d, g_.out(), prog_, c_.values.data(), active_, changed_, claimed_, st,
                      mine_.migrated);
+    mine_.edges = st.edges;
+    if (c_.solo()) {
+      solo_push_done();
+      return;
+    }
     clear_marks(active_, c_.marks);
     if (can_pull_) front_.clear();
     const Csr& out = g_.out();
@@ -81,7 +92,6 @@ class TraversalOps {
       mine_.scout += out.degree(v);
     }
     mine_.active = active_.count;
-    mine_.edges = st.edges;
     c_.end();
   }
 
@@ -93,6 +103,8 @@ class TraversalOps {
   void pull(V level) {
     if constexpr (P::kPullable) {
       c_.begin(kCompute);
+      if (c_.solo() && !front_current_) queue_to_bitmap(active_, front_);
+      front_current_ = true;
       next_.clear();
       pull_board_.open(c_.d, {c_.values.data(), &front_, &next_, level, c_.lo}, cpu::pull_blocks_begin(c_.lo), c_.hi,
                        cpu::kPullBlock);
@@ -102,6 +114,12 @@ class TraversalOps {
       });
       mine_.edges = sums.edges;
       mine_.migrated += sums.migrated;
+      if (c_.solo()) {  // nothing to send: the queue is rebuilt from the bitmap by resume_push
+        front_.swap(next_);
+        mine_.updated = mine_.active = sums.awake;
+        c_.end();
+        return;
+      }
       clear_marks(active_, c_.marks);
       changed_.count = next_.collect(c_.lo, c_.hi, changed_.ids.mutable_data());
       front_.swap(next_);
@@ -111,7 +129,9 @@ class TraversalOps {
     }
   }
 
-  void compact(int) { c_.compact(changed_.ids.data(), changed_.count); }
+  void compact(int) {
+    if (!c_.solo()) c_.compact(changed_.ids.data(), changed_.count);
+  }
 
   Agreed sync(int parity, bool pull) {
     c_.pull_ = pull;
@@ -119,11 +139,35 @@ class TraversalOps {
   }
 
   void resume_push() {
+    if (c_.solo()) {
+      bitmap_to_queue(front_, active_);
+      return;
+    }
     for (vid_t v = c_.lo; v < c_.hi; ++v)
       if (front_.get(v)) push_unique(active_, c_.marks, v);
   }
 
  private:
+  // The only device: what changed is the next queue as it is (each vertex
+  // listed once), and the frontier bitmap is built only if a pull step
+  // comes.
+  void solo_push_done() {
+    std::swap(active_, changed_);
+    changed_.count = 0;
+    front_current_ = false;
+    mine_.updated = mine_.active = active_.count;
+    if (can_pull_) {
+      const Csr& out = g_.out();
+      uint64_t scout = 0;
+      const size_t count = active_.count;
+      const vid_t* ids = active_.ids.data();
+#pragma omp parallel for schedule(static) reduction(+ : scout) if (count > 4096)
+      for (size_t i = 0; i < count; ++i) scout += out.degree(ids[i]);
+      mine_.scout = scout;
+    }
+    c_.end();
+  }
+
   DeviceContext<V>& c_;
   const Graph& g_;
   const P& prog_;
@@ -133,6 +177,7 @@ class TraversalOps {
   PushBoard<V>& push_board_;
   PullBoard<V>& pull_board_;
   DeviceStatus mine_;
+  bool front_current_ = true;  // solo: front_ holds the frontier (else it is rebuilt from active_)
 };
 
 }  // namespace chatty::host

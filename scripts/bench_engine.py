@@ -1,0 +1,81 @@
+#!/usr/bin/env python3
+"""Engine A/B benchmark: the CPU times of this tree's build against another
+commit's, built here by the script, for every app at P = 1 and 2 host
+devices on kron:20 and grid:1000x1000 (or --graphs).
+
+  python3 scripts/bench_engine.py --base 9bf0374 [--rounds 5] [--repeat 3]
+
+The base is built once into .bench/<sha>/ from a detached worktree (same
+compiler, same flags). Runs alternate base and new, round after round, so
+drift in the machine's speed hits both; each figure is the median of every
+timed run (rounds x repeat) of the app's compute time, and the ratio is
+new / base. On this kind of VM timings move 20-40 % between runs, so only
+ratios from one run of this script mean anything."""
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+APPS = ["bfs", "sssp", "wcc", "pr"]
+
+
+def git(*args):
+    return subprocess.run(["git", "-C", ROOT, *args], check=True, capture_output=True, text=True).stdout.strip()
+
+
+def build_base(rev):
+    sha = git("rev-parse", rev)
+    where = os.path.join(ROOT, ".bench", sha[:12])
+    binary = os.path.join(where, "build", "chatty")
+    if os.path.exists(binary):
+        return binary, sha
+    src = os.path.join(where, "src")
+    if not os.path.exists(src):
+        git("worktree", "add", "--detach", src, sha)
+    print(f"building {sha[:12]} into {where}/build (once)", file=sys.stderr, flush=True)
+    env = dict(os.environ, BUILD_DIR=os.path.join(where, "build"), TARGET="chatty")
+    subprocess.run([os.path.join(src, "scripts", "build.sh")], check=True, env=env, cwd=src,
+                   stdout=subprocess.DEVNULL)
+    return binary, sha
+
+
+def times(binary, app, graph, devices, repeat):
+    out = subprocess.run([binary, "run", f"--app={app}", f"--graph={graph}", f"--devices={devices}", "--backend=cpu",
+                          "--json", f"--repeat={repeat}"], check=True, capture_output=True, text=True).stdout
+    return json.loads(out.strip().splitlines()[-1])["compute_s_all"]
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--base", required=True, help="the commit to compare against")
+    ap.add_argument("--build", default="build", help="this tree's build folder")
+    ap.add_argument("--graphs", default="kron:20,grid:1000x1000")
+    ap.add_argument("--apps", default=",".join(APPS))
+    ap.add_argument("--devices", default="1,2")
+    ap.add_argument("--rounds", type=int, default=5)
+    ap.add_argument("--repeat", type=int, default=3)
+    a = ap.parse_args()
+    base, sha = build_base(a.base)
+    new = os.path.join(ROOT, a.build, "chatty")
+    print(f"base {sha[:12]}  new {git('rev-parse', '--short=12', 'HEAD')} (+ working tree)  "
+          f"rounds {a.rounds} x repeat {a.repeat}; compute time medians")
+    print(f"{'graph':<16} {'app':<5} {'P':>2} {'base ms':>9} {'new ms':>9} {'new/base':>9}")
+    worst = 0.0
+    for graph in a.graphs.split(","):
+        for app in a.apps.split(","):
+            for p in [int(x) for x in a.devices.split(",")]:
+                t = {base: [], new: []}
+                for _ in range(a.rounds):
+                    for b in (base, new):
+                        t[b] += times(b, app, graph, p, a.repeat)
+                mb, mn = statistics.median(t[base]), statistics.median(t[new])
+                worst = max(worst, mn / mb)
+                print(f"{graph:<16} {app:<5} {p:>2} {mb * 1e3:9.1f} {mn * 1e3:9.1f} {mn / mb:9.3f}", flush=True)
+    print(f"worst ratio {worst:.3f}")
+
+
+if __name__ == "__main__":
+    main()
