@@ -90,6 +90,7 @@ class DeviceContext {
   template <typename F>
   void for_each_peer_message(int parity, F f) {
     parity_ = parity;
+    if (solo()) return;
     begin(kMerge);
     for (int peer = 0; peer < mb_.devices(); ++peer) {
       if (peer == d) continue;
@@ -155,6 +156,12 @@ class DeviceContext {
   // Publishes status, meets the other devices, exchanges, meets again.
   // Returns every device's status for this superstep (same on all devices).
   std::vector<DeviceStatus> sync(int parity, DeviceStatus mine) {
+    if (solo()) {  // nobody to meet or tell
+      mine.sent = 0;
+      std::vector<DeviceStatus> all{mine};
+      record(all);
+      return all;
+    }
     begin(kWait);
     mine.sent = mb_.send(d, parity ^ 1).count;
     board_.at(parity, d) = mine;
@@ -181,27 +188,10 @@ class DeviceContext {
  private:
   // Device 0 appends the superstep's totals; phase times are averaged.
   void record(const std::vector<DeviceStatus>& all) {
-    const int P = mb_.devices();
 #pragma omp critical(chatty_multi_stats)
     {
-      if (step_ >= stats_.steps.size()) stats_.steps.resize(step_ + 1);
-      if (size_t(d) >= stats_.device_seconds.size()) stats_.device_seconds.resize(size_t(P));
-      MultiStep& m = stats_.steps[step_];
-      for (int p = 0; p < kPhases; ++p) {
-        m.seconds[p] += phase_time_[p] / P;
-        stats_.device_seconds[size_t(d)][size_t(p)] += phase_time_[p];
-      }
-      if (d == 0) {
-        for (auto& s : all) {
-          m.updated += s.updated;
-          m.communicated += s.sent;
-          m.edges += s.edges;
-          m.migrated += s.migrated;
-          m.app_bytes += s.sent * sizeof(Update<V>) * uint64_t(P - 1);
-        }
-        m.status_bytes = uint64_t(P) * uint64_t(P - 1) * sizeof(DeviceStatus);
-        m.pull = pull_;
-      }
+      record_step(stats_, step_, d, phase_time_, all, sizeof(Update<V>));
+      if (d == 0) stats_.steps[step_].pull = pull_;
     }
     for (double& t : phase_time_) t = 0;
     ++step_;

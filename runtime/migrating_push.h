@@ -26,17 +26,19 @@ struct PushTask {
 };
 
 struct PushSums {
-  uint64_t edges = 0, migrated = 0;
+  uint64_t edges = 0, migrated = 0, scout = 0;
 };
 
-// cpu::push_step over device d's frontier `in`, with
+// The push step over device d's frontier `in`, with
 // blocks of it relaxed by peers and blocks of theirs relaxed here. `out`
 // gets every vertex this device's replica changed (own blocks and migrated
-// ones); adds the peers' vertices relaxed here to `migrated`.
-template <typename P>
-void push_step(MigrationBoard<PushTask<typename P::Value>>& board, int d, const Csr& g, const P& prog,
-               typename P::Value* val, const Queue& in, Queue& out, Bitmap& claimed, SuperstepStats& st,
-               uint64_t& migrated) {
+// ones); adds the peers' vertices relaxed here to `migrated`. With kScout,
+// returns the out-degree sum of `out` (the direction switch's scout count),
+// which costs a miss on the offsets of every changed vertex; else 0.
+template <typename P, bool kScout = false>
+uint64_t push_step(MigrationBoard<PushTask<typename P::Value>>& board, int d, const Csr& g, const P& prog,
+                   typename P::Value* val, const Queue& in, Queue& out, Bitmap& claimed, SuperstepStats& st,
+                   uint64_t& migrated) {
   using V = typename P::Value;
   // A peer's relaxations of this frontier reach the owners as records,
   // owned targets included, where the owner would have written them in
@@ -50,16 +52,15 @@ void push_step(MigrationBoard<PushTask<typename P::Value>>& board, int d, const 
     size_t k = 0;
     board.run(d, sums, [&](const PushTask<V>& t, vid_t lo, vid_t hi, PushSums& s) {
       // Counters in locals: through the references they would be reloaded
-      // after every store to the values, which may alias them. The scout
-      // count is left unused so that it compiles away: it costs a miss on
-      // the offsets of every changed vertex, and traverse counts it itself
-      // for owned vertices only.
+      // after every store to the values, which may alias them. Without
+      // kScout the scout count is left unused, so that it compiles away.
       uint64_t scout = 0, edges = 0;
       size_t at = k;
       cpu::push_block<false>(g, prog, t.val, val, t.ids, lo, hi, claimed, scout, edges,
                              [next, &at](vid_t v) { next[at++] = v; });
       k = at;
       s.edges += edges;
+      if constexpr (kScout) s.scout += scout;
     });
     out.count = k;
   } else {
@@ -73,12 +74,14 @@ void push_step(MigrationBoard<PushTask<typename P::Value>>& board, int d, const 
         cpu::push_block<true>(g, prog, t.val, val, t.ids, lo, hi, claimed, scout, edges,
                               [&local](vid_t v) { local.push(v); });
         s.edges += edges;
+        if constexpr (kScout) s.scout += scout;
       });
       local.flush_into(out, tail);
 #pragma omp critical(chatty_push_sums)
       {
         sums.edges += mine.edges;
         sums.migrated += mine.migrated;
+        sums.scout += mine.scout;
       }
     }
     out.count = tail.load();
@@ -89,6 +92,7 @@ void push_step(MigrationBoard<PushTask<typename P::Value>>& board, int d, const 
   st.updated = out.count;
   st.edges = sums.edges;
   migrated += sums.migrated;
+  return sums.scout;
 }
 
 }  // namespace chatty::multi

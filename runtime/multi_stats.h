@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "runtime/status_data.h"
+
 namespace chatty {
 
 enum Phase { kMerge, kCompute, kCompact, kExchange, kWait, kPhases };
@@ -68,5 +70,29 @@ struct MultiStats {
     return s;
   }
 };
+
+// Adds device d's phase times for superstep `step` and, on device 0, the
+// superstep's totals from every device's status (records of item_bytes
+// each, broadcast to the P - 1 peers). Callers hold the stats lock.
+inline void record_step(MultiStats& stats, size_t step, int d, const double (&seconds)[kPhases],
+                        const std::vector<DeviceStatus>& all, uint64_t item_bytes) {
+  const uint64_t P = all.size();
+  if (step >= stats.steps.size()) stats.steps.resize(step + 1);
+  if (size_t(d) >= stats.device_seconds.size()) stats.device_seconds.resize(P);
+  MultiStep& m = stats.steps[step];
+  for (int p = 0; p < kPhases; ++p) {
+    m.seconds[p] += seconds[p] / double(P);
+    stats.device_seconds[size_t(d)][size_t(p)] += seconds[p];
+  }
+  if (d != 0) return;
+  for (auto& s : all) {
+    m.updated += s.updated;
+    m.communicated += s.sent;
+    m.edges += s.edges;
+    m.migrated += s.migrated;
+    m.app_bytes += s.sent * item_bytes * (P - 1);
+  }
+  m.status_bytes = P * (P - 1) * sizeof(DeviceStatus);
+}
 
 }  // namespace chatty

@@ -168,23 +168,7 @@ class GpuRun {
  private:
   void record(const std::vector<DeviceStatus>& all, Clock& clk, int d) {
 #pragma omp critical(chatty_multi_stats)
-    {
-      if (clk.step >= steps_.size()) steps_.resize(clk.step + 1);
-      MultiStep& m = steps_[clk.step];
-      for (int p = 0; p < kPhases; ++p) {
-        m.seconds[p] += clk.seconds[p] / D;
-        stats_.device_seconds[size_t(d)][size_t(p)] += clk.seconds[p];
-      }
-      if (d == 0) {
-        for (auto& s : all) {
-          m.updated += s.updated;
-          m.communicated += s.sent;
-          m.edges += s.edges;
-          m.app_bytes += s.sent * mb.item_bytes() * uint64_t(D - 1);
-        }
-        m.status_bytes = uint64_t(D) * uint64_t(D - 1) * sizeof(DeviceStatus);
-      }
-    }
+    record_step(stats_, clk.step, d, clk.seconds, all, mb.item_bytes());
     for (double& t : clk.seconds) t = 0;
     ++clk.step;
   }

@@ -3,7 +3,11 @@
 // bucket, and the push step over a bucket's live entries.
 #pragma once
 
+#include <omp.h>
+
 #include <algorithm>
+#include <atomic>
+#include <memory>
 #include <vector>
 
 #include "runtime/device_context.h"
@@ -29,6 +33,11 @@ class OrderedOps {
         board_(board) {}
 
   void start(const std::vector<vid_t>& s) {
+    if (c_.solo()) {
+      solo_ = std::make_unique<SoloBins>(size_t(omp_get_max_threads()));
+      for (vid_t v : s) solo_->put(0, size_t(prog_.priority(c_.values[v]) / delta_), v);
+      return;
+    }
     for (vid_t v : s)
       if (c_.owns(v)) put(v);
   }
@@ -45,6 +54,11 @@ class OrderedOps {
   void relax(uint64_t bucket) {
     constexpr size_t kAhead = DeviceContext<V>::kAhead;
     c_.begin(kCompute);
+    if (solo_) {
+      solo_relax(size_t(bucket));
+      c_.end();
+      return;
+    }
     frontier_.count = 0;
     if (bucket < bins_.size()) {
       const std::vector<vid_t>& bin = bins_[bucket];
@@ -74,11 +88,88 @@ class OrderedOps {
     c_.end();
   }
 
-  void compact(int) { c_.compact(changed_.ids.data(), changed_.count); }
+  void compact(int) {
+    if (!solo_) c_.compact(changed_.ids.data(), changed_.count);
+  }
 
   Agreed sync(int parity) { return Agreed{c_.sync(parity, mine_)}; }
 
  private:
+  // The only device's pending vertices, in bins per thread: nothing is sent,
+  // so no shared structure is needed on the hot path, and a thread keeps
+  // relaxing its own current bucket while it stays small, which saves
+  // supersteps on high-diameter graphs (Meyer & Sanders' delta-stepping).
+  struct SoloBins {
+    explicit SoloBins(size_t threads) : bins(threads) {}
+    void put(size_t t, size_t b, vid_t v) {
+      auto& mine = bins[t];
+      if (b >= mine.size()) mine.resize(b + 1);
+      mine[b].push_back(v);
+    }
+    std::vector<std::vector<std::vector<vid_t>>> bins;  // [thread][bucket]
+    std::vector<vid_t> frontier;
+  };
+
+  void solo_relax(size_t bucket) {
+    constexpr size_t kLocalFuse = 1000;  // keep going alone below this size
+    constexpr size_t kNone = ~size_t(0);
+    SoloBins& sb = *solo_;
+    const Csr& g = g_.out();
+    const bool weighted = !g.weights.empty();
+    V* val = c_.values.data();
+    size_t total = 0;
+    for (auto& mine : sb.bins) total += bucket < mine.size() ? mine[bucket].size() : 0;
+    if (sb.frontier.size() < total) sb.frontier.resize(total);
+    std::atomic<size_t> tail{0};
+    size_t next = kNone;
+    uint64_t edges = 0, updated = 0;
+#pragma omp parallel reduction(+ : edges, updated)
+    {
+      const size_t t = size_t(omp_get_thread_num());
+      auto& mine = sb.bins[t];
+      if (bucket < mine.size()) {
+        const size_t at = tail.fetch_add(mine[bucket].size());
+        std::copy(mine[bucket].begin(), mine[bucket].end(), sb.frontier.begin() + long(at));
+        mine[bucket].clear();
+      }
+      auto relax = [&](vid_t u) {
+        const V vu = std::atomic_ref<V>(val[u]).load(std::memory_order_relaxed);
+        if (prog_.priority(vu) / delta_ < bucket) return;  // stale: settled in an earlier bucket
+        const eid_t lo = g.offsets[u], hi = g.offsets[u + 1];
+        edges += hi - lo;
+        for (eid_t e = lo; e < hi; ++e) {
+          const vid_t v = g.targets[e];
+          // Values are random accesses: start the miss a few edges early.
+          if (e + cpu::kPrefetch < hi) __builtin_prefetch(&val[g.targets[e + cpu::kPrefetch]], 1, 3);
+          const V offer = prog_.scatter(vu, u, v, weighted ? g.weights[e] : 1);
+          if (atomic_combine(&val[v], offer, [](V a, V b) { return P::reduce(a, b); })) {
+            sb.put(t, size_t(prog_.priority(offer) / delta_), v);
+            ++updated;
+          }
+        }
+      };
+#pragma omp barrier
+#pragma omp for schedule(dynamic, cpu::kGrain) nowait
+      for (size_t i = 0; i < total; ++i) relax(sb.frontier[i]);
+      while (bucket < mine.size() && !mine[bucket].empty() && mine[bucket].size() < kLocalFuse) {
+        std::vector<vid_t> now;
+        now.swap(mine[bucket]);
+        for (vid_t u : now) relax(u);
+      }
+      size_t my_next = kNone;
+      for (size_t b = bucket; b < mine.size(); ++b)
+        if (!mine[b].empty()) {
+          my_next = b;
+          break;
+        }
+#pragma omp critical(chatty_solo_bucket)
+      next = std::min(next, my_next);
+    }
+    mine_.edges = edges;
+    mine_.updated = updated;
+    mine_.bucket = next == kNone ? ~uint64_t(0) : uint64_t(next);
+  }
+
   size_t bin_of(vid_t v) const { return size_t(prog_.priority(c_.values[v]) / delta_); }
   void put(vid_t v) {
     const size_t b = bin_of(v);
@@ -95,6 +186,7 @@ class OrderedOps {
   Bitmap claimed_;
   PushBoard<V>& board_;
   DeviceStatus mine_;
+  std::unique_ptr<SoloBins> solo_;  // the only device
 };
 
 }  // namespace chatty::host

@@ -73,8 +73,13 @@ class TraversalOps {
   void push() {
     c_.begin(kCompute);
     SuperstepStats st;
-    multi::push_step(push_board_, c_.d, g_.out(), prog_, c_.values.data(), active_, changed_, claimed_, st,
-                     mine_.migrated);
+    if (c_.solo() && can_pull_) {  // every changed vertex is owned: count the scout in the step
+      mine_.scout = multi::push_step<P, true>(push_board_, c_.d, g_.out(), prog_, c_.values.data(), active_, changed_,
+                                              claimed_, st, mine_.migrated);
+    } else {
+      multi::push_step(push_board_, c_.d, g_.out(), prog_, c_.values.data(), active_, changed_, claimed_, st,
+                       mine_.migrated);
+    }
     mine_.edges = st.edges;
     if (c_.solo()) {
       solo_push_done();
@@ -156,15 +161,6 @@ class TraversalOps {
     changed_.count = 0;
     front_current_ = false;
     mine_.updated = mine_.active = active_.count;
-    if (can_pull_) {
-      const Csr& out = g_.out();
-      uint64_t scout = 0;
-      const size_t count = active_.count;
-      const vid_t* ids = active_.ids.data();
-#pragma omp parallel for schedule(static) reduction(+ : scout) if (count > 4096)
-      for (size_t i = 0; i < count; ++i) scout += out.degree(ids[i]);
-      mine_.scout = scout;
-    }
     c_.end();
   }
 
