@@ -91,12 +91,12 @@ AppOutput run_app(App app, const Graph& g, vid_t source, const EngineOptions& op
                    std::to_string(g.num_vertices() - 1));
   AppOutput out;
   out.app = app;
-  if (opt.backend == "cuda") {
+  if (opt.backend == Backend::kCuda) {
     CHATTY_CHECK(opt.union_find || app != App::kWcc || !g.directed(),
                  "wcc by label propagation needs an undirected graph (use --symmetrize)");
     run_app_gpu(app, g, source, opt, part, out);
     out.seconds = out.multi.run_seconds;  // probing, setup and copying results back are not the run
-    out.backend = "cuda";
+    out.backend = Backend::kCuda;
     check_overflow(out);
     return out;
   }

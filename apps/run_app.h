@@ -21,12 +21,12 @@ const char* app_name(App app);
 
 struct AppOutput {
   App app = App::kBfs;
-  std::vector<uint32_t> ints;   // BFS depth, SSSP distance, WCC label
-  std::vector<float> ranks;     // PageRank
-  MultiStats multi;             // what the run did, per superstep (every backend and device count)
-  double seconds = 0;           // compute time
-  std::string backend = "cpu";  // cpu or cuda
-  std::vector<int> gpu_of;      // cuda: the GPU of every device
+  std::vector<uint32_t> ints;  // BFS depth, SSSP distance, WCC label
+  std::vector<float> ranks;    // PageRank
+  MultiStats multi;            // what the run did, per superstep (every backend and device count)
+  double seconds = 0;          // compute time
+  Backend backend = Backend::kCpu;
+  std::vector<int> gpu_of;  // cuda: the GPU of every device
 };
 
 // Lowest-id vertex with an out-edge (the default BFS/SSSP source).
@@ -41,7 +41,7 @@ void prepare_graph(App app, Graph& g, bool default_weights, uint64_t seed);
 void add_default_weights(App app, Graph& g, bool default_weights, uint64_t seed);
 
 // Runs the app once on part's chunks (made here for opt.devices if not
-// given): with opt.backend "cuda" on GPU devices (one per chunk), otherwise
+// given): with opt.backend kCuda on GPU devices (one per chunk), otherwise
 // on host devices. Throws chatty::Error for a bad source, an SSSP
 // distance that overflows 32 bits, a missing GPU or too little GPU memory.
 AppOutput run_app(App app, const Graph& g, vid_t source, const EngineOptions& opt, const Partition* part = nullptr);

@@ -13,7 +13,6 @@ void run_app_gpu(App app, const Graph& g, vid_t source, const EngineOptions& opt
                  AppOutput& out) {
   const GpuInventory inv = probe_gpus();
   CHATTY_CHECK(!inv.gpus.empty(), "--backend=cuda: no usable GPU (" + inv.why_none + ")");
-  CHATTY_CHECK(opt.gpu_lb == "twc" || opt.gpu_lb == "lb", "--gpu_lb must be twc or lb");
   CHATTY_CHECK(app != App::kSssp || g.weighted(), "this app needs edge weights");
   Partition made;
   if (!part) {
@@ -34,7 +33,7 @@ void run_app_gpu(App app, const Graph& g, vid_t source, const EngineOptions& opt
   std::vector<DeviceLayout> layouts;
   for (int d = 0; d < D; ++d) layouts.push_back(plan_device_layout(g, *part, d, needs));
   check_gpu_memory(place, layouts, inv);
-  auto policy = make_gpu_policy(D > 1 ? opt.comm : std::string("p2p"), place.gpu_of);
+  auto policy = make_gpu_policy(D > 1 ? opt.comm : Comm::kP2p, place.gpu_of);
   out.gpu_of = place.gpu_of;
   switch (app) {
     case App::kBfs:

@@ -315,18 +315,19 @@ class TopologyGpuPolicy : public TransportPolicy {
 
 }  // namespace
 
-std::unique_ptr<Transport> make_gpu_transport(const std::string& name, const std::vector<int>& gpu_of) {
+std::unique_ptr<Transport> make_gpu_transport(Comm comm, const std::vector<int>& gpu_of) {
   const int D = int(gpu_of.size());
-  if (name == "uva") return std::make_unique<UvaTransport>(D);
-  if (name == "p2p") return std::make_unique<P2pTransport>(gpu_of);
-  if (name == "host") return std::make_unique<HostStagedTransport>(D);
-  if (name == "nccl") return std::make_unique<NcclTransport>(gpu_of);
-  throw Error("--comm=" + name + " is not available for GPU devices (auto, uva, p2p, nccl or host)");
+  if (comm == Comm::kUva) return std::make_unique<UvaTransport>(D);
+  if (comm == Comm::kP2p) return std::make_unique<P2pTransport>(gpu_of);
+  if (comm == Comm::kHost) return std::make_unique<HostStagedTransport>(D);
+  if (comm == Comm::kNccl) return std::make_unique<NcclTransport>(gpu_of);
+  throw Error(std::string("--comm=") + comm_name(comm) +
+              " is not available for GPU devices (auto, uva, p2p, nccl or host)");
 }
 
-std::unique_ptr<TransportPolicy> make_gpu_policy(const std::string& comm, const std::vector<int>& gpu_of,
+std::unique_ptr<TransportPolicy> make_gpu_policy(Comm comm, const std::vector<int>& gpu_of,
                                                  const topo::Topology* topology) {
-  if (comm == "auto") return std::make_unique<TopologyGpuPolicy>(gpu_of, topology);
+  if (comm == Comm::kAuto) return std::make_unique<TopologyGpuPolicy>(gpu_of, topology);
   return std::make_unique<FixedGpuPolicy>(make_gpu_transport(comm, gpu_of));
 }
 

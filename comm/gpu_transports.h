@@ -24,14 +24,14 @@ namespace chatty {
 
 // Throws chatty::Error for an unknown name, or NCCL that cannot load or
 // run on this placement.
-std::unique_ptr<Transport> make_gpu_transport(const std::string& name, const std::vector<int>& gpu_of);
+std::unique_ptr<Transport> make_gpu_transport(Comm comm, const std::vector<int>& gpu_of);
 
 // --comm: a fixed transport by name, or "auto": per exchange the transport
 // the topology policy (topology/policy.h) finds cheapest for the data class
 // and size on this box (`topology`, else probe + cached measurements, else
 // estimates). A choice the run cannot make (NCCL that does not load, a
 // topology without these GPUs) falls back to p2p, which always works.
-std::unique_ptr<TransportPolicy> make_gpu_policy(const std::string& comm, const std::vector<int>& gpu_of,
+std::unique_ptr<TransportPolicy> make_gpu_policy(Comm comm, const std::vector<int>& gpu_of,
                                                  const topo::Topology* topology = nullptr);
 
 }  // namespace chatty

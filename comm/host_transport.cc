@@ -69,11 +69,11 @@ class FixedPolicy : public TransportPolicy {
 
 }  // namespace
 
-std::unique_ptr<Transport> make_host_transport(const std::string& name) {
-  if (name == "host") return std::make_unique<HostCopyBySender>();
-  if (name == "host_read") return std::make_unique<HostReadByReceiver>();
-  if (name == "host_view" || name == "auto") return std::make_unique<HostViewOfSender>();
-  throw Error("--comm=" + name +
+std::unique_ptr<Transport> make_host_transport(Comm comm) {
+  if (comm == Comm::kHost) return std::make_unique<HostCopyBySender>();
+  if (comm == Comm::kHostRead) return std::make_unique<HostReadByReceiver>();
+  if (comm == Comm::kHostView || comm == Comm::kAuto) return std::make_unique<HostViewOfSender>();
+  throw Error(std::string("--comm=") + comm_name(comm) +
               " is not available for host devices (host, host_read or host_view; nccl, p2p and uva need the "
               "CUDA backend)");
 }

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "comm/mailboxes.h"
+#include "runtime/engine_options.h"
 
 namespace chatty {
 
@@ -51,7 +52,8 @@ class TransportPolicy {
 //   "host_read" every receiver copies each sender's buffer into its slot
 //   "host_view" every receiver's slot views the sender's buffer (zero copy);
 //               "auto" for host devices
-std::unique_ptr<Transport> make_host_transport(const std::string& name);
+// Throws chatty::Error for a transport host devices cannot use.
+std::unique_ptr<Transport> make_host_transport(Comm comm);
 std::unique_ptr<TransportPolicy> make_fixed_policy(std::unique_ptr<Transport> t);
 
 }  // namespace chatty

@@ -1,5 +1,7 @@
 #include "runtime/engine_options.h"
 
+#include <utility>
+
 #include "runtime/status.h"
 
 namespace chatty {
@@ -18,5 +20,36 @@ const char* direction_name(Direction d) {
     default: return "auto";
   }
 }
+
+namespace {
+constexpr std::pair<Comm, const char*> kComms[] = {
+    {Comm::kAuto, "auto"}, {Comm::kHost, "host"}, {Comm::kHostRead, "host_read"}, {Comm::kHostView, "host_view"},
+    {Comm::kUva, "uva"},   {Comm::kP2p, "p2p"},   {Comm::kNccl, "nccl"}};
+}  // namespace
+
+Comm parse_comm(const std::string& s) {
+  std::string all;
+  for (auto [c, name] : kComms) {
+    if (s == name) return c;
+    all += all.empty() ? name : std::string(", ") + name;
+  }
+  throw Error("unknown --comm '" + s + "' (" + all + ")");
+}
+
+const char* comm_name(Comm c) {
+  for (auto [k, name] : kComms)
+    if (k == c) return name;
+  return "?";
+}
+
+GpuLb parse_gpu_lb(const std::string& s) {
+  if (s == "twc") return GpuLb::kTwc;
+  if (s == "lb") return GpuLb::kLb;
+  throw Error("--gpu_lb must be twc or lb (got '" + s + "')");
+}
+
+const char* gpu_lb_name(GpuLb lb) { return lb == GpuLb::kLb ? "lb" : "twc"; }
+
+const char* backend_name(Backend b) { return b == Backend::kCuda ? "cuda" : "cpu"; }
 
 }  // namespace chatty

@@ -8,6 +8,12 @@
 namespace chatty {
 
 enum class Direction { kAuto, kPush, kPull };
+enum class Backend { kCpu, kCuda };
+// Exchange transports: host, host_read and host_view serve host devices;
+// uva, p2p, nccl and host (staged through pinned memory) GPU devices; auto
+// lets the backend's policy choose.
+enum class Comm { kAuto, kHost, kHostRead, kHostView, kUva, kP2p, kNccl };
+enum class GpuLb { kTwc, kLb };  // thread/warp/block by degree, or edge-balanced per block
 
 struct EngineOptions {
   int threads = 0;  // 0: all cores
@@ -24,13 +30,18 @@ struct EngineOptions {
   int devices = 1;         // host devices; the machine's threads are split between them
   bool numa = false;       // bind device d to NUMA node d % nodes (libnuma)
   bool migrate = true;     // host devices: an idle device computes blocks of a busy one (work migration)
-  std::string comm =
-      "auto";  // exchange transport: auto, host, host_read, host_view (host devices); uva, p2p, nccl (GPUs)
-  std::string backend = "cpu";  // resolved backend: cpu or cuda
-  std::string gpu_lb = "twc";   // GPU push load balance: twc (thread/warp/block by degree) or lb (edge-balanced)
+  Comm comm = Comm::kAuto;
+  Backend backend = Backend::kCpu;  // resolved: never auto
+  GpuLb gpu_lb = GpuLb::kTwc;
 };
 
+// Each parse_* throws chatty::Error naming the flag and its choices.
 Direction parse_direction(const std::string& s);
 const char* direction_name(Direction d);
+Comm parse_comm(const std::string& s);  // any transport's name; its backend checks it serves it
+const char* comm_name(Comm c);
+GpuLb parse_gpu_lb(const std::string& s);
+const char* gpu_lb_name(GpuLb lb);
+const char* backend_name(Backend b);
 
 }  // namespace chatty

@@ -88,16 +88,17 @@ void check_gpu_memory(const GpuPlacement& place, const std::vector<DeviceLayout>
   CHATTY_CHECK(shortages.empty(), "not enough GPU memory: " + shortages);
 }
 
-void validate_gpu_comm(const std::string& comm, const GpuPlacement& place) {
-  if (comm == "auto" || comm == "uva" || comm == "p2p" || comm == "host") return;
-  if (comm == "nccl") {
+void validate_gpu_comm(Comm comm, const GpuPlacement& place) {
+  if (comm == Comm::kAuto || comm == Comm::kUva || comm == Comm::kP2p || comm == Comm::kHost) return;
+  if (comm == Comm::kNccl) {
     CHATTY_CHECK(!place.shared, "--comm=nccl needs every device on its own GPU, but " +
                                     std::to_string(place.gpu_of.size()) + " devices share " +
                                     std::to_string(place.gpus_used) +
                                     " GPU(s) (virtual devices); use --comm=p2p, uva or auto");
     return;
   }
-  throw Error("--comm=" + comm + " is not available for GPU devices (auto, uva, p2p, nccl or host)");
+  throw Error(std::string("--comm=") + comm_name(comm) +
+              " is not available for GPU devices (auto, uva, p2p, nccl or host)");
 }
 
 }  // namespace chatty

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "runtime/engine_options.h"
 #include "runtime/graph.h"
 #include "runtime/partition.h"
 
@@ -32,8 +33,6 @@ struct GpuInventory {
 // The GPUs the CUDA runtime can use (free memory measured now). Never
 // throws: a machine without a driver or device gives an empty inventory.
 GpuInventory probe_gpus();
-
-enum class Backend { kCpu, kCuda };
 
 struct BackendChoice {
   Backend backend = Backend::kCpu;
@@ -88,6 +87,6 @@ void check_gpu_memory(const GpuPlacement& place, const std::vector<DeviceLayout>
 // --comm for GPU devices: auto, uva, p2p, nccl or host (staged through
 // pinned host memory). NCCL needs every device on a distinct GPU. Throws
 // chatty::Error with the reason.
-void validate_gpu_comm(const std::string& comm, const GpuPlacement& place);
+void validate_gpu_comm(Comm comm, const GpuPlacement& place);
 
 }  // namespace chatty

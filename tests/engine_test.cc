@@ -9,6 +9,7 @@
 #include "apps/bfs.h"
 #include "apps/references.h"
 #include "apps/run_app.h"
+#include "comm/transport.h"
 #include "datasets/load.h"
 #include "kernels/cpu/pull_advance.h"
 #include "runtime/frontier.h"
@@ -201,6 +202,19 @@ TEST(Reorder, WithinChunksKeepsEveryChunk) {
     }
   EXPECT_THROW(reorder_by_degree(g, {0, 5}), Error);
   EXPECT_THROW(reorder_by_degree(g, {0, 700, 100, g.num_vertices()}), Error);
+}
+
+// --comm and --gpu_lb are enums parsed once, before loading; a transport
+// the backend cannot serve is refused by that backend.
+TEST(EngineOptions, EnumsRoundTripAndRefuseUnknownNames) {
+  for (const char* s : {"auto", "host", "host_read", "host_view", "uva", "p2p", "nccl"})
+    EXPECT_STREQ(comm_name(parse_comm(s)), s);
+  EXPECT_THROW(parse_comm("ncl"), Error);
+  EXPECT_EQ(parse_gpu_lb("lb"), GpuLb::kLb);
+  EXPECT_EQ(parse_gpu_lb("twc"), GpuLb::kTwc);
+  EXPECT_THROW(parse_gpu_lb("warp"), Error);
+  EXPECT_THROW(make_host_transport(Comm::kNccl), Error);
+  EXPECT_NO_THROW(make_host_transport(Comm::kAuto));
 }
 
 }  // namespace

@@ -70,16 +70,16 @@ TEST(Placement, VirtualDevicesGoRoundRobin) {
 }
 
 TEST(Placement, NcclNeedsDistinctGpus) {
-  EXPECT_NO_THROW(validate_gpu_comm("nccl", place_devices(4, 8)));
-  EXPECT_NO_THROW(validate_gpu_comm("p2p", place_devices(4, 1)));
-  EXPECT_NO_THROW(validate_gpu_comm("uva", place_devices(4, 1)));
+  EXPECT_NO_THROW(validate_gpu_comm(Comm::kNccl, place_devices(4, 8)));
+  EXPECT_NO_THROW(validate_gpu_comm(Comm::kP2p, place_devices(4, 1)));
+  EXPECT_NO_THROW(validate_gpu_comm(Comm::kUva, place_devices(4, 1)));
   try {
-    validate_gpu_comm("nccl", place_devices(4, 1));
+    validate_gpu_comm(Comm::kNccl, place_devices(4, 1));
     FAIL() << "no error";
   } catch (const Error& e) {
     EXPECT_NE(std::string(e.what()).find("own GPU"), std::string::npos) << e.what();
   }
-  EXPECT_THROW(validate_gpu_comm("host_read", place_devices(2, 2)), Error);
+  EXPECT_THROW(validate_gpu_comm(Comm::kHostRead, place_devices(2, 2)), Error);
 }
 
 Graph kron(int scale) {

@@ -15,7 +15,7 @@ namespace {
 TEST(GpuPolicy, StatusGoesThroughMappedMemoryOnEveryBox) {
   for (const std::string& box : topo::synthetic_names()) {
     const topo::Topology t = topo::load_topology(box);
-    auto policy = make_gpu_policy("auto", {0, 1, 2, 3}, &t);
+    auto policy = make_gpu_policy(Comm::kAuto, {0, 1, 2, 3}, &t);
     EXPECT_STREQ(policy->choose(DataClass::kStatus, 64).name(), "uva") << box;
     EXPECT_NE(policy->describe().find("uva"), std::string::npos) << box;
   }
@@ -23,7 +23,7 @@ TEST(GpuPolicy, StatusGoesThroughMappedMemoryOnEveryBox) {
 
 TEST(GpuPolicy, LargeApplicationDataUsesGpuLinksOrFallsBackToP2p) {
   const topo::Topology t = topo::load_topology("dgx-h100");
-  auto policy = make_gpu_policy("auto", {0, 1, 2, 3, 4, 5, 6, 7}, &t);
+  auto policy = make_gpu_policy(Comm::kAuto, {0, 1, 2, 3, 4, 5, 6, 7}, &t);
   const std::string big = policy->choose(DataClass::kApplication, 256u << 20).name();
   // NCCL where it loads and runs (not on a machine without GPUs), else p2p.
   EXPECT_TRUE(big == "nccl" || big == "p2p") << big;
@@ -33,19 +33,19 @@ TEST(GpuPolicy, LargeApplicationDataUsesGpuLinksOrFallsBackToP2p) {
 
 TEST(GpuPolicy, VirtualDevicesNeverGetNccl) {
   const topo::Topology t = topo::load_topology("dgx-a100");
-  auto policy = make_gpu_policy("auto", {0, 0, 0, 0}, &t);
+  auto policy = make_gpu_policy(Comm::kAuto, {0, 0, 0, 0}, &t);
   for (uint64_t bytes : {uint64_t(4) << 10, uint64_t(1) << 20, uint64_t(256) << 20})
     EXPECT_STRNE(policy->choose(DataClass::kApplication, bytes).name(), "nccl") << bytes;
 }
 
 TEST(GpuPolicy, FixedTransportsByName) {
   for (const char* name : {"uva", "p2p", "host"}) {
-    auto policy = make_gpu_policy(name, {0, 0});
+    auto policy = make_gpu_policy(parse_comm(name), {0, 0});
     EXPECT_STREQ(policy->choose(DataClass::kApplication, 1 << 20).name(), name);
     EXPECT_NE(policy->describe().find("fixed"), std::string::npos);
   }
-  EXPECT_THROW(make_gpu_transport("nccl", {0, 0}), Error);  // virtual devices share GPU 0
-  EXPECT_THROW(make_gpu_transport("host_read", {0, 1}), Error);
+  EXPECT_THROW(make_gpu_transport(Comm::kNccl, {0, 0}), Error);  // virtual devices share GPU 0
+  EXPECT_THROW(make_gpu_transport(Comm::kHostRead, {0, 1}), Error);
 }
 
 }  // namespace

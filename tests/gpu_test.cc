@@ -60,15 +60,15 @@ TEST_P(GpuBackend, EveryAppMatchesTheCpu) {
   const GpuCase& c = GetParam();
   Graph g = load(c.graph);
   EngineOptions gpu;
-  gpu.backend = "cuda";
+  gpu.backend = Backend::kCuda;
   gpu.devices = c.devices;
-  gpu.comm = c.comm;
-  gpu.gpu_lb = c.lb;
+  gpu.comm = parse_comm(c.comm);
+  gpu.gpu_lb = parse_gpu_lb(c.lb);
   const vid_t s = default_source(g);
   for (App app : {App::kBfs, App::kSssp, App::kWcc}) {
     const AppOutput cpu = run_app(app, g, s, EngineOptions{});
     const AppOutput out = run_app(app, g, s, gpu);
-    EXPECT_EQ(out.backend, "cuda");
+    EXPECT_EQ(out.backend, Backend::kCuda);
     EXPECT_EQ(out.ints, cpu.ints) << app_name(app);
     EXPECT_EQ(int(out.gpu_of.size()), c.devices);
     EXPECT_FALSE(out.multi.steps.empty()) << app_name(app);
@@ -104,11 +104,11 @@ TEST(GpuBackendDirections, ForcedPushAndPullAndLabelPropagation) {
   for (Direction d : {Direction::kPush, Direction::kPull})
     for (int p : {1, 3}) {
       EngineOptions o;
-      o.backend = "cuda", o.devices = p, o.comm = "p2p", o.direction = d;
+      o.backend = Backend::kCuda, o.devices = p, o.comm = Comm::kP2p, o.direction = d;
       EXPECT_EQ(run_app(App::kBfs, g, s, o).ints, cpu.ints) << direction_name(d) << " P=" << p;
     }
   EngineOptions lp;
-  lp.backend = "cuda", lp.devices = 2, lp.comm = "p2p", lp.union_find = false;
+  lp.backend = Backend::kCuda, lp.devices = 2, lp.comm = Comm::kP2p, lp.union_find = false;
   EXPECT_EQ(run_app(App::kWcc, g, s, lp).ints, run_app(App::kWcc, g, s, EngineOptions{}).ints);
 }
 
@@ -144,7 +144,7 @@ TEST(GpuBackendShapes, DirectedGraphWithAHubMatchesTheCpu) {
   ASSERT_GE(g.in().degree(0), 4096u);
   for (int p : {1, 3}) {
     EngineOptions o;
-    o.backend = "cuda", o.devices = p, o.comm = "p2p";
+    o.backend = Backend::kCuda, o.devices = p, o.comm = Comm::kP2p;
     for (App app : {App::kBfs, App::kSssp, App::kWcc})
       EXPECT_EQ(run_app(app, g, 1, o).ints, run_app(app, g, 1, EngineOptions{}).ints) << app_name(app) << " P=" << p;
     const AppOutput pr = run_app(App::kPageRank, g, 0, o);
@@ -162,7 +162,7 @@ TEST(GpuBackendShapes, DegreeReorderedPageRankOnSeveralDevices) {
     (void)r.graph.in();
     const Partition chunks = partition_at(r.graph, part.bounds);
     EngineOptions o;
-    o.backend = "cuda", o.devices = p, o.comm = "p2p";
+    o.backend = Backend::kCuda, o.devices = p, o.comm = Comm::kP2p;
     const AppOutput gpu = in_input_ids(run_app(App::kPageRank, r.graph, 0, o, &chunks), r.old_of_new);
     EXPECT_TRUE(validate_app(gpu, g, 0, o).ok) << "P=" << p;
     EXPECT_LT(l1(gpu.ranks, run_app(App::kPageRank, g, 0, EngineOptions{}).ranks), 1e-4) << "P=" << p;
@@ -175,7 +175,7 @@ TEST(GpuBackendComm, NcclAcrossDistinctGpus) {
   Graph g = load("kron:14");
   const vid_t s = default_source(g);
   EngineOptions o;
-  o.backend = "cuda", o.devices = int(gpus().gpus.size()), o.comm = "nccl";
+  o.backend = Backend::kCuda, o.devices = int(gpus().gpus.size()), o.comm = Comm::kNccl;
   for (App app : {App::kBfs, App::kSssp, App::kWcc})
     EXPECT_EQ(run_app(app, g, s, o).ints, run_app(app, g, s, EngineOptions{}).ints) << app_name(app);
 }
@@ -184,7 +184,7 @@ TEST(GpuBackendErrors, NcclOnVirtualDevicesIsRefused) {
   SKIP_WITHOUT_GPU();
   Graph g = load("kron:10");
   EngineOptions o;
-  o.backend = "cuda", o.devices = int(gpus().gpus.size()) + 1, o.comm = "nccl";
+  o.backend = Backend::kCuda, o.devices = int(gpus().gpus.size()) + 1, o.comm = Comm::kNccl;
   EXPECT_THROW(run_app(App::kBfs, g, 0, o), Error);
 }
 

@@ -45,7 +45,7 @@ class MultiDevice : public ::testing::TestWithParam<MultiCase> {
   EngineOptions options() const {
     EngineOptions o;
     o.devices = GetParam().devices;
-    o.comm = GetParam().comm;
+    o.comm = parse_comm(GetParam().comm);
     return o;
   }
 };

@@ -111,7 +111,7 @@ int cmd_run(const std::vector<std::string>& args) {
   const Prepared p = prepare(s);
   const Graph& g = p.g;
   const std::vector<vid_t> sources = choose_sources(s, p);
-  const char* backend = s.eopt.backend.c_str();
+  const char* backend = backend_name(s.eopt.backend);
 
   r.say("graph       %s\n", graph_line(p).c_str());
   r.say("load        %.3f s\n", p.load_s);
@@ -149,7 +149,7 @@ int cmd_run(const std::vector<std::string>& args) {
   }
   const double compute_s = median(source_times);
   const AppOutput result = in_input_ids(out, p.old_of_new);
-  const bool multi = p.part || out.backend == "cuda";  // exchange and time split are worth a line
+  const bool multi = p.part || out.backend == Backend::kCuda;  // exchange and time split are worth a line
   const uint64_t edges = traversed_edges(out, g);
   const double gteps = compute_s > 0 ? double(edges) / compute_s / 1e9 : 0;
   if (sources.size() > 1)

@@ -62,7 +62,7 @@ EngineOptions engine_options() {
   o.damping = FLAGS_damping;
   CHATTY_CHECK(FLAGS_devices >= 1 && FLAGS_devices <= 1024, "--devices must be between 1 and 1024");
   o.devices = FLAGS_devices;
-  o.comm = FLAGS_comm;
+  o.comm = parse_comm(FLAGS_comm);
   o.numa = FLAGS_numa;
   o.migrate = FLAGS_migrate;
   return o;

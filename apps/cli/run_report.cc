@@ -68,7 +68,7 @@ void report_multi(Report& r, const AppOutput& out) {
         double(ms.bytes(0)) / 1e6, double(ms.bytes(1)) / 1e6);
   if (ms.migrated())  // vertex computations (a WCC vertex is flattened several times, so no share of updates)
     r.say("migration   %lu vertex computations run by a peer of the vertex's owner\n", (unsigned long)ms.migrated());
-  if (out.backend == "cuda") {
+  if (out.backend == Backend::kCuda) {
     r.say("gpus       ");
     for (int gpu : out.gpu_of) r.say(" %d", gpu);
     r.say(" (GPU of each device; setup %.3f s, not in the compute time)\n", ms.setup_seconds);

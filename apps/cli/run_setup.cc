@@ -58,8 +58,6 @@ RunSetup check_run_flags() {
   s.reorder = parse_reorder(FLAGS_reorder);
   CHATTY_CHECK(FLAGS_backend == "auto" || FLAGS_backend == "cpu" || FLAGS_backend == "cuda",
                "unknown --backend '" + FLAGS_backend + "' (auto, cpu or cuda)");
-  CHATTY_CHECK(FLAGS_gpu_lb == "twc" || FLAGS_gpu_lb == "lb",
-               "--gpu_lb must be twc or lb (got '" + FLAGS_gpu_lb + "')");
   CHATTY_CHECK(FLAGS_repeat >= 1, "--repeat must be at least 1");
   CHATTY_CHECK(FLAGS_source >= -1, "--source must be a vertex id >= 0");
   CHATTY_CHECK(FLAGS_sources >= 0, "--sources must be >= 0");
@@ -70,10 +68,10 @@ RunSetup check_run_flags() {
   }
   s.threads = apply_threads();
   s.eopt = engine_options();
+  s.eopt.gpu_lb = parse_gpu_lb(FLAGS_gpu_lb);
   s.choice =
       FLAGS_backend == "cpu" ? select_backend("cpu", GpuInventory{}) : select_backend(FLAGS_backend, probe_gpus());
-  s.eopt.backend = s.choice.backend == Backend::kCuda ? "cuda" : "cpu";
-  s.eopt.gpu_lb = FLAGS_gpu_lb;
+  s.eopt.backend = s.choice.backend;
   if (s.choice.backend == Backend::kCuda)
     validate_gpu_comm(s.eopt.comm, place_devices(s.eopt.devices, 1 << 20));
   else

@@ -47,7 +47,7 @@ std::vector<typename P::Value> run_program_gpu(const Graph& g, const P& prog, co
   const int D = part.devices();
   const vid_t n = g.num_vertices();
   const GpuAppNeeds needs = needs_of<P>(opt);
-  const bool lb = opt.gpu_lb == "lb";
+  const bool lb = opt.gpu_lb == GpuLb::kLb;
   Mailboxes mb(D, sizeof(Update<V>));
   stats.devices = D;
   stats.steps.clear();
@@ -69,7 +69,7 @@ std::vector<typename P::Value> run_program_gpu(const Graph& g, const P& prog, co
     up[size_t(d)] = guarded(run, [&] {
       CHATTY_CHECK(omp_get_num_threads() == D, "the OpenMP runtime gave fewer threads than the " + std::to_string(D) +
                                                    " devices (check OMP_THREAD_LIMIT)");
-      dev = std::make_unique<GpuDevice>(d, place.gpu_of[size_t(d)], g, part, needs, opt.comm == "uva", mb);
+      dev = std::make_unique<GpuDevice>(d, place.gpu_of[size_t(d)], g, part, needs, opt.comm == Comm::kUva, mb);
       policy.prepare(mb, d);  // staging and mapped copies before the timer starts
       const Launch l = dev->launch(n);
       init_values_kernel<P><<<l.grid, l.block, 0, dev->stream>>>(prog, n, reinterpret_cast<V*>(dev->values.get()));
