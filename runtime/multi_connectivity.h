@@ -340,21 +340,24 @@ class Forest {
 
 }  // namespace wcc
 
+// The only device: nothing to tell anyone, so one device's Afforest, a
+// superstep per stage.
+template <typename V>
+void solo_connectivity(DeviceContext<V>& c, const Graph& g) {
+  int k = 0;
+  c.begin(kCompute);
+  cpu::afforest(g.out(), !g.directed(), c.values.data(), [&](uint64_t edges) {
+    c.end();
+    DeviceStatus mine;
+    mine.edges = edges;
+    c.sync(k++ & 1, mine);
+    c.begin(kCompute);
+  });
+}
+
 template <typename V>
 void connectivity(DeviceContext<V>& c, const Graph& g, MigrationBoard<wcc::SampleTask>& board) {
   static_assert(std::is_same_v<V, vid_t>, "labels are vertex ids");
-  if (c.solo()) {  // nothing to tell anyone: one device's Afforest, a superstep per stage
-    int k = 0;
-    c.begin(kCompute);
-    cpu::afforest(g.out(), !g.directed(), c.values.data(), [&](uint64_t edges) {
-      c.end();
-      DeviceStatus mine;
-      mine.edges = edges;
-      c.sync(k++ & 1, mine);
-      c.begin(kCompute);
-    });
-    return;
-  }
   constexpr eid_t kSample = 2;
   const bool alone = omp_get_max_threads() == 1;  // the device's team links without CAS
   const vid_t n = g.num_vertices();

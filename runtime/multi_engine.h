@@ -83,7 +83,10 @@ EngineResult<typename P::Value> run_program_multi(const Graph& g, const P& prog,
       drive_gather(ops, opt);
     } else {
       if (P::kConnectivity && opt.union_find) {
-        multi::connectivity(c, g, wcc_board);
+        if (c.solo())
+          multi::solo_connectivity(c, g);
+        else
+          multi::connectivity(c, g, wcc_board);
       } else if (P::kOrdered) {
         host::OrderedOps<P> ops(c, g, prog, delta, push_board);
         drive_ordered(ops, prog, start.vertices, delta);
