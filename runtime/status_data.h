@@ -15,20 +15,38 @@ struct Update {
   V value;
 };
 
+// How the devices' values of a status slot combine into what every device
+// agrees on: a sum, a minimum, or read device by device (a vote).
+enum class Fold { kSum, kMin, kEach };
+
+// A status slot an algorithm family declares (the scout count of the
+// direction switch, SSSP's lowest bucket, PageRank's L1 change, ...):
+// which word or real of the status it occupies, and how it folds.
+template <typename T>
+struct StatusSlot {
+  int index;
+  Fold fold;
+};
+
+inline constexpr int kStatusWords = 2, kStatusReals = 2;
+
 // Status data each device publishes per superstep (seed 001: counts and
-// flags go to host-visible memory; on a GPU, UVA mapped memory).
+// flags go to host-visible memory; on a GPU, UVA mapped memory). The
+// protocol's own fields, then the slots of the running family.
 struct DeviceStatus {
-  uint64_t sent = 0;               // records in the send buffer
-  uint64_t active = 0;             // owned vertices active next superstep
-  uint64_t updated = 0;            // owned vertices changed this superstep
-  uint64_t scout = 0;              // out-degree sum of the next frontier (BFS switch)
-  uint64_t edges = 0;              // edges examined this superstep
-  uint64_t bucket = ~uint64_t(0);  // lowest non-empty priority bucket (SSSP)
-  double l1 = 0, dangling = 0;     // PageRank
-  uint64_t label = ~uint64_t(0);   // WCC: most frequent label in a sample of owned vertices
-  uint64_t label_count = 0;        //      and how often it was seen
-  uint64_t migrated = 0;           // peers' vertices this device computed (work migration)
-  uint64_t failed = 0;             // the device hit an error: every device stops at this sync
+  uint64_t sent = 0;      // records in the send buffer
+  uint64_t active = 0;    // owned vertices active next superstep
+  uint64_t updated = 0;   // owned vertices changed this superstep
+  uint64_t edges = 0;     // edges examined this superstep
+  uint64_t migrated = 0;  // peers' vertices this device computed (work migration)
+  uint64_t failed = 0;    // the device hit an error: every device stops at this sync
+  uint64_t word[kStatusWords] = {0, 0};
+  double real[kStatusReals] = {0, 0};
+
+  CHATTY_HD uint64_t& at(StatusSlot<uint64_t> s) { return word[s.index]; }
+  CHATTY_HD double& at(StatusSlot<double> s) { return real[s.index]; }
+  CHATTY_HD uint64_t at(StatusSlot<uint64_t> s) const { return word[s.index]; }
+  CHATTY_HD double at(StatusSlot<double> s) const { return real[s.index]; }
 };
 
 }  // namespace chatty

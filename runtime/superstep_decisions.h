@@ -13,11 +13,10 @@
 
 namespace chatty {
 
-inline uint64_t total(const std::vector<DeviceStatus>& all, uint64_t DeviceStatus::*f) {
-  uint64_t s = 0;
-  for (auto& x : all) s += x.*f;
-  return s;
-}
+// WCC's vote for the giant component: the label a device saw most often
+// among its samples, and how often (read device by device).
+inline constexpr StatusSlot<uint64_t> kGiantLabelSlot{0, Fold::kEach};
+inline constexpr StatusSlot<uint64_t> kGiantVotesSlot{1, Fold::kEach};
 
 // Beamer et al.'s switch on global counts: go pull when the frontier's
 // out-edges exceed the unexplored edges / alpha; back to push when the
@@ -64,15 +63,15 @@ inline std::pair<vid_t, uint64_t> most_frequent(const std::vector<vid_t>& values
 // devices, `none` without votes.
 inline void vote_for_giant(const std::vector<vid_t>& roots, DeviceStatus& mine) {
   const auto [root, count] = most_frequent(roots, 0);
-  if (count > 0 && (count > mine.label_count || (count == mine.label_count && root < mine.label)))
-    mine.label = root, mine.label_count = count;
+  uint64_t &label = mine.at(kGiantLabelSlot), &votes = mine.at(kGiantVotesSlot);
+  if (count > 0 && (count > votes || (count == votes && root < label))) label = root, votes = count;
 }
 
 inline vid_t elect_giant(const std::vector<DeviceStatus>& all, vid_t none) {
   uint64_t best = 0;
   vid_t giant = none;
   for (auto& s : all)
-    if (s.label_count > best) best = s.label_count, giant = vid_t(s.label);
+    if (s.at(kGiantVotesSlot) > best) best = s.at(kGiantVotesSlot), giant = vid_t(s.at(kGiantLabelSlot));
   return giant;
 }
 

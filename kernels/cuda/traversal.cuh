@@ -180,18 +180,22 @@ __global__ void pile_changed_kernel(P prog, const vid_t* changed, vid_t lo, vid_
 // Status data straight into the device's slot of the board, which lives in
 // mapped pinned host memory (UVA): the host thread reads it after the stream
 // synchronises, the peers after the barrier.
-__global__ void publish_kernel(const Counters* c, DeviceStatus* slot, ull label, ull label_count) {
+// Where the running family's status slots come from: a device counter, or
+// else a value the host set (WCC's vote).
+struct SlotSources {
+  const ull* word[kStatusWords] = {nullptr, nullptr};
+  const double* real[kStatusReals] = {nullptr, nullptr};
+  ull word_value[kStatusWords] = {0, 0};
+};
+
+__global__ void publish_kernel(const Counters* c, DeviceStatus* slot, SlotSources src) {
   DeviceStatus s;
   s.sent = c->sent;
   s.active = c->active;
   s.updated = c->updated;
-  s.scout = c->scout;
   s.edges = c->edges;
-  s.bucket = c->bucket;
-  s.l1 = c->l1;
-  s.dangling = c->dangling;
-  s.label = label;
-  s.label_count = label_count;
+  for (int i = 0; i < kStatusWords; ++i) s.word[i] = src.word[i] ? *src.word[i] : src.word_value[i];
+  for (int i = 0; i < kStatusReals; ++i) s.real[i] = src.real[i] ? *src.real[i] : 0.0;
   *slot = s;
 }
 

@@ -9,6 +9,7 @@
 
 #include "kernels/cuda/gather.cuh"
 #include "runtime/cuda/gpu_mechanisms.cuh"
+#include "runtime/drivers/gather.h"
 #include "runtime/partition.h"
 
 namespace chatty::cuda {
@@ -22,6 +23,8 @@ class GatherOps : public GpuOps {
     const auto [first, last] = part.boundary_of(dev.d);
     send_list_ = dev.boundary_list.get() + (first - part.boundary_list.data());
     send_count_ = ull(last - first);
+    slots_.real[kL1Slot.index] = &dev.c()->l1;
+    slots_.real[kDanglingSlot.index] = &dev.c()->dangling;
   }
 
   // The first contributions are uploaded with the device (upload_contributions).

@@ -84,9 +84,12 @@ inline void connectivity(GpuRun& run, GpuDevice& dev, const Graph& g, bool lb) {
           });
           phase(clk, dev, kCompact, [&] { compact(run, dev, parity, dev.changed.get(), &dev.c()->changed, 0, label); });
         });
-    const auto all = run.sync(dev, parity, ok, clk, vote.label, vote.label_count);
+    SlotSources slots;
+    slots.word_value[kGiantLabelSlot.index] = vote.at(kGiantLabelSlot);
+    slots.word_value[kGiantVotesSlot.index] = vote.at(kGiantVotesSlot);
+    const auto all = run.sync(dev, parity, ok, clk, slots);
     if (GpuRun::failed(all)) return;
-    const bool quiet = total(all, &DeviceStatus::sent) == 0;
+    const bool quiet = Agreed{all}.sum(&DeviceStatus::sent) == 0;
     if (stage == kSettleSample && (k >= 1 || quiet)) {  // as on the CPU: elect after one exchange
       giant = elect_giant(all, giant);
       stage = kLinkRest;

@@ -105,9 +105,9 @@ class GpuOps {
   GpuOps(GpuRun& run, GpuDevice& dev) : run_(run), dev_(dev) {}
 
   // Publishes status, meets the other devices, exchanges.
-  Agreed sync(int parity, bool pull = false, uint64_t label = ~0ull, uint64_t label_count = 0) {
+  Agreed sync(int parity, bool pull = false) {
     run_.mark_pull(clk_, pull);
-    Agreed a{run_.sync(dev_, parity, ok_, clk_, label, label_count)};
+    Agreed a{run_.sync(dev_, parity, ok_, clk_, slots_)};
     ++k_;
     return a;
   }
@@ -127,7 +127,8 @@ class GpuOps {
   GpuRun& run_;
   GpuDevice& dev_;
   GpuRun::Clock clk_;
-  uint32_t k_ = 0;  // superstep index: stamps and claims are per superstep
+  SlotSources slots_;  // the family's status slots: set by each ops class
+  uint32_t k_ = 0;     // superstep index: stamps and claims are per superstep
   bool ok_ = true;
 };
 

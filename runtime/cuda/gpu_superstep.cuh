@@ -101,8 +101,7 @@ class GpuRun {
   // Publishes the device's status for `parity`, meets the others, and -
   // unless some device failed - exchanges its send buffer for parity ^ 1
   // and meets them again. Returns every device's status.
-  std::vector<DeviceStatus> sync(GpuDevice& dev, int parity, bool ok, Clock& clk, uint64_t label = ~0ull,
-                                 uint64_t label_count = 0) {
+  std::vector<DeviceStatus> sync(GpuDevice& dev, int parity, bool ok, Clock& clk, const SlotSources& slots) {
     const int d = dev.d;
     DeviceStatus* slot = &board_[parity * D + d];
     clk.begin(kWait);
@@ -112,7 +111,7 @@ class GpuRun {
       try {
         DeviceStatus* on_device = nullptr;
         CHATTY_CUDA(cudaHostGetDevicePointer(reinterpret_cast<void**>(&on_device), slot, 0));
-        publish_kernel<<<1, 1, 0, dev.stream>>>(dev.c(), on_device, label, label_count);
+        publish_kernel<<<1, 1, 0, dev.stream>>>(dev.c(), on_device, slots);
         CHATTY_CUDA_LAUNCHED("publish_kernel");
         dev.sync();  // the superstep's one synchronisation
         device_busy = clk.fold();

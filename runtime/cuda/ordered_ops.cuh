@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "runtime/cuda/gpu_mechanisms.cuh"
+#include "runtime/drivers/ordered.h"
 
 namespace chatty::cuda {
 
@@ -21,7 +22,9 @@ class OrderedOps : public GpuOps {
                                                                       dev.claim.get(),
                                                                       0,
                                                                       dev.changed.get(),
-                                                                      &dev.c()->changed} {}
+                                                                      &dev.c()->changed} {
+    slots_.word[kBucketSlot.index] = &dev.c()->bucket;
+  }
 
   void start(const std::vector<vid_t>& all_start) {
     const std::vector<vid_t> start = owned_start(all_start, dev_);

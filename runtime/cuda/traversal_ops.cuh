@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "runtime/cuda/gpu_mechanisms.cuh"
+#include "runtime/drivers/traversal.h"
 
 namespace chatty::cuda {
 
@@ -19,7 +20,9 @@ class TraversalOps : public GpuOps {
         front_(can_pull ? dev.front.get() : nullptr),
         lb_(lb),
         relax_{prog, dev.targets.get(), dev.weights.get(), dev.values.get(), dev.claim.get(),
-               0,    dev.changed.get(), &dev.c()->changed} {}
+               0,    dev.changed.get(), &dev.c()->changed} {
+    slots_.word[kScoutSlot.index] = &dev.c()->scout;
+  }
 
   void start(const std::vector<vid_t>& all_start) {
     std::vector<uint32_t> bits(front_ ? dev_.front.size() : 0, 0);

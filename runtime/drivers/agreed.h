@@ -5,6 +5,7 @@
 #pragma once
 
 #include <algorithm>
+#include <limits>
 #include <utility>
 #include <vector>
 
@@ -24,15 +25,12 @@ struct Agreed {
     for (auto& x : all) s += x.*f;
     return s;
   }
-  double sum(double DeviceStatus::*f) const {
-    double s = 0;
-    for (auto& x : all) s += x.*f;
-    return s;
-  }
-  uint64_t min(uint64_t DeviceStatus::*f) const {
-    uint64_t m = ~uint64_t(0);
-    for (auto& x : all) m = std::min(m, x.*f);
-    return m;
+  // A family's slot, folded over every device as the slot declares.
+  template <typename T>
+  T fold(StatusSlot<T> s) const {
+    T r = s.fold == Fold::kMin ? std::numeric_limits<T>::max() : T(0);
+    for (auto& x : all) r = s.fold == Fold::kMin ? std::min(r, x.at(s)) : r + x.at(s);
+    return r;
   }
   // No device has work and nothing is in flight.
   bool quiet() const { return sum(&DeviceStatus::active) == 0 && sum(&DeviceStatus::sent) == 0; }

@@ -14,6 +14,9 @@
 
 namespace chatty {
 
+inline constexpr StatusSlot<double> kL1Slot{0, Fold::kSum};        // change of the owned values
+inline constexpr StatusSlot<double> kDanglingSlot{1, Fold::kSum};  // mass of owned vertices without out-edges
+
 template <typename Ops>
 void drive_gather(Ops& dev, const EngineOptions& opt) {
   double dangling = dev.start();
@@ -24,8 +27,8 @@ void drive_gather(Ops& dev, const EngineOptions& opt) {
     dev.compact(parity);
     const Agreed a = dev.sync(parity);
     if (a.failed()) return;
-    dangling = a.sum(&DeviceStatus::dangling);
-    if (a.sum(&DeviceStatus::l1) < opt.tolerance) return;
+    dangling = a.fold(kDanglingSlot);
+    if (a.fold(kL1Slot) < opt.tolerance) return;
   }
 }
 

@@ -18,6 +18,10 @@
 
 namespace chatty {
 
+// The lowest bucket holding a device's pending or sent vertices (all ones
+// when none: a device's ops set it every superstep).
+inline constexpr StatusSlot<uint64_t> kBucketSlot{0, Fold::kMin};
+
 template <typename P, typename Ops>
 void drive_ordered(Ops& dev, const P& prog, const std::vector<vid_t>& start, uint64_t delta) {
   constexpr uint64_t kNone = ~uint64_t(0);
@@ -33,7 +37,7 @@ void drive_ordered(Ops& dev, const P& prog, const std::vector<vid_t>& start, uin
     if (a.failed()) return;
     // Every sent record is also counted in its sender's bucket, so kNone
     // means no device has work and nothing is in flight.
-    bucket = a.min(&DeviceStatus::bucket);
+    bucket = a.fold(kBucketSlot);
   }
 }
 

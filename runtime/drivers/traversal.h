@@ -23,6 +23,9 @@
 
 namespace chatty {
 
+// The out-degree sum of the next frontier, for the direction switch.
+inline constexpr StatusSlot<uint64_t> kScoutSlot{0, Fold::kSum};
+
 // The start of a frontier run, computed once for all devices.
 template <typename V>
 struct TraversalStart {
@@ -62,7 +65,7 @@ void drive_traversal(Ops& dev, const P& prog, const Graph& g, const TraversalSta
     if (a.failed() || a.quiet()) return;
     if (can_pull && opt.direction == Direction::kAuto) {
       const bool was_pull = pull;
-      pull = direction.next(pull, a.sum(&DeviceStatus::updated), a.sum(&DeviceStatus::scout));
+      pull = direction.next(pull, a.sum(&DeviceStatus::updated), a.fold(kScoutSlot));
       if (was_pull && !pull) dev.resume_push();
     }
   }

@@ -8,7 +8,7 @@
 
 #include "kernels/cpu/gather_pull.h"
 #include "runtime/device_context.h"
-#include "runtime/drivers/agreed.h"
+#include "runtime/drivers/gather.h"
 #include "runtime/graph.h"
 #include "runtime/work_migration.h"
 
@@ -47,9 +47,9 @@ class GatherOps {
     board_.run_team(c_.d, sums, work);  // waits for the blocks peers took: they wrote into this device's buffers
     state_.contrib.swap(state_.next_contrib);
     mine_ = DeviceStatus{};
-    mine_.l1 = sums.l1;
+    mine_.at(kL1Slot) = sums.l1;
     mine_.edges = sums.edges;
-    mine_.dangling = sums.dangling;
+    mine_.at(kDanglingSlot) = sums.dangling;
     mine_.updated = c_.hi - c_.lo;
     mine_.migrated = sums.migrated;
     c_.end();

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "runtime/device_context.h"
-#include "runtime/drivers/agreed.h"
+#include "runtime/drivers/ordered.h"
 #include "runtime/graph.h"
 #include "runtime/host/traversal_ops.h"
 #include "runtime/migrating_push.h"
@@ -44,6 +44,7 @@ class OrderedOps {
 
   void merge(int parity) {
     mine_ = DeviceStatus{};
+    mine_.at(kBucketSlot) = ~uint64_t(0);
     c_.merge(
         parity, [](V a, V b) { return P::reduce(a, b); },
         [&](vid_t v) {
@@ -74,15 +75,16 @@ class OrderedOps {
     multi::push_step(board_, c_.d, g_.out(), prog_, c_.values.data(), frontier_, changed_, claimed_, st,
                      mine_.migrated);
     mine_.edges = st.edges;
+    uint64_t& bucket_low = mine_.at(kBucketSlot);
     for (size_t i = 0; i < changed_.count; ++i) {
       if (i + kAhead < changed_.count) __builtin_prefetch(&c_.values[changed_.ids[i + kAhead]]);
       const vid_t v = changed_.ids[i];
-      mine_.bucket = std::min<uint64_t>(mine_.bucket, bin_of(v));  // receivers will bin remote ones
+      bucket_low = std::min<uint64_t>(bucket_low, bin_of(v));  // receivers will bin remote ones
       if (c_.owns(v)) put(v), ++mine_.updated;
     }
     for (size_t b = bucket; b < bins_.size(); ++b)
       if (!bins_[b].empty()) {
-        mine_.bucket = std::min<uint64_t>(mine_.bucket, b);
+        bucket_low = std::min<uint64_t>(bucket_low, b);
         break;
       }
     c_.end();
@@ -167,7 +169,7 @@ class OrderedOps {
     }
     mine_.edges = edges;
     mine_.updated = updated;
-    mine_.bucket = next == kNone ? ~uint64_t(0) : uint64_t(next);
+    mine_.at(kBucketSlot) = next == kNone ? ~uint64_t(0) : uint64_t(next);
   }
 
   size_t bin_of(vid_t v) const { return size_t(prog_.priority(c_.values[v]) / delta_); }

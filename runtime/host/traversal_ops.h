@@ -8,7 +8,7 @@
 
 #include "kernels/cpu/pull_advance.h"
 #include "runtime/device_context.h"
-#include "runtime/drivers/agreed.h"
+#include "runtime/drivers/traversal.h"
 #include "runtime/graph.h"
 #include "runtime/migrating_push.h"
 
@@ -74,8 +74,8 @@ class TraversalOps {
     c_.begin(kCompute);
     SuperstepStats st;
     if (c_.solo() && can_pull_) {  // every changed vertex is owned: count the scout in the step
-      mine_.scout = multi::push_step<P, true>(push_board_, c_.d, g_.out(), prog_, c_.values.data(), active_, changed_,
-                                              claimed_, st, mine_.migrated);
+      mine_.at(kScoutSlot) = multi::push_step<P, true>(push_board_, c_.d, g_.out(), prog_, c_.values.data(), active_,
+                                                       changed_, claimed_, st, mine_.migrated);
     } else {
       multi::push_step(push_board_, c_.d, g_.out(), prog_, c_.values.data(), active_, changed_, claimed_, st,
                        mine_.migrated);
@@ -94,7 +94,7 @@ class TraversalOps {
       if (!c_.owns(v)) continue;
       push_unique(active_, c_.marks, v);
       ++mine_.updated;
-      mine_.scout += out.degree(v);
+      mine_.at(kScoutSlot) += out.degree(v);
     }
     mine_.active = active_.count;
     c_.end();
