@@ -77,7 +77,6 @@ struct Runner {
 
   template <typename Prog>
   auto operator()(const Prog& prog) {
-    if (!policy) policy = make_fixed_policy(make_host_transport(opt.comm));
     auto r = run_program_multi(g, prog, part, opt, *policy, out.multi);
     return std::move(r.values);
   }

@@ -129,6 +129,7 @@ class DeviceContext {
   // (v, value_of(v)) for every listed vertex with keep(v), in list order.
   template <typename ValueOf, typename Keep>
   void compact_where(const vid_t* list, size_t count, ValueOf value_of, Keep keep) {
+    if (solo()) return;  // no peer reads a send buffer
     begin(kCompact);
     Slot& s = mb_.send(d, parity_ ^ 1);
     s.reserve_host(count * sizeof(Update<V>));

@@ -90,9 +90,7 @@ class OrderedOps {
     c_.end();
   }
 
-  void compact(int) {
-    if (!solo_) c_.compact(changed_.ids.data(), changed_.count);
-  }
+  void compact(int) { c_.compact(changed_.ids.data(), changed_.count); }
 
   Agreed sync(int parity) { return Agreed{c_.sync(parity, mine_)}; }
 

@@ -134,9 +134,7 @@ class TraversalOps {
     }
   }
 
-  void compact(int) {
-    if (!c_.solo()) c_.compact(changed_.ids.data(), changed_.count);
-  }
+  void compact(int) { c_.compact(changed_.ids.data(), changed_.count); }
 
   Agreed sync(int parity, bool pull) {
     c_.pull_ = pull;
