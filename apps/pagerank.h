@@ -10,17 +10,30 @@ namespace chatty {
 struct PageRankProgram {
   using Value = float;
   static constexpr ProgramKind kKind = ProgramKind::kGather;
+  static constexpr bool kSums = true;
 
   vid_t num_vertices;
   double damping = 0.85;
+  double tolerance = 1e-6;  // stop when the L1 change is below it
+  int max_iters = 100;
 
   CHATTY_HD Value init(vid_t) const { return Value(1.0 / double(num_vertices)); }
   CHATTY_HD bool active_at_start(vid_t) const { return true; }
-  CHATTY_HD double contribution(Value rank, eid_t out_degree) const { return double(rank) / double(out_degree); }
-  CHATTY_HD Value apply(double gathered, double dangling_mass) const {
-    const double inv_n = 1.0 / double(num_vertices);
-    return Value((1.0 - damping) * inv_n + damping * (gathered + dangling_mass * inv_n));
+  // A vertex without out-edges publishes nothing: its rank is sink mass.
+  CHATTY_HD Value publish(Value rank, eid_t out_degree) const {
+    return out_degree ? Value(double(rank) / double(out_degree)) : Value(0);
   }
+  CHATTY_HD Value apply(double sum, double dangling_mass) const {
+    const double inv_n = 1.0 / double(num_vertices);
+    return Value((1.0 - damping) * inv_n + damping * (sum + dangling_mass * inv_n));
+  }
+  template <typename In>
+  CHATTY_HD Value gather(Value, const In& in, double dangling_mass) const {
+    float sum = 0;
+    for (eid_t i = 0; i < in.size(); ++i) sum += in[i];
+    return apply(double(sum), dangling_mass);
+  }
+  CHATTY_HD bool converged(double l1) const { return l1 < tolerance; }
 };
 
 }  // namespace chatty

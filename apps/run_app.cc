@@ -114,7 +114,9 @@ AppOutput run_app(App app, const Graph& g, vid_t source, const EngineOptions& op
                    "wcc by label propagation needs an undirected graph (use --symmetrize)");
       out.ints = run(WccProgram{});
       break;
-    case App::kPageRank: out.ranks = run(PageRankProgram{g.num_vertices(), opt.damping}); break;
+    case App::kPageRank:
+      out.ranks = run(PageRankProgram{g.num_vertices(), opt.damping, opt.tolerance, opt.max_iters});
+      break;
   }
   out.seconds = omp_get_wtime() - t0;
   check_overflow(out);

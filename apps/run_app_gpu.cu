@@ -44,8 +44,8 @@ void run_app_gpu(App app, const Graph& g, vid_t source, const EngineOptions& opt
       break;
     case App::kWcc: out.ints = cuda::run_program_gpu(g, WccProgram{}, *part, place, opt, *policy, out.multi); break;
     case App::kPageRank:
-      out.ranks = cuda::run_program_gpu(g, PageRankProgram{g.num_vertices(), opt.damping}, *part, place, opt, *policy,
-                                        out.multi);
+      out.ranks = cuda::run_program_gpu(g, PageRankProgram{g.num_vertices(), opt.damping, opt.tolerance, opt.max_iters},
+                                        *part, place, opt, *policy, out.multi);
       break;
   }
 }

@@ -59,7 +59,7 @@ DeviceLayout plan_device_layout(const Graph& g, const Partition& part, int d, co
   if (needs.frontier) L.frontier = n * (4 + 4 + 4 + 4) + bitmap + 2 * nd * sizeof(vid_t);
   if (needs.labels) L.frontier += (n + 2 * 1024) * sizeof(vid_t);  // prev labels, giant samples and roots
   L.frontier += n + part.boundary_list.size() * sizeof(vid_t);     // boundary flags and list
-  if (needs.ranks) L.ranks = 2 * n * sizeof(float);
+  if (needs.published) L.published = 2 * n * sizeof(uint32_t);
   const int P = part.devices();
   // Every record sent is a boundary vertex, each at most once per superstep.
   L.record_capacity = P > 1 ? part.boundary_list.size() : 0;

@@ -58,7 +58,7 @@ struct GpuAppNeeds {
   bool in_edges = false;    // pull: in-edges of owned vertices
   bool weights = false;
   bool frontier = true;     // queues, stamps, bitmaps (traversal apps)
-  bool ranks = false;       // PageRank contributions (two float arrays)
+  bool published = false;   // gather: published values (two 32-bit arrays)
   bool labels = false;      // WCC: previous boundary labels
   size_t record_bytes = 8;  // one (vertex, value) update
 };
@@ -69,12 +69,12 @@ struct DeviceLayout {
   uint64_t in_offsets = 0, in_targets = 0;         // owned in-edges
   uint64_t values = 0;                             // replicated value array
   uint64_t frontier = 0;                           // queues, stamps, bitmaps
-  uint64_t ranks = 0;                              // PageRank contributions
+  uint64_t published = 0;                          // gather: published values
   uint64_t mailboxes = 0;                          // send (2 parities) + receive (2 x peers)
   uint64_t record_capacity = 0;                    // records per slot
   uint64_t slack = 0;                              // CUB temporaries, allocator granularity
   uint64_t total() const {
-    return offsets + targets + weights + in_offsets + in_targets + values + frontier + ranks + mailboxes + slack;
+    return offsets + targets + weights + in_offsets + in_targets + values + frontier + published + mailboxes + slack;
   }
 };
 

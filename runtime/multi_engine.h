@@ -80,7 +80,7 @@ EngineResult<typename P::Value> run_program_multi(const Graph& g, const P& prog,
     for (vid_t v = 0; v < n; ++v) c.values[v] = prog.init(v);
     if constexpr (P::kKind == ProgramKind::kGather) {
       host::GatherOps<P> ops(c, g, prog, gather_board);
-      drive_gather(ops, opt);
+      drive_gather(ops, prog);
     } else {
       if (P::kConnectivity && opt.union_find) {
         if (c.solo())

@@ -30,10 +30,21 @@
 //                                         // undirected view: the engine may
 //                                         // link with union-find instead
 //
-// kGather programs (PageRank) pull a sum over in-edges each superstep:
-//   double contribution(Value v, eid_t out_degree) const;  // sent per edge
-//   Value apply(double gathered, double dangling_mass) const;
-//   stop when the L1 change between supersteps < tolerance.
+// kGather programs (PageRank, k-core) run Jacobi supersteps: each vertex
+// publishes one value to its out-neighbours, then computes its next value
+// from what its in-neighbours published the step before:
+//   Value publish(Value v, eid_t out_degree) const;
+//   template <typename In>
+//   Value gather(Value own, const In& in, double sink_mass) const;
+//                          // in.size(), in[i]: the in-neighbours' published
+//                          // values; sink_mass: the summed values of the
+//                          // vertices without out-edges, last superstep
+//   static constexpr bool kSums;  // gather is apply(sum of in[i], sink):
+//                                 // a backend may split the sum over lanes
+//   Value apply(double sum, double sink_mass) const;  // kSums programs only
+//   bool converged(double change) const;  // change: sum over all vertices of
+//                                         // |next - value| in one superstep
+//   int max_iters;                        // stop after this many supersteps
 #pragma once
 
 #include "runtime/types.h"
@@ -41,5 +52,15 @@
 namespace chatty {
 
 enum class ProgramKind { kTraversal, kGather };
+
+// The published values of one vertex's in-neighbours, as a gather sees them.
+template <typename V>
+struct InValues {
+  const V* published;
+  const vid_t* sources;
+  eid_t count;
+  CHATTY_HD eid_t size() const { return count; }
+  CHATTY_HD V operator[](eid_t i) const { return published[sources[i]]; }
+};
 
 }  // namespace chatty

@@ -106,10 +106,10 @@ TEST(MemoryPlan, CountsTheChunkAndTheMailboxes) {
   }
   EXPECT_EQ(targets, g.num_edges() * 4);  // the chunks cover the edges once
   GpuAppNeeds pr;
-  pr.out_targets = false, pr.in_edges = true, pr.frontier = false, pr.ranks = true;
+  pr.out_targets = false, pr.in_edges = true, pr.frontier = false, pr.published = true;
   const DeviceLayout p = plan_device_layout(g, one, 0, pr);
   EXPECT_EQ(p.targets, 0u);
-  EXPECT_EQ(p.ranks, uint64_t(g.num_vertices()) * 8);
+  EXPECT_EQ(p.published, uint64_t(g.num_vertices()) * 8);
 }
 
 TEST(MemoryPlan, TooLittleMemoryNamesEachShortGpu) {

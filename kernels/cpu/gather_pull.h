@@ -1,8 +1,8 @@
-// Pull-gather superstep on the CPU (PageRank): each vertex sums the
-// contributions of its in-neighbours and applies the program. The loop also
-// writes the vertex's contribution for the next step into a second buffer
-// (and sums dangling mass), so a superstep is a single pass over the graph.
-// No atomics: every vertex is written by one thread.
+// Pull-gather superstep on the CPU (PageRank, k-core): each vertex gathers
+// the values its in-neighbours published and the program computes its next
+// value. The loop also writes what the vertex publishes for the next step
+// into a second buffer (and sums the sink mass), so a superstep is a single
+// pass over the graph. No atomics: every vertex is written by one thread.
 #pragma once
 
 #include <algorithm>
@@ -16,16 +16,17 @@
 
 namespace chatty::cpu {
 
-// Contributions of the current values, double-buffered across supersteps.
+// Published values of the current values, double-buffered across supersteps.
+template <typename V>
 struct GatherState {
-  std::vector<float> contrib, next_contrib;
-  double dangling = 0;  // mass of vertices without out-edges
+  std::vector<V> contrib, next_contrib;
+  double dangling = 0;  // sink mass: values of vertices without out-edges
 };
 
 template <typename P>
-GatherState gather_init(const Csr& out_edges, const P& prog, const typename P::Value* val) {
+GatherState<typename P::Value> gather_init(const Csr& out_edges, const P& prog, const typename P::Value* val) {
   const vid_t n = out_edges.num_vertices();
-  GatherState s;
+  GatherState<typename P::Value> s;
   s.contrib.resize(n);
   s.next_contrib.resize(n);
   double dangling = 0;
@@ -33,7 +34,7 @@ GatherState gather_init(const Csr& out_edges, const P& prog, const typename P::V
   for (vid_t v = 0; v < n; ++v) {
     const eid_t d = out_edges.offsets[v + 1] - out_edges.offsets[v];
     if (d == 0) dangling += double(val[v]);
-    s.contrib[v] = d ? float(prog.contribution(val[v], d)) : 0.0f;
+    s.contrib[v] = prog.publish(val[v], d);
   }
   s.dangling = dangling;
   // Both buffers start equal: a multi-device run refreshes remote entries
@@ -43,12 +44,12 @@ GatherState gather_init(const Csr& out_edges, const P& prog, const typename P::V
 }
 
 // Where one superstep of a gather reads and writes: a device's values and
-// contribution buffers (a peer computing migrated blocks gets the owner's).
+// published-value buffers (a peer computing migrated blocks gets the owner's).
 template <typename V>
 struct GatherTask {
   V* val = nullptr;
-  const float* contrib = nullptr;
-  float* next = nullptr;
+  const V* contrib = nullptr;
+  V* next = nullptr;
   double dangling_in = 0;  // mass of all vertices without out-edges, last superstep
 };
 
@@ -71,16 +72,15 @@ void gather_range(const Csr& out_edges, const Csr& in_edges, const P& prog, cons
   const eid_t* in_off = in_edges.offsets.data();
   const eid_t* out_off = out_edges.offsets.data();
   double l1 = 0, dangling = 0;
+  using V = typename P::Value;
   for (vid_t v = lo; v < hi; ++v) {
-    float sum = 0;
-    const eid_t last = in_off[v + 1];
-    for (eid_t e = in_off[v]; e < last; ++e) sum += t.contrib[tgt[e]];
-    const auto value = prog.apply(double(sum), t.dangling_in);
+    const V value =
+        prog.gather(t.val[v], InValues<V>{t.contrib, tgt + in_off[v], in_off[v + 1] - in_off[v]}, t.dangling_in);
     l1 += std::fabs(double(value) - double(t.val[v]));
     t.val[v] = value;
     const eid_t d = out_off[v + 1] - out_off[v];
     if (d == 0) dangling += double(value);
-    t.next[v] = d ? float(prog.contribution(value, d)) : 0.0f;
+    t.next[v] = prog.publish(value, d);
   }
   sums.l1 += l1;
   sums.dangling += dangling;

@@ -1,10 +1,12 @@
-// PageRank's pull-gather superstep on the GPU. A group of G lanes (G chosen
-// from the chunk's in-degrees: 4..32) sums the contributions of one vertex's
-// in-neighbours, so short lists do not idle a whole warp and long ones are
-// read coalesced; vertices with at least kHeavyDegree in-edges get a whole
-// block each in a second kernel, so a hub does not stall one group for the
-// whole step. Both write the vertex's next contribution and sum the L1
-// change and dangling mass (warp or block sums, one atomic each).
+// The pull-gather superstep on the GPU. For programs whose gather is a sum
+// (PageRank), a group of G lanes (G chosen from the chunk's in-degrees:
+// 4..32) sums the published values of one vertex's in-neighbours, so short
+// lists do not idle a whole warp and long ones are read coalesced; vertices
+// with at least kHeavyDegree in-edges get a whole block each in a second
+// kernel, so a hub does not stall one group for the whole step. Other
+// gathers (k-core's h-index) run the program's own gather, a thread per
+// vertex. All write the vertex's next published value and sum the change
+// and sink mass (warp or block sums, one atomic each).
 #pragma once
 
 #include <cub/block/block_reduce.cuh>
@@ -16,23 +18,32 @@ namespace chatty::cuda {
 
 inline constexpr eid_t kHeavyDegree = 4096;
 
-// Applies the program to owned vertex v (chunk index i) with gathered `sum`.
-template <typename P>
-__device__ __forceinline__ void gather_apply(const P& prog, vid_t v, vid_t i, float sum, const eid_t* out_off,
-                                             float* next_contrib, float* ranks, double dangling_in, double& l1,
-                                             double& dangling) {
-  const float value = prog.apply(double(sum), dangling_in);
-  l1 += fabs(double(value) - double(ranks[v]));
-  ranks[v] = value;
+// Stores owned vertex v's (chunk index i) next value and what it publishes.
+template <typename P, typename V>
+__device__ __forceinline__ void gather_store(const P& prog, vid_t v, vid_t i, V value, const eid_t* out_off,
+                                             V* next_contrib, V* values, double& l1, double& dangling) {
+  l1 += fabs(double(value) - double(values[v]));
+  values[v] = value;
   const eid_t d = out_off[i + 1] - out_off[i];
   if (d == 0) dangling += double(value);
-  next_contrib[v] = d ? float(prog.contribution(value, d)) : 0.0f;
+  next_contrib[v] = prog.publish(value, d);
+}
+
+// Adds a thread's change and sink mass to the device's counters.
+__device__ __forceinline__ void add_gather_sums(double l1, double dangling, Counters* c) {
+  l1 = warp_sum(l1);
+  dangling = warp_sum(dangling);
+  if ((threadIdx.x & 31) == 0) {
+    if (l1 != 0) atomicAdd(&c->l1, l1);
+    if (dangling != 0) atomicAdd(&c->dangling, dangling);
+  }
 }
 
 template <int G, typename P>
 __global__ void gather_kernel(P prog, const eid_t* __restrict__ in_off, const vid_t* __restrict__ in_targets,
                               const eid_t* out_off, vid_t lo, vid_t nd, const float* __restrict__ contrib,
                               float* next_contrib, float* ranks, double dangling_in, Counters* c) {
+  static_assert(P::kSums, "lanes split only a sum");
   static_assert(G >= 1 && G <= 32 && (32 % G) == 0, "group size divides the warp");
   const int lane = threadIdx.x & 31;
   const unsigned warp = (blockIdx.x * blockDim.x + threadIdx.x) >> 5;
@@ -51,14 +62,29 @@ __global__ void gather_kernel(P prog, const eid_t* __restrict__ in_off, const vi
     }
     for (int o = G / 2; o > 0; o >>= 1) sum += __shfl_down_sync(kFullMask, sum, o, G);
     if (mine && lane % G == 0)
-      gather_apply(prog, lo + i, i, sum, out_off, next_contrib, ranks, dangling_in, l1, dangling);
+      gather_store(prog, lo + i, i, prog.apply(double(sum), dangling_in), out_off, next_contrib, ranks, l1, dangling);
   }
-  l1 = warp_sum(l1);
-  dangling = warp_sum(dangling);
-  if (lane == 0) {
-    if (l1 != 0) atomicAdd(&c->l1, l1);
-    if (dangling != 0) atomicAdd(&c->dangling, dangling);
+  add_gather_sums(l1, dangling, c);
+}
+
+// A thread per owned vertex runs the program's own gather.
+template <typename P, typename V = typename P::Value>
+__global__ void vertex_gather_kernel(P prog, const eid_t* __restrict__ in_off, const vid_t* __restrict__ in_targets,
+                                     const eid_t* out_off, vid_t lo, vid_t nd, const V* __restrict__ contrib,
+                                     V* next_contrib, V* values, double dangling_in, Counters* c) {
+  double l1 = 0, dangling = 0;
+  const ull stride = ull(gridDim.x) * blockDim.x;
+  // Bounds rounded up to whole warps, so every lane reaches the warp sums.
+  const ull end = (ull(nd) + 31) / 32 * 32;
+  for (ull k = ull(blockIdx.x) * blockDim.x + threadIdx.x; k < end; k += stride) {
+    if (k >= nd) continue;
+    const vid_t i = vid_t(k), v = lo + i;
+    const eid_t first = in_off[i];
+    const V value =
+        prog.gather(values[v], InValues<V>{contrib, in_targets + first, in_off[i + 1] - first}, dangling_in);
+    gather_store(prog, v, i, value, out_off, next_contrib, values, l1, dangling);
   }
+  add_gather_sums(l1, dangling, c);
 }
 
 // One block per owned vertex with >= kHeavyDegree in-edges (listed once at setup).
@@ -77,7 +103,7 @@ __global__ void heavy_gather_kernel(P prog, const vid_t* heavy, ull count, const
     sum = Reduce(tmp).Sum(sum);
     if (threadIdx.x == 0) {
       double l1 = 0, dangling = 0;
-      gather_apply(prog, v, i, sum, out_off, next_contrib, ranks, dangling_in, l1, dangling);
+      gather_store(prog, v, i, prog.apply(double(sum), dangling_in), out_off, next_contrib, ranks, l1, dangling);
       if (l1 != 0) atomicAdd(&c->l1, l1);
       if (dangling != 0) atomicAdd(&c->dangling, dangling);
     }
@@ -85,8 +111,9 @@ __global__ void heavy_gather_kernel(P prog, const vid_t* heavy, ull count, const
   }
 }
 
-// Peers send contributions of their boundary vertices: both buffers take them.
-__global__ void merge_contrib_kernel(const Update<float>* rec, ull count, float* contrib, float* next_contrib) {
+// Peers send the published values of their boundary vertices: both buffers take them.
+template <typename V>
+__global__ void merge_contrib_kernel(const Update<V>* rec, ull count, V* contrib, V* next_contrib) {
   for (ull i = ull(blockIdx.x) * blockDim.x + threadIdx.x; i < count; i += ull(gridDim.x) * blockDim.x)
     contrib[rec[i].v] = next_contrib[rec[i].v] = rec[i].value;
 }

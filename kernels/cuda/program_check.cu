@@ -29,7 +29,9 @@ __global__ void vertex_programs_kernel(vid_t n, uint32_t* out, float* ranks) {
   exercise_traversal(SsspProgram{0}, u, v, 3, out);
   exercise_traversal(WccProgram{}, u, v, 1, out);
   PageRankProgram pr{n, 0.85};
-  ranks[u] = pr.apply(pr.contribution(pr.init(u), 2), 0.0);
+  const float published[2] = {pr.publish(pr.init(u), 2), pr.publish(pr.init(v), 0)};
+  const vid_t sources[2] = {0, 1};
+  ranks[u] = pr.gather(pr.init(u), InValues<float>{published, sources, 2}, 0.0);
 }
 
 // Host entry so the object is not empty of host symbols.

@@ -1,8 +1,8 @@
 // A GPU device's mechanisms for the gather driver
-// (runtime/drivers/gather.h): contributions (rank / out-degree) of every
-// vertex in two device arrays, peers' boundary contributions merged into
-// both, and the gather kernel with the lane count chosen at setup (hubs
-// by a block each).
+// (runtime/drivers/gather.h): the published values of every vertex in two
+// device arrays, peers' boundary values merged into both, and the gather
+// kernel: for a sum, with the lane count chosen at setup (hubs by a block
+// each); otherwise the program's own gather, a thread per vertex.
 #pragma once
 
 #include <vector>
@@ -16,6 +16,9 @@ namespace chatty::cuda {
 
 template <typename P>
 class GatherOps : public GpuOps {
+  using V = typename P::Value;
+  static_assert(sizeof(V) == 4, "published values share the device's 32-bit arrays");
+
  public:
   // `dangling0`: the dangling mass of the first contributions.
   GatherOps(GpuRun& run, GpuDevice& dev, const P& prog, const Partition& part, double dangling0)
@@ -34,9 +37,8 @@ class GatherOps : public GpuOps {
     guard([&] {
       reset_step();
       phase(clk_, dev_, kMerge, [&] {
-        for_each_received<float>(run_, dev_, parity, [&](const Update<float>* rec, ull count, Launch l) {
-          merge_contrib_kernel<<<l.grid, l.block, 0, dev_.stream>>>(rec, count, dev_.contrib.get(),
-                                                                    dev_.next_contrib.get());
+        for_each_received<V>(run_, dev_, parity, [&](const Update<V>* rec, ull count, Launch l) {
+          merge_contrib_kernel<V><<<l.grid, l.block, 0, dev_.stream>>>(rec, count, contrib(), next_contrib());
           CHATTY_CUDA_LAUNCHED("merge_contrib_kernel");
         });
       });
@@ -46,19 +48,14 @@ class GatherOps : public GpuOps {
   void gather(double dangling) {
     guard([&] {
       phase(clk_, dev_, kCompute, [&] {
-        float* ranks = this->ranks();
-        if (dev_.heavy.size()) {
-          const Launch h = dev_.launch(dev_.heavy.size() * kBlock);
-          heavy_gather_kernel<P><<<h.grid, h.block, 0, dev_.stream>>>(
-              prog_, dev_.heavy.get(), dev_.heavy.size(), dev_.in_off.get(), dev_.in_targets.get(), dev_.off.get(),
-              dev_.lo, dev_.contrib.get(), dev_.next_contrib.get(), ranks, dangling, dev_.c());
-          CHATTY_CUDA_LAUNCHED("heavy_gather_kernel");
-        }
-        switch (dev_.group) {
-          case 4: launch<4>(ranks, dangling); break;
-          case 8: launch<8>(ranks, dangling); break;
-          case 16: launch<16>(ranks, dangling); break;
-          default: launch<32>(ranks, dangling); break;
+        if constexpr (P::kSums) {
+          launch_sums(dangling);
+        } else {
+          const Launch l = dev_.launch(dev_.nd());
+          vertex_gather_kernel<P><<<l.grid, l.block, 0, dev_.stream>>>(prog_, dev_.in_off.get(), dev_.in_targets.get(),
+                                                                       dev_.off.get(), dev_.lo, dev_.nd(), contrib(),
+                                                                       next_contrib(), values(), dangling, dev_.c());
+          CHATTY_CUDA_LAUNCHED("vertex_gather_kernel");
         }
         set_counter(dev_, &Counters::updated, dev_.nd());
         std::swap(dev_.contrib, dev_.next_contrib);
@@ -69,20 +66,39 @@ class GatherOps : public GpuOps {
   void compact(int parity) {
     guard([&] {
       phase(clk_, dev_, kCompact,
-            [&] { cuda::compact(run_, dev_, parity, send_list_, nullptr, send_count_, dev_.contrib.get()); });
+            [&] { cuda::compact(run_, dev_, parity, send_list_, nullptr, send_count_, contrib()); });
     });
   }
 
  private:
-  float* ranks() const { return reinterpret_cast<float*>(dev_.values.get()); }
+  V* values() const { return reinterpret_cast<V*>(dev_.values.get()); }
+  V* contrib() const { return reinterpret_cast<V*>(dev_.contrib.get()); }
+  V* next_contrib() const { return reinterpret_cast<V*>(dev_.next_contrib.get()); }
 
-  // The gather kernel with G lanes per vertex (hubs aside).
+  // A sum: hubs by a block each, the others by the group size chosen at setup.
+  void launch_sums(double dangling) {
+    if (dev_.heavy.size()) {
+      const Launch h = dev_.launch(dev_.heavy.size() * kBlock);
+      heavy_gather_kernel<P><<<h.grid, h.block, 0, dev_.stream>>>(
+          prog_, dev_.heavy.get(), dev_.heavy.size(), dev_.in_off.get(), dev_.in_targets.get(), dev_.off.get(), dev_.lo,
+          contrib(), next_contrib(), values(), dangling, dev_.c());
+      CHATTY_CUDA_LAUNCHED("heavy_gather_kernel");
+    }
+    switch (dev_.group) {
+      case 4: launch<4>(dangling); break;
+      case 8: launch<8>(dangling); break;
+      case 16: launch<16>(dangling); break;
+      default: launch<32>(dangling); break;
+    }
+  }
+
+  // The sum kernel with G lanes per vertex (hubs aside).
   template <int G>
-  void launch(float* ranks, double dangling) {
+  void launch(double dangling) {
     const Launch l = dev_.launch(dev_.nd(), uint64_t(G));
     gather_kernel<G, P><<<l.grid, l.block, 0, dev_.stream>>>(prog_, dev_.in_off.get(), dev_.in_targets.get(),
-                                                             dev_.off.get(), dev_.lo, dev_.nd(), dev_.contrib.get(),
-                                                             dev_.next_contrib.get(), ranks, dangling, dev_.c());
+                                                             dev_.off.get(), dev_.lo, dev_.nd(), contrib(),
+                                                             next_contrib(), values(), dangling, dev_.c());
     CHATTY_CUDA_LAUNCHED("gather_kernel");
   }
 
@@ -92,10 +108,10 @@ class GatherOps : public GpuOps {
   ull send_count_;
 };
 
-// Every vertex's first contribution and the dangling mass, once on the
+// Every vertex's first published value and the sink mass, once on the
 // host for all devices.
 template <typename P>
-double first_contributions(const Graph& g, const P& prog, std::vector<float>& contrib) {
+double first_contributions(const Graph& g, const P& prog, std::vector<typename P::Value>& contrib) {
   const Csr& out = g.out();
   const vid_t n = g.num_vertices();
   contrib.resize(n);
@@ -103,14 +119,16 @@ double first_contributions(const Graph& g, const P& prog, std::vector<float>& co
   for (vid_t v = 0; v < n; ++v) {
     const eid_t d = out.degree(v);
     if (d == 0) dangling += double(prog.init(v));
-    contrib[v] = d ? float(prog.contribution(prog.init(v), d)) : 0.0f;
+    contrib[v] = prog.publish(prog.init(v), d);
   }
   return dangling;
 }
 
 // Uploads the first contributions into both of the device's arrays (at
 // setup, outside the run's time).
-inline void upload_contributions(GpuDevice& dev, const std::vector<float>& contrib) {
+template <typename V>
+void upload_contributions(GpuDevice& dev, const std::vector<V>& contrib) {
+  static_assert(sizeof(V) == 4, "published values share the device's 32-bit arrays");
   CHATTY_CUDA(
       cudaMemcpyAsync(dev.contrib.get(), contrib.data(), contrib.size() * 4, cudaMemcpyHostToDevice, dev.stream));
   CHATTY_CUDA(cudaMemcpyAsync(dev.next_contrib.get(), dev.contrib.get(), contrib.size() * 4, cudaMemcpyDeviceToDevice,

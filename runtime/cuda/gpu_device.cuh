@@ -40,7 +40,7 @@ class GpuDevice {
   DeviceArray<weight_t> weights;
   DeviceArray<uint32_t> values, stamp, claim, front;
   DeviceArray<vid_t> active, changed, pile, rest, prev, boundary_list;
-  DeviceArray<float> contrib, next_contrib;
+  DeviceArray<uint32_t> contrib, next_contrib;  // gather: published values (32-bit words)
   DeviceArray<uint8_t> boundary;
   DeviceArray<Counters> counters;
   DeviceArray<vid_t> heavy;                  // gather: owned vertices with kHeavyDegree+ in-edges
@@ -74,7 +74,7 @@ class GpuDevice {
       CHATTY_CUDA(cudaMemsetAsync(front.get(), 0, front.size() * 4, stream));
     }
     if (needs.labels) prev.allocate(n), samples.allocate(kGiantSamples), sample_roots.allocate(kGiantSamples);
-    if (needs.ranks) {
+    if (needs.published) {
       contrib.allocate(n), next_contrib.allocate(n);
       plan_gather(g.in(), up);
     }

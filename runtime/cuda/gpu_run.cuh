@@ -25,7 +25,7 @@ template <typename P>
 GpuAppNeeds needs_of(const EngineOptions& opt) {
   GpuAppNeeds n;
   if constexpr (P::kKind == ProgramKind::kGather) {
-    n.out_targets = false, n.in_edges = true, n.frontier = false, n.ranks = true;
+    n.out_targets = false, n.in_edges = true, n.frontier = false, n.published = true;
   } else {
     n.weights = P::kNeedsWeights;
     n.in_edges = P::kPullable && opt.direction != Direction::kPush;
@@ -54,7 +54,7 @@ std::vector<typename P::Value> run_program_gpu(const Graph& g, const P& prog, co
   stats.structure_bytes = g.num_edges() * sizeof(vid_t) + (uint64_t(n) + uint64_t(D)) * sizeof(eid_t);
   GpuRun run(D, mb, policy, stats);
   std::vector<V> result(n);
-  std::vector<float> contrib0;
+  std::vector<V> contrib0;
   double dangling0 = 0;
   if constexpr (P::kKind == ProgramKind::kGather) dangling0 = first_contributions(g, prog, contrib0);
   TraversalStart<V> start;  // once for all devices
@@ -85,7 +85,7 @@ std::vector<typename P::Value> run_program_gpu(const Graph& g, const P& prog, co
     if (all_up) {
       if constexpr (P::kKind == ProgramKind::kGather) {
         GatherOps<P> ops(run, *dev, prog, part, dangling0);
-        drive_gather(ops, opt);
+        drive_gather(ops, prog);
       } else {
         if (P::kConnectivity && opt.union_find) {
           connectivity(run, *dev, g, lb);

@@ -1,7 +1,7 @@
 // A host device's mechanisms for the gather driver
-// (runtime/drivers/gather.h). Peers read only contributions, so owners send
-// those: a received record is two stores, no division and no rank replica
-// to keep. The owned vertices are blocks on the device's worklist, which
+// (runtime/drivers/gather.h). Peers read only published values, so owners
+// send those: a received record is two stores, no division and no replica
+// of the values to keep. The owned vertices are blocks on the device's worklist, which
 // idle peers help empty (work migration), so a slowed device holds the
 // others less.
 #pragma once
@@ -30,8 +30,8 @@ class GatherOps {
   }
 
   void merge(int parity) {
-    c_.for_each_received(
-        parity, [&](vid_t v, V contribution) { state_.contrib[v] = state_.next_contrib[v] = float(contribution); });
+    c_.for_each_received(parity,
+                         [&](vid_t v, V contribution) { state_.contrib[v] = state_.next_contrib[v] = contribution; });
   }
 
   void gather(double dangling) {
@@ -57,7 +57,7 @@ class GatherOps {
 
   void compact(int) {
     const auto [first, last] = c_.partition().boundary_of(c_.d);  // owned boundary vertices
-    c_.compact(first, size_t(last - first), [&](vid_t v) { return V(state_.contrib[v]); });
+    c_.compact(first, size_t(last - first), [&](vid_t v) { return state_.contrib[v]; });
   }
 
   Agreed sync(int parity) { return Agreed{c_.sync(parity, mine_)}; }
@@ -67,7 +67,7 @@ class GatherOps {
   const Graph& g_;
   const P& prog_;
   GatherBoard<V>& board_;
-  cpu::GatherState state_;
+  cpu::GatherState<V> state_;
   DeviceStatus mine_;
 };
 
