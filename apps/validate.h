@@ -1,12 +1,12 @@
-// Checks an app's output against the sequential reference: exact for BFS,
-// SSSP and WCC (their fixed points are unique), within tolerance for
-// PageRank. The message names the first mismatching vertex.
+// What an app's verifier (apps/<name>/app.cc) reports, and the checks they
+// share. Each verifier checks invariants of the answer in GAP's manner,
+// then compares it with its sequential reference: exactly where the answer
+// is unique, within a bound for PageRank. Messages name the first bad vertex.
 #pragma once
 
 #include <string>
 #include <vector>
 
-#include "runtime/engine_options.h"
 #include "runtime/graph.h"
 
 namespace chatty {
@@ -17,8 +17,9 @@ struct Validation {
 };
 
 Validation validate_exact(const std::vector<uint32_t>& got, const std::vector<uint32_t>& want, const char* what);
-// L1 distance to a double reference run with the same stopping rule; the
-// bound allows one extra or missing iteration and float rounding.
-Validation validate_pagerank(const std::vector<float>& got, const Graph& g, const EngineOptions& opt);
+// "FAIL: vertex v: why".
+Validation fail_at(size_t v, const std::string& why);
+// "inf" for kInfinity, else the number.
+std::string show_value(uint32_t x);
 
 }  // namespace chatty

@@ -4,8 +4,11 @@
 
 #include <numeric>
 
-#include "apps/references.h"
+#include "apps/bfs/reference.h"
+#include "apps/pagerank/reference.h"
 #include "apps/run_app.h"
+#include "apps/sssp/reference.h"
+#include "apps/wcc/reference.h"
 #include "datasets/load.h"
 #include "test_util.h"
 

@@ -6,9 +6,12 @@
 #include <algorithm>
 #include <random>
 
-#include "apps/bfs.h"
-#include "apps/references.h"
+#include "apps/bfs/program.h"
+#include "apps/bfs/reference.h"
+#include "apps/pagerank/reference.h"
 #include "apps/run_app.h"
+#include "apps/sssp/reference.h"
+#include "apps/wcc/reference.h"
 #include "comm/transport.h"
 #include "datasets/load.h"
 #include "kernels/cpu/pull_advance.h"

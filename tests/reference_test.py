@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Checks `chatty run --output` against SciPy and NetworkX on generated
 graphs: BFS depths, SSSP distances (SciPy Dijkstra), WCC labels (SciPy
-connected components, relabelled to the smallest id) and PageRank
-(NetworkX). Usage: reference_test.py CHATTY"""
+connected components, relabelled to the smallest id), PageRank and k-core
+coreness (NetworkX). Usage: reference_test.py CHATTY"""
 import os
 import subprocess
 import sys
@@ -104,6 +104,20 @@ class AgainstSciPy(unittest.TestCase):
             want = np.array([want[i] for i in range(n)])
             self.assertLess(np.abs(got - want).sum(), 1e-5, spec)
             self.assertAlmostEqual(got.sum(), 1.0, places=5)
+
+    def test_kcore_coreness(self):
+        for spec in GRAPHS:
+            rows, n = self.load(spec, False)
+            g = nx.Graph()
+            g.add_nodes_from(range(n))
+            g.add_edges_from(map(tuple, rows))
+            g.remove_edges_from(nx.selfloop_edges(g))
+            core = nx.core_number(g)
+            want = np.array([core[i] for i in range(n)])
+            # Every device count on the first graph, a few on the others.
+            for devices in range(1, 9) if spec == GRAPHS[0] else (1, 3):
+                got = self.output("kcore", spec, f"--devices={devices}")
+                np.testing.assert_array_equal(got, want, err_msg=f"{spec} devices={devices}")
 
 
 if __name__ == "__main__":

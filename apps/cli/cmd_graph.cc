@@ -8,7 +8,7 @@
 
 #include "apps/cli/commands.h"
 #include "apps/cli/flags.h"
-#include "apps/cli/json.h"
+#include "apps/json.h"
 #include "datasets/generators.h"
 #include "datasets/load.h"
 #include "runtime/partition.h"

@@ -163,8 +163,8 @@ int cmd_run(const std::vector<std::string>& args) {
   r.say("iterations  %d\n", iterations);
   if (multi) report_multi(r, out);
   r.say("GTEPS       %.3f\n", gteps);
-  const ResultSummary summary = summarize(result);
-  r.say("result      %s%s\n", summary_text(s.app, summary).c_str(), sources.size() > 1 ? " (last source)" : "");
+  const AppSpec& spec = app_spec(s.app);
+  r.say("result      %s%s\n", spec.summary_text(result).c_str(), sources.size() > 1 ? " (last source)" : "");
   if (s.validate)
     r.say("validate    %s%s\n", validation_message.c_str(),
           sources.size() > 1 && validated == "pass"
@@ -195,7 +195,7 @@ int cmd_run(const std::vector<std::string>& args) {
     j.add("iterations", iterations).add("edges_traversed", edges).add("gteps", gteps);
     j.add("edges_examined", out.multi.edges());
     j.raw("multi", multi_json(out, p.partition_s));
-    j.raw("summary", summary_json(s.app, summary));
+    j.raw("summary", spec.summary_json(result));
     j.add("validated", validated);
     std::printf("%s\n", j.str().c_str());
   }

@@ -4,6 +4,9 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <string>
+
+#include "apps/registry.h"
 
 namespace chatty::cli {
 namespace {
@@ -20,7 +23,7 @@ const std::vector<CommandHelp>& commands() {
   static const std::vector<CommandHelp> c = {
       {"run",
        "chatty run --app=APP --graph=FILE|SPEC [flags]",
-       "Runs BFS, SSSP, PageRank or WCC on a graph file (any format below, gzip/zstd/bzip2 or standard input\n"
+       "Runs an app (listed below) on a graph file (any format below, gzip/zstd/bzip2 or standard input\n"
        "with --graph=-) or a generated graph, on the CPU or the GPUs, over one or several devices; prints\n"
        "the load and compute times, a summary of the result and, with --validate, a check against the\n"
        "sequential reference. Exit 0 on success, 1 on an error, 3 when validation fails.",
@@ -33,7 +36,8 @@ const std::vector<CommandHelp>& commands() {
        "  chatty run --app=sssp --graph=road.gr --source=0 --output=dist.txt\n"
        "  zcat web.txt.gz | chatty run --app=pr --graph=- --json\n"
        "  chatty run --app=bfs --graph=soc.txt --undirected --sources=64     # GAP's -n 64\n"
-       "  chatty run --app=wcc --graph=kron:20 --devices=4 --backend=cpu"},
+       "  chatty run --app=wcc --graph=kron:20 --devices=4 --backend=cpu\n"
+       "  chatty run --app=kcore --graph=soc.txt --undirected --output=core.txt"},
       {"convert",
        "chatty convert IN OUT [flags]",
        "Converts a graph between formats, chosen by OUT's extension: .el (two columns, as GAP reads it),\n"
@@ -120,7 +124,7 @@ const std::vector<std::string>& command_names() {
 bool print_help(const std::string& command) {
   if (command.empty()) {
     std::printf(
-        "chatty: graph analytics (BFS, SSSP, PageRank, WCC) on CPUs and GPUs, one device or several\n\n"
+        "chatty: graph analytics (BFS, SSSP, PageRank, WCC, k-core) on CPUs and GPUs, one device or several\n\n"
         "usage: chatty COMMAND [flags]\n\ncommands:\n");
     for (const CommandHelp& c : commands()) std::printf("  %-9s %s\n", c.name, c.usage);
     std::printf(
@@ -133,7 +137,17 @@ bool print_help(const std::string& command) {
   }
   for (const CommandHelp& c : commands()) {
     if (command != c.name) continue;
-    std::printf("usage: %s\n\n%s\n\nflags:\n", c.usage, c.what);
+    std::printf("usage: %s\n\n%s\n\n", c.usage, c.what);
+    if (command == "run") {
+      std::printf("apps:\n");
+      for (App a : all_apps()) {
+        const AppSpec& spec = app_spec(a);
+        const std::string names = std::string(spec.name) + (*spec.alias ? std::string(", ") + spec.alias : "");
+        std::printf("  %-18s %s\n", names.c_str(), spec.about);
+      }
+      std::printf("\n");
+    }
+    std::printf("flags:\n");
     for (const char* f : c.flags) print_flag(f);
     std::printf("\nexamples:\n%s\n", c.examples);
     return true;

@@ -12,54 +12,6 @@ void Report::say(const char* fmt, ...) {
   va_end(ap);
 }
 
-std::string summary_text(App app, const ResultSummary& s) {
-  char b[512];
-  const double pct = s.vertices ? 100.0 * double(s.reached) / double(s.vertices) : 0;
-  switch (app) {
-    case App::kBfs:
-    case App::kSssp:
-      std::snprintf(b, sizeof b, "reached %lu of %lu vertices (%.1f %%), max %s %u", (unsigned long)s.reached,
-                    (unsigned long)s.vertices, pct, app == App::kBfs ? "depth" : "distance", s.max_value);
-      return b;
-    case App::kWcc:
-      std::snprintf(b, sizeof b, "%lu components, the largest %lu vertices (%.1f %%)", (unsigned long)s.components,
-                    (unsigned long)s.largest, s.vertices ? 100.0 * double(s.largest) / double(s.vertices) : 0.0);
-      return b;
-    case App::kPageRank: {
-      std::string t = "top ranks:";
-      for (const auto& [v, rank] : s.top) {
-        std::snprintf(b, sizeof b, " %u (%.6g)", v, double(rank));
-        t += b;
-      }
-      return t;
-    }
-  }
-  return {};
-}
-
-std::string summary_json(App app, const ResultSummary& s) {
-  JsonObject j;
-  switch (app) {
-    case App::kBfs:
-    case App::kSssp:
-      j.add("reached", s.reached).add(app == App::kBfs ? "max_depth" : "max_distance", uint64_t(s.max_value));
-      break;
-    case App::kWcc: j.add("components", s.components).add("largest", s.largest); break;
-    case App::kPageRank: {
-      std::string top = "[";
-      for (size_t i = 0; i < s.top.size(); ++i) {
-        JsonObject t;
-        t.add("vertex", uint64_t(s.top[i].first)).add("rank", double(s.top[i].second));
-        if (i) top += ',';
-        top += t.str();
-      }
-      j.raw("top", top + "]");
-      break;
-    }
-  }
-  return j.str();
-}
-
 void report_multi(Report& r, const AppOutput& out) {
   const MultiStats& ms = out.multi;
   const double ratio = ms.updated() ? double(ms.communicated()) / double(ms.updated()) : 0.0;

@@ -7,8 +7,8 @@
 #include <cstdio>
 #include <string>
 
-#include "apps/cli/json.h"
-#include "apps/summary.h"
+#include "apps/json.h"
+#include "apps/run_app.h"
 #include "runtime/graph.h"
 
 namespace chatty::cli {
@@ -24,8 +24,6 @@ class Report {
 };
 
 // One line: reached vertices and max depth/distance, components, top ranks.
-std::string summary_text(App app, const ResultSummary& s);
-std::string summary_json(App app, const ResultSummary& s);
 
 // The multi-device exchange, time split and per-device lines.
 void report_multi(Report& r, const AppOutput& out);

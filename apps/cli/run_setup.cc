@@ -10,7 +10,7 @@
 #include "comm/transport.h"
 #include "runtime/status.h"
 
-DEFINE_string(app, "bfs", "app to run: bfs, sssp, pr or wcc");
+DEFINE_string(app, "bfs", "app to run (the list above)");
 DEFINE_int64(source, -1, "BFS/SSSP source vertex (default: lowest id with an out-edge)");
 DEFINE_int32(sources, 0,
              "BFS/SSSP: run from N random sources with out-edges (from --seed), report the median and spread");
@@ -28,7 +28,15 @@ DEFINE_bool(no_default_weights, false, "SSSP: do not add weights 1..255 to an un
 DEFINE_bool(quiet, false, "print nothing but the JSON line (with --json); the exit code still tells");
 
 namespace chatty::cli {
+
 namespace {
+
+std::string apps_with_source() {
+  std::string s;
+  for (App a : all_apps())
+    if (app_spec(a).needs_source) s += (s.empty() ? "" : " and ") + std::string(app_name(a));
+  return s;
+}
 
 // Opens path for appending, as writing it later will, and removes it again
 // if it did not exist: no output is truncated by the check.
@@ -62,7 +70,8 @@ RunSetup check_run_flags() {
   CHATTY_CHECK(FLAGS_source >= -1, "--source must be a vertex id >= 0");
   CHATTY_CHECK(FLAGS_sources >= 0, "--sources must be >= 0");
   if (FLAGS_sources > 0) {
-    CHATTY_CHECK(s.has_source(), std::string("--sources: ") + app_name(s.app) + " has no source (bfs and sssp do)");
+    CHATTY_CHECK(s.has_source(),
+                 std::string("--sources: ") + app_name(s.app) + " has no source (" + apps_with_source() + " do)");
     CHATTY_CHECK(FLAGS_source == -1, "--source and --sources exclude each other (one fixed source, or N random ones)");
     CHATTY_CHECK(FLAGS_output.empty(), "--output writes one result: with --sources, give one --source instead");
   }
@@ -77,7 +86,7 @@ RunSetup check_run_flags() {
   else
     make_host_transport(s.eopt.comm);  // refuses GPU transports on host devices
   s.lopt = load_options();
-  s.lopt.weights = s.app == App::kSssp ? WeightUse::kNeeded : WeightUse::kIgnored;
+  s.lopt.weights = app_spec(s.app).needs_weights ? WeightUse::kNeeded : WeightUse::kIgnored;
   check_writable(FLAGS_output, "--output");
   check_writable(FLAGS_trace, "--trace");
   s.source = FLAGS_source;

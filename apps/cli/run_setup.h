@@ -29,8 +29,8 @@ struct RunSetup {
   uint64_t seed = 1;
   std::string output, trace;
 
-  bool has_source() const { return app == App::kBfs || app == App::kSssp; }
-  bool reorders() const { return reorder == Reorder::kDegree || (reorder == Reorder::kAuto && app == App::kPageRank); }
+  bool has_source() const { return app_spec(app).needs_source; }
+  bool reorders() const { return reorder == Reorder::kDegree || (reorder == Reorder::kAuto && app_spec(app).reorders); }
 };
 
 // Throws chatty::Error naming the flag for any value that cannot work.

@@ -33,26 +33,27 @@ struct LinkEdge {
 };
 
 // Round r of the sample: every owned vertex links to its r-th neighbour.
-__global__ void link_sample_kernel(const eid_t* off, const vid_t* targets, vid_t lo, vid_t nd, eid_t r, vid_t* label) {
+static __global__ void link_sample_kernel(const eid_t* off, const vid_t* targets, vid_t lo, vid_t nd, eid_t r,
+                                          vid_t* label) {
   for (ull i = ull(blockIdx.x) * blockDim.x + threadIdx.x; i < nd; i += ull(gridDim.x) * blockDim.x)
     if (off[i] + r < off[i + 1]) uf_link(lo + vid_t(i), targets[off[i] + r], label);
 }
 
-__global__ void compress_kernel(vid_t lo, vid_t hi, vid_t* label) {
+static __global__ void compress_kernel(vid_t lo, vid_t hi, vid_t* label) {
   for (ull v = lo + ull(blockIdx.x) * blockDim.x + threadIdx.x; v < hi; v += ull(gridDim.x) * blockDim.x)
     label[v] = uf_find(vid_t(v), label);
 }
 
 // Peers' (v, label) records: link v's tree with the label's.
-__global__ void link_received_kernel(const Update<uint32_t>* rec, ull count, vid_t* label) {
+static __global__ void link_received_kernel(const Update<uint32_t>* rec, ull count, vid_t* label) {
   for (ull i = ull(blockIdx.x) * blockDim.x + threadIdx.x; i < count; i += ull(gridDim.x) * blockDim.x)
     uf_link(rec[i].v, rec[i].value, label);
 }
 
 // Resolves every boundary vertex's label; those that dropped since they
 // were last sent are listed for the compaction.
-__global__ void settle_kernel(const vid_t* boundary, ull count, vid_t lo, vid_t hi, vid_t* label, vid_t* prev,
-                              vid_t* changed, Counters* c) {
+static __global__ void settle_kernel(const vid_t* boundary, ull count, vid_t lo, vid_t hi, vid_t* label, vid_t* prev,
+                                     vid_t* changed, Counters* c) {
   ull updated = 0;
   for (ull i = ull(blockIdx.x) * blockDim.x + threadIdx.x; i < count; i += ull(gridDim.x) * blockDim.x) {
     const vid_t v = boundary[i];
@@ -67,7 +68,7 @@ __global__ void settle_kernel(const vid_t* boundary, ull count, vid_t lo, vid_t 
 }
 
 // Roots of `count` sampled owned vertices, for the giant-component vote.
-__global__ void sample_roots_kernel(const vid_t* samples, int count, const vid_t* label, vid_t* roots) {
+static __global__ void sample_roots_kernel(const vid_t* samples, int count, const vid_t* label, vid_t* roots) {
   const int i = int(blockIdx.x * blockDim.x + threadIdx.x);
   if (i < count) roots[i] = uf_find(samples[i], label);
 }

@@ -13,6 +13,7 @@
 
 #include "kernels/cuda/launch.h"
 #include "kernels/cuda/traversal.cuh"
+#include "runtime/program.h"
 
 namespace chatty::cuda {
 

@@ -71,8 +71,8 @@ __global__ void pull_kernel(P prog, const eid_t* in_off, const vid_t* in_targets
 
 // The changed list becomes the next frontier: every changed vertex enters
 // the frontier bitmap (pull steps read it), owned ones the active queue.
-__global__ void activate_kernel(const vid_t* changed, vid_t lo, vid_t hi, const eid_t* off, uint32_t* stamp,
-                                uint32_t epoch, vid_t* active, uint32_t* front, Counters* c) {
+static __global__ void activate_kernel(const vid_t* changed, vid_t lo, vid_t hi, const eid_t* off, uint32_t* stamp,
+                                       uint32_t epoch, vid_t* active, uint32_t* front, Counters* c) {
   const ull count = c->changed;
   ull updated = 0, scout = 0;
   for (ull i = ull(blockIdx.x) * blockDim.x + threadIdx.x; i < count; i += ull(gridDim.x) * blockDim.x) {
@@ -112,8 +112,8 @@ __global__ void merge_kernel(const Update<uint32_t>* rec, ull count, uint32_t* v
 template <typename V>
 // Records past `capacity` are counted but not written: the host refuses a
 // count above capacity at the status exchange rather than overrun a slot.
-__global__ void compact_kernel(const vid_t* list, const ull* count, ull fixed, const uint8_t* boundary, vid_t lo,
-                               vid_t hi, const V* src, Update<V>* out, ull capacity, ull* out_count) {
+static __global__ void compact_kernel(const vid_t* list, const ull* count, ull fixed, const uint8_t* boundary, vid_t lo,
+                                      vid_t hi, const V* src, Update<V>* out, ull capacity, ull* out_count) {
   const ull n = count ? *count : fixed;
   const ull rounded = (n + 31) & ~ull(31);  // whole warps iterate together
   const int lane = threadIdx.x & 31;
@@ -188,7 +188,7 @@ struct SlotSources {
   ull word_value[kStatusWords] = {0, 0};
 };
 
-__global__ void publish_kernel(const Counters* c, DeviceStatus* slot, SlotSources src) {
+static __global__ void publish_kernel(const Counters* c, DeviceStatus* slot, SlotSources src) {
   DeviceStatus s;
   s.sent = c->sent;
   s.active = c->active;

@@ -19,7 +19,7 @@ __global__ void init_values_kernel(P prog, vid_t n, typename P::Value* values) {
     values[v] = prog.init(vid_t(v));
 }
 
-__global__ inline void set_flags_kernel(const vid_t* list, ull count, uint32_t* flags, uint32_t value) {
+static __global__ void set_flags_kernel(const vid_t* list, ull count, uint32_t* flags, uint32_t value) {
   for (ull i = ull(blockIdx.x) * blockDim.x + threadIdx.x; i < count; i += ull(gridDim.x) * blockDim.x)
     flags[list[i]] = value;
 }

@@ -17,14 +17,14 @@
 
 namespace chatty::cuda {
 
-__global__ inline void reset_step_kernel(Counters* c) {
+static __global__ void reset_step_kernel(Counters* c) {
   // active (the frontier) and pile (SSSP) carry over between supersteps
   c->changed = c->sent = c->updated = c->edges = c->scout = c->rest = 0;
   c->bucket = ~0ull;
   c->l1 = c->dangling = 0;
 }
 
-__global__ inline void set_counter_kernel(ull* p, ull v) { *p = v; }
+static __global__ void set_counter_kernel(ull* p, ull v) { *p = v; }
 
 // State every device thread shares.
 class GpuRun {

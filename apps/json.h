@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-namespace chatty::cli {
+namespace chatty {
 
 class JsonObject {
  public:
@@ -64,4 +64,4 @@ class JsonObject {
   std::string body_;
 };
 
-}  // namespace chatty::cli
+}  // namespace chatty

@@ -1,0 +1,106 @@
+// PageRank: the stationary rank of every vertex, to --tolerance.
+#include "apps/pagerank/app.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "apps/host_run.h"
+#include "apps/json.h"
+#include "apps/pagerank/reference.h"
+
+namespace chatty {
+
+namespace {
+
+void run_host(const AppRun& r, AppOutput& out) { out.ranks = run_on_host(r, pagerank_program(r), out); }
+
+// Ranks sum to 1 and none is below the teleport share (1 - d) / |V|; then
+// the L1 distance to a double reference with the same stopping rule, within
+// a bound that allows one extra or missing iteration and float rounding.
+Validation validate(const AppOutput& out, const Graph& g, vid_t, const EngineOptions& opt) {
+  const std::vector<float>& got = out.ranks;
+  const double floor = (1 - opt.damping) / double(std::max<vid_t>(1, g.num_vertices()));
+  for (size_t v = 0; v < got.size(); ++v)
+    if (!(double(got[v]) >= floor * (1 - 1e-4)))
+      return fail_at(v, "rank " + std::to_string(got[v]) + " below the teleport share " + std::to_string(floor));
+  const std::vector<double> want = reference::pagerank(g, opt.damping, opt.tolerance, opt.max_iters);
+  if (got.size() != want.size()) return fail_at(got.size(), "past the last rank of the reference");
+  double l1 = 0, worst = 0, sum = 0;
+  size_t worst_at = 0;
+  for (size_t i = 0; i < got.size(); ++i) {
+    const double d = std::fabs(double(got[i]) - want[i]);
+    l1 += d;
+    sum += got[i];
+    if (d > worst) worst = d, worst_at = i;
+  }
+  const double bound = 4 * opt.tolerance + 2e-6;
+  char buf[256];
+  Validation v;
+  v.ok = l1 <= bound && std::fabs(sum - 1.0) < 1e-4;
+  std::snprintf(buf, sizeof buf,
+                "%s: L1 distance to reference %.3g (bound %.3g), sum of ranks %.9f, worst vertex %zu (%.9g vs %.9g)",
+                v.ok ? "PASS" : "FAIL", l1, bound, sum, worst_at, got.empty() ? 0.0 : double(got[worst_at]),
+                want.empty() ? 0.0 : want[worst_at]);
+  v.message = buf;
+  return v;
+}
+
+// The five highest ranks, best first (ties by id).
+std::vector<vid_t> top(const std::vector<float>& ranks) {
+  std::vector<vid_t> ids(ranks.size());
+  for (size_t v = 0; v < ids.size(); ++v) ids[v] = vid_t(v);
+  const size_t k = std::min<size_t>(5, ids.size());
+  std::partial_sort(ids.begin(), ids.begin() + std::ptrdiff_t(k), ids.end(),
+                    [&](vid_t a, vid_t b) { return ranks[a] != ranks[b] ? ranks[a] > ranks[b] : a < b; });
+  ids.resize(k);
+  return ids;
+}
+
+std::string text(const AppOutput& out) {
+  std::string t = "top ranks:";
+  char b[64];
+  for (vid_t v : top(out.ranks)) {
+    std::snprintf(b, sizeof b, " %u (%.6g)", v, double(out.ranks[v]));
+    t += b;
+  }
+  return t;
+}
+
+std::string json(const AppOutput& out) {
+  std::string list = "[";
+  for (vid_t v : top(out.ranks)) {
+    JsonObject t;
+    t.add("vertex", uint64_t(v)).add("rank", double(out.ranks[v]));
+    if (list.size() > 1) list += ',';
+    list += t.str();
+  }
+  JsonObject j;
+  j.raw("top", list + "]");
+  return j.str();
+}
+
+uint64_t traversed(const AppOutput& out, const Graph& g) { return g.num_edges() * uint64_t(out.multi.steps.size()); }
+
+}  // namespace
+
+extern const AppSpec kPageRankApp;
+const AppSpec kPageRankApp{App::kPageRank,
+                           "pr",
+                           "pagerank",
+                           "PageRank by pull iteration to --tolerance (L1), at most --max_iters steps",
+                           /*needs_source=*/false,
+                           /*needs_weights=*/false,
+                           /*needs_in_edges=*/true,
+                           /*reorders=*/true,
+                           /*real_values=*/true,
+                           nullptr,
+                           run_host,
+                           CHATTY_GPU_ENTRY(run_pagerank_gpu),
+                           validate,
+                           nullptr,
+                           traversed,
+                           text,
+                           json};
+
+}  // namespace chatty

@@ -1,0 +1,76 @@
+// Every app, registered once (apps/registry.cc): `run`, `--validate`,
+// `--output`, the summaries and the benchmarks find an app's program,
+// reference, verifier and report here. An app lives in apps/<name>/; adding
+// one is its folder plus a line in the enum and one in the table.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "apps/validate.h"
+#include "runtime/engine_options.h"
+#include "runtime/graph.h"
+#include "runtime/multi_stats.h"
+#include "runtime/partition.h"
+
+namespace chatty {
+
+enum class App { kBfs, kSssp, kPageRank, kWcc, kKcore };
+
+struct AppOutput {
+  App app = App::kBfs;
+  std::vector<uint32_t> ints;  // integral values (depth, distance, label, coreness)
+  std::vector<float> ranks;    // real values (PageRank)
+  MultiStats multi;            // what the run did, per superstep (every backend and device count)
+  double seconds = 0;          // compute time
+  Backend backend = Backend::kCpu;
+  std::vector<int> gpu_of;  // cuda: the GPU of every device
+};
+
+// What one run of an app is given; `part` has one chunk per device.
+struct AppRun {
+  const Graph& g;
+  vid_t source;
+  const EngineOptions& opt;
+  const Partition& part;
+};
+
+// An app's entry. Hooks marked optional may be null.
+struct AppSpec {
+  App id;
+  const char* name;     // as --app takes it and reports show it
+  const char* alias;    // a second name --app accepts, or ""
+  const char* about;    // one line for --help
+  bool needs_source;    // --source and --sources apply
+  bool needs_weights;   // edge weights are read (default ones made if absent)
+  bool needs_in_edges;  // built before the timed run
+  bool reorders;        // --reorder=auto relabels by degree
+  bool real_values;     // results in AppOutput::ranks, else ints
+  // Refuses, with one line, a graph or options the app cannot run on (optional).
+  void (*check)(const Graph& g, const EngineOptions& opt);
+  void (*run_host)(const AppRun& r, AppOutput& out);
+  void (*run_gpu)(const AppRun& r, AppOutput& out);  // null in builds without CUDA
+  // Invariants in GAP's manner, then the sequential reference.
+  Validation (*validate)(const AppOutput& out, const Graph& g, vid_t source, const EngineOptions& opt);
+  // Values that name vertices, remapped to input ids (optional).
+  void (*relabel)(AppOutput& out, const std::vector<vid_t>& old_of_new);
+  uint64_t (*traversed_edges)(const AppOutput& out, const Graph& g);  // for GTEPS
+  std::string (*summary_text)(const AppOutput& out);                  // `out` in input ids
+  std::string (*summary_json)(const AppOutput& out);                  // one JSON object
+};
+
+const AppSpec& app_spec(App app);
+const std::vector<App>& all_apps();
+App parse_app(const std::string& name);  // a name or alias; throws chatty::Error listing them
+const char* app_name(App app);
+std::string app_names();  // "bfs, sssp, ..." for help and errors
+
+}  // namespace chatty
+
+// An app's GPU entry, or null where the build has no CUDA backend.
+#if defined(CHATTY_HAVE_CUDA)
+#define CHATTY_GPU_ENTRY(f) &f
+#else
+#define CHATTY_GPU_ENTRY(f) nullptr
+#endif

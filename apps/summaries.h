@@ -1,0 +1,20 @@
+// Summary lines and counts that several apps report alike.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "runtime/graph.h"
+
+namespace chatty {
+
+// "reached R of N vertices (P %), max <what> M" and its JSON twin, for
+// values where kInfinity means unreached.
+std::string reached_text(const std::vector<uint32_t>& values, const char* what);
+std::string reached_json(const std::vector<uint32_t>& values, const char* what);
+
+// Out-edges of the vertices with a finite value (a traversal's edges).
+uint64_t reached_out_edges(const std::vector<uint32_t>& values, const Graph& g);
+
+}  // namespace chatty

@@ -1,0 +1,104 @@
+// WCC: every vertex labelled with the least vertex id of its weakly
+// connected component.
+#include "apps/wcc/app.h"
+
+#include <algorithm>
+#include <cstdio>
+
+#include "apps/host_run.h"
+#include "apps/json.h"
+#include "apps/wcc/program.h"
+#include "apps/wcc/reference.h"
+
+namespace chatty {
+
+namespace {
+
+void check(const Graph& g, const EngineOptions& opt) {
+  CHATTY_CHECK(opt.union_find || !g.directed(),
+               "wcc by label propagation needs an undirected graph (use --symmetrize)");
+}
+
+void run_host(const AppRun& r, AppOutput& out) { out.ints = run_on_host(r, WccProgram{}, out); }
+
+// GAP's CC check: the two ends of every edge share a label, and a label is
+// the least id of its class (a vertex of the class labelled by itself).
+// The reference then shows that no two classes should have been one.
+Validation validate(const AppOutput& out, const Graph& g, vid_t, const EngineOptions&) {
+  const std::vector<uint32_t>& label = out.ints;
+  const Csr& c = g.out();
+  if (label.size() != c.num_vertices()) return validate_exact(label, reference::wcc(g), "label");
+  for (vid_t v = 0; v < c.num_vertices(); ++v)
+    if (label[v] > v || label[label[v]] != label[v])
+      return fail_at(v, "label " + show_value(label[v]) + " is not the least id of its component");
+  for (vid_t u = 0; u < c.num_vertices(); ++u)
+    for (eid_t e = c.offsets[u]; e < c.offsets[u + 1]; ++e)
+      if (label[c.targets[e]] != label[u])
+        return fail_at(c.targets[e], "label " + std::to_string(label[c.targets[e]]) + " differs from vertex " +
+                                         std::to_string(u) + "'s " + std::to_string(label[u]) + " across an edge");
+  return validate_exact(label, reference::wcc(g), "label");
+}
+
+// A component's label is its least vertex id, which relabelling changes.
+void relabel(AppOutput& out, const std::vector<vid_t>& old_of_new) {
+  const size_t n = out.ints.size();
+  std::vector<uint32_t> least(n, kInfinity);
+  for (size_t v = 0; v < n; ++v)
+    if (out.ints[v] < n) least[out.ints[v]] = std::min<uint32_t>(least[out.ints[v]], old_of_new[v]);
+  for (size_t v = 0; v < n; ++v)
+    if (out.ints[v] < n) out.ints[v] = least[out.ints[v]];
+}
+
+struct Components {
+  uint64_t count = 0, largest = 0;
+};
+
+Components components(const std::vector<uint32_t>& label) {
+  std::vector<uint64_t> size(label.size(), 0);
+  for (uint32_t l : label)
+    if (l < size.size()) ++size[l];
+  Components c;
+  for (uint64_t k : size)
+    if (k) ++c.count, c.largest = std::max(c.largest, k);
+  return c;
+}
+
+std::string text(const AppOutput& out) {
+  const Components c = components(out.ints);
+  char b[256];
+  std::snprintf(b, sizeof b, "%lu components, the largest %lu vertices (%.1f %%)", (unsigned long)c.count,
+                (unsigned long)c.largest, out.ints.empty() ? 0.0 : 100.0 * double(c.largest) / double(out.ints.size()));
+  return b;
+}
+
+std::string json(const AppOutput& out) {
+  const Components c = components(out.ints);
+  JsonObject j;
+  j.add("components", c.count).add("largest", c.largest);
+  return j.str();
+}
+
+uint64_t traversed(const AppOutput&, const Graph& g) { return g.num_edges(); }
+
+}  // namespace
+
+extern const AppSpec kWccApp;
+const AppSpec kWccApp{App::kWcc,
+                      "wcc",
+                      "cc",
+                      "weakly connected components: the least vertex id of each (union-find, Afforest)",
+                      /*needs_source=*/false,
+                      /*needs_weights=*/false,
+                      /*needs_in_edges=*/false,
+                      /*reorders=*/false,
+                      /*real_values=*/false,
+                      check,
+                      run_host,
+                      CHATTY_GPU_ENTRY(run_wcc_gpu),
+                      validate,
+                      relabel,
+                      traversed,
+                      text,
+                      json};
+
+}  // namespace chatty
