@@ -41,6 +41,9 @@
 //                          // vertices without out-edges, last superstep
 //   static constexpr bool kSums;  // gather is apply(sum of in[i], sink):
 //                                 // a backend may split the sum over lanes
+//   static constexpr bool kMonotone;  // any order of updates reaches the same
+//                                     // fixed point: a backend may update in
+//                                     // place (Gauss-Seidel) instead of Jacobi
 //   Value apply(double sum, double sink_mass) const;  // kSums programs only
 //   bool converged(double change) const;  // change: sum over all vertices of
 //                                         // |next - value| in one superstep

@@ -10,6 +10,7 @@ namespace chatty {
 struct PageRankProgram {
   using Value = float;
   static constexpr ProgramKind kKind = ProgramKind::kGather;
+  static constexpr bool kMonotone = false;
   static constexpr bool kSums = true;
 
   vid_t num_vertices;

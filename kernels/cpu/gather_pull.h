@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -43,6 +44,25 @@ GatherState<typename P::Value> gather_init(const Csr& out_edges, const P& prog, 
   return s;
 }
 
+// In-neighbours' published values copied out of an array that other
+// threads update in place (monotone programs): each copied whole, by a
+// relaxed atomic load, in no particular order. The program then reads the
+// copy as often as it likes, densely and without atomics.
+template <typename V>
+struct SnapshotValues {
+  const V* copy;
+  eid_t count;
+  eid_t size() const { return count; }
+  V operator[](eid_t i) const { return copy[i]; }
+};
+
+template <typename V>
+SnapshotValues<V> snapshot(const V* published, const vid_t* sources, eid_t count, std::vector<V>& buf) {
+  if (buf.size() < count) buf.resize(count);
+  for (eid_t i = 0; i < count; ++i) buf[i] = __atomic_load_n(&published[sources[i]], __ATOMIC_RELAXED);
+  return {buf.data(), count};
+}
+
 // Where one superstep of a gather reads and writes: a device's values and
 // published-value buffers (a peer computing migrated blocks gets the owner's).
 template <typename V>
@@ -64,23 +84,33 @@ struct GatherSums {
 };
 
 // Gathers and applies the program over [lo, hi): writes val and next for
-// each vertex, adds to `sums`.
+// each vertex, adds to `sums`. A monotone program runs in place
+// (Gauss-Seidel, t.next == t.contrib), reading a snapshot of its
+// in-neighbours' values, since other threads store into them meanwhile.
 template <typename P>
 void gather_range(const Csr& out_edges, const Csr& in_edges, const P& prog, const GatherTask<typename P::Value>& t,
                   vid_t lo, vid_t hi, GatherSums& sums) {
+  using V = typename P::Value;
   const vid_t* tgt = in_edges.targets.data();
   const eid_t* in_off = in_edges.offsets.data();
   const eid_t* out_off = out_edges.offsets.data();
   double l1 = 0, dangling = 0;
-  using V = typename P::Value;
+  [[maybe_unused]] std::vector<V> buf;
   for (vid_t v = lo; v < hi; ++v) {
-    const V value =
-        prog.gather(t.val[v], InValues<V>{t.contrib, tgt + in_off[v], in_off[v + 1] - in_off[v]}, t.dangling_in);
+    const eid_t first = in_off[v], count = in_off[v + 1] - first;
+    V value;
+    if constexpr (P::kMonotone)
+      value = prog.gather(t.val[v], snapshot(t.contrib, tgt + first, count, buf), t.dangling_in);
+    else
+      value = prog.gather(t.val[v], InValues<V>{t.contrib, tgt + first, count}, t.dangling_in);
     l1 += std::fabs(double(value) - double(t.val[v]));
     t.val[v] = value;
     const eid_t d = out_off[v + 1] - out_off[v];
     if (d == 0) dangling += double(value);
-    t.next[v] = prog.publish(value, d);
+    if constexpr (P::kMonotone)
+      __atomic_store_n(&t.next[v], prog.publish(value, d), __ATOMIC_RELAXED);
+    else
+      t.next[v] = prog.publish(value, d);
   }
   sums.l1 += l1;
   sums.dangling += dangling;
