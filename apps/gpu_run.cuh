@@ -7,9 +7,9 @@
 #include <vector>
 
 #include "apps/registry.h"
-#include "comm/gpu_transports.h"
 #include "runtime/cuda/gpu_run.cuh"
 #include "runtime/gpu_plan.h"
+#include "topology/gpu_policy.h"
 
 namespace chatty {
 

@@ -1,37 +1,28 @@
-// Transports between GPU devices, behind the same exchange interface as the
-// host transports (comm/transport.h), and the policy that picks one per
-// exchange from the box's topology:
-//   uva   the sender's buffer is copied into mapped pinned host memory once;
-//         receivers' merge kernels read it in place (zero copy)
-//   p2p   cudaMemcpyPeerAsync into every peer's receive slot (peer access
-//         enabled where the pair allows; a device-to-device copy between
-//         virtual devices on one GPU)
-//   nccl  every device broadcasts its buffer as root into the peers' slots,
-//         grouped, one call per device thread (seed 001 algorithm 1);
-//         libnccl.so.2 is opened at run time; distinct GPUs only
-//   host  staged through pinned host memory by the sender
-// `gpu_of` maps devices to CUDA ordinals. Built only with the CUDA backend.
+// Transports between GPU devices, one file each under comm/gpu/, behind the
+// exchange interface of the host transports (comm/transport.h). Each says
+// which device pairs it can connect; the policies that choose among them
+// live in topology/gpu_policy.h. `gpu_of` maps devices to CUDA ordinals.
+// Built only with the CUDA backend.
 #pragma once
 
 #include <memory>
-#include <string>
 #include <vector>
 
 #include "comm/transport.h"
-#include "topology/model.h"
+#include "runtime/engine_options.h"
 
 namespace chatty {
 
-// Throws chatty::Error for an unknown name, or NCCL that cannot load or
-// run on this placement.
-std::unique_ptr<Transport> make_gpu_transport(Comm comm, const std::vector<int>& gpu_of);
+std::unique_ptr<Transport> make_uva_transport(const std::vector<int>& gpu_of);
+std::unique_ptr<Transport> make_p2p_transport(const std::vector<int>& gpu_of);
+std::unique_ptr<Transport> make_host_staged_transport(const std::vector<int>& gpu_of);
+// Throws chatty::Error where NCCL cannot load or two devices share a GPU.
+std::unique_ptr<Transport> make_nccl_transport(const std::vector<int>& gpu_of);
+// NCCL's pair rule, known before its communicators are made: distinct GPUs.
+bool nccl_connects(const std::vector<int>& gpu_of, int from, int to);
 
-// --comm: a fixed transport by name, or "auto": per exchange the transport
-// the topology policy (topology/policy.h) finds cheapest for the data class
-// and size on this box (`topology`, else probe + cached measurements, else
-// estimates). A choice the run cannot make (NCCL that does not load, a
-// topology without these GPUs) falls back to p2p, which always works.
-std::unique_ptr<TransportPolicy> make_gpu_policy(Comm comm, const std::vector<int>& gpu_of,
-                                                 const topo::Topology* topology = nullptr);
+// The transport --comm names (uva, p2p, host, nccl); throws chatty::Error
+// for a name that serves host devices only.
+std::unique_ptr<Transport> make_gpu_transport(Comm comm, const std::vector<int>& gpu_of);
 
 }  // namespace chatty

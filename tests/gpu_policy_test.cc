@@ -7,6 +7,7 @@
 #if defined(CHATTY_HAVE_CUDA)
 #include "comm/gpu_transports.h"
 #include "runtime/status.h"
+#include "topology/gpu_policy.h"
 #include "topology/library.h"
 
 namespace chatty {
@@ -51,3 +52,20 @@ TEST(GpuPolicy, FixedTransportsByName) {
 }  // namespace
 }  // namespace chatty
 #endif
+
+namespace chatty {
+namespace {
+
+// Each transport's pair rule: host devices share memory, copies between GPUs
+// always go (staged by the driver where there is no peer access), NCCL
+// needs two distinct GPUs.
+TEST(Transports, EachSaysWhichPairsItConnects) {
+  for (Comm c : {Comm::kHost, Comm::kHostRead, Comm::kHostView}) EXPECT_TRUE(make_host_transport(c)->can_connect(0, 3));
+  EXPECT_TRUE(make_uva_transport({0, 0})->can_connect(0, 1));
+  EXPECT_TRUE(make_host_staged_transport({0, 1})->can_connect(1, 0));
+  EXPECT_FALSE(nccl_connects({0, 0, 1}, 0, 1));
+  EXPECT_TRUE(nccl_connects({0, 0, 1}, 1, 2));
+}
+
+}  // namespace
+}  // namespace chatty

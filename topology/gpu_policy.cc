@@ -1,0 +1,131 @@
+#include "topology/gpu_policy.h"
+
+#include <cuda_runtime.h>
+
+#include <map>
+#include <mutex>
+#include <string>
+
+#include "comm/gpu_transports.h"
+#include "kernels/cuda/cuda_check.h"
+#include "topology/library.h"
+#include "topology/policy.h"
+#include "topology/probe.h"
+
+namespace chatty {
+namespace {
+
+template <typename Connects>
+bool connects_all(int devices, Connects connects) {
+  for (int a = 0; a < devices; ++a)
+    for (int b = 0; b < devices; ++b)
+      if (a != b && !connects(a, b)) return false;
+  return true;
+}
+
+class FixedGpuPolicy : public TransportPolicy {
+ public:
+  FixedGpuPolicy(std::unique_ptr<Transport> t, int devices) : t_(std::move(t)) {
+    for (int a = 0; a < devices; ++a)
+      for (int b = 0; b < devices; ++b)
+        CHATTY_CHECK(a == b || t_->can_connect(a, b), std::string("--comm=") + t_->name() + " cannot connect devices " +
+                                                          std::to_string(a) + " and " + std::to_string(b) +
+                                                          " on these GPUs (no peer access; try --comm=auto)");
+  }
+  Transport& choose(DataClass, size_t) override { return *t_; }
+  void prepare(Mailboxes& mb, int d) override { t_->prepare(mb, d); }
+  std::string describe() const override {
+    return std::string(t_->name()) + " for application data (fixed); status data in mapped host memory (uva)";
+  }
+
+ private:
+  std::unique_ptr<Transport> t_;
+};
+
+// Per exchange, the topology policy's cheapest transport for the size.
+// Every device asks with the same total, so all pick the same transport
+// (NCCL needs every device in the call).
+class TopologyGpuPolicy : public TransportPolicy {
+ public:
+  TopologyGpuPolicy(const std::vector<int>& gpu_of, const topo::Topology* topology) : gpu_of_(gpu_of) {
+    if (topology) {
+      topo_ = *topology;
+    } else {
+      topo_ = topo::probe();
+      std::string why;
+      topo::apply_cache(topo_, topo::default_cache_path(), &why);
+    }
+    topo::estimate_costs(topo_);
+    const int D = int(gpu_of.size());
+    by_name_["uva"] = make_uva_transport(gpu_of);
+    by_name_["p2p"] = make_p2p_transport(gpu_of);
+    by_name_["host"] = make_host_staged_transport(gpu_of);
+    nccl_possible_ = D > 1 && connects_all(D, [&](int a, int b) { return nccl_connects(gpu_of, a, b); });
+  }
+  Transport& choose(DataClass cls, size_t bytes) override {
+    std::lock_guard<std::mutex> lock(mu_);
+    int band = 0;
+    while ((size_t(4096) << band) < bytes && band < 40) ++band;
+    auto it = cache_.find({int(cls), band});
+    if (it == cache_.end()) {
+      std::string name = "p2p";
+      try {
+        const topo::Decision dec = topo::decide(topo_, cls, bytes, gpu_of_);
+        name = dec.choice == topo::Choice::kAsyncCopy ? "p2p" : topo::choice_name(dec.choice);
+      } catch (const Error&) {  // no GPU in the probe's view: copies always work
+      }
+      if (name == "nccl" && nccl_possible_ && !by_name_.count(name)) {
+        // Communicators only when the policy first wants NCCL (every device
+        // thread waits here for the same answer).
+        int current = 0;
+        CHATTY_CUDA(cudaGetDevice(&current));
+        try {
+          by_name_["nccl"] = make_nccl_transport(gpu_of_);
+          CHATTY_CUDA(cudaSetDevice(current));  // this thread drives its own GPU
+        } catch (const Error& e) {
+          (void)cudaSetDevice(current);
+          nccl_possible_ = false;
+          nccl_note_ = std::string("; nccl unavailable: ") + e.what();
+        }
+      }
+      // A transport that cannot connect every pair of this placement is not a choice.
+      if (!by_name_.count(name) ||
+          !connects_all(int(gpu_of_.size()), [&](int a, int b) { return by_name_.at(name)->can_connect(a, b); }))
+        name = "p2p";
+      it = cache_.emplace(std::make_pair(int(cls), band), name).first;
+      used_[name] = true;
+    }
+    return *by_name_.at(it->second);
+  }
+  void prepare(Mailboxes& mb, int d) override {
+    std::lock_guard<std::mutex> lock(mu_);
+    for (auto& [name, t] : by_name_) t->prepare(mb, d);  // each touches only device d's buffers
+  }
+  std::string describe() const override {
+    std::lock_guard<std::mutex> lock(mu_);
+    std::string s = "auto (topology policy per exchange size):";
+    for (auto& [name, _] : used_) s += " " + name;
+    if (used_.empty()) s += " none used";
+    return s + "; status data in mapped host memory (uva)" + nccl_note_;
+  }
+
+ private:
+  std::vector<int> gpu_of_;
+  topo::Topology topo_;
+  std::map<std::string, std::unique_ptr<Transport>> by_name_;
+  std::map<std::pair<int, int>, std::string> cache_;
+  std::map<std::string, bool> used_;
+  std::string nccl_note_;
+  bool nccl_possible_ = false;
+  mutable std::mutex mu_;
+};
+
+}  // namespace
+
+std::unique_ptr<TransportPolicy> make_gpu_policy(Comm comm, const std::vector<int>& gpu_of,
+                                                 const topo::Topology* topology) {
+  if (comm == Comm::kAuto) return std::make_unique<TopologyGpuPolicy>(gpu_of, topology);
+  return std::make_unique<FixedGpuPolicy>(make_gpu_transport(comm, gpu_of), int(gpu_of.size()));
+}
+
+}  // namespace chatty
