@@ -51,7 +51,6 @@ TEST(GpuPolicy, FixedTransportsByName) {
 
 }  // namespace
 }  // namespace chatty
-#endif
 
 namespace chatty {
 namespace {
@@ -69,3 +68,4 @@ TEST(Transports, EachSaysWhichPairsItConnects) {
 
 }  // namespace
 }  // namespace chatty
+#endif
