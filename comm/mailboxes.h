@@ -1,6 +1,9 @@
 // The buffers the exchange moves data between, for P devices (seed 001
 // section 4.1): per device a send buffer, and two receive buffers - used by
-// iteration parity - each with one slot per peer. Items are fixed-size
+// iteration parity - each with one slot per peer. A device either
+// broadcasts (one send buffer, the same records for every peer) or
+// addresses its records (one send buffer per peer, each record only for the
+// peers that read it); outgoing() is what a peer gets either way. Items are fixed-size
 // records (vertex id + value) kept as bytes, so transports do not depend on
 // an app's value type.
 //
@@ -62,12 +65,24 @@ class Mailboxes {
       : devices_(devices),
         item_bytes_(item_bytes),
         send_(size_t(2 * devices)),
+        send_to_(size_t(2 * devices * devices)),
+        addressed_(size_t(2 * devices), 0),
         recv_(size_t(2 * devices * devices)),
         ends_(size_t(devices)) {}
   int devices() const { return devices_; }
   size_t item_bytes() const { return item_bytes_; }
-  // What device d sends to be merged at parity `parity`.
+  // What device d broadcasts to be merged at parity `parity`.
   Slot& send(int d, int parity) { return send_[size_t(parity * devices_ + d)]; }
+  // What device d addresses to `peer` for parity `parity`.
+  Slot& send_to(int d, int parity, int peer) { return send_to_[size_t((parity * devices_ + d) * devices_ + peer)]; }
+  // Whether device d addressed its records for `parity` (set by the sender
+  // before the status meeting, read by transports after it).
+  bool addressed(int d, int parity) const { return addressed_[size_t(parity * devices_ + d)] != 0; }
+  void set_addressed(int d, int parity, bool on) { addressed_[size_t(parity * devices_ + d)] = on; }
+  // What device `from` sends to device `to` for `parity`.
+  Slot& outgoing(int from, int parity, int to) {
+    return addressed(from, parity) ? send_to(from, parity, to) : send(from, parity);
+  }
   // What `peer` sent, as received by `device`, for iteration parity `parity`.
   Slot& recv(int parity, int device, int peer) { return recv_[size_t((parity * devices_ + device) * devices_ + peer)]; }
   Endpoint& endpoint(int d) { return ends_[size_t(d)]; }
@@ -76,6 +91,8 @@ class Mailboxes {
   int devices_;
   size_t item_bytes_;
   std::vector<Slot> send_;
+  std::vector<Slot> send_to_;
+  std::vector<char> addressed_;
   std::vector<Slot> recv_;
   std::vector<Endpoint> ends_;
 };

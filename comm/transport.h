@@ -1,5 +1,6 @@
-// The exchange interface: "deliver every device's send buffer to every
-// peer's receive slot for this parity". The runtime calls exchange() from
+// The exchange interface: "deliver what every device sends each peer
+// (Mailboxes::outgoing: its broadcast buffer, or the buffer it addressed to
+// that peer) into the peer's receive slot for this parity". The runtime calls exchange() from
 // each device's driving thread between the status barrier and the exchange
 // barrier; once all devices have returned, recv(parity, r, s) holds what s
 // sent, for every r != s. Transports (host copy here; UVA, P2P and NCCL

@@ -8,45 +8,32 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <bit>
 #include <vector>
 
 #include "comm/mailboxes.h"
-#include "comm/transport.h"
 #include "runtime/frontier.h"
 #include "runtime/multi_stats.h"
 #include "runtime/partition.h"
 #include "runtime/status_data.h"
+#include "runtime/superstep_sync.h"
 
 namespace chatty {
-
-// All devices' status, double-buffered by parity like the receive buffers.
-class StatusBoard {
- public:
-  explicit StatusBoard(int devices) : s_(size_t(2 * devices)), devices_(devices) {}
-  DeviceStatus& at(int parity, int d) { return s_[size_t(parity * devices_ + d)]; }
-  int devices() const { return devices_; }
-
- private:
-  std::vector<DeviceStatus> s_;
-  int devices_;
-};
 
 template <typename V>
 class DeviceContext {
  public:
   // `replica` (resized to n here) outlives the context: device 0's becomes
   // the run's result.
-  DeviceContext(int d, const Partition& part, Mailboxes& mb, StatusBoard& board, TransportPolicy& policy,
-                MultiStats& stats, std::vector<V>& replica, vid_t n)
+  DeviceContext(int d, const Partition& part, SuperstepSync& sync, MultiStats& stats, std::vector<V>& replica, vid_t n)
       : d(d),
         lo(part.begin(d)),
         hi(part.end(d)),
         values((replica.resize(n), replica)),
         marks(n),
         part_(part),
-        mb_(mb),
-        board_(board),
-        policy_(policy),
+        mb_(sync.mailboxes()),
+        sync_(sync),
         stats_(stats) {}
 
   static constexpr size_t kAhead = 16;  // list entries ahead for value prefetches
@@ -63,11 +50,8 @@ class DeviceContext {
   const Partition& partition() const { return part_; }
 
   // Starts timing a phase of the current superstep.
-  void begin(Phase p) {
-    phase_ = p;
-    t0_ = omp_get_wtime();
-  }
-  void end() { phase_time_[phase_] += omp_get_wtime() - t0_; }
+  void begin(Phase p) { clk_.begin(p); }
+  void end() { clk_.end(); }
 
   // Folds the peers' updates for `parity` into the replica with `reduce`;
   // calls changed(v) for each vertex whose value changed.
@@ -111,6 +95,7 @@ class DeviceContext {
   // Sends `count` records as they are (timed as compaction).
   void send(const Update<V>* records, size_t count) {
     begin(kCompact);
+    mb_.set_addressed(d, parity_ ^ 1, false);
     mb_.send(d, parity_ ^ 1).assign(reinterpret_cast<const std::byte*>(records), count, sizeof(Update<V>));
     end();
   }
@@ -126,11 +111,18 @@ class DeviceContext {
   void compact(const vid_t* list, size_t count, ValueOf value_of) {
     compact_where(list, count, value_of, [this](vid_t v) { return !owns(v) || boundary(v); });
   }
-  // (v, value_of(v)) for every listed vertex with keep(v), in list order.
+  // (v, value_of(v)) for every listed vertex with keep(v), in list order:
+  // broadcast, or with readers set, addressed to each of v's readers and,
+  // for a vertex of a peer (a push offer), to its owner.
   template <typename ValueOf, typename Keep>
   void compact_where(const vid_t* list, size_t count, ValueOf value_of, Keep keep) {
     if (solo()) return;  // no peer reads a send buffer
+    if (readers_) {
+      compact_addressed(list, count, value_of, keep);
+      return;
+    }
     begin(kCompact);
+    mb_.set_addressed(d, parity_ ^ 1, false);
     Slot& s = mb_.send(d, parity_ ^ 1);
     s.reserve_host(count * sizeof(Update<V>));
     auto* out = reinterpret_cast<Update<V>*>(s.data);
@@ -141,11 +133,18 @@ class DeviceContext {
         __builtin_prefetch(&part_.boundary[list[i + kAhead]]);
       }
       const vid_t v = list[i];
-      if (keep(v)) out[k++] = Update<V>{v, value_of(v)};
+      if (keep(v)) {
+        offers_ += !owns(v);
+        out[k++] = Update<V>{v, value_of(v)};
+      }
     }
     s.count = k;
     end();
   }
+
+  // From now on compactions address each record to the devices that read
+  // it (readers[v]: Partition's reader_masks, which must outlive this).
+  void address_to_readers(const std::vector<uint64_t>& readers) { readers_ = readers.data(); }
 
   // Adds owned vertices whose value changed outside the supersteps' counts
   // (WCC's final compression) to the last superstep's statistics.
@@ -154,64 +153,83 @@ class DeviceContext {
     if (!stats_.steps.empty()) stats_.steps.back().updated += count;
   }
 
-  // Publishes status, meets the other devices, exchanges, meets again.
-  // Returns every device's status for this superstep (same on all devices).
+  // Publishes status, meets the other devices, exchanges, meets again
+  // (runtime/superstep_sync.h). Returns every device's status for this
+  // superstep (same on all devices).
   std::vector<DeviceStatus> sync(int parity, DeviceStatus mine) {
-    if (solo()) {  // nobody to meet or tell
-      mine.sent = 0;
-      std::vector<DeviceStatus> all{mine};
-      record(all);
-      return all;
-    }
-    begin(kWait);
-    mine.sent = mb_.send(d, parity ^ 1).count;
-    board_.at(parity, d) = mine;
-#pragma omp barrier
-    end();
-    std::vector<DeviceStatus> all(size_t(mb_.devices()));
-    for (int p = 0; p < mb_.devices(); ++p) all[size_t(p)] = board_.at(parity, p);
-    begin(kExchange);
-    uint64_t total_sent = 0;
-    for (auto& s : all) total_sent += s.sent;
-    Transport& t = policy_.choose(DataClass::kApplication, total_sent * sizeof(Update<V>));
-    t.exchange(mb_, d, parity ^ 1);
-    end();
-    // Every device makes the same choice, so all skip this barrier or none.
-    if (!t.receiver_driven()) {
-      begin(kWait);
-#pragma omp barrier
-      end();
-    }
-    record(all);
-    return all;
+    count_sent(parity ^ 1, mine);
+    return sync_.run(d, parity, mine, clk_, pull_);
   }
 
- private:
-  // Device 0 appends the superstep's totals; phase times are averaged.
-  void record(const std::vector<DeviceStatus>& all) {
-#pragma omp critical(chatty_multi_stats)
-    {
-      record_step(stats_, step_, d, phase_time_, all, sizeof(Update<V>));
-      if (d == 0) stats_.steps[step_].pull = pull_;
-    }
-    for (double& t : phase_time_) t = 0;
-    ++step_;
-  }
-
- public:
   bool pull_ = false;  // direction of the current superstep, for stats
 
  private:
+  template <typename ValueOf, typename Keep>
+  void compact_addressed(const vid_t* list, size_t count, ValueOf value_of, Keep keep) {
+    begin(kCompact);
+    const int parity = parity_ ^ 1;
+    mb_.set_addressed(d, parity, true);
+    Update<V>* out[64];
+    size_t k[64];
+    for (int p = 0; p < mb_.devices(); ++p) {
+      Slot& s = mb_.send_to(d, parity, p);
+      s.reserve_host(count * sizeof(Update<V>));
+      out[p] = reinterpret_cast<Update<V>*>(s.data);
+      k[p] = 0;
+    }
+    const uint64_t me = ~(uint64_t(1) << d);
+    for (size_t i = 0; i < count; ++i) {
+      if (i + kAhead < count) {
+        __builtin_prefetch(&values[list[i + kAhead]]);
+        __builtin_prefetch(&readers_[list[i + kAhead]]);
+      }
+      const vid_t v = list[i];
+      if (!keep(v)) continue;
+      uint64_t to = readers_[v];
+      if (!owns(v)) {
+        const uint64_t owner = uint64_t(1) << part_.owner(v);
+        offers_ += uint64_t(std::popcount((to | owner) & me));
+        to |= owner;
+      }
+      to &= me;
+      if (!to) continue;
+      const Update<V> u{v, value_of(v)};
+      for (; to; to &= to - 1) {
+        const int p = std::countr_zero(to);
+        out[p][k[p]++] = u;
+      }
+    }
+    for (int p = 0; p < mb_.devices(); ++p) mb_.send_to(d, parity, p).count = k[p];
+    end();
+  }
+
+  // What this device sends for `parity`: records in its buffers, records
+  // delivered to peers (a broadcast is delivered P - 1 times) and, of those,
+  // push offers.
+  void count_sent(int parity, DeviceStatus& mine) {
+    const uint64_t peers = uint64_t(mb_.devices() - 1);
+    mine.sent = mine.delivered = 0;
+    if (mb_.addressed(d, parity)) {
+      for (int p = 0; p < mb_.devices(); ++p)
+        if (p != d) mine.sent += mb_.send_to(d, parity, p).count;
+      mine.delivered = mine.sent;
+      mine.offers = offers_;
+    } else {
+      mine.sent = mb_.send(d, parity).count;
+      mine.delivered = mine.sent * peers;
+      mine.offers = offers_ * peers;
+    }
+    offers_ = 0;
+  }
+
   const Partition& part_;
   Mailboxes& mb_;
-  StatusBoard& board_;
-  TransportPolicy& policy_;
+  SuperstepSync& sync_;
   MultiStats& stats_;
-  Phase phase_ = kMerge;
+  const uint64_t* readers_ = nullptr;  // per vertex, the devices its records go to; null: broadcast
+  uint64_t offers_ = 0;                // push offers compacted this superstep
+  PhaseClock clk_;
   int parity_ = 0;  // of the superstep's merge; its sends go to parity_ ^ 1
-  double t0_ = 0;
-  double phase_time_[kPhases] = {0, 0, 0, 0, 0};
-  size_t step_ = 0;
 };
 
 }  // namespace chatty

@@ -42,6 +42,21 @@ const char* comm_name(Comm c) {
   return "?";
 }
 
+Exchange parse_exchange(const std::string& s) {
+  if (s == "auto") return Exchange::kAuto;
+  if (s == "broadcast") return Exchange::kBroadcast;
+  if (s == "peer") return Exchange::kPeer;
+  throw Error("unknown --exchange '" + s + "' (auto, broadcast or peer)");
+}
+
+const char* exchange_name(Exchange e) {
+  switch (e) {
+    case Exchange::kBroadcast: return "broadcast";
+    case Exchange::kPeer: return "peer";
+    default: return "auto";
+  }
+}
+
 GpuLb parse_gpu_lb(const std::string& s) {
   if (s == "twc") return GpuLb::kTwc;
   if (s == "lb") return GpuLb::kLb;

@@ -13,6 +13,11 @@ enum class Backend { kCpu, kCuda };
 // uva, p2p, nccl and host (staged through pinned memory) GPU devices; auto
 // lets the backend's policy choose.
 enum class Comm { kAuto, kHost, kHostRead, kHostView, kUva, kP2p, kNccl };
+// How a device's records reach its peers: broadcast to all (the replica
+// of every vertex stays current everywhere), or per peer - a changed vertex
+// to the devices that read it, a push offer to its owner and readers; auto
+// lets the engine's policy choose per algorithm family.
+enum class Exchange { kAuto, kBroadcast, kPeer };
 enum class GpuLb { kTwc, kLb };  // thread/warp/block by degree, or edge-balanced per block
 
 struct EngineOptions {
@@ -31,6 +36,7 @@ struct EngineOptions {
   bool numa = false;       // bind device d to NUMA node d % nodes (libnuma)
   bool migrate = true;     // host devices: an idle device computes blocks of a busy one (work migration)
   Comm comm = Comm::kAuto;
+  Exchange exchange = Exchange::kAuto;
   Backend backend = Backend::kCpu;  // resolved: never auto
   GpuLb gpu_lb = GpuLb::kTwc;
 };
@@ -40,6 +46,8 @@ Direction parse_direction(const std::string& s);
 const char* direction_name(Direction d);
 Comm parse_comm(const std::string& s);  // any transport's name; its backend checks it serves it
 const char* comm_name(Comm c);
+Exchange parse_exchange(const std::string& s);
+const char* exchange_name(Exchange e);
 GpuLb parse_gpu_lb(const std::string& s);
 const char* gpu_lb_name(GpuLb lb);
 const char* backend_name(Backend b);

@@ -22,6 +22,7 @@
 #include "runtime/drivers/ordered.h"
 #include "runtime/drivers/traversal.h"
 #include "runtime/engine.h"
+#include "runtime/exchange_policy.h"
 #include "runtime/host/gather_ops.h"
 #include "runtime/host/ordered_ops.h"
 #include "runtime/host/traversal_ops.h"
@@ -52,21 +53,33 @@ EngineResult<typename P::Value> run_program_multi(const Graph& g, const P& prog,
   } else if constexpr (P::kPullable) {
     (void)g.in();
   }
+  constexpr bool kLinks = [] {  // a connectivity program, which union-find may run
+    if constexpr (P::kKind == ProgramKind::kTraversal)
+      return P::kConnectivity;
+    else
+      return false;
+  }();
+  const bool per_peer = exchange_per_peer(opt.exchange, kLinks && opt.union_find, D);
+  std::vector<uint64_t> own_readers;  // when the caller's partition has none
+  if (per_peer && part.readers.empty()) own_readers = reader_masks(g, part);
+  const std::vector<uint64_t>& readers = part.readers.empty() ? own_readers : part.readers;
   Mailboxes mb(D, sizeof(Update<V>));
-  StatusBoard board(D);
+  const std::unique_ptr<Fabric> fabric = make_thread_fabric(D);
+  SuperstepSync sync(*fabric, mb, policy, stats);
   stats.devices = D;
   stats.steps.clear();
   stats.device_seconds.assign(size_t(D), {});
   stats.transport = policy.describe();
+  stats.exchange = per_peer ? "peer" : "broadcast";
   stats.structure_bytes = g.num_edges() * sizeof(vid_t) + (uint64_t(n) + uint64_t(D)) * sizeof(eid_t);
   const int per_device = std::max(1, omp_get_max_threads() / D);
   const int saved_levels = omp_get_max_active_levels();
   omp_set_max_active_levels(2);
   std::vector<std::vector<V>> replicas(static_cast<size_t>(D));
-  host::GatherBoard<V> gather_board(D, opt.migrate);
-  host::PushBoard<V> push_board(D, opt.migrate);
-  host::PullBoard<V> pull_board(D, opt.migrate);
-  MigrationBoard<multi::wcc::SampleTask> wcc_board(D, opt.migrate);
+  host::GatherBoard<V> gather_board(*fabric, opt.migrate);
+  host::PushBoard<V> push_board(*fabric, opt.migrate);
+  host::PullBoard<V> pull_board(*fabric, opt.migrate);
+  MigrationBoard<multi::wcc::SampleTask> wcc_board(*fabric, opt.migrate);
   uint64_t delta = 1;
   TraversalStart<V> start;
   if constexpr (P::kKind == ProgramKind::kTraversal) {
@@ -75,7 +88,8 @@ EngineResult<typename P::Value> run_program_multi(const Graph& g, const P& prog,
   }
   auto run_device = [&](int d) {
     if (opt.numa) bind_to_numa_node(d);  // before any of the device's memory is touched
-    DeviceContext<V> c(d, part, mb, board, policy, stats, replicas[size_t(d)], n);
+    DeviceContext<V> c(d, part, sync, stats, replicas[size_t(d)], n);
+    if (per_peer) c.address_to_readers(readers);
 #pragma omp parallel for schedule(static)
     for (vid_t v = 0; v < n; ++v) c.values[v] = prog.init(v);
     if constexpr (P::kKind == ProgramKind::kGather) {
@@ -98,7 +112,7 @@ EngineResult<typename P::Value> run_program_multi(const Graph& g, const P& prog,
     }
     // Device 0's replica becomes the result (no fresh array to fault in):
     // once every device is done reading it, the others copy their chunks in.
-#pragma omp barrier
+    fabric->barrier(d);
     if (d != 0) std::copy(c.values.begin() + c.lo, c.values.begin() + c.hi, replicas[0].begin() + c.lo);
   };
   if (D == 1) {

@@ -24,6 +24,7 @@ struct MultiStep {
   uint64_t edges = 0;         // edges examined (all devices)
   uint64_t migrated = 0;      // vertices computed by a device other than their owner
   uint64_t app_bytes = 0;     // application data delivered to peers
+  uint64_t offer_bytes = 0;   // of it, push offers for peers' vertices (host devices)
   uint64_t status_bytes = 0;  // status data read by peers
   bool pull = false;
   double seconds[kPhases] = {0, 0, 0, 0, 0};  // mean over devices
@@ -32,7 +33,8 @@ struct MultiStep {
 struct MultiStats {
   int devices = 1;
   std::string transport;
-  uint64_t structure_bytes = 0;  // chunk data each device holds (CSR/CSC of its vertices)
+  std::string exchange = "broadcast";  // how records find their peers: broadcast or per-peer
+  uint64_t structure_bytes = 0;        // chunk data each device holds (CSR/CSC of its vertices)
   std::vector<MultiStep> steps;
   // Seconds in each phase over the run, per device: the steps' means hide
   // imbalance, which shows here as one device waiting for a slower one.
@@ -59,9 +61,9 @@ struct MultiStats {
     for (auto& x : steps) s += x.communicated;
     return s;
   }
-  uint64_t bytes(int cls) const {  // 0 application, 1 status
+  uint64_t bytes(int cls) const {  // 0 application, 1 status, 2 push offers (part of 0)
     uint64_t s = 0;
-    for (auto& x : steps) s += cls == 0 ? x.app_bytes : x.status_bytes;
+    for (auto& x : steps) s += cls == 0 ? x.app_bytes : cls == 1 ? x.status_bytes : x.offer_bytes;
     return s;
   }
   double seconds(int phase) const {
@@ -73,7 +75,7 @@ struct MultiStats {
 
 // Adds device d's phase times for superstep `step` and, on device 0, the
 // superstep's totals from every device's status (records of item_bytes
-// each, broadcast to the P - 1 peers). Callers hold the stats lock.
+// each). Callers hold the stats lock.
 inline void record_step(MultiStats& stats, size_t step, int d, const double (&seconds)[kPhases],
                         const std::vector<DeviceStatus>& all, uint64_t item_bytes) {
   const uint64_t P = all.size();
@@ -90,7 +92,8 @@ inline void record_step(MultiStats& stats, size_t step, int d, const double (&se
     m.communicated += s.sent;
     m.edges += s.edges;
     m.migrated += s.migrated;
-    m.app_bytes += s.sent * item_bytes * (P - 1);
+    m.app_bytes += s.delivered * item_bytes;
+    m.offer_bytes += s.offers * item_bytes;
   }
   m.status_bytes = P * (P - 1) * sizeof(DeviceStatus);
 }

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <string>
 
 #include "runtime/status.h"
 
@@ -131,6 +132,30 @@ Partition partition_at(const Graph& g, std::vector<vid_t> bounds) {
   for (vid_t v = 0; v < n; ++v)
     if (p.boundary[v]) p.boundary_list.push_back(v);
   return p;
+}
+
+std::vector<uint64_t> reader_masks(const Graph& g, const Partition& p) {
+  const int devices = p.devices();
+  CHATTY_CHECK(devices <= 64, "per-peer exchange needs at most 64 devices (got " + std::to_string(devices) + ")");
+  std::vector<uint64_t> readers(g.num_vertices(), 0);
+  const Csr& c = g.out();
+  for (int d = 0; d < devices && devices > 1; ++d) {
+    const vid_t lo = p.begin(d), hi = p.end(d);
+    const uint64_t me = uint64_t(1) << d;
+#pragma omp parallel for schedule(dynamic, 1024)
+    for (vid_t u = lo; u < hi; ++u) {
+      uint64_t mine = 0;
+      for (eid_t e = c.offsets[u]; e < c.offsets[u + 1]; ++e) {
+        const vid_t v = c.targets[e];
+        if (v >= lo && v < hi) continue;
+        mine |= uint64_t(1) << p.owner(v);
+        std::atomic_ref<uint64_t> r(readers[v]);
+        if (!(r.load(std::memory_order_relaxed) & me)) r.fetch_or(me, std::memory_order_relaxed);
+      }
+      if (mine) std::atomic_ref<uint64_t>(readers[u]).fetch_or(mine, std::memory_order_relaxed);
+    }
+  }
+  return readers;
 }
 
 std::vector<ChunkStats> chunk_stats(const Graph& g, const Partition& p) {

@@ -21,6 +21,7 @@ struct Partition {
   std::vector<vid_t> bounds;         // P+1 entries, bounds[0] = 0, bounds[P] = |V|
   std::vector<uint8_t> boundary;     // per vertex: 1 if an endpoint of an edge that crosses chunks
   std::vector<vid_t> boundary_list;  // the boundary vertices, increasing (so each chunk's are a run)
+  std::vector<uint64_t> readers;     // reader_masks(), where a per-peer exchange will run; else empty
 
   int devices() const { return int(bounds.size()) - 1; }
   vid_t begin(int d) const { return bounds[size_t(d)]; }
@@ -44,6 +45,14 @@ Partition partition_graph(const Graph& g, int devices);
 // The chunks [bounds[d], bounds[d+1]) as given, with their boundary marked;
 // throws chatty::Error unless the bounds rise strictly from 0 to |V|.
 Partition partition_at(const Graph& g, std::vector<vid_t> bounds);
+// Which devices read each vertex's value: bit e of readers[v] is set when
+// device e owns a neighbour of v (an in- or out-neighbour) and does not own
+// v itself, so a zero mask is an inner vertex. A changed vertex need travel
+// only to its readers (and a push offer to its owner and readers): no other
+// device reads it in a pull or a gather, and a device that pushes to it
+// with a stale value only sends an offer its owner declines. Throws
+// chatty::Error for more than 64 devices.
+std::vector<uint64_t> reader_masks(const Graph& g, const Partition& p);
 // The balance function of chunk [lo, hi) of g.
 double balance_of(const Graph& g, int devices, vid_t lo, vid_t hi);
 std::vector<ChunkStats> chunk_stats(const Graph& g, const Partition& p);

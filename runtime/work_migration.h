@@ -18,37 +18,45 @@
 
 #include <omp.h>
 
-#include <atomic>
+#include <algorithm>
 #include <cstdint>
 #include <thread>
 #include <vector>
 
+#include "comm/fabric.h"
 #include "runtime/types.h"
 
 namespace chatty {
 
-// One device's blocks for one phase of a superstep. The front and back
-// counters share a word, so a grab from either end is one compare-and-swap
-// and the two ends can never hand out the same block. The owner opens the
-// next phase only after every block of the last one is done, so a peer that
-// wins a block reads the phase's fields (and task) after its grab, and they
-// stay put until it finishes the block: a peer never needs to know which
-// phase the owner is in.
+// One device's blocks for one phase of a superstep, kept in five shared
+// words of the owner on the fabric (comm/fabric.h), so a peer claims blocks
+// by atomics on the owner's words, as RGraph's migrating node does with
+// RDMA FETCH_AND_ADD. The front and back counters share a word, so a grab
+// from either end is one compare-and-swap and the two ends can never hand
+// out the same block. The owner opens the next phase only after every
+// block of the last one is done, so a peer that wins a block reads the
+// phase's fields (and task) after its grab, and they stay put until it
+// finishes the block: a peer never needs to know which phase the owner is
+// in.
 class Worklist {
  public:
+  static constexpr int kWords = 5;
+
+  // The worklist of device `owner` in words [first, first + kWords).
+  Worklist(Fabric& f, int owner, int first) : f_(f), owner_(owner), w_(first) {}
+
   // Owner, once the last phase's blocks are all done: blocks of `block`
   // vertices over [lo, hi). Everything the owner wrote before this call
   // (the task its peers will read) is visible to a peer that wins a block.
   // Peers take blocks only while more than `keep` are left (RGraph's
   // migrate_threshold): the owner finishes the last few itself.
   void open(vid_t lo, vid_t hi, vid_t block, uint32_t keep = 0) {
-    keep_.store(keep, std::memory_order_relaxed);
-    lo_ = lo;
-    hi_ = hi;
-    block_ = block;
-    blocks_ = uint32_t((uint64_t(hi - lo) + block - 1) / block);
-    done_.store(0, std::memory_order_relaxed);
-    span_.store(uint64_t(blocks_), std::memory_order_release);
+    const uint32_t blocks = uint32_t((uint64_t(hi - lo) + block - 1) / block);
+    f_.store(owner_, w_ + kKeep, keep);
+    f_.store(owner_, w_ + kRange, uint64_t(lo) << 32 | hi);
+    f_.store(owner_, w_ + kShape, uint64_t(block) << 32 | blocks);
+    f_.store(owner_, w_ + kDone, 0);
+    f_.store(owner_, w_ + kSpan, blocks);  // last: a grab that sees it sees the rest
   }
 
   // The owner's threads: the next block from the front.
@@ -60,37 +68,40 @@ class Worklist {
   bool grab_back(vid_t& lo, vid_t& hi) { return grab(false, lo, hi); }
 
   // Whoever computed a block: publishes its writes to the owner.
-  void finish() { done_.fetch_add(1, std::memory_order_release); }
+  void finish() { f_.fetch_add(owner_, w_ + kDone, 1); }
 
   // Owner, after its threads ran out of blocks: waits for the blocks peers
   // took (they are short, so spinning is brief; yielding keeps an
   // oversubscribed machine - more devices than cores - moving).
   void wait_done() const {
-    for (int spins = 0; done_.load(std::memory_order_acquire) < blocks_; ++spins)
+    const uint64_t blocks = uint32_t(f_.load(owner_, w_ + kShape));
+    for (int spins = 0; f_.load(owner_, w_ + kDone) < blocks; ++spins)
       if (spins > 64) std::this_thread::yield();
   }
 
  private:
+  enum : int { kSpan, kDone, kKeep, kRange, kShape };  // span: front << 32 | back, in blocks
+
   bool grab(bool front, vid_t& lo, vid_t& hi) {
-    uint64_t s = span_.load(std::memory_order_relaxed);
+    uint64_t s = f_.load(owner_, w_ + kSpan);
     for (;;) {
       const uint32_t f = uint32_t(s >> 32), b = uint32_t(s);
-      if (f >= b || (!front && b - f <= keep_.load(std::memory_order_relaxed))) return false;
+      if (f >= b || (!front && b - f <= f_.load(owner_, w_ + kKeep))) return false;
       const uint32_t taken = front ? f : b - 1;
       const uint64_t next = front ? s + (uint64_t(1) << 32) : s - 1;
-      if (span_.compare_exchange_weak(s, next, std::memory_order_acquire, std::memory_order_relaxed)) {
-        lo = lo_ + vid_t(uint64_t(taken) * block_);
-        hi = vid_t(std::min<uint64_t>(uint64_t(lo) + block_, hi_));
+      if (f_.compare_exchange(owner_, w_ + kSpan, s, next)) {
+        const uint64_t range = f_.load(owner_, w_ + kRange);
+        const uint64_t block = f_.load(owner_, w_ + kShape) >> 32;
+        lo = vid_t(range >> 32) + vid_t(uint64_t(taken) * block);
+        hi = vid_t(std::min<uint64_t>(uint64_t(lo) + block, uint32_t(range)));
         return true;
       }
     }
   }
 
-  alignas(64) std::atomic<uint64_t> span_{0};  // front << 32 | back, in blocks
-  alignas(64) std::atomic<uint32_t> done_{0};
-  std::atomic<uint32_t> keep_{0};  // read by peers before they win a block
-  vid_t lo_ = 0, hi_ = 0, block_ = 1;
-  uint32_t blocks_ = 0;
+  Fabric& f_;
+  const int owner_;
+  const int w_;
 };
 
 // Every device's worklist and the task a peer needs to compute its blocks
@@ -98,7 +109,12 @@ class Worklist {
 template <typename Task>
 class MigrationBoard {
  public:
-  MigrationBoard(int devices, bool enabled) : slots_(size_t(devices)), enabled_(enabled) {}
+  // Reserves the worklists' words on the fabric: before the devices start.
+  MigrationBoard(Fabric& f, bool enabled) : enabled_(enabled) {
+    const int first = f.reserve_words(Worklist::kWords);
+    slots_.reserve(size_t(f.devices()));
+    for (int d = 0; d < f.devices(); ++d) slots_.emplace_back(f, d, first);
+  }
 
   bool enabled() const { return enabled_; }
   int devices() const { return int(slots_.size()); }
@@ -159,6 +175,7 @@ class MigrationBoard {
 
  private:
   struct alignas(64) Slot {
+    Slot(Fabric& f, int d, int first) : list(f, d, first) {}
     Worklist list;
     Task task{};
   };

@@ -25,15 +25,18 @@ struct MultiCase {
   std::string graph;
   int devices;
   std::string comm;
+  std::string exchange = "broadcast";
 };
 
-void PrintTo(const MultiCase& c, std::ostream* os) { *os << c.graph << " on " << c.devices << " devices, " << c.comm; }
+void PrintTo(const MultiCase& c, std::ostream* os) {
+  *os << c.graph << " on " << c.devices << " devices, " << c.comm << ", " << c.exchange;
+}
 
 std::string case_name(const ::testing::TestParamInfo<MultiCase>& i) {
   std::string g = i.param.graph.find('/') != std::string::npos ? "facebook" : i.param.graph;
   for (char& ch : g)
     if (ch == ':') ch = '_';
-  return g + "_P" + std::to_string(i.param.devices) + "_" + i.param.comm;
+  return g + "_P" + std::to_string(i.param.devices) + "_" + i.param.comm + (i.param.exchange == "peer" ? "_peer" : "");
 }
 
 class MultiDevice : public ::testing::TestWithParam<MultiCase> {
@@ -49,6 +52,7 @@ class MultiDevice : public ::testing::TestWithParam<MultiCase> {
     EngineOptions o;
     o.devices = GetParam().devices;
     o.comm = parse_comm(GetParam().comm);
+    o.exchange = parse_exchange(GetParam().exchange);
     return o;
   }
 };
@@ -72,6 +76,9 @@ TEST_P(MultiDevice, EveryAppMatchesOneDevice) {
       EXPECT_EQ(many.ints, run_app(app, g, s, EngineOptions{}).ints) << app_name(app);
     }
     EXPECT_EQ(many.multi.devices, opt.devices);
+    if (opt.devices > 1 && !(app == App::kWcc && opt.union_find)) {
+      EXPECT_EQ(many.multi.exchange, GetParam().exchange) << app_name(app);
+    }
     EXPECT_FALSE(many.multi.steps.empty());
     ASSERT_EQ(many.multi.device_seconds.size(), size_t(opt.devices));
     double compute = 0;
@@ -93,10 +100,14 @@ std::vector<MultiCase> cases() {
     for (const char* comm : {"host", "host_read", "host_view"}) {
       c.push_back({"kron:11", p, comm});
       c.push_back({"grid:40x25", p, comm});
+      if (p > 1)
+        for (const char* g : {"kron:11", "grid:40x25"}) c.push_back({g, p, comm, "peer"});
     }
   for (int p : {2, 3, 5}) {
     c.push_back({"urand:11:6", p, p == 3 ? "host_view" : "host"});
     c.push_back({testing::data_file("facebook_combined.txt"), p, "host_read"});
+    c.push_back({"urand:11:6", p, "host_view", "peer"});
+    c.push_back({testing::data_file("facebook_combined.txt"), p, "host", "peer"});
   }
   return c;
 }
@@ -202,7 +213,8 @@ TEST(MultiDeviceMigration, BoardHandsOutEveryBlockOnce) {
     uint64_t migrated = 0;
     std::vector<std::pair<vid_t, vid_t>> blocks;
   };
-  MigrationBoard<Task> board(2, true);
+  auto fabric = make_thread_fabric(2);
+  MigrationBoard<Task> board(*fabric, true);
   board.open(0, Task{0}, 100, 1100, 64, 3);  // 16 blocks, the last 3 kept
   board.open(1, Task{1}, 0, 0, 64);          // nothing of its own
   Acc peer, owner;
@@ -226,7 +238,8 @@ TEST(MultiDeviceMigration, BoardHandsOutEveryBlockOnce) {
     next = hi;
   }
   EXPECT_EQ(next, 1100u);
-  MigrationBoard<Task> off(2, false);
+  auto fabric_off = make_thread_fabric(2);
+  MigrationBoard<Task> off(*fabric_off, false);
   off.open(0, Task{0}, 0, 640, 64);
   Acc none;
   off.run(1, none, work);
@@ -239,20 +252,68 @@ TEST(MultiDeviceDirected, DirectedGraphAndForcedDirections) {
     s += std::to_string(i) + " " + std::to_string((i * 37 + 11) % 500) + " " + std::to_string(1 + i % 9) + "\n";
   Graph g = load_graph(testing::write_file("mdir.wel", s), {});
   const Partition part = partition_graph(g, 4);
-  for (Direction dir : {Direction::kPush, Direction::kPull, Direction::kAuto}) {
-    EngineOptions opt;
-    opt.devices = 4;
-    opt.direction = dir;
-    for (App app : {App::kBfs, App::kSssp, App::kWcc})
-      EXPECT_EQ(run_app(app, g, 0, opt, &part).ints, run_app(app, g, 0, {}).ints)
-          << app_name(app) << " " << direction_name(dir);
-  }
+  for (Exchange x : {Exchange::kBroadcast, Exchange::kPeer})
+    for (Direction dir : {Direction::kPush, Direction::kPull, Direction::kAuto}) {
+      EngineOptions opt;
+      opt.devices = 4;
+      opt.direction = dir;
+      opt.exchange = x;
+      for (App app : {App::kBfs, App::kSssp, App::kWcc})
+        EXPECT_EQ(run_app(app, g, 0, opt, &part).ints, run_app(app, g, 0, {}).ints)
+            << app_name(app) << " " << direction_name(dir) << " " << exchange_name(x);
+    }
   EngineOptions lp;
   lp.devices = 3;
   lp.union_find = false;
   Graph u = load_graph("urand:10:2", {});
   const Partition p3 = partition_graph(u, 3);
   EXPECT_EQ(run_app(App::kWcc, u, 0, lp, &p3).ints, reference::wcc(u));
+  lp.exchange = Exchange::kPeer;
+  EXPECT_EQ(run_app(App::kWcc, u, 0, lp, &p3).ints, reference::wcc(u));
+}
+
+// Who reads a vertex: the owners of its neighbours in either direction,
+// never its own owner; a vertex with no neighbour elsewhere has no reader.
+TEST(MultiDevicePeerExchange, ReadersAreTheOwnersOfNeighbours) {
+  // 0 -> 3, 3 -> 6, 1 -> 2 over chunks {0,1,2} {3,4,5} {6,7}
+  LoadOptions o;
+  Graph g = load_graph(testing::write_file("readers.el", "0 3\n3 6\n1 2\n7 7\n"), o);
+  const Partition p = partition_at(g, {0, 3, 6, 8});
+  const std::vector<uint64_t> r = reader_masks(g, p);
+  EXPECT_EQ(r[0], 0b010u);
+  EXPECT_EQ(r[3], 0b101u);
+  EXPECT_EQ(r[6], 0b010u);
+  EXPECT_EQ(r[1], 0u);
+  EXPECT_EQ(r[2], 0u);
+  EXPECT_EQ(r[7], 0u);
+  for (vid_t v = 0; v < g.num_vertices(); ++v) EXPECT_EQ(r[v] != 0, p.boundary[v] != 0) << v;
+}
+
+// Per peer, a grid's records reach only the one or two neighbouring chunks,
+// so far fewer bytes travel than by broadcast, for the same answers; the
+// bytes of push offers are reported apart and are part of the total.
+TEST(MultiDevicePeerExchange, AddressedRecordsCarryFewerBytes) {
+  Graph g = load_graph("grid:60x60", {});
+  prepare_graph(App::kSssp, g, true, 5);
+  const Partition part = partition_graph(g, 6);
+  for (App app : {App::kBfs, App::kSssp, App::kPageRank}) {
+    EngineOptions opt;
+    opt.devices = 6;
+    opt.exchange = Exchange::kBroadcast;
+    const AppOutput all = run_app(app, g, 0, opt, &part);
+    opt.exchange = Exchange::kPeer;
+    const AppOutput peer = run_app(app, g, 0, opt, &part);
+    EXPECT_EQ(all.multi.exchange, "broadcast");
+    EXPECT_EQ(peer.multi.exchange, "peer");
+    EXPECT_LT(peer.multi.bytes(0) * 2, all.multi.bytes(0)) << app_name(app);
+    EXPECT_LE(peer.multi.bytes(2), peer.multi.bytes(0)) << app_name(app);
+    if (app == App::kPageRank) {
+      EXPECT_EQ(peer.ranks, all.ranks);
+    } else {
+      EXPECT_GT(peer.multi.bytes(2), 0u) << app_name(app);
+      EXPECT_EQ(peer.ints, all.ints) << app_name(app);
+    }
+  }
 }
 
 // An edge list as a graph, both directions of every edge unless `directed`.

@@ -62,11 +62,12 @@ Prepared prepare(const RunSetup& s) {
   }
   prepare_graph(s.app, p.g, s.default_weights, s.seed);
   p.load_s += omp_get_wtime() - t0;
-  if (p.part && !p.old_of_new.empty()) {  // the same chunks; their boundary vertices have new ids
-    t0 = omp_get_wtime();
+  t0 = omp_get_wtime();
+  if (p.part && !p.old_of_new.empty())  // the same chunks; their boundary vertices have new ids
     *p.part = partition_at(p.g, p.part->bounds);
-    p.partition_s += omp_get_wtime() - t0;
-  }
+  if (p.part && p.part->devices() <= 64 && s.eopt.backend == Backend::kCpu && s.eopt.exchange != Exchange::kBroadcast)
+    p.part->readers = reader_masks(p.g, *p.part);  // who reads each vertex, for a per-peer exchange
+  p.partition_s += omp_get_wtime() - t0;
   return p;
 }
 

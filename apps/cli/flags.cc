@@ -33,6 +33,10 @@ DEFINE_string(comm, "auto",
               "exchange transport: auto; host devices: host (sender copies), host_read (receiver copies) or "
               "host_view (receiver merges from the sender's buffer; auto); "
               "GPUs: uva, p2p, nccl or host (staged through pinned memory)");
+DEFINE_string(exchange, "auto",
+              "host devices: how records reach peers: broadcast (to every device), peer (a changed vertex only "
+              "to the devices holding an edge to it, a push offer to its owner and those) or auto (chosen per "
+              "algorithm family); GPU devices broadcast");
 
 namespace chatty::cli {
 
@@ -63,6 +67,7 @@ EngineOptions engine_options() {
   CHATTY_CHECK(FLAGS_devices >= 1 && FLAGS_devices <= 1024, "--devices must be between 1 and 1024");
   o.devices = FLAGS_devices;
   o.comm = parse_comm(FLAGS_comm);
+  o.exchange = parse_exchange(FLAGS_exchange);
   o.numa = FLAGS_numa;
   o.migrate = FLAGS_migrate;
   return o;

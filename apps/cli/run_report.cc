@@ -15,9 +15,12 @@ void Report::say(const char* fmt, ...) {
 void report_multi(Report& r, const AppOutput& out) {
   const MultiStats& ms = out.multi;
   const double ratio = ms.updated() ? double(ms.communicated()) / double(ms.updated()) : 0.0;
-  r.say("exchange    %s; %lu boundary records for %lu updates (%.1f %%); %.1f MB application, %.3f MB status\n",
-        ms.transport.c_str(), (unsigned long)ms.communicated(), (unsigned long)ms.updated(), 100 * ratio,
-        double(ms.bytes(0)) / 1e6, double(ms.bytes(1)) / 1e6);
+  r.say("exchange    %s, %s; %lu boundary records for %lu updates (%.1f %%); %.1f MB application, %.3f MB status\n",
+        ms.transport.c_str(), ms.exchange.c_str(), (unsigned long)ms.communicated(), (unsigned long)ms.updated(),
+        100 * ratio, double(ms.bytes(0)) / 1e6, double(ms.bytes(1)) / 1e6);
+  if (out.backend == Backend::kCpu && ms.bytes(2))
+    r.say("            of the application data %.1f MB push offers, %.1f MB updates of owned vertices\n",
+          double(ms.bytes(2)) / 1e6, double(ms.bytes(0) - ms.bytes(2)) / 1e6);
   if (ms.migrated())  // vertex computations (a WCC vertex is flattened several times, so no share of updates)
     r.say("migration   %lu vertex computations run by a peer of the vertex's owner\n", (unsigned long)ms.migrated());
   if (out.backend == Backend::kCuda) {
@@ -60,7 +63,9 @@ std::string multi_json(const AppOutput& out, double partition_s) {
   x.add("updated", ms.updated()).add("communicated", ms.communicated()).add("edges_examined", ms.edges());
   x.add("communicated_ratio", ms.updated() ? double(ms.communicated()) / double(ms.updated()) : 0.0);
   x.add("bytes_structure", ms.structure_bytes).add("bytes_application", ms.bytes(0));
-  x.add("bytes_status", ms.bytes(1)).add("migrated", ms.migrated());
+  x.add("bytes_status", ms.bytes(1)).add("migrated", ms.migrated()).add("exchange", ms.exchange);
+  if (out.backend == Backend::kCpu)  // GPU compaction does not tell offers from updates
+    x.add("bytes_offers", ms.bytes(2)).add("bytes_updates", ms.bytes(0) - ms.bytes(2));
   for (int p = 0; p < kPhases; ++p) x.add(std::string(phase_name(p)) + "_s", ms.seconds(p));
   std::string per_device = "[";  // per device: {"merge_s": .., ...}
   for (size_t d = 0; d < ms.device_seconds.size(); ++d) {

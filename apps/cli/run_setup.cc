@@ -81,6 +81,8 @@ RunSetup check_run_flags() {
   s.choice =
       FLAGS_backend == "cpu" ? select_backend("cpu", GpuInventory{}) : select_backend(FLAGS_backend, probe_gpus());
   s.eopt.backend = s.choice.backend;
+  CHATTY_CHECK(s.choice.backend != Backend::kCuda || s.eopt.exchange != Exchange::kPeer,
+               "--exchange=peer runs on host devices; GPU devices broadcast (use auto or broadcast)");
   if (s.choice.backend == Backend::kCuda)
     validate_gpu_comm(s.eopt.comm, place_devices(s.eopt.devices, 1 << 20));
   else

@@ -12,9 +12,11 @@ class HostCopyBySender : public Transport {
   const char* name() const override { return "host"; }
   bool can_connect(int, int) const override { return true; }
   void exchange(Mailboxes& mb, int d, int parity) override {
-    const Slot& s = mb.send(d, parity);
     for (int peer = 0; peer < mb.devices(); ++peer)
-      if (peer != d) mb.recv(parity, peer, d).assign(s.data, s.count, mb.item_bytes());
+      if (peer != d) {
+        const Slot& s = mb.outgoing(d, parity, peer);
+        mb.recv(parity, peer, d).assign(s.data, s.count, mb.item_bytes());
+      }
   }
 };
 

@@ -16,7 +16,7 @@ class HostReadByReceiver : public Transport {
   void exchange(Mailboxes& mb, int d, int parity) override {
     for (int peer = 0; peer < mb.devices(); ++peer)
       if (peer != d) {
-        const Slot& s = mb.send(peer, parity);
+        const Slot& s = mb.outgoing(peer, parity, d);
         mb.recv(parity, d, peer).assign(s.data, s.count, mb.item_bytes());
       }
   }

@@ -18,7 +18,7 @@ class HostViewOfSender : public Transport {
   void exchange(Mailboxes& mb, int d, int parity) override {
     for (int peer = 0; peer < mb.devices(); ++peer)
       if (peer != d) {
-        const Slot& s = mb.send(peer, parity);
+        const Slot& s = mb.outgoing(peer, parity, d);
         Slot& r = mb.recv(parity, d, peer);
         r.data = s.data;
         r.count = s.count;

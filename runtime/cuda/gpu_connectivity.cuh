@@ -87,7 +87,7 @@ inline void connectivity(GpuRun& run, GpuDevice& dev, const Graph& g, bool lb) {
     SlotSources slots;
     slots.word_value[kGiantLabelSlot.index] = vote.at(kGiantLabelSlot);
     slots.word_value[kGiantVotesSlot.index] = vote.at(kGiantVotesSlot);
-    const auto all = run.sync(dev, parity, ok, clk, slots);
+    const auto all = run.sync(dev, parity, ok, clk, slots, false);
     if (GpuRun::failed(all)) return;
     const bool quiet = Agreed{all}.sum(&DeviceStatus::sent) == 0;
     if (stage == kSettleSample && (k >= 1 || quiet)) {  // as on the CPU: elect after one exchange

@@ -106,8 +106,7 @@ class GpuOps {
 
   // Publishes status, meets the other devices, exchanges.
   Agreed sync(int parity, bool pull = false) {
-    run_.mark_pull(clk_, pull);
-    Agreed a{run_.sync(dev_, parity, ok_, clk_, slots_)};
+    Agreed a{run_.sync(dev_, parity, ok_, clk_, slots_, pull)};
     ++k_;
     return a;
   }

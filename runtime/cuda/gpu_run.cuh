@@ -77,7 +77,7 @@ std::vector<typename P::Value> run_program_gpu(const Graph& g, const P& prog, co
       if constexpr (P::kKind == ProgramKind::kGather) upload_contributions(*dev, contrib0);
       dev->sync();
     });
-#pragma omp barrier
+    run.meet(d);
     const double t1 = omp_get_wtime();
     if (d == 0) stats.setup_seconds = t1 - t0;
     bool all_up = true;
@@ -98,7 +98,7 @@ std::vector<typename P::Value> run_program_gpu(const Graph& g, const P& prog, co
           drive_traversal(ops, prog, g, start, opt);
         }
       }
-#pragma omp barrier
+      run.meet(d);
       if (d == 0) stats.run_seconds = omp_get_wtime() - t1;
       guarded(run, [&] {
         CHATTY_CUDA(cudaMemcpyAsync(result.data() + dev->lo, dev->values.get() + dev->lo, size_t(dev->nd()) * 4,
@@ -107,7 +107,7 @@ std::vector<typename P::Value> run_program_gpu(const Graph& g, const P& prog, co
       });
     }
   }
-  if (!run.error.empty()) throw Error(run.error);
+  if (!run.error().empty()) throw Error(run.error());
   stats.transport = policy.describe();
   return result;
 }

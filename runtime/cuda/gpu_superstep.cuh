@@ -1,19 +1,23 @@
-// The superstep protocol shared by the GPU drivers (the GPU counterpart of
-// runtime/device_context.h): per-phase timing, status published by a
-// kernel into the board in mapped pinned host memory (UVA), the two
-// barriers around the exchange, statistics, and failure agreement - a
-// device that hits an error still meets the others, flagged, so every
-// device stops at the same sync instead of waiting forever.
+// How a GPU device's superstep ends (the GPU counterpart of
+// runtime/device_context.h's sync): per-phase timing by stream events, and
+// status published by a kernel into mapped pinned host memory (UVA), after
+// which the shared sync (runtime/superstep_sync.h) agrees, exchanges,
+// meets and records as on host devices. A device that hits an error still
+// meets the others, flagged, so every device stops at the same sync
+// instead of waiting forever.
 #pragma once
 
 #include <omp.h>
 
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "comm/fabric.h"
 #include "comm/transport.h"
 #include "runtime/cuda/gpu_device.cuh"
 #include "runtime/multi_stats.h"
+#include "runtime/superstep_sync.h"
 
 namespace chatty::cuda {
 
@@ -30,11 +34,11 @@ static __global__ void set_counter_kernel(ull* p, ull v) { *p = v; }
 class GpuRun {
  public:
   GpuRun(int devices, Mailboxes& mb, TransportPolicy& policy, MultiStats& stats)
-      : D(devices), mb(mb), policy_(policy), stats_(stats), steps_(stats.steps), bad_exchange_(size_t(devices), 0) {
-    stats_.device_seconds.assign(size_t(devices), {});
-    CHATTY_CUDA(cudaHostAlloc(reinterpret_cast<void**>(&board_), sizeof(DeviceStatus) * size_t(2 * D),
+      : D(devices), mb(mb), fabric_(make_thread_fabric(devices)), sync_(*fabric_, mb, policy, stats) {
+    stats.device_seconds.assign(size_t(devices), {});
+    CHATTY_CUDA(cudaHostAlloc(reinterpret_cast<void**>(&board_), sizeof(DeviceStatus) * size_t(D),
                               cudaHostAllocMapped | cudaHostAllocPortable));
-    for (int i = 0; i < 2 * D; ++i) board_[i] = DeviceStatus{};
+    for (int i = 0; i < D; ++i) board_[i] = DeviceStatus{};
   }
   ~GpuRun() { cudaFreeHost(board_); }
   GpuRun(const GpuRun&) = delete;
@@ -42,26 +46,23 @@ class GpuRun {
 
   const int D;
   Mailboxes& mb;
-  std::string error;  // the first device error
 
-  void fail(const std::string& what) {
-#pragma omp critical(chatty_gpu_error)
-    if (error.empty()) error = what;
-  }
+  // Records the first device error; the device publishes failed at its next sync.
+  void fail(const std::string& what) { sync_.fail(what); }
+  const std::string& error() const { return sync_.error(); }
+  // Every device's driving thread; returns once all have called.
+  void meet(int d) { fabric_->barrier(d); }
   static bool failed(const std::vector<DeviceStatus>& all) {
     for (auto& s : all)
       if (s.failed) return true;
     return false;
   }
 
-  // Per device thread: phase clock and superstep index. The device phases
-  // (merge, compute, compact) are timed by events on the stream, read after
-  // the superstep's one synchronisation, so no phase waits for the GPU; the
+  // The shared phase clock, plus events on the stream: the device phases
+  // (merge, compute, compact) are timed by events, read after the
+  // superstep's one synchronisation, so no phase waits for the GPU; the
   // host phases (wait, exchange) by the host clock.
-  struct Clock {
-    Phase phase = kMerge;
-    double t0 = 0, seconds[kPhases] = {0, 0, 0, 0, 0};
-    size_t step = 0;
+  struct Clock : PhaseClock {
     cudaEvent_t ev[2 * kPhases] = {};
     bool timed[kPhases] = {};
     Clock() = default;
@@ -71,8 +72,6 @@ class GpuRun {
       for (cudaEvent_t e : ev)
         if (e) cudaEventDestroy(e);
     }
-    void begin(Phase p) { phase = p, t0 = omp_get_wtime(); }
-    void end() { seconds[phase] += omp_get_wtime() - t0; }
     // A phase run several times in a superstep spans its first begin to its last end.
     void device_begin(Phase p, cudaStream_t s) {
       if (!ev[0])
@@ -98,15 +97,16 @@ class GpuRun {
     }
   };
 
-  // Publishes the device's status for `parity`, meets the others, and -
-  // unless some device failed - exchanges its send buffer for parity ^ 1
-  // and meets them again. Returns every device's status.
-  std::vector<DeviceStatus> sync(GpuDevice& dev, int parity, bool ok, Clock& clk, const SlotSources& slots) {
+  // Makes the device's status for `parity` final - the publish kernel
+  // writes it to mapped memory after the superstep's one stream
+  // synchronisation - then runs the shared sync (runtime/superstep_sync.h):
+  // agree, exchange the send buffer for parity ^ 1, meet. Returns every
+  // device's status.
+  std::vector<DeviceStatus> sync(GpuDevice& dev, int parity, bool ok, Clock& clk, const SlotSources& slots, bool pull) {
     const int d = dev.d;
-    DeviceStatus* slot = &board_[parity * D + d];
+    DeviceStatus* slot = &board_[d];
     clk.begin(kWait);
     double device_busy = 0;  // of this wait, the GPU still running the phases
-    ok = ok && !bad_exchange_[size_t(d)];
     if (ok) {
       try {
         DeviceStatus* on_device = nullptr;
@@ -126,57 +126,16 @@ class GpuRun {
     }
     if (!ok) *slot = DeviceStatus{}, slot->failed = 1;
     if (D > 1) mb.send(d, parity ^ 1).count = slot->sent;
-#pragma omp barrier
+    slot->delivered = slot->sent * uint64_t(D - 1);  // GPU devices broadcast
     clk.end();
     clk.seconds[kWait] = std::max(0.0, clk.seconds[kWait] - device_busy);
-    std::vector<DeviceStatus> all(static_cast<size_t>(D));
-    for (int p = 0; p < D; ++p) all[size_t(p)] = board_[parity * D + p];
-    if (failed(all)) return all;
-    clk.begin(kExchange);
-    uint64_t total = 0;
-    for (auto& s : all) total += s.sent;
-    if (D > 1 && total > 0) {
-      try {
-        policy_.choose(DataClass::kApplication, total * mb.item_bytes() / uint64_t(D)).exchange(mb, d, parity ^ 1);
-      } catch (const std::exception& e) {
-        fail(e.what());  // reported by every device at the next sync
-        bad_exchange_[size_t(d)] = 1;
-        for (int r = 0; r < D; ++r)  // peers must not merge a slot that was never filled
-          if (r != d) mb.recv(parity ^ 1, r, d).count = 0;
-      }
-    } else if (D > 1) {
-      for (int r = 0; r < D; ++r)
-        if (r != d) mb.recv(parity ^ 1, r, d).count = 0;
-    }
-    clk.end();
-    clk.begin(kWait);
-#pragma omp barrier
-    clk.end();
-    record(all, clk, d);
-    return all;
-  }
-  // Marks the superstep about to be recorded as a pull step.
-  void mark_pull(const Clock& clk, bool pull) {
-#pragma omp critical(chatty_multi_stats)
-    {
-      if (clk.step >= steps_.size()) steps_.resize(clk.step + 1);
-      steps_[clk.step].pull = pull;
-    }
+    return sync_.run(d, parity, *slot, clk, pull);
   }
 
  private:
-  void record(const std::vector<DeviceStatus>& all, Clock& clk, int d) {
-#pragma omp critical(chatty_multi_stats)
-    record_step(stats_, clk.step, d, clk.seconds, all, mb.item_bytes());
-    for (double& t : clk.seconds) t = 0;
-    ++clk.step;
-  }
-
-  TransportPolicy& policy_;
-  MultiStats& stats_;
-  std::vector<MultiStep>& steps_;
-  DeviceStatus* board_ = nullptr;   // [parity][device], mapped pinned host memory
-  std::vector<char> bad_exchange_;  // per device
+  const std::unique_ptr<Fabric> fabric_;  // how the device threads meet and agree
+  SuperstepSync sync_;
+  DeviceStatus* board_ = nullptr;  // per device, mapped pinned host memory the publish kernel writes
 };
 
 }  // namespace chatty::cuda
