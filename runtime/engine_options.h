@@ -35,6 +35,9 @@ struct EngineOptions {
   int devices = 1;         // host devices; the machine's threads are split between them
   bool numa = false;       // bind device d to NUMA node d % nodes (libnuma)
   bool migrate = true;     // host devices: an idle device computes blocks of a busy one (work migration)
+  // Host devices: each holds its own copy of its chunk's edges, as a rank
+  // of the cluster layer does, instead of views of the loaded graph.
+  bool chunk_copies = false;
   Comm comm = Comm::kAuto;
   Exchange exchange = Exchange::kAuto;
   Backend backend = Backend::kCpu;  // resolved: never auto

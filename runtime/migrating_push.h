@@ -21,22 +21,24 @@ namespace chatty::multi {
 // What a peer reads to relax a device's frontier blocks.
 template <typename V>
 struct PushTask {
-  const vid_t* ids = nullptr;  // the frontier
-  const V* val = nullptr;      // the owner's values (of the frontier's vertices)
+  const vid_t* ids = nullptr;     // the frontier
+  const V* val = nullptr;         // the owner's values (of the frontier's vertices)
+  const CsrChunk* out = nullptr;  // the owner's out-edges
+  const eid_t* degree = nullptr;  // every vertex's out-degree
 };
 
 struct PushSums {
   uint64_t edges = 0, migrated = 0, scout = 0;
 };
 
-// The push step over device d's frontier `in`, with
+// The push step over device d's frontier `in` (vertices of its chunk g), with
 // blocks of it relaxed by peers and blocks of theirs relaxed here. `out`
 // gets every vertex this device's replica changed (own blocks and migrated
 // ones); adds the peers' vertices relaxed here to `migrated`. With kScout,
 // returns the out-degree sum of `out` (the direction switch's scout count),
 // which costs a miss on the offsets of every changed vertex; else 0.
 template <typename P, bool kScout = false>
-uint64_t push_step(MigrationBoard<PushTask<typename P::Value>>& board, int d, const Csr& g, const P& prog,
+uint64_t push_step(MigrationBoard<PushTask<typename P::Value>>& board, int d, const GraphChunk& g, const P& prog,
                    typename P::Value* val, const Queue& in, Queue& out, Bitmap& claimed, SuperstepStats& st,
                    uint64_t& migrated) {
   using V = typename P::Value;
@@ -45,7 +47,7 @@ uint64_t push_step(MigrationBoard<PushTask<typename P::Value>>& board, int d, co
   // place: small frontiers (a grid's wavefront) are not worth the traffic,
   // so the last kKeep blocks stay with the owner.
   constexpr uint32_t kKeep = 8;
-  board.open(d, PushTask<V>{in.ids.data(), val}, 0, vid_t(in.count), vid_t(cpu::kGrain), kKeep);
+  board.open(d, PushTask<V>{in.ids.data(), val, &g.out, g.out_degree}, 0, vid_t(in.count), vid_t(cpu::kGrain), kKeep);
   PushSums sums;
   if (omp_get_max_threads() == 1) {
     vid_t* next = out.ids.mutable_data();
@@ -56,7 +58,7 @@ uint64_t push_step(MigrationBoard<PushTask<typename P::Value>>& board, int d, co
       // kScout the scout count is left unused, so that it compiles away.
       uint64_t scout = 0, edges = 0;
       size_t at = k;
-      cpu::push_block<false>(g, prog, t.val, val, t.ids, lo, hi, claimed, scout, edges,
+      cpu::push_block<false>(*t.out, t.degree, prog, t.val, val, t.ids, lo, hi, claimed, scout, edges,
                              [next, &at](vid_t v) { next[at++] = v; });
       k = at;
       s.edges += edges;
@@ -71,7 +73,7 @@ uint64_t push_step(MigrationBoard<PushTask<typename P::Value>>& board, int d, co
       PushSums mine;
       board.run(d, mine, [&](const PushTask<V>& t, vid_t lo, vid_t hi, PushSums& s) {
         uint64_t scout = 0, edges = 0;
-        cpu::push_block<true>(g, prog, t.val, val, t.ids, lo, hi, claimed, scout, edges,
+        cpu::push_block<true>(*t.out, t.degree, prog, t.val, val, t.ids, lo, hi, claimed, scout, edges,
                               [&local](vid_t v) { local.push(v); });
         s.edges += edges;
         if constexpr (kScout) s.scout += scout;

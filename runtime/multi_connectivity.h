@@ -37,7 +37,7 @@
 
 #include "kernels/cpu/union_find.h"
 #include "runtime/device_context.h"
-#include "runtime/graph.h"
+#include "runtime/graph_chunk.h"
 #include "runtime/hash.h"
 #include "runtime/superstep_decisions.h"
 #include "runtime/work_migration.h"
@@ -122,23 +122,22 @@ vid_t unite(vid_t u, vid_t v, vid_t* label) {
 // Sample round r over owned vertices [lo, hi) on the calling thread:
 // links each to its r-th neighbour; returns the edges linked.
 template <bool kAlone>
-uint64_t link_sample(const Csr& out, vid_t lo, vid_t hi, eid_t r, vid_t* label) {
+uint64_t link_sample(const CsrChunk& out, vid_t lo, vid_t hi, eid_t r, vid_t* label) {
   constexpr vid_t kAhead = 16;
-  const eid_t* off = out.offsets.data();
-  const vid_t* tgt = out.targets.data();
+  const vid_t* tgt = out.targets;
   uint64_t edges = 0;
   for (vid_t u = lo; u < hi; ++u) {
     // A union is a chain of dependent cache misses: the neighbour's id
     // (one line per vertex), its label, the labels up its tree. The id is
     // fetched four strides ahead and the label one stride ahead, so that
     // they overlap this union's.
-    if (u + 4 * kAhead < hi) __builtin_prefetch(tgt + off[u + 4 * kAhead]);  // the line of its r-th, mostly
+    if (u + 4 * kAhead < hi) __builtin_prefetch(tgt + out.begin(u + 4 * kAhead));  // the line of its r-th, mostly
     if (u + kAhead < hi) {
-      const eid_t e = off[u + kAhead] + r;
-      if (e < off[u + kAhead + 1]) __builtin_prefetch(label + tgt[e]);
+      const eid_t e = out.begin(u + kAhead) + r;
+      if (e < out.end(u + kAhead)) __builtin_prefetch(label + tgt[e]);
     }
-    const eid_t e = off[u] + r;
-    if (e >= off[u + 1]) continue;
+    const eid_t e = out.begin(u) + r;
+    if (e >= out.end(u)) continue;
     unite<kAlone>(u, tgt[e], label);
     ++edges;
   }
@@ -153,7 +152,7 @@ uint64_t link_sample(const Csr& out, vid_t lo, vid_t hi, eid_t r, vid_t* label) 
 // and flattens are the same whoever runs them.
 struct SampleTask {
   vid_t* label = nullptr;
-  const Csr* out = nullptr;
+  const CsrChunk* out = nullptr;  // the owner's out-edges
   int round = -1;
 };
 
@@ -191,13 +190,12 @@ inline SampleSums sample_phase(MigrationBoard<SampleTask>& board, int d, const S
 // cannot change anything, and every edge with one end outside it is linked
 // from that end.
 template <bool kAlone, typename Meet>
-uint64_t link_rest(const Csr& out, vid_t lo, vid_t hi, eid_t skip, vid_t giant, vid_t* label,
+uint64_t link_rest(const CsrChunk& out, vid_t lo, vid_t hi, eid_t skip, vid_t giant, vid_t* label,
                    std::vector<vid_t>& unions, Meet meet) {
-  const eid_t* off = out.offsets.data();
-  const vid_t* tgt = out.targets.data();
-  return collect(lo, hi, unions, [=, &meet](vid_t u, auto push) -> uint64_t {
+  const vid_t* tgt = out.targets;
+  return collect(lo, hi, unions, [=, &out, &meet](vid_t u, auto push) -> uint64_t {
     if (std::atomic_ref<vid_t>(label[u]).load(std::memory_order_relaxed) == giant) return 0;
-    const eid_t first = off[u] + skip, last = off[u + 1];
+    const eid_t first = out.begin(u) + skip, last = out.end(u);
     for (eid_t e = first; e < last; ++e) {
       meet(tgt[e]);
       push(unite<kAlone>(u, tgt[e], label));
@@ -343,10 +341,10 @@ class Forest {
 // The only device: nothing to tell anyone, so one device's Afforest, a
 // superstep per stage.
 template <typename V>
-void solo_connectivity(DeviceContext<V>& c, const Graph& g) {
+void solo_connectivity(DeviceContext<V>& c, const GraphChunk& g) {
   int k = 0;
   c.begin(kCompute);
-  cpu::afforest(g.out(), !g.directed(), c.values.data(), [&](uint64_t edges) {
+  cpu::afforest(g.out, !g.directed, c.values.data(), [&](uint64_t edges) {
     c.end();
     DeviceStatus mine;
     mine.edges = edges;
@@ -356,12 +354,12 @@ void solo_connectivity(DeviceContext<V>& c, const Graph& g) {
 }
 
 template <typename V>
-void connectivity(DeviceContext<V>& c, const Graph& g, MigrationBoard<wcc::SampleTask>& board) {
+void connectivity(DeviceContext<V>& c, const GraphChunk& g, MigrationBoard<wcc::SampleTask>& board) {
   static_assert(std::is_same_v<V, vid_t>, "labels are vertex ids");
   constexpr eid_t kSample = 2;
   const bool alone = omp_get_max_threads() == 1;  // the device's team links without CAS
-  const vid_t n = g.num_vertices();
-  const Csr& out = g.out();
+  const vid_t n = g.n;
+  const CsrChunk& out = g.out;
   vid_t* label = c.values.data();
   uint64_t migrated = 0;
   auto sample_phase = [&](int round) -> uint64_t {
@@ -414,7 +412,7 @@ void connectivity(DeviceContext<V>& c, const Graph& g, MigrationBoard<wcc::Sampl
       // The vote and the rest stage read owned labels only; a remote
       // vertex's path is flattened where a link or the compaction meets it.
       sample_phase(-1);
-      if (!g.directed() && c.hi > c.lo) {
+      if (!g.directed && c.hi > c.lo) {
         std::vector<vid_t> roots(1024);
         for (uint64_t i = 0; i < roots.size(); ++i) roots[i] = label[c.lo + vid_t(hash2(0xAF, i) % (c.hi - c.lo))];
         vote_for_giant(roots, mine);
@@ -431,7 +429,7 @@ void connectivity(DeviceContext<V>& c, const Graph& g, MigrationBoard<wcc::Sampl
         const wcc::Bits32& touched = f.touched;
         wcc::collect(c.lo, c.hi, woken, [&](vid_t u, auto push) -> uint64_t {
           if (std::atomic_ref<vid_t>(label[u]).load(std::memory_order_relaxed) == giant) return 0;
-          for (eid_t e = out.offsets[u] + kSample; e < out.offsets[u + 1]; ++e)
+          for (eid_t e = out.begin(u) + kSample; e < out.end(u); ++e)
             if (!touched.get(out.targets[e])) push(out.targets[e]);
           return 0;
         });

@@ -5,9 +5,11 @@
 //   boundary vertices into its send buffer -> publishes status and meets the
 //   others -> exchanges through the policy's transport -> meets again,
 // until no device has work (PageRank: until the global L1 change < tolerance).
-// Every device keeps the full value array; the exchange broadcasts each
-// device's updates to all peers, so replicas of boundary vertices stay
-// current for pull steps and a push offer reaches the vertex's owner.
+// Every device keeps the full value array but only its chunk of the edges
+// (runtime/graph_chunk.h); the exchange sends each device's updates to the
+// peers that read them (all of them, or its readers: exchange_policy.h),
+// so replicas of boundary vertices stay current for pull steps and a push
+// offer reaches the vertex's owner.
 #pragma once
 
 #include <omp.h>
@@ -23,6 +25,7 @@
 #include "runtime/drivers/traversal.h"
 #include "runtime/engine.h"
 #include "runtime/exchange_policy.h"
+#include "runtime/graph_chunk.h"
 #include "runtime/host/gather_ops.h"
 #include "runtime/host/ordered_ops.h"
 #include "runtime/host/traversal_ops.h"
@@ -48,11 +51,12 @@ EngineResult<typename P::Value> run_program_multi(const Graph& g, const P& prog,
     if constexpr (P::kNeedsWeights) CHATTY_CHECK(g.weighted(), "this app needs edge weights");
   const int D = part.devices();
   const vid_t n = g.num_vertices();
-  if constexpr (P::kKind == ProgramKind::kGather) {
-    (void)g.in();
-  } else if constexpr (P::kPullable) {
-    (void)g.in();
-  }
+  constexpr bool kInEdges = [] {
+    if constexpr (P::kKind == ProgramKind::kGather)
+      return true;
+    else
+      return P::kPullable;
+  }();
   constexpr bool kLinks = [] {  // a connectivity program, which union-find may run
     if constexpr (P::kKind == ProgramKind::kTraversal)
       return P::kConnectivity;
@@ -71,7 +75,9 @@ EngineResult<typename P::Value> run_program_multi(const Graph& g, const P& prog,
   stats.device_seconds.assign(size_t(D), {});
   stats.transport = policy.describe();
   stats.exchange = per_peer ? "peer" : "broadcast";
-  stats.structure_bytes = g.num_edges() * sizeof(vid_t) + (uint64_t(n) + uint64_t(D)) * sizeof(eid_t);
+  const ChunkedGraph chunks(g, part, kInEdges, opt.chunk_copies);
+  stats.structure_bytes = 0;
+  for (int d = 0; d < D; ++d) stats.structure_bytes = std::max(stats.structure_bytes, chunks.bytes(d));
   const int per_device = std::max(1, omp_get_max_threads() / D);
   const int saved_levels = omp_get_max_active_levels();
   omp_set_max_active_levels(2);
@@ -93,19 +99,19 @@ EngineResult<typename P::Value> run_program_multi(const Graph& g, const P& prog,
 #pragma omp parallel for schedule(static)
     for (vid_t v = 0; v < n; ++v) c.values[v] = prog.init(v);
     if constexpr (P::kKind == ProgramKind::kGather) {
-      host::GatherOps<P> ops(c, g, prog, gather_board);
+      host::GatherOps<P> ops(c, chunks[d], prog, gather_board);
       drive_gather(ops, prog);
     } else {
       if (P::kConnectivity && opt.union_find) {
         if (c.solo())
-          multi::solo_connectivity(c, g);
+          multi::solo_connectivity(c, chunks[d]);
         else
-          multi::connectivity(c, g, wcc_board);
+          multi::connectivity(c, chunks[d], wcc_board);
       } else if (P::kOrdered) {
-        host::OrderedOps<P> ops(c, g, prog, delta, push_board);
+        host::OrderedOps<P> ops(c, chunks[d], prog, delta, push_board);
         drive_ordered(ops, prog, start.vertices, delta);
       } else {
-        host::TraversalOps<P> ops(c, g, prog, P::kPullable && opt.direction != Direction::kPush, push_board,
+        host::TraversalOps<P> ops(c, chunks[d], prog, P::kPullable && opt.direction != Direction::kPush, push_board,
                                   pull_board);
         drive_traversal(ops, prog, g, start, opt);
       }

@@ -34,7 +34,7 @@ struct MultiStats {
   int devices = 1;
   std::string transport;
   std::string exchange = "broadcast";  // how records find their peers: broadcast or per-peer
-  uint64_t structure_bytes = 0;        // chunk data each device holds (CSR/CSC of its vertices)
+  uint64_t structure_bytes = 0;        // edge structure of the largest chunk a device holds (its CSR/CSC)
   std::vector<MultiStep> steps;
   // Seconds in each phase over the run, per device: the steps' means hide
   // imbalance, which shows here as one device waiting for a slower one.

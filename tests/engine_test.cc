@@ -71,7 +71,7 @@ TEST(Engine, PullStepOverARangeStartingMidWord) {
   SuperstepStats st;
   const int saved = omp_get_max_threads();
   omp_set_num_threads(4);
-  const uint64_t awake = cpu::pull_step(g.in(), prog, val.data(), front, next, level, st, lo, n);
+  const uint64_t awake = cpu::pull_step(chunk_view(g.in(), lo, n), prog, val.data(), front, next, level, st);
   omp_set_num_threads(saved);
   uint64_t want = 0;
   for (vid_t v = 0; v < n; ++v) {

@@ -14,6 +14,7 @@
 #include "apps/sssp/reference.h"
 #include "apps/wcc/reference.h"
 #include "datasets/load.h"
+#include "runtime/graph_chunk.h"
 #include "runtime/partition.h"
 #include "runtime/work_migration.h"
 #include "test_util.h"
@@ -26,17 +27,20 @@ struct MultiCase {
   int devices;
   std::string comm;
   std::string exchange = "broadcast";
+  bool copies = false;  // each device holds a copy of its chunk's edges
 };
 
 void PrintTo(const MultiCase& c, std::ostream* os) {
-  *os << c.graph << " on " << c.devices << " devices, " << c.comm << ", " << c.exchange;
+  *os << c.graph << " on " << c.devices << " devices, " << c.comm << ", " << c.exchange
+      << (c.copies ? ", chunk copies" : "");
 }
 
 std::string case_name(const ::testing::TestParamInfo<MultiCase>& i) {
   std::string g = i.param.graph.find('/') != std::string::npos ? "facebook" : i.param.graph;
   for (char& ch : g)
     if (ch == ':') ch = '_';
-  return g + "_P" + std::to_string(i.param.devices) + "_" + i.param.comm + (i.param.exchange == "peer" ? "_peer" : "");
+  return g + "_P" + std::to_string(i.param.devices) + "_" + i.param.comm + (i.param.exchange == "peer" ? "_peer" : "") +
+         (i.param.copies ? "_copies" : "");
 }
 
 class MultiDevice : public ::testing::TestWithParam<MultiCase> {
@@ -53,6 +57,7 @@ class MultiDevice : public ::testing::TestWithParam<MultiCase> {
     o.devices = GetParam().devices;
     o.comm = parse_comm(GetParam().comm);
     o.exchange = parse_exchange(GetParam().exchange);
+    o.chunk_copies = GetParam().copies;
     return o;
   }
 };
@@ -109,6 +114,11 @@ std::vector<MultiCase> cases() {
     c.push_back({"urand:11:6", p, "host_view", "peer"});
     c.push_back({testing::data_file("facebook_combined.txt"), p, "host", "peer"});
   }
+  // Devices that hold only their own chunk's edges: one that read another
+  // device's would read past its arrays (AddressSanitizer) or compute wrong.
+  for (int p : {1, 2, 4, 7})
+    for (const char* g : {"kron:11", "grid:40x25", "urand:11:6"}) c.push_back({g, p, "host", "broadcast", true});
+  c.push_back({testing::data_file("facebook_combined.txt"), 3, "host_read", "peer", true});
   return c;
 }
 
@@ -153,6 +163,7 @@ TEST(MultiDeviceMigration, AnIdleDeviceComputesItsPeersBlocks) {
   opt.tolerance = 1e-9;
   const auto one = run_app(App::kPageRank, g, 0, opt).ranks;
   opt.devices = 2;
+  opt.chunk_copies = true;  // the blocks it takes are read from the owner's chunk
   uint64_t migrated = 0;
   for (int attempt = 0; attempt < 10 && migrated == 0; ++attempt) {  // a peer that never got a core takes nothing
     const AppOutput on = run_app(App::kPageRank, g, 0, opt, &part);
@@ -179,7 +190,8 @@ TEST(MultiDeviceMigration, AnIdleDeviceTakesBlocksOfItsPeer) {
   const Partition part = partition_at(g, {0, n - 64, n});
   EngineOptions opt;
   opt.devices = 2;
-  opt.delta = 1u << 20;  // SSSP: one wide bucket, frontiers big enough to share
+  opt.chunk_copies = true;  // the blocks it takes are read from the owner's chunk
+  opt.delta = 1u << 20;     // SSSP: one wide bucket, frontiers big enough to share
   // Whether the idle device gets a core while its peer still has blocks is
   // up to the machine (ctest runs tests side by side); what must hold is
   // that the answers do not depend on it.
@@ -258,6 +270,7 @@ TEST(MultiDeviceDirected, DirectedGraphAndForcedDirections) {
       opt.devices = 4;
       opt.direction = dir;
       opt.exchange = x;
+      opt.chunk_copies = x == Exchange::kPeer;  // pull steps read the in-edges of the device's chunk only
       for (App app : {App::kBfs, App::kSssp, App::kWcc})
         EXPECT_EQ(run_app(app, g, 0, opt, &part).ints, run_app(app, g, 0, {}).ints)
             << app_name(app) << " " << direction_name(dir) << " " << exchange_name(x);
@@ -489,6 +502,46 @@ TEST(Partition, BalancedChunksAndBoundaries) {
   EXPECT_THROW(partition_at(four, {0, 2, 2, 4}), Error);  // an empty chunk
   EXPECT_THROW(partition_at(four, {0, 3}), Error);        // not up to |V|
   EXPECT_EQ(partition_at(four, {0, 1, 4}).boundary_list.size(), 3u);
+}
+
+// A device's chunk is the rows of its own vertices, out and in, with
+// global targets; copies equal views; an undirected graph's in-edges are
+// its out-edges and are counted once.
+TEST(Partition, ChunksHoldTheRowsOfTheirVertices) {
+  std::string s;
+  for (int i = 0; i < 300; ++i) s += std::to_string(i) + " " + std::to_string((i * 53 + 7) % 300) + " 3\n";
+  const Graph directed = load_graph(testing::write_file("chunks.wel", s), {});
+  const Graph undirected = load_graph("kron:10", {});
+  for (const Graph* g : {&directed, &undirected}) {
+    const Partition part = partition_graph(*g, 3);
+    for (bool copy : {false, true}) {
+      const ChunkedGraph chunks(*g, part, true, copy);
+      uint64_t out_edges = 0;
+      for (int d = 0; d < 3; ++d) {
+        const GraphChunk& c = chunks[d];
+        EXPECT_EQ(c.out.lo, part.begin(d));
+        EXPECT_EQ(c.out.hi, part.end(d));
+        EXPECT_EQ(c.out.weighted(), g->weighted());
+        for (const auto& [chunk, csr] : {std::pair{&c.out, &g->out()}, std::pair{&c.in, &g->in()}})
+          for (vid_t v = c.out.lo; v < c.out.hi; ++v) {
+            ASSERT_EQ(chunk->degree(v), csr->degree(v));
+            for (eid_t e = 0; e < chunk->degree(v); ++e) {
+              ASSERT_EQ(chunk->targets[chunk->begin(v) + e], csr->targets[csr->offsets[v] + e]);
+              if (chunk->weights) {
+                ASSERT_EQ(chunk->weights[chunk->begin(v) + e], csr->weights[csr->offsets[v] + e]);
+              }
+            }
+          }
+        for (vid_t v = 0; v < g->num_vertices(); ++v) ASSERT_EQ(c.out_degree[v], g->out_degree(v));
+        out_edges += c.out.num_edges();
+        const uint64_t rows = uint64_t(c.out.hi - c.out.lo + 1) * sizeof(eid_t);
+        const uint64_t one = rows + c.out.num_edges() * (sizeof(vid_t) + (g->weighted() ? sizeof(weight_t) : 0));
+        EXPECT_EQ(chunks.bytes(d),
+                  g->directed() ? one + rows + c.in.num_edges() * (sizeof(vid_t) + sizeof(weight_t)) : one);
+      }
+      EXPECT_EQ(out_edges, g->num_edges());
+    }
+  }
 }
 
 TEST(Partition, PaperExampleAdjustsTheCut) {

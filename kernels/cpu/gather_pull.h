@@ -24,16 +24,16 @@ struct GatherState {
   double dangling = 0;  // sink mass: values of vertices without out-edges
 };
 
+// Publishes the values of all n vertices, whose out-degrees `degree` holds.
 template <typename P>
-GatherState<typename P::Value> gather_init(const Csr& out_edges, const P& prog, const typename P::Value* val) {
-  const vid_t n = out_edges.num_vertices();
+GatherState<typename P::Value> gather_init(vid_t n, const eid_t* degree, const P& prog, const typename P::Value* val) {
   GatherState<typename P::Value> s;
   s.contrib.resize(n);
   s.next_contrib.resize(n);
   double dangling = 0;
 #pragma omp parallel for schedule(static) reduction(+ : dangling)
   for (vid_t v = 0; v < n; ++v) {
-    const eid_t d = out_edges.offsets[v + 1] - out_edges.offsets[v];
+    const eid_t d = degree[v];
     if (d == 0) dangling += double(val[v]);
     s.contrib[v] = prog.publish(val[v], d);
   }
@@ -70,7 +70,9 @@ struct GatherTask {
   V* val = nullptr;
   const V* contrib = nullptr;
   V* next = nullptr;
-  double dangling_in = 0;  // mass of all vertices without out-edges, last superstep
+  double dangling_in = 0;         // mass of all vertices without out-edges, last superstep
+  const CsrChunk* in = nullptr;   // the owner's in-edges
+  const eid_t* degree = nullptr;  // every vertex's out-degree
 };
 
 // What a range of vertices adds to the superstep's global sums.
@@ -88,16 +90,14 @@ struct GatherSums {
 // (Gauss-Seidel, t.next == t.contrib), reading a snapshot of its
 // in-neighbours' values, since other threads store into them meanwhile.
 template <typename P>
-void gather_range(const Csr& out_edges, const Csr& in_edges, const P& prog, const GatherTask<typename P::Value>& t,
-                  vid_t lo, vid_t hi, GatherSums& sums) {
+void gather_range(const P& prog, const GatherTask<typename P::Value>& t, vid_t lo, vid_t hi, GatherSums& sums) {
   using V = typename P::Value;
-  const vid_t* tgt = in_edges.targets.data();
-  const eid_t* in_off = in_edges.offsets.data();
-  const eid_t* out_off = out_edges.offsets.data();
+  const CsrChunk& in = *t.in;
+  const vid_t* tgt = in.targets;
   double l1 = 0, dangling = 0;
   [[maybe_unused]] std::vector<V> buf;
   for (vid_t v = lo; v < hi; ++v) {
-    const eid_t first = in_off[v], count = in_off[v + 1] - first;
+    const eid_t first = in.begin(v), count = in.end(v) - first;
     V value;
     if constexpr (P::kMonotone)
       value = prog.gather(t.val[v], snapshot(t.contrib, tgt + first, count, buf), t.dangling_in);
@@ -105,7 +105,7 @@ void gather_range(const Csr& out_edges, const Csr& in_edges, const P& prog, cons
       value = prog.gather(t.val[v], InValues<V>{t.contrib, tgt + first, count}, t.dangling_in);
     l1 += std::fabs(double(value) - double(t.val[v]));
     t.val[v] = value;
-    const eid_t d = out_off[v + 1] - out_off[v];
+    const eid_t d = t.degree[v];
     if (d == 0) dangling += double(value);
     if constexpr (P::kMonotone)
       __atomic_store_n(&t.next[v], prog.publish(value, d), __ATOMIC_RELAXED);
@@ -114,7 +114,7 @@ void gather_range(const Csr& out_edges, const Csr& in_edges, const P& prog, cons
   }
   sums.l1 += l1;
   sums.dangling += dangling;
-  sums.edges += in_off[hi] - in_off[lo];
+  sums.edges += in.begin(hi) - in.begin(lo);
 }
 
 }  // namespace chatty::cpu

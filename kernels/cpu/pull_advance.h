@@ -18,9 +18,10 @@ template <typename V>
 struct PullTask {
   V* val = nullptr;
   const Bitmap* front = nullptr;
-  Bitmap* next = nullptr;  // cleared before the step; gets the vertices that joined
-  V level{};               // what every frontier vertex holds (P::kUniformFrontier)
-  vid_t lo = 0;            // the first vertex of the range; blocks may start below it
+  Bitmap* next = nullptr;        // cleared before the step; gets the vertices that joined
+  V level{};                     // what every frontier vertex holds (P::kUniformFrontier)
+  vid_t lo = 0;                  // the first vertex of the range; blocks may start below it
+  const CsrChunk* in = nullptr;  // the owner's in-edges
 };
 
 struct PullSums {
@@ -38,28 +39,28 @@ inline constexpr vid_t kPullBlock = vid_t(kDenseGrain);
 static_assert(kPullBlock % 64 == 0, "pull blocks must cover whole bitmap words");
 inline vid_t pull_blocks_begin(vid_t lo) { return lo & ~vid_t(63); }
 
-// Visits the vertices of [max(lo, t.lo), hi).
+// Visits the vertices of [max(lo, t.lo), hi), which t.in holds.
 template <typename P>
-void pull_range(const Csr& in_edges, const P& prog, const PullTask<typename P::Value>& t, vid_t lo, vid_t hi,
-                PullSums& sums) {
+void pull_range(const P& prog, const PullTask<typename P::Value>& t, vid_t lo, vid_t hi, PullSums& sums) {
   using V = typename P::Value;
   constexpr vid_t kAhead = 8;
-  const vid_t n = in_edges.num_vertices();
-  const bool weighted = !in_edges.weights.empty();
+  const CsrChunk& in_edges = *t.in;
+  const vid_t n = in_edges.hi;
+  const weight_t* wgt = in_edges.weights;
   V* val = t.val;
   const Bitmap& front = *t.front;
   uint64_t awake = 0, edges = 0;
   for (vid_t v = std::max(lo, t.lo); v < hi; ++v) {
     // A pull step reads one or two in-edges of each vertex, a scattered
     // walk over the edge array that the hardware prefetcher cannot follow.
-    if (v + kAhead < n) __builtin_prefetch(&in_edges.targets[in_edges.offsets[v + kAhead]], 0, 0);
+    if (v + kAhead < n) __builtin_prefetch(&in_edges.targets[in_edges.begin(v + kAhead)], 0, 0);
     if (!P::unvisited(val[v])) continue;
-    const eid_t first = in_edges.offsets[v], last = in_edges.offsets[v + 1];
+    const eid_t first = in_edges.begin(v), last = in_edges.end(v);
     for (eid_t e = first; e < last; ++e) {
       const vid_t u = in_edges.targets[e];
       if (!front.get(u)) continue;
       const V from = P::kUniformFrontier ? t.level : val[u];
-      val[v] = P::reduce(val[v], prog.scatter(from, u, v, weighted ? in_edges.weights[e] : 1));
+      val[v] = P::reduce(val[v], prog.scatter(from, u, v, wgt ? wgt[e] : 1));
       t.next->set(v);
       ++awake;
       edges += e - first + 1;
@@ -75,16 +76,16 @@ void pull_range(const Csr& in_edges, const P& prog, const PullTask<typename P::V
 // `level` is the value every frontier vertex holds when the program is level
 // synchronous (P::kUniformFrontier, BFS); it saves a random read of the
 // parent's value per visited vertex, and on return holds the new level.
-// Visits vertices [lo, hi) (a device's chunk; `next` bits outside stay 0).
+// Visits the vertices of in_edges' chunk (`next` bits outside stay 0).
 template <typename P>
-uint64_t pull_step(const Csr& in_edges, const P& prog, typename P::Value* val, const Bitmap& front, Bitmap& next,
-                   typename P::Value& level, SuperstepStats& st, vid_t lo = 0, vid_t hi = ~vid_t(0)) {
-  const vid_t n = std::min(hi, in_edges.num_vertices());
-  const PullTask<typename P::Value> t{val, &front, &next, level, lo};
+uint64_t pull_step(const CsrChunk& in_edges, const P& prog, typename P::Value* val, const Bitmap& front, Bitmap& next,
+                   typename P::Value& level, SuperstepStats& st) {
+  const vid_t lo = in_edges.lo, n = in_edges.hi;
+  const PullTask<typename P::Value> t{val, &front, &next, level, lo, &in_edges};
   next.clear();
-  const PullSums sums = sum_over_blocks<PullSums>(
-      pull_blocks_begin(lo), n, kPullBlock,
-      [&](vid_t first, vid_t last, PullSums& s) { pull_range(in_edges, prog, t, first, last, s); });
+  const PullSums sums =
+      sum_over_blocks<PullSums>(pull_blocks_begin(lo), n, kPullBlock,
+                                [&](vid_t first, vid_t last, PullSums& s) { pull_range(prog, t, first, last, s); });
   if (P::kUniformFrontier) level = prog.scatter(level, 0, 0, 1);
   st.active = n - lo;
   st.updated = sums.awake;

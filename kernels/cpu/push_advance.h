@@ -9,7 +9,7 @@
 #include <atomic>
 
 #include "runtime/frontier.h"
-#include "runtime/graph.h"
+#include "runtime/graph_chunk.h"
 #include "runtime/parallel.h"
 #include "runtime/run_stats.h"
 
@@ -31,13 +31,14 @@ namespace detail {
 // with plain loads and stores - relaxed atomic ones, which compile to plain
 // moves, because a peer helping with this device's frontier reads them.
 template <bool kShared, typename P, typename Push>
-inline void relax_out_edges(const Csr& g, const P& prog, const typename P::Value* src, typename P::Value* val, vid_t u,
-                            Bitmap& claimed, uint64_t& scout, uint64_t& edges, Push&& push) {
+inline void relax_out_edges(const CsrChunk& g, const eid_t* degree, const P& prog, const typename P::Value* src,
+                            typename P::Value* val, vid_t u, Bitmap& claimed, uint64_t& scout, uint64_t& edges,
+                            Push&& push) {
   using V = typename P::Value;
   const V vu = std::atomic_ref<V>(const_cast<V&>(src[u])).load(std::memory_order_relaxed);
-  const eid_t lo = g.offsets[u], hi = g.offsets[u + 1];
-  const vid_t* tgt = g.targets.data();
-  const weight_t* wgt = g.weights.empty() ? nullptr : g.weights.data();
+  const eid_t lo = g.begin(u), hi = g.end(u);
+  const vid_t* tgt = g.targets;
+  const weight_t* wgt = g.weights;
   edges += hi - lo;
   for (eid_t e = lo; e < hi; ++e) {
     const vid_t v = tgt[e];
@@ -64,22 +65,23 @@ inline void relax_out_edges(const Csr& g, const P& prog, const typename P::Value
     }
     if (first) {
       push(v);
-      scout += g.offsets[v + 1] - g.offsets[v];
+      scout += degree[v];
     }
   }
 }
 
 }  // namespace detail
 
-// Relaxes the out-edges of ids[first, last), the sources' values read from
-// src, into val; push(v) sees each vertex whose value changed (once, for
-// programs that are not first-visit, while `claimed` is not reset).
+// Relaxes the out-edges of ids[first, last) (vertices of chunk g), the
+// sources' values read from src, into val; push(v) sees each vertex whose
+// value changed (once, for programs that are not first-visit, while
+// `claimed` is not reset), and `scout` adds degree[v] of each.
 template <bool kShared, typename P, typename Push>
-inline void push_block(const Csr& g, const P& prog, const typename P::Value* src, typename P::Value* val,
-                       const vid_t* ids, size_t first, size_t last, Bitmap& claimed, uint64_t& scout, uint64_t& edges,
-                       Push&& push) {
+inline void push_block(const CsrChunk& g, const eid_t* degree, const P& prog, const typename P::Value* src,
+                       typename P::Value* val, const vid_t* ids, size_t first, size_t last, Bitmap& claimed,
+                       uint64_t& scout, uint64_t& edges, Push&& push) {
   for (size_t i = first; i < last; ++i)
-    detail::relax_out_edges<kShared>(g, prog, src, val, ids[i], claimed, scout, edges, push);
+    detail::relax_out_edges<kShared>(g, degree, prog, src, val, ids[i], claimed, scout, edges, push);
 }
 
 // Clears the claims of a push step's output.

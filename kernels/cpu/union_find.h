@@ -130,26 +130,26 @@ inline void uf_compress_list(const vid_t* list, size_t count, vid_t* comp) {
 }
 
 // Afforest (Sutton, Ben-Nun, Barak, IPDPS 2018) on one device that holds
-// every vertex: link a two-neighbour sample, find the giant component from
+// every vertex (g's chunk starts at 0 and ends at |V|): link a two-neighbour sample, find the giant component from
 // a sample of labels, then link every other edge of the vertices outside
 // it. comp must hold the identity labels on entry; calls step(edges) after
 // each of its three stages.
 template <typename Step>
-void afforest(const Csr& g, bool undirected, vid_t* comp, Step step) {
-  const vid_t n = g.num_vertices();
+void afforest(const CsrChunk& g, bool undirected, vid_t* comp, Step step) {
+  const vid_t n = g.hi;
   constexpr eid_t kSampleRounds = 2;
   for (eid_t r = 0; r < kSampleRounds; ++r) {
     uint64_t edges = 0;
 #pragma omp parallel for schedule(dynamic, 16384) reduction(+ : edges)
     for (vid_t u = 0; u < n; ++u) {
       // The neighbour's id is a line per vertex: fetched further ahead.
-      if (u + 4 * kPrefetchAhead < n) __builtin_prefetch(g.targets.data() + g.offsets[u + 4 * kPrefetchAhead]);
+      if (u + 4 * kPrefetchAhead < n) __builtin_prefetch(g.targets + g.begin(u + 4 * kPrefetchAhead));
       if (u + kPrefetchAhead < n) {
-        const eid_t ahead = g.offsets[u + kPrefetchAhead] + r;
-        if (ahead < g.offsets[u + kPrefetchAhead + 1]) __builtin_prefetch(comp + g.targets[ahead]);
+        const eid_t ahead = g.begin(u + kPrefetchAhead) + r;
+        if (ahead < g.end(u + kPrefetchAhead)) __builtin_prefetch(comp + g.targets[ahead]);
       }
-      const eid_t e = g.offsets[u] + r;
-      if (e < g.offsets[u + 1]) {
+      const eid_t e = g.begin(u) + r;
+      if (e < g.end(u)) {
         uf_link(u, g.targets[e], comp);
         ++edges;
       }
@@ -170,7 +170,7 @@ void afforest(const Csr& g, bool undirected, vid_t* comp, Step step) {
 #pragma omp parallel for schedule(dynamic, kGrain) reduction(+ : edges)
   for (vid_t u = 0; u < n; ++u) {
     if (std::atomic_ref<vid_t>(comp[u]).load(std::memory_order_relaxed) == giant) continue;
-    const eid_t lo = g.offsets[u] + kSampleRounds, hi = g.offsets[u + 1];
+    const eid_t lo = g.begin(u) + kSampleRounds, hi = g.end(u);
     for (eid_t e = lo; e < hi; ++e) uf_link(u, g.targets[e], comp);
     edges += hi > lo ? hi - lo : 0;
   }

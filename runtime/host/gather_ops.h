@@ -9,7 +9,7 @@
 #include "kernels/cpu/gather_pull.h"
 #include "runtime/device_context.h"
 #include "runtime/drivers/gather.h"
-#include "runtime/graph.h"
+#include "runtime/graph_chunk.h"
 #include "runtime/work_migration.h"
 
 namespace chatty::host {
@@ -21,11 +21,11 @@ template <typename P>
 class GatherOps {
  public:
   using V = typename P::Value;
-  GatherOps(DeviceContext<V>& c, const Graph& g, const P& prog, GatherBoard<V>& board)
+  GatherOps(DeviceContext<V>& c, const GraphChunk& g, const P& prog, GatherBoard<V>& board)
       : c_(c), g_(g), prog_(prog), board_(board) {}
 
   double start() {
-    state_ = cpu::gather_init(g_.out(), prog_, c_.values.data());  // all vertices: the global dangling mass
+    state_ = cpu::gather_init(g_.n, g_.out_degree, prog_, c_.values.data());  // all vertices: the global dangling mass
     return state_.dangling;
   }
 
@@ -39,12 +39,11 @@ class GatherOps {
     state_.dangling = dangling;
     // A monotone program updates in place (Gauss-Seidel): fewer supersteps.
     V* next = P::kMonotone ? state_.contrib.data() : state_.next_contrib.data();
-    board_.open(c_.d, {c_.values.data(), state_.contrib.data(), next, state_.dangling}, c_.lo, c_.hi,
-                vid_t(cpu::kDenseGrain));
+    board_.open(c_.d, {c_.values.data(), state_.contrib.data(), next, state_.dangling, &g_.in, g_.out_degree}, c_.lo,
+                c_.hi, vid_t(cpu::kDenseGrain));
     cpu::GatherSums sums;
-    const Csr &out = g_.out(), &in = g_.in();
     auto work = [&](const cpu::GatherTask<V>& t, vid_t lo, vid_t hi, cpu::GatherSums& s) {
-      cpu::gather_range(out, in, prog_, t, lo, hi, s);
+      cpu::gather_range(prog_, t, lo, hi, s);
     };
     board_.run_team(c_.d, sums, work);  // waits for the blocks peers took: they wrote into this device's buffers
     if constexpr (!P::kMonotone) state_.contrib.swap(state_.next_contrib);
@@ -66,7 +65,7 @@ class GatherOps {
 
  private:
   DeviceContext<V>& c_;
-  const Graph& g_;
+  const GraphChunk& g_;
   const P& prog_;
   GatherBoard<V>& board_;
   cpu::GatherState<V> state_;

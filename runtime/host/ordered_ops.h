@@ -12,7 +12,7 @@
 
 #include "runtime/device_context.h"
 #include "runtime/drivers/ordered.h"
-#include "runtime/graph.h"
+#include "runtime/graph_chunk.h"
 #include "runtime/host/traversal_ops.h"
 #include "runtime/migrating_push.h"
 
@@ -22,15 +22,8 @@ template <typename P>
 class OrderedOps {
  public:
   using V = typename P::Value;
-  OrderedOps(DeviceContext<V>& c, const Graph& g, const P& prog, uint64_t delta, PushBoard<V>& board)
-      : c_(c),
-        g_(g),
-        prog_(prog),
-        delta_(delta),
-        frontier_(g.num_vertices()),
-        changed_(g.num_vertices()),
-        claimed_(g.num_vertices()),
-        board_(board) {}
+  OrderedOps(DeviceContext<V>& c, const GraphChunk& g, const P& prog, uint64_t delta, PushBoard<V>& board)
+      : c_(c), g_(g), prog_(prog), delta_(delta), frontier_(g.n), changed_(g.n), claimed_(g.n), board_(board) {}
 
   void start(const std::vector<vid_t>& s) {
     if (c_.solo()) {
@@ -72,8 +65,7 @@ class OrderedOps {
       for (size_t i = 0; i < frontier_.count; ++i) c_.marks.reset(frontier_.ids[i]);
     }
     SuperstepStats st;
-    multi::push_step(board_, c_.d, g_.out(), prog_, c_.values.data(), frontier_, changed_, claimed_, st,
-                     mine_.migrated);
+    multi::push_step(board_, c_.d, g_, prog_, c_.values.data(), frontier_, changed_, claimed_, st, mine_.migrated);
     mine_.edges = st.edges;
     uint64_t& bucket_low = mine_.at(kBucketSlot);
     for (size_t i = 0; i < changed_.count; ++i) {
@@ -114,8 +106,7 @@ class OrderedOps {
     constexpr size_t kLocalFuse = 1000;  // keep going alone below this size
     constexpr size_t kNone = ~size_t(0);
     SoloBins& sb = *solo_;
-    const Csr& g = g_.out();
-    const bool weighted = !g.weights.empty();
+    const CsrChunk& g = g_.out;  // the whole graph: a lone device owns every vertex
     V* val = c_.values.data();
     size_t total = 0;
     for (auto& mine : sb.bins) total += bucket < mine.size() ? mine[bucket].size() : 0;
@@ -135,13 +126,13 @@ class OrderedOps {
       auto relax = [&](vid_t u) {
         const V vu = std::atomic_ref<V>(val[u]).load(std::memory_order_relaxed);
         if (prog_.priority(vu) / delta_ < bucket) return;  // stale: settled in an earlier bucket
-        const eid_t lo = g.offsets[u], hi = g.offsets[u + 1];
+        const eid_t lo = g.begin(u), hi = g.end(u);
         edges += hi - lo;
         for (eid_t e = lo; e < hi; ++e) {
           const vid_t v = g.targets[e];
           // Values are random accesses: start the miss a few edges early.
           if (e + cpu::kPrefetch < hi) __builtin_prefetch(&val[g.targets[e + cpu::kPrefetch]], 1, 3);
-          const V offer = prog_.scatter(vu, u, v, weighted ? g.weights[e] : 1);
+          const V offer = prog_.scatter(vu, u, v, g.weights ? g.weights[e] : 1);
           if (atomic_combine(&val[v], offer, [](V a, V b) { return P::reduce(a, b); })) {
             sb.put(t, size_t(prog_.priority(offer) / delta_), v);
             ++updated;
@@ -178,7 +169,7 @@ class OrderedOps {
   }
 
   DeviceContext<V>& c_;
-  const Graph& g_;
+  const GraphChunk& g_;
   const P& prog_;
   const uint64_t delta_;
   std::vector<std::vector<vid_t>> bins_;

@@ -9,7 +9,7 @@
 #include "kernels/cpu/pull_advance.h"
 #include "runtime/device_context.h"
 #include "runtime/drivers/traversal.h"
-#include "runtime/graph.h"
+#include "runtime/graph_chunk.h"
 #include "runtime/migrating_push.h"
 
 namespace chatty::host {
@@ -33,17 +33,17 @@ template <typename P>
 class TraversalOps {
  public:
   using V = typename P::Value;
-  TraversalOps(DeviceContext<V>& c, const Graph& g, const P& prog, bool can_pull, PushBoard<V>& push_board,
+  TraversalOps(DeviceContext<V>& c, const GraphChunk& g, const P& prog, bool can_pull, PushBoard<V>& push_board,
                PullBoard<V>& pull_board)
       : c_(c),
         g_(g),
         prog_(prog),
         can_pull_(can_pull),
-        active_(g.num_vertices()),
-        changed_(g.num_vertices()),
-        claimed_(g.num_vertices()),
-        front_(can_pull ? g.num_vertices() : 0),
-        next_(can_pull ? g.num_vertices() : 0),
+        active_(g.n),
+        changed_(g.n),
+        claimed_(g.n),
+        front_(can_pull ? g.n : 0),
+        next_(can_pull ? g.n : 0),
         push_board_(push_board),
         pull_board_(pull_board) {}
 
@@ -74,11 +74,10 @@ class TraversalOps {
     c_.begin(kCompute);
     SuperstepStats st;
     if (c_.solo() && can_pull_) {  // every changed vertex is owned: count the scout in the step
-      mine_.at(kScoutSlot) = multi::push_step<P, true>(push_board_, c_.d, g_.out(), prog_, c_.values.data(), active_,
+      mine_.at(kScoutSlot) = multi::push_step<P, true>(push_board_, c_.d, g_, prog_, c_.values.data(), active_,
                                                        changed_, claimed_, st, mine_.migrated);
     } else {
-      multi::push_step(push_board_, c_.d, g_.out(), prog_, c_.values.data(), active_, changed_, claimed_, st,
-                       mine_.migrated);
+      multi::push_step(push_board_, c_.d, g_, prog_, c_.values.data(), active_, changed_, claimed_, st, mine_.migrated);
     }
     mine_.edges = st.edges;
     if (c_.solo()) {
@@ -87,14 +86,13 @@ class TraversalOps {
     }
     clear_marks(active_, c_.marks);
     if (can_pull_) front_.clear();
-    const Csr& out = g_.out();
     for (size_t i = 0; i < changed_.count; ++i) {
       const vid_t v = changed_.ids[i];
       if (can_pull_) front_.set(v);
       if (!c_.owns(v)) continue;
       push_unique(active_, c_.marks, v);
       ++mine_.updated;
-      mine_.at(kScoutSlot) += out.degree(v);
+      mine_.at(kScoutSlot) += g_.out.degree(v);
     }
     mine_.active = active_.count;
     c_.end();
@@ -111,11 +109,11 @@ class TraversalOps {
       if (c_.solo() && !front_current_) queue_to_bitmap(active_, front_);
       front_current_ = true;
       next_.clear();
-      pull_board_.open(c_.d, {c_.values.data(), &front_, &next_, level, c_.lo}, cpu::pull_blocks_begin(c_.lo), c_.hi,
-                       cpu::kPullBlock);
+      pull_board_.open(c_.d, {c_.values.data(), &front_, &next_, level, c_.lo, &g_.in}, cpu::pull_blocks_begin(c_.lo),
+                       c_.hi, cpu::kPullBlock);
       cpu::PullSums sums;
       pull_board_.run_team(c_.d, sums, [&](const cpu::PullTask<V>& t, vid_t lo, vid_t hi, cpu::PullSums& s) {
-        cpu::pull_range(g_.in(), prog_, t, lo, hi, s);
+        cpu::pull_range(prog_, t, lo, hi, s);
       });
       mine_.edges = sums.edges;
       mine_.migrated += sums.migrated;
@@ -163,7 +161,7 @@ class TraversalOps {
   }
 
   DeviceContext<V>& c_;
-  const Graph& g_;
+  const GraphChunk& g_;
   const P& prog_;
   const bool can_pull_;
   Queue active_, changed_;
