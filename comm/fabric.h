@@ -30,6 +30,8 @@ class Fabric {
 
   // Reserves `count` shared words on every device and returns the index of
   // the first; all are zero. Called before the devices start, by one thread.
+  // The words of one reservation lie together (in one process, on shared
+  // cache lines) and apart from other reservations'.
   virtual int reserve_words(int count) = 0;
 
   // Atomic operations on word `w` of device `owner`, by any device. A load

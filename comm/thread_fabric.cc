@@ -1,6 +1,7 @@
-// The fabric of devices that are threads of one process. Words sit a cache
-// line apart: a worklist's counters are hit by every thread of a device and
-// its peers, and two hot counters on one line would make each grab miss.
+// The fabric of devices that are threads of one process. Each reservation
+// starts on its own cache line and its words share lines: a worklist keeps
+// its contended span apart from the fields a grab reads next, and those
+// together, so a grab misses on two lines, not on one per word.
 #include <omp.h>
 
 #include <atomic>
@@ -14,8 +15,9 @@
 namespace chatty {
 namespace {
 
-struct alignas(64) Word {
-  std::atomic<uint64_t> v{0};
+struct alignas(64) Line {
+  static constexpr int kWords = 8;
+  std::atomic<uint64_t> v[kWords] = {};
 };
 
 class ThreadFabric : public Fabric {
@@ -49,8 +51,8 @@ class ThreadFabric : public Fabric {
 
   int reserve_words(int count) override {
     const int first = words_per_device_;
-    words_per_device_ += count;
-    std::vector<Word> fresh(size_t(words_per_device_) * size_t(devices_));
+    words_per_device_ += (count + Line::kWords - 1) / Line::kWords * Line::kWords;
+    std::vector<Line> fresh(size_t(words_per_device_ / Line::kWords) * size_t(devices_));
     words_.swap(fresh);  // nothing runs yet: every word is still zero
     return first;
   }
@@ -70,14 +72,15 @@ class ThreadFabric : public Fabric {
   };
 
   std::atomic<uint64_t>& at(int owner, int w) {
-    return words_[size_t(owner) * size_t(words_per_device_) + size_t(w)].v;
+    const size_t i = size_t(owner) * size_t(words_per_device_) + size_t(w);
+    return words_[i / Line::kWords].v[i % Line::kWords];
   }
 
   const int devices_;
   std::vector<Round> rounds_;
   std::vector<std::byte> board_[2];
   int words_per_device_ = 0;
-  std::vector<Word> words_;
+  std::vector<Line> words_;
 };
 
 }  // namespace

@@ -10,19 +10,19 @@ CsrChunk chunk_view(const Csr& c, vid_t lo, vid_t hi) {
   k.hi = hi;
   if (c.offsets.empty()) return k;
   k.offsets = c.offsets.data() + lo;
-  k.base = c.offsets[lo];
-  k.targets = c.targets.data() + k.base;
-  k.weights = c.weights.empty() ? nullptr : c.weights.data() + k.base;
+  k.targets = c.targets.data();
+  k.weights = c.weights.empty() ? nullptr : c.weights.data();
   return k;
 }
 
 CsrChunk ChunkedGraph::copy_of(const CsrChunk& c) {
   if (!c.offsets) return c;
   auto& m = *copies_.emplace_back(std::make_unique<Copy>());
-  const eid_t edges = c.num_edges();
-  m.offsets.assign(c.offsets, c.offsets + (c.hi - c.lo + 1));
-  m.targets.assign(c.targets, c.targets + edges);
-  if (c.weights) m.weights.assign(c.weights, c.weights + edges);
+  const eid_t first = c.offsets[0], last = first + c.num_edges();
+  m.offsets.resize(size_t(c.hi - c.lo) + 1);
+  for (size_t i = 0; i < m.offsets.size(); ++i) m.offsets[i] = c.offsets[i] - first;
+  m.targets.assign(c.targets + first, c.targets + last);
+  if (c.weights) m.weights.assign(c.weights + first, c.weights + last);
   CsrChunk k = c;
   k.offsets = m.offsets.data();
   k.targets = m.targets.data();
@@ -33,14 +33,11 @@ CsrChunk ChunkedGraph::copy_of(const CsrChunk& c) {
 ChunkedGraph::ChunkedGraph(const Graph& g, const Partition& part, bool in_edges, bool copy) {
   const vid_t n = g.num_vertices();
   const Csr& out = g.out();
-  degree_.resize(n);
-#pragma omp parallel for schedule(static)
-  for (vid_t v = 0; v < n; ++v) degree_[v] = out.degree(v);
   for (int d = 0; d < part.devices(); ++d) {
     GraphChunk c;
     c.n = n;
     c.directed = g.directed();
-    c.out_degree = degree_.data();
+    c.out_degree = Degrees{out.offsets.data()};
     c.out = chunk_view(out, part.begin(d), part.end(d));
     if (copy) c.out = copy_of(c.out);
     if (in_edges) {

@@ -15,19 +15,21 @@
 
 namespace chatty {
 
-// Edges of the vertices [lo, hi). Edge indices are local: begin(lo) = 0.
+// Edges of the vertices [lo, hi): v's are targets[begin(v)], ...,
+// targets[end(v) - 1]. A view indexes the whole graph's arrays as they are
+// (begin(lo) is where the chunk starts in them); a copy holds only the
+// chunk's edges (begin(lo) = 0). Either way no kernel subtracts a base.
 struct CsrChunk {
   vid_t lo = 0, hi = 0;
-  const eid_t* offsets = nullptr;     // hi - lo + 1 entries, from `base`
-  eid_t base = 0;                     // offsets[0]: where the chunk starts in its source's edges
-  const vid_t* targets = nullptr;     // num_edges() entries, global ids, sorted per vertex
-  const weight_t* weights = nullptr;  // num_edges() entries, or null when unweighted
+  const eid_t* offsets = nullptr;     // hi - lo + 1 entries
+  const vid_t* targets = nullptr;     // indexed by offsets; global ids, sorted per vertex
+  const weight_t* weights = nullptr;  // indexed by offsets, or null when unweighted
 
   bool has(vid_t v) const { return v >= lo && v < hi; }
-  eid_t begin(vid_t v) const { return offsets[v - lo] - base; }
-  eid_t end(vid_t v) const { return offsets[v - lo + 1] - base; }
+  eid_t begin(vid_t v) const { return offsets[v - lo]; }
+  eid_t end(vid_t v) const { return offsets[v - lo + 1]; }
   eid_t degree(vid_t v) const { return offsets[v - lo + 1] - offsets[v - lo]; }
-  eid_t num_edges() const { return offsets ? offsets[hi - lo] - base : 0; }
+  eid_t num_edges() const { return offsets ? offsets[hi - lo] - offsets[0] : 0; }
   bool weighted() const { return weights != nullptr; }
 };
 
@@ -36,18 +38,25 @@ CsrChunk chunk_view(const Csr& c, vid_t lo, vid_t hi);
 // All of `c`, in place.
 inline CsrChunk whole(const Csr& c) { return chunk_view(c, 0, c.num_vertices()); }
 
+// Every vertex's out-degree, read from the offsets of the whole graph's
+// out-edges: metadata each device holds, like its replica of the values.
+struct Degrees {
+  const eid_t* offsets = nullptr;  // |V| + 1 entries
+  eid_t operator[](vid_t v) const { return offsets[v + 1] - offsets[v]; }
+};
+
 struct GraphChunk {
-  CsrChunk out, in;                   // in: empty unless the run needs in-edges
-  const eid_t* out_degree = nullptr;  // every vertex's, |V| entries
-  vid_t n = 0;                        // |V|
+  CsrChunk out, in;  // in: empty unless the run needs in-edges
+  Degrees out_degree;
+  vid_t n = 0;  // |V|
   bool directed = true;
 };
 
 // The chunks of a run, one per device. With `copy`, each chunk's arrays are
 // a copy of its rows, so a device that reads outside its own fails under
 // AddressSanitizer instead of reading the graph; without, chunks are views
-// of `g` (no memory). Either way `g` must outlive the chunks (the degrees
-// are shared). `in_edges`: the run reads in-edges (g.in() must exist).
+// of `g` (no memory). Either way `g` must outlive the chunks (degrees are
+// read from its offsets). `in_edges`: the run reads in-edges (g.in() must exist).
 class ChunkedGraph {
  public:
   ChunkedGraph(const Graph& g, const Partition& part, bool in_edges, bool copy);
@@ -64,7 +73,6 @@ class ChunkedGraph {
   CsrChunk copy_of(const CsrChunk& c);
 
   std::vector<GraphChunk> chunks_;
-  std::vector<eid_t> degree_;
   std::vector<std::unique_ptr<Copy>> copies_;
 };
 

@@ -24,7 +24,7 @@ struct PushTask {
   const vid_t* ids = nullptr;     // the frontier
   const V* val = nullptr;         // the owner's values (of the frontier's vertices)
   const CsrChunk* out = nullptr;  // the owner's out-edges
-  const eid_t* degree = nullptr;  // every vertex's out-degree
+  Degrees degree;                 // every vertex's out-degree
 };
 
 struct PushSums {

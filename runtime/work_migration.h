@@ -29,7 +29,9 @@
 namespace chatty {
 
 // One device's blocks for one phase of a superstep, kept in five shared
-// words of the owner on the fabric (comm/fabric.h), so a peer claims blocks
+// words of the owner on the fabric (comm/fabric.h): the span, which every
+// grab contends for, in a reservation of its own, and the four fields a
+// grab reads after winning in another. A peer claims blocks
 // by atomics on the owner's words, as RGraph's migrating node does with
 // RDMA FETCH_AND_ADD. The front and back counters share a word, so a grab
 // from either end is one compare-and-swap and the two ends can never hand
@@ -40,10 +42,10 @@ namespace chatty {
 // in.
 class Worklist {
  public:
-  static constexpr int kWords = 5;
-
-  // The worklist of device `owner` in words [first, first + kWords).
-  Worklist(Fabric& f, int owner, int first) : f_(f), owner_(owner), w_(first) {}
+  // The worklist of device `owner`: its span is word `span`, the other
+  // fields words [fields, fields + kFields).
+  static constexpr int kFields = 4;
+  Worklist(Fabric& f, int owner, int span, int fields) : f_(f), owner_(owner), span_(span), w_(fields) {}
 
   // Owner, once the last phase's blocks are all done: blocks of `block`
   // vertices over [lo, hi). Everything the owner wrote before this call
@@ -56,7 +58,7 @@ class Worklist {
     f_.store(owner_, w_ + kRange, uint64_t(lo) << 32 | hi);
     f_.store(owner_, w_ + kShape, uint64_t(block) << 32 | blocks);
     f_.store(owner_, w_ + kDone, 0);
-    f_.store(owner_, w_ + kSpan, blocks);  // last: a grab that sees it sees the rest
+    f_.store(owner_, span_, blocks);  // last: a grab that sees it sees the rest
   }
 
   // The owner's threads: the next block from the front.
@@ -80,16 +82,16 @@ class Worklist {
   }
 
  private:
-  enum : int { kSpan, kDone, kKeep, kRange, kShape };  // span: front << 32 | back, in blocks
+  enum : int { kDone, kKeep, kRange, kShape };  // the span: front << 32 | back, in blocks
 
   bool grab(bool front, vid_t& lo, vid_t& hi) {
-    uint64_t s = f_.load(owner_, w_ + kSpan);
+    uint64_t s = f_.load(owner_, span_);
     for (;;) {
       const uint32_t f = uint32_t(s >> 32), b = uint32_t(s);
       if (f >= b || (!front && b - f <= f_.load(owner_, w_ + kKeep))) return false;
       const uint32_t taken = front ? f : b - 1;
       const uint64_t next = front ? s + (uint64_t(1) << 32) : s - 1;
-      if (f_.compare_exchange(owner_, w_ + kSpan, s, next)) {
+      if (f_.compare_exchange(owner_, span_, s, next)) {
         const uint64_t range = f_.load(owner_, w_ + kRange);
         const uint64_t block = f_.load(owner_, w_ + kShape) >> 32;
         lo = vid_t(range >> 32) + vid_t(uint64_t(taken) * block);
@@ -101,7 +103,7 @@ class Worklist {
 
   Fabric& f_;
   const int owner_;
-  const int w_;
+  const int span_, w_;
 };
 
 // Every device's worklist and the task a peer needs to compute its blocks
@@ -111,9 +113,9 @@ class MigrationBoard {
  public:
   // Reserves the worklists' words on the fabric: before the devices start.
   MigrationBoard(Fabric& f, bool enabled) : enabled_(enabled) {
-    const int first = f.reserve_words(Worklist::kWords);
+    const int span = f.reserve_words(1), fields = f.reserve_words(Worklist::kFields);
     slots_.reserve(size_t(f.devices()));
-    for (int d = 0; d < f.devices(); ++d) slots_.emplace_back(f, d, first);
+    for (int d = 0; d < f.devices(); ++d) slots_.emplace_back(f, d, span, fields);
   }
 
   bool enabled() const { return enabled_; }
@@ -175,7 +177,7 @@ class MigrationBoard {
 
  private:
   struct alignas(64) Slot {
-    Slot(Fabric& f, int d, int first) : list(f, d, first) {}
+    Slot(Fabric& f, int d, int span, int fields) : list(f, d, span, fields) {}
     Worklist list;
     Task task{};
   };

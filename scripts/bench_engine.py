@@ -19,7 +19,7 @@ import subprocess
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-APPS = ["bfs", "sssp", "wcc", "pr"]
+APPS = ["bfs", "sssp", "wcc", "pr", "kcore"]
 
 
 def git(*args):

@@ -37,7 +37,7 @@ TEST(Fabric, WordsAreSharedAndAtomic) {
   auto f = make_thread_fabric(D);
   const int a = f->reserve_words(2);
   const int b = f->reserve_words(1);
-  EXPECT_EQ(b, a + 2);
+  EXPECT_GE(b, a + 2);  // reservations do not overlap
   for (int d = 0; d < D; ++d) EXPECT_EQ(f->load(d, b), 0u);
 #pragma omp parallel num_threads(D)
   {

@@ -26,7 +26,7 @@ struct GatherState {
 
 // Publishes the values of all n vertices, whose out-degrees `degree` holds.
 template <typename P>
-GatherState<typename P::Value> gather_init(vid_t n, const eid_t* degree, const P& prog, const typename P::Value* val) {
+GatherState<typename P::Value> gather_init(vid_t n, Degrees degree, const P& prog, const typename P::Value* val) {
   GatherState<typename P::Value> s;
   s.contrib.resize(n);
   s.next_contrib.resize(n);
@@ -70,9 +70,9 @@ struct GatherTask {
   V* val = nullptr;
   const V* contrib = nullptr;
   V* next = nullptr;
-  double dangling_in = 0;         // mass of all vertices without out-edges, last superstep
-  const CsrChunk* in = nullptr;   // the owner's in-edges
-  const eid_t* degree = nullptr;  // every vertex's out-degree
+  double dangling_in = 0;        // mass of all vertices without out-edges, last superstep
+  const CsrChunk* in = nullptr;  // the owner's in-edges
+  Degrees degree;                // every vertex's out-degree
 };
 
 // What a range of vertices adds to the superstep's global sums.
@@ -93,11 +93,15 @@ template <typename P>
 void gather_range(const P& prog, const GatherTask<typename P::Value>& t, vid_t lo, vid_t hi, GatherSums& sums) {
   using V = typename P::Value;
   const CsrChunk& in = *t.in;
+  // Locals, not members through the task: the compiler cannot always tell
+  // that the stores to the values leave them unchanged.
   const vid_t* tgt = in.targets;
+  const eid_t* row = in.offsets + (lo - in.lo);  // v's row, walked along with v
+  const Degrees degree = t.degree;
   double l1 = 0, dangling = 0;
   [[maybe_unused]] std::vector<V> buf;
-  for (vid_t v = lo; v < hi; ++v) {
-    const eid_t first = in.begin(v), count = in.end(v) - first;
+  for (vid_t v = lo; v < hi; ++v, ++row) {
+    const eid_t first = row[0], count = row[1] - first;
     V value;
     if constexpr (P::kMonotone)
       value = prog.gather(t.val[v], snapshot(t.contrib, tgt + first, count, buf), t.dangling_in);
@@ -105,7 +109,7 @@ void gather_range(const P& prog, const GatherTask<typename P::Value>& t, vid_t l
       value = prog.gather(t.val[v], InValues<V>{t.contrib, tgt + first, count}, t.dangling_in);
     l1 += std::fabs(double(value) - double(t.val[v]));
     t.val[v] = value;
-    const eid_t d = t.degree[v];
+    const eid_t d = degree[v];
     if (d == 0) dangling += double(value);
     if constexpr (P::kMonotone)
       __atomic_store_n(&t.next[v], prog.publish(value, d), __ATOMIC_RELAXED);

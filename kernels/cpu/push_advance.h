@@ -31,7 +31,7 @@ namespace detail {
 // with plain loads and stores - relaxed atomic ones, which compile to plain
 // moves, because a peer helping with this device's frontier reads them.
 template <bool kShared, typename P, typename Push>
-inline void relax_out_edges(const CsrChunk& g, const eid_t* degree, const P& prog, const typename P::Value* src,
+inline void relax_out_edges(const CsrChunk& g, const Degrees& degree, const P& prog, const typename P::Value* src,
                             typename P::Value* val, vid_t u, Bitmap& claimed, uint64_t& scout, uint64_t& edges,
                             Push&& push) {
   using V = typename P::Value;
@@ -77,7 +77,7 @@ inline void relax_out_edges(const CsrChunk& g, const eid_t* degree, const P& pro
 // value changed (once, for programs that are not first-visit, while
 // `claimed` is not reset), and `scout` adds degree[v] of each.
 template <bool kShared, typename P, typename Push>
-inline void push_block(const CsrChunk& g, const eid_t* degree, const P& prog, const typename P::Value* src,
+inline void push_block(const CsrChunk& g, const Degrees& degree, const P& prog, const typename P::Value* src,
                        typename P::Value* val, const vid_t* ids, size_t first, size_t last, Bitmap& claimed,
                        uint64_t& scout, uint64_t& edges, Push&& push) {
   for (size_t i = first; i < last; ++i)
