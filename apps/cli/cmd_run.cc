@@ -11,6 +11,7 @@
 #include "apps/cli/flags.h"
 #include "apps/cli/run_report.h"
 #include "apps/cli/run_setup.h"
+#include "runtime/exchange_policy.h"
 #include "runtime/reorder.h"
 #include "runtime/status.h"
 
@@ -65,8 +66,10 @@ Prepared prepare(const RunSetup& s) {
   t0 = omp_get_wtime();
   if (p.part && !p.old_of_new.empty())  // the same chunks; their boundary vertices have new ids
     *p.part = partition_at(p.g, p.part->bounds);
-  if (p.part && p.part->devices() <= 64 && s.eopt.backend == Backend::kCpu && s.eopt.exchange != Exchange::kBroadcast)
-    p.part->readers = reader_masks(p.g, *p.part);  // who reads each vertex, for a per-peer exchange
+  // Who reads each vertex, where the run may exchange per peer (union-find
+  // WCC broadcasts whatever the flag says: it then goes unused).
+  if (p.part && s.eopt.backend == Backend::kCpu && exchange_per_peer(s.eopt.exchange, false, p.part->devices()))
+    p.part->readers = reader_masks(p.g, *p.part);
   p.partition_s += omp_get_wtime() - t0;
   return p;
 }
