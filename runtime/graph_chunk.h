@@ -25,7 +25,6 @@ struct CsrChunk {
   const vid_t* targets = nullptr;     // indexed by offsets; global ids, sorted per vertex
   const weight_t* weights = nullptr;  // indexed by offsets, or null when unweighted
 
-  bool has(vid_t v) const { return v >= lo && v < hi; }
   eid_t begin(vid_t v) const { return offsets[v - lo]; }
   eid_t end(vid_t v) const { return offsets[v - lo + 1]; }
   eid_t degree(vid_t v) const { return offsets[v - lo + 1] - offsets[v - lo]; }
@@ -35,8 +34,6 @@ struct CsrChunk {
 
 // The rows [lo, hi) of `c`, in place.
 CsrChunk chunk_view(const Csr& c, vid_t lo, vid_t hi);
-// All of `c`, in place.
-inline CsrChunk whole(const Csr& c) { return chunk_view(c, 0, c.num_vertices()); }
 
 // Every vertex's out-degree, read from the offsets of the whole graph's
 // out-edges: metadata each device holds, like its replica of the values.

@@ -138,8 +138,9 @@ std::vector<uint64_t> reader_masks(const Graph& g, const Partition& p) {
   const int devices = p.devices();
   CHATTY_CHECK(devices <= 64, "per-peer exchange needs at most 64 devices (got " + std::to_string(devices) + ")");
   std::vector<uint64_t> readers(g.num_vertices(), 0);
+  if (devices < 2) return readers;  // nobody reads another device's vertices
   const Csr& c = g.out();
-  for (int d = 0; d < devices && devices > 1; ++d) {
+  for (int d = 0; d < devices; ++d) {
     const vid_t lo = p.begin(d), hi = p.end(d);
     const uint64_t me = uint64_t(1) << d;
 #pragma omp parallel for schedule(dynamic, 1024)
