@@ -25,37 +25,32 @@ namespace {
 constexpr std::pair<Comm, const char*> kComms[] = {
     {Comm::kAuto, "auto"}, {Comm::kHost, "host"}, {Comm::kHostRead, "host_read"}, {Comm::kHostView, "host_view"},
     {Comm::kUva, "uva"},   {Comm::kP2p, "p2p"},   {Comm::kNccl, "nccl"}};
-}  // namespace
+constexpr std::pair<Exchange, const char*> kExchanges[] = {
+    {Exchange::kAuto, "auto"}, {Exchange::kBroadcast, "broadcast"}, {Exchange::kPeer, "peer"}};
 
-Comm parse_comm(const std::string& s) {
+// The choice named `s` in `table`; else an error listing the names.
+template <typename E, size_t N>
+E parse_named(const std::pair<E, const char*> (&table)[N], const char* flag, const std::string& s) {
   std::string all;
-  for (auto [c, name] : kComms) {
-    if (s == name) return c;
+  for (auto [e, name] : table) {
+    if (s == name) return e;
     all += all.empty() ? name : std::string(", ") + name;
   }
-  throw Error("unknown --comm '" + s + "' (" + all + ")");
+  throw Error("unknown --" + std::string(flag) + " '" + s + "' (" + all + ")");
 }
 
-const char* comm_name(Comm c) {
-  for (auto [k, name] : kComms)
-    if (k == c) return name;
+template <typename E, size_t N>
+const char* name_in(const std::pair<E, const char*> (&table)[N], E e) {
+  for (auto [k, name] : table)
+    if (k == e) return name;
   return "?";
 }
+}  // namespace
 
-Exchange parse_exchange(const std::string& s) {
-  if (s == "auto") return Exchange::kAuto;
-  if (s == "broadcast") return Exchange::kBroadcast;
-  if (s == "peer") return Exchange::kPeer;
-  throw Error("unknown --exchange '" + s + "' (auto, broadcast or peer)");
-}
-
-const char* exchange_name(Exchange e) {
-  switch (e) {
-    case Exchange::kBroadcast: return "broadcast";
-    case Exchange::kPeer: return "peer";
-    default: return "auto";
-  }
-}
+Comm parse_comm(const std::string& s) { return parse_named(kComms, "comm", s); }
+const char* comm_name(Comm c) { return name_in(kComms, c); }
+Exchange parse_exchange(const std::string& s) { return parse_named(kExchanges, "exchange", s); }
+const char* exchange_name(Exchange e) { return name_in(kExchanges, e); }
 
 GpuLb parse_gpu_lb(const std::string& s) {
   if (s == "twc") return GpuLb::kTwc;
