@@ -1,5 +1,6 @@
 #include "runtime/gpu_plan.h"
 
+#include <algorithm>
 #include <cstdio>
 
 #include "runtime/status.h"
@@ -57,12 +58,15 @@ DeviceLayout plan_device_layout(const Graph& g, const Partition& part, int d, co
   // two queues, stamps, claims, the frontier bitmap, near/far piles (as
   // GpuDevice::setup allocates them)
   if (needs.frontier) L.frontier = n * (4 + 4 + 4 + 4) + bitmap + 2 * nd * sizeof(vid_t);
-  if (needs.labels) L.frontier += (n + 2 * 1024) * sizeof(vid_t);  // prev labels, giant samples and roots
-  L.frontier += n + part.boundary_list.size() * sizeof(vid_t);     // boundary flags and list
+  if (needs.labels) L.frontier += (n + 2 * 1024) * sizeof(vid_t) + n;  // prev labels, samples, roots; shared flags
+  L.frontier += n + part.boundary_list.size() * sizeof(vid_t);         // boundary flags and list
   if (needs.published) L.published = 2 * n * sizeof(uint32_t);
   const int P = part.devices();
-  // Every record sent is a boundary vertex, each at most once per superstep.
-  L.record_capacity = P > 1 ? part.boundary_list.size() : 0;
+  // Every record sent is a boundary vertex, each at most once per
+  // superstep; WCC's rest stage may also send every root a device sent in
+  // its description (at most one per boundary vertex each).
+  const uint64_t boundary = part.boundary_list.size();
+  L.record_capacity = P <= 1 ? 0 : needs.labels ? std::min<uint64_t>(n, uint64_t(P + 1) * boundary) : boundary;
   L.mailboxes = uint64_t(2 + 2 * P) * L.record_capacity * needs.record_bytes;  // a receive slot per device and parity
   L.slack = 64ull << 20;
   return L;

@@ -20,16 +20,17 @@
 #include <vector>
 
 #include "runtime/device_context.h"
+#include "runtime/drivers/connectivity.h"
 #include "runtime/drivers/gather.h"
 #include "runtime/drivers/ordered.h"
 #include "runtime/drivers/traversal.h"
 #include "runtime/engine.h"
 #include "runtime/exchange_policy.h"
 #include "runtime/graph_chunk.h"
+#include "runtime/host/connectivity_ops.h"
 #include "runtime/host/gather_ops.h"
 #include "runtime/host/ordered_ops.h"
 #include "runtime/host/traversal_ops.h"
-#include "runtime/multi_connectivity.h"
 #include "runtime/multi_stats.h"
 #include "runtime/partition.h"
 #include "runtime/status.h"
@@ -85,7 +86,7 @@ EngineResult<typename P::Value> run_program_multi(const Graph& g, const P& prog,
   host::GatherBoard<V> gather_board(*fabric, opt.migrate);
   host::PushBoard<V> push_board(*fabric, opt.migrate);
   host::PullBoard<V> pull_board(*fabric, opt.migrate);
-  MigrationBoard<multi::wcc::SampleTask> wcc_board(*fabric, opt.migrate);
+  host::ConnectivityBoard wcc_board(*fabric, opt.migrate);
   uint64_t delta = 1;
   TraversalStart<V> start;
   if constexpr (P::kKind == ProgramKind::kTraversal) {
@@ -103,10 +104,10 @@ EngineResult<typename P::Value> run_program_multi(const Graph& g, const P& prog,
       drive_gather(ops, prog);
     } else {
       if (P::kConnectivity && opt.union_find) {
-        if (c.solo())
-          multi::solo_connectivity(c, chunks[d]);
-        else
-          multi::connectivity(c, chunks[d], wcc_board);
+        if constexpr (std::is_same_v<V, vid_t>) {
+          host::ConnectivityOps<V> ops(c, chunks[d], wcc_board);
+          drive_connectivity(ops, n);
+        }
       } else if (P::kOrdered) {
         host::OrderedOps<P> ops(c, chunks[d], prog, delta, push_board);
         drive_ordered(ops, prog, start.vertices, delta);

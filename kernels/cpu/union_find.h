@@ -11,10 +11,8 @@
 
 #include <algorithm>
 #include <atomic>
-#include <unordered_map>
 
 #include "kernels/cpu/push_advance.h"
-#include "runtime/hash.h"
 
 namespace chatty::cpu {
 
@@ -129,53 +127,47 @@ inline void uf_compress_list(const vid_t* list, size_t count, vid_t* comp) {
   }
 }
 
-// Afforest (Sutton, Ben-Nun, Barak, IPDPS 2018) on one device that holds
-// every vertex (g's chunk starts at 0 and ends at |V|): link a two-neighbour sample, find the giant component from
-// a sample of labels, then link every other edge of the vertices outside
-// it. comp must hold the identity labels on entry; calls step(edges) after
-// each of its three stages.
-template <typename Step>
-void afforest(const CsrChunk& g, bool undirected, vid_t* comp, Step step) {
+// Afforest's stages on one device that holds every vertex (g's chunk
+// starts at 0 and ends at |V|), on the calling thread's team.
+
+// Sample round r: links every vertex to its r-th neighbour, then
+// compresses; returns the edges linked.
+inline uint64_t afforest_sample_round(const CsrChunk& g, eid_t r, vid_t* comp) {
   const vid_t n = g.hi;
-  constexpr eid_t kSampleRounds = 2;
-  for (eid_t r = 0; r < kSampleRounds; ++r) {
-    uint64_t edges = 0;
+  uint64_t edges = 0;
 #pragma omp parallel for schedule(dynamic, 16384) reduction(+ : edges)
-    for (vid_t u = 0; u < n; ++u) {
-      // The neighbour's id is a line per vertex: fetched further ahead.
-      if (u + 4 * kPrefetchAhead < n) __builtin_prefetch(g.targets + g.begin(u + 4 * kPrefetchAhead));
-      if (u + kPrefetchAhead < n) {
-        const eid_t ahead = g.begin(u + kPrefetchAhead) + r;
-        if (ahead < g.end(u + kPrefetchAhead)) __builtin_prefetch(comp + g.targets[ahead]);
-      }
-      const eid_t e = g.begin(u) + r;
-      if (e < g.end(u)) {
-        uf_link(u, g.targets[e], comp);
-        ++edges;
-      }
+  for (vid_t u = 0; u < n; ++u) {
+    // The neighbour's id is a line per vertex: fetched further ahead.
+    if (u + 4 * kPrefetchAhead < n) __builtin_prefetch(g.targets + g.begin(u + 4 * kPrefetchAhead));
+    if (u + kPrefetchAhead < n) {
+      const eid_t ahead = g.begin(u + kPrefetchAhead) + r;
+      if (ahead < g.end(u + kPrefetchAhead)) __builtin_prefetch(comp + g.targets[ahead]);
     }
-    uf_compress(n, comp);
-    step(edges);
+    const eid_t e = g.begin(u) + r;
+    if (e < g.end(u)) {
+      uf_link(u, g.targets[e], comp);
+      ++edges;
+    }
   }
-  // Most frequent label in a small random sample: the giant component.
-  vid_t giant = n;  // none
-  if (undirected) {
-    std::unordered_map<vid_t, int> freq;
-    for (int i = 0; i < 1024; ++i) ++freq[comp[hash2(0xAF, uint64_t(i)) % n]];
-    int best = 0;
-    for (auto [c, f] : freq)
-      if (f > best) best = f, giant = c;
-  }
+  uf_compress(n, comp);
+  return edges;
+}
+
+// Links every edge from `skip` on of the vertices not labelled `giant`
+// (on an undirected graph the giant's inner edges cannot change anything),
+// then compresses; returns the edges linked.
+inline uint64_t afforest_rest(const CsrChunk& g, eid_t skip, vid_t giant, vid_t* comp) {
+  const vid_t n = g.hi;
   uint64_t edges = 0;
 #pragma omp parallel for schedule(dynamic, kGrain) reduction(+ : edges)
   for (vid_t u = 0; u < n; ++u) {
     if (std::atomic_ref<vid_t>(comp[u]).load(std::memory_order_relaxed) == giant) continue;
-    const eid_t lo = g.begin(u) + kSampleRounds, hi = g.end(u);
+    const eid_t lo = g.begin(u) + skip, hi = g.end(u);
     for (eid_t e = lo; e < hi; ++e) uf_link(u, g.targets[e], comp);
     edges += hi > lo ? hi - lo : 0;
   }
   uf_compress(n, comp);
-  step(edges);
+  return edges;
 }
 
 }  // namespace chatty::cpu

@@ -1,7 +1,8 @@
-// WCC kernels (Afforest across devices, as kernels/cpu/union_find.h and
-// runtime/multi_engine.h's connectivity on the CPU): link a sample of
-// neighbours, compress, link the remaining edges of vertices outside the
-// giant component, settle the boundary labels and link what peers send.
+// WCC kernels for the connectivity driver (runtime/drivers/connectivity.h),
+// as kernels/cpu/union_find.h on the CPU: link a sample of neighbours,
+// compress, link the remaining edges of vertices outside the giant
+// component, list the shared vertices whose roots peers must learn, and
+// link what peers send.
 #pragma once
 
 #include "kernels/cuda/advance.cuh"
@@ -44,27 +45,46 @@ static __global__ void compress_kernel(vid_t lo, vid_t hi, vid_t* label) {
     label[v] = uf_find(vid_t(v), label);
 }
 
-// Peers' (v, label) records: link v's tree with the label's.
-static __global__ void link_received_kernel(const Update<uint32_t>* rec, ull count, vid_t* label) {
-  for (ull i = ull(blockIdx.x) * blockDim.x + threadIdx.x; i < count; i += ull(gridDim.x) * blockDim.x)
+// Peers' (v, root) records: link v's tree with the root's; the root is
+// shared from now on (peers may hold it in a tree).
+static __global__ void link_received_kernel(const Update<uint32_t>* rec, ull count, vid_t* label, uint8_t* shared) {
+  for (ull i = ull(blockIdx.x) * blockDim.x + threadIdx.x; i < count; i += ull(gridDim.x) * blockDim.x) {
     uf_link(rec[i].v, rec[i].value, label);
+    shared[rec[i].value] = 1;
+  }
 }
 
-// Resolves every boundary vertex's label; those that dropped since they
-// were last sent are listed for the compaction.
-static __global__ void settle_kernel(const vid_t* boundary, ull count, vid_t lo, vid_t hi, vid_t* label, vid_t* prev,
-                                     vid_t* changed, Counters* c) {
-  ull updated = 0;
+static __global__ void flag_kernel(const vid_t* list, ull count, uint8_t* flags) {
+  for (ull i = ull(blockIdx.x) * blockDim.x + threadIdx.x; i < count; i += ull(gridDim.x) * blockDim.x)
+    flags[list[i]] = 1;
+}
+
+// The sample's news for peers: every boundary vertex that is no longer a
+// root is listed (to travel with its root), and its root becomes shared.
+static __global__ void describe_kernel(const vid_t* boundary, ull count, vid_t* label, uint8_t* shared, vid_t* listed,
+                                       Counters* c) {
   for (ull i = ull(blockIdx.x) * blockDim.x + threadIdx.x; i < count; i += ull(gridDim.x) * blockDim.x) {
     const vid_t v = boundary[i];
     const vid_t r = uf_find(v, label);
+    if (r == v) continue;
     label[v] = r;
-    if (r == prev[v]) continue;
-    prev[v] = r;
-    updated += v >= lo && v < hi;
-    changed[append_slot(&c->changed)] = v;
+    shared[r] = 1;
+    listed[append_slot(&c->changed)] = v;
   }
-  add_warp_total(&c->updated, updated);
+}
+
+// After the rest stage's links: every shared vertex whose root moved since
+// `prev` (the roots before the links) is listed, to travel with its root.
+// A root found here was a root before, so it is never listed itself.
+static __global__ void moved_kernel(vid_t n, vid_t* label, vid_t* prev, uint8_t* shared, vid_t* listed, Counters* c) {
+  for (ull v = ull(blockIdx.x) * blockDim.x + threadIdx.x; v < n; v += ull(gridDim.x) * blockDim.x) {
+    if (!shared[v]) continue;
+    const vid_t r = uf_find(vid_t(v), label);
+    if (r == prev[v]) continue;
+    label[v] = prev[v] = r;
+    shared[r] = 1;
+    listed[append_slot(&c->changed)] = vid_t(v);
+  }
 }
 
 // Roots of `count` sampled owned vertices, for the giant-component vote.

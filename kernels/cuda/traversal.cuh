@@ -106,9 +106,10 @@ __global__ void merge_kernel(const Update<uint32_t>* rec, ull count, uint32_t* v
 }
 
 // Compaction (seed 001 section 4.3): the listed vertices that are remote or
-// boundary go to the send buffer as (v, src[v]); each warp takes its offset
-// with one atomic, lanes place their records by the popcount of the ballot
-// below them. `count` null: the list has `fixed` items.
+// boundary (`boundary` null: all of them) go to the send buffer as
+// (v, src[v]); each warp takes its offset with one atomic, lanes place
+// their records by the popcount of the ballot below them. `count` null:
+// the list has `fixed` items.
 template <typename V>
 // Records past `capacity` are counted but not written: the host refuses a
 // count above capacity at the status exchange rather than overrun a slot.
@@ -122,7 +123,7 @@ static __global__ void compact_kernel(const vid_t* list, const ull* count, ull f
     bool send = false;
     if (i < n) {
       v = list[i];
-      send = v < lo || v >= hi || boundary[v];
+      send = !boundary || v < lo || v >= hi || boundary[v];  // no flags: every listed vertex
     }
     const unsigned ballot = __ballot_sync(kFullMask, send);
     if (!ballot) continue;

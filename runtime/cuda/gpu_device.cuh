@@ -42,6 +42,7 @@ class GpuDevice {
   DeviceArray<vid_t> active, changed, pile, rest, prev, boundary_list;
   DeviceArray<uint32_t> contrib, next_contrib;  // gather: published values (32-bit words)
   DeviceArray<uint8_t> boundary;
+  DeviceArray<uint8_t> shared;  // WCC: vertices peers may hold in a tree
   DeviceArray<Counters> counters;
   DeviceArray<vid_t> heavy;                  // gather: owned vertices with kHeavyDegree+ in-edges
   DeviceArray<vid_t> samples, sample_roots;  // WCC: the vertices whose roots vote for the giant
@@ -73,7 +74,10 @@ class GpuDevice {
       CHATTY_CUDA(cudaMemsetAsync(claim.get(), 0, size_t(n) * 4, stream));
       CHATTY_CUDA(cudaMemsetAsync(front.get(), 0, front.size() * 4, stream));
     }
-    if (needs.labels) prev.allocate(n), samples.allocate(kGiantSamples), sample_roots.allocate(kGiantSamples);
+    if (needs.labels) {
+      prev.allocate(n), shared.allocate(n);
+      samples.allocate(kGiantSamples), sample_roots.allocate(kGiantSamples);
+    }
     if (needs.published) {
       contrib.allocate(n), next_contrib.allocate(n);
       plan_gather(g.in(), up);

@@ -45,15 +45,18 @@ void advance(GpuDevice& dev, const Source& src, const Fn& fn, bool lb, const ull
   }
 }
 
-// Compacts the listed vertices that must travel into the send buffer for parity ^ 1.
+// Compacts the listed vertices that must travel (remote ones and owned
+// boundary ones; with `every`, all) into the send buffer for parity ^ 1.
 template <typename V>
-void compact(GpuRun& run, GpuDevice& dev, int parity, const vid_t* list, const ull* count, ull fixed, const V* src) {
+void compact(GpuRun& run, GpuDevice& dev, int parity, const vid_t* list, const ull* count, ull fixed, const V* src,
+             bool every = false) {
   if (run.D == 1) return;
   const Launch l = count ? dev.launch_max() : dev.launch(fixed);
   const Slot& slot = run.mb.send(dev.d, parity ^ 1);
   auto* out = reinterpret_cast<Update<V>*>(slot.storage);
-  compact_kernel<V><<<l.grid, l.block, 0, dev.stream>>>(list, count, fixed, dev.boundary.get(), dev.lo, dev.hi, src,
-                                                        out, slot.capacity / sizeof(Update<V>), &dev.c()->sent);
+  compact_kernel<V><<<l.grid, l.block, 0, dev.stream>>>(list, count, fixed, every ? nullptr : dev.boundary.get(),
+                                                        dev.lo, dev.hi, src, out, slot.capacity / sizeof(Update<V>),
+                                                        &dev.c()->sent);
   CHATTY_CUDA_LAUNCHED("compact_kernel");
 }
 

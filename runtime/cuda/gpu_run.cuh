@@ -10,10 +10,11 @@
 #include <memory>
 #include <vector>
 
+#include "runtime/cuda/connectivity_ops.cuh"
 #include "runtime/cuda/gather_ops.cuh"
-#include "runtime/cuda/gpu_connectivity.cuh"
 #include "runtime/cuda/ordered_ops.cuh"
 #include "runtime/cuda/traversal_ops.cuh"
+#include "runtime/drivers/connectivity.h"
 #include "runtime/drivers/gather.h"
 #include "runtime/drivers/ordered.h"
 #include "runtime/drivers/traversal.h"
@@ -88,7 +89,8 @@ std::vector<typename P::Value> run_program_gpu(const Graph& g, const P& prog, co
         drive_gather(ops, prog);
       } else {
         if (P::kConnectivity && opt.union_find) {
-          connectivity(run, *dev, g, lb);
+          ConnectivityOps ops(run, *dev, g.directed(), lb);
+          drive_connectivity(ops, n);
         } else if (P::kOrdered) {
           const uint64_t delta = opt.delta ? opt.delta : gpu_delta(g);
           OrderedOps<P> ops(run, *dev, prog, delta, lb);

@@ -1,15 +1,7 @@
-// Connectivity (WCC) over P devices: Afforest with a union-find forest per
-// device over its replica of the labels. Linking always hangs the larger
-// root under the smaller, so a forest that holds every union of a component
-// has the component's minimum as the root of all its vertices, whatever the
-// order the unions came in.
-//   k0: link a two-neighbour sample; compress; tell the peers, for every
-//       boundary vertex that is no longer a root, the root it hangs under
-//   k1: take in what the peers said, compress, vote for the giant component
-//       from samples of owned roots (status data); all elect the same one
-//   k2: link the other edges of vertices outside the giant, send the unions
-//       of shared vertices as (root re-parented, its root now)
-//   k3: take them in; the owned labels are then final after a compression.
+// A host device's union-find mechanisms for the connectivity driver
+// (runtime/drivers/connectivity.h): the sample and rest links on the
+// device's team, and the Forest that encodes what a device tells its peers
+// and takes in what they tell it.
 // After the sample most boundary vertices hang under one root, the device's
 // local giant. Those travel as bits (a 32-bit word of members per record)
 // under the giant's root, the rest as (vertex, root) pairs. A receiver that
@@ -36,14 +28,12 @@
 #include <vector>
 
 #include "kernels/cpu/union_find.h"
-#include "runtime/device_context.h"
 #include "runtime/graph_chunk.h"
 #include "runtime/hash.h"
 #include "runtime/superstep_decisions.h"
 #include "runtime/work_migration.h"
 
-namespace chatty::multi {
-namespace wcc {
+namespace chatty::host::wcc {
 
 // A bit per vertex in 32-bit words, the width of a record's value, so a
 // word of members travels as one (word index, bits) record.
@@ -336,133 +326,4 @@ class Forest {
   Bits32 pending_any_;
 };
 
-}  // namespace wcc
-
-// The only device: nothing to tell anyone, so one device's Afforest, a
-// superstep per stage.
-template <typename V>
-void solo_connectivity(DeviceContext<V>& c, const GraphChunk& g) {
-  int k = 0;
-  c.begin(kCompute);
-  cpu::afforest(g.out, !g.directed, c.values.data(), [&](uint64_t edges) {
-    c.end();
-    DeviceStatus mine;
-    mine.edges = edges;
-    c.sync(k++ & 1, mine);
-    c.begin(kCompute);
-  });
-}
-
-template <typename V>
-void connectivity(DeviceContext<V>& c, const GraphChunk& g, MigrationBoard<wcc::SampleTask>& board) {
-  static_assert(std::is_same_v<V, vid_t>, "labels are vertex ids");
-  constexpr eid_t kSample = 2;
-  const bool alone = omp_get_max_threads() == 1;  // the device's team links without CAS
-  const vid_t n = g.n;
-  const CsrChunk& out = g.out;
-  vid_t* label = c.values.data();
-  uint64_t migrated = 0;
-  auto sample_phase = [&](int round) -> uint64_t {
-    // A device of one core links alone, without CAS, and keeps its link
-    // blocks (a peer linking beside it would need CAS on both sides, which
-    // costs more than the imbalance it evens out); every compression is
-    // open to peers.
-    if (round >= 0 && alone) return wcc::link_sample<true>(out, c.lo, c.hi, eid_t(round), label);
-    const wcc::SampleSums s = wcc::sample_phase(board, c.d, {label, &out, round}, c.lo, c.hi);
-    migrated += s.migrated;
-    return s.edges;
-  };
-  wcc::Forest f(label, n, c.partition().devices(), c.d);
-  const std::vector<vid_t>& boundary = c.partition().boundary_list;
-  f.shared.assign_flags(c.partition().boundary.data(), n);
-  f.touched.set_range(c.lo, c.hi);
-  // Between sample rounds: points the owned vertices and the boundary
-  // vertices (the remote ones the device holds among them) at their roots,
-  // so the next round's links are short and `describe` reads roots. In
-  // ascending ids, as every parent is smaller than its child, so a find
-  // mostly meets a parent compressed already.
-  const auto [own_first, own_last] = c.partition().boundary_of(c.d);
-  auto compress = [&, own_first = own_first, own_last = own_last] {
-    sample_phase(-1);
-    cpu::uf_compress_list(boundary.data(), size_t(own_first - boundary.data()), label);
-    cpu::uf_compress_list(own_last, size_t(boundary.data() + boundary.size() - own_last), label);
-  };
-  std::vector<vid_t> unions, woken;
-  std::vector<Update<vid_t>> description;
-  vid_t giant = n;  // none: on a directed graph no edge may be skipped
-  for (int k = 0;; ++k) {
-    const int parity = k & 1;
-    c.for_each_peer_message(parity, [&](int peer, const Update<vid_t>* rec, size_t count) {
-      if (k == 1)
-        f.take_description(peer, rec, count);
-      else
-        for (size_t i = 0; i < count; ++i) f.apply(rec[i].v, rec[i].value);
-    });
-    c.begin(kCompute);
-    DeviceStatus mine;
-    unions.clear();
-    if (k == 0) {
-      // One neighbour per vertex per round, with paths compressed in between
-      // so the next round's finds stay short.
-      for (eid_t r = 0; r < kSample; ++r) {
-        mine.edges += sample_phase(int(r));
-        compress();
-      }
-    } else if (k == 1) {
-      // The vote and the rest stage read owned labels only; a remote
-      // vertex's path is flattened where a link or the compaction meets it.
-      sample_phase(-1);
-      if (!g.directed && c.hi > c.lo) {
-        std::vector<vid_t> roots(1024);
-        for (uint64_t i = 0; i < roots.size(); ++i) roots[i] = label[c.lo + vid_t(hash2(0xAF, i) % (c.hi - c.lo))];
-        vote_for_giant(roots, mine);
-      }
-    } else if (k == 2) {
-      // The neighbours the rest stage links are touched first (their
-      // pending facts applied): inline on a device of one core, else in a
-      // pass on this thread before the team links.
-      if (alone) {
-        mine.edges +=
-            wcc::link_rest<true>(out, c.lo, c.hi, kSample, giant, label, unions, [&f](vid_t v) { f.touch(v); });
-      } else {
-        woken.clear();
-        const wcc::Bits32& touched = f.touched;
-        wcc::collect(c.lo, c.hi, woken, [&](vid_t u, auto push) -> uint64_t {
-          if (std::atomic_ref<vid_t>(label[u]).load(std::memory_order_relaxed) == giant) return 0;
-          for (eid_t e = out.begin(u) + kSample; e < out.end(u); ++e)
-            if (!touched.get(out.targets[e])) push(out.targets[e]);
-          return 0;
-        });
-        for (vid_t y : woken) f.touch(y);
-        mine.edges += wcc::link_rest<false>(out, c.lo, c.hi, kSample, giant, label, unions, [](vid_t) {});
-      }
-      // Flattened with prefetching, so the compaction's finds are one step each.
-      cpu::uf_compress_list(unions.data(), unions.size(), label);
-    }
-    mine.migrated = migrated;
-    migrated = 0;
-    c.end();
-    if (k == 0) {
-      c.begin(kCompact);
-      f.describe(boundary, description);
-      c.end();
-      c.send(description.data(), description.size());
-    } else {
-      c.compact_where(
-          unions.data(), unions.size(),
-          [&](vid_t v) {
-            const vid_t root = cpu::uf_flatten(v, label);  // chains of received roots stay short
-            f.shared.set(root);                            // the compaction runs on this thread alone
-            return root;
-          },
-          [&](vid_t v) { return f.shared.get(v); });
-    }
-    const auto all = c.sync(parity, mine);
-    if (k == 1) giant = elect_giant(all, giant);
-    if (k == 3) break;
-  }
-  // Final labels of owned vertices; every vertex whose label is not its own id changed.
-  c.add_updated(wcc::sample_phase(board, c.d, {label, &out, -1}, c.lo, c.hi).inner);
-}
-
-}  // namespace chatty::multi
+}  // namespace chatty::host::wcc
