@@ -18,6 +18,9 @@ class Fabric {
  public:
   virtual ~Fabric() = default;
   virtual int devices() const = 0;
+  // Whether devices a and b are in one process (one may read the other's
+  // arrays through a pointer).
+  virtual bool shares_memory(int /*a*/, int /*b*/) const { return true; }
 
   // Called by every device's driving thread; returns once all have called.
   virtual void barrier(int d) = 0;

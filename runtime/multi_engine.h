@@ -19,6 +19,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "comm/cluster.h"
 #include "runtime/device_context.h"
 #include "runtime/drivers/connectivity.h"
 #include "runtime/drivers/gather.h"
@@ -41,12 +42,15 @@ namespace chatty {
 void bind_to_numa_node(int d);
 
 // Runs `prog` on P = part.devices() host devices; the machine's threads are
-// split evenly between them. Results equal run_program's (exactly for
-// BFS/SSSP/WCC, within tolerance for PageRank).
+// split evenly between the devices this process drives. Results equal
+// run_program's (exactly for BFS/SSSP/WCC, within tolerance for PageRank).
+// With `cluster`, this process is one rank and drives its devices only;
+// the policy's transport must reach the other ranks, and the values are
+// complete on rank 0 only.
 template <typename P>
 EngineResult<typename P::Value> run_program_multi(const Graph& g, const P& prog, const Partition& part,
-                                                  const EngineOptions& opt, TransportPolicy& policy,
-                                                  MultiStats& stats) {
+                                                  const EngineOptions& opt, TransportPolicy& policy, MultiStats& stats,
+                                                  const ClusterPlace* cluster = nullptr) {
   using V = typename P::Value;
   if constexpr (P::kKind == ProgramKind::kTraversal)
     if constexpr (P::kNeedsWeights) CHATTY_CHECK(g.weighted(), "this app needs edge weights");
@@ -68,8 +72,11 @@ EngineResult<typename P::Value> run_program_multi(const Graph& g, const P& prog,
   std::vector<uint64_t> own_readers;  // when the caller's partition has none
   if (per_peer && part.readers.empty()) own_readers = reader_masks(g, part);
   const std::vector<uint64_t>& readers = part.readers.empty() ? own_readers : part.readers;
+  const ClusterPlace place = cluster ? *cluster : ClusterPlace{0, 1, D};
+  CHATTY_CHECK(place.devices() == D, "the partition's devices are not the cluster's (internal error)");
+  const int first = place.first(), local = place.local;
   Mailboxes mb(D, sizeof(Update<V>));
-  const std::unique_ptr<Fabric> fabric = make_thread_fabric(D);
+  const std::unique_ptr<Fabric> fabric = cluster ? make_cluster_fabric(place) : make_thread_fabric(D);
   SuperstepSync sync(*fabric, mb, policy, stats);
   stats.devices = D;
   stats.steps.clear();
@@ -79,7 +86,7 @@ EngineResult<typename P::Value> run_program_multi(const Graph& g, const P& prog,
   const ChunkedGraph chunks(g, part, kInEdges, opt.chunk_copies);
   stats.structure_bytes = 0;
   for (int d = 0; d < D; ++d) stats.structure_bytes = std::max(stats.structure_bytes, chunks.bytes(d));
-  const int per_device = std::max(1, omp_get_max_threads() / D);
+  const int per_device = std::max(1, omp_get_max_threads() / local);
   const int saved_levels = omp_get_max_active_levels();
   omp_set_max_active_levels(2);
   std::vector<std::vector<V>> replicas(static_cast<size_t>(D));
@@ -117,25 +124,33 @@ EngineResult<typename P::Value> run_program_multi(const Graph& g, const P& prog,
         drive_traversal(ops, prog, g, start, opt);
       }
     }
-    // Device 0's replica becomes the result (no fresh array to fault in):
-    // once every device is done reading it, the others copy their chunks in.
+    // The first local device's replica becomes the result (no fresh array
+    // to fault in): once every device is done reading it, the others copy
+    // their chunks in.
     fabric->barrier(d);
-    if (d != 0) std::copy(c.values.begin() + c.lo, c.values.begin() + c.hi, replicas[0].begin() + c.lo);
+    if (d != first) std::copy(c.values.begin() + c.lo, c.values.begin() + c.hi, replicas[size_t(first)].begin() + c.lo);
   };
-  if (D == 1) {
+  if (local == 1) {
     // The device's team is the first level: nested teams are not pooled,
     // and starting one every superstep costs more than a small step.
-    run_device(0);
+    run_device(first);
   } else {
-#pragma omp parallel num_threads(D)
+#pragma omp parallel num_threads(local)
     {
       omp_set_num_threads(per_device);
-      run_device(omp_get_thread_num());
+      run_device(first + omp_get_thread_num());
     }
   }
   omp_set_max_active_levels(saved_levels);
+  if (sync.stopped())  // every rank stops at the same sync; the failing one knows why
+    throw Error(sync.error().empty() ? "another rank of the run failed" : sync.error());
   EngineResult<V> r;
-  r.values = std::move(replicas[0]);
+  r.values = std::move(replicas[size_t(first)]);
+  if (place.ranks > 1) {
+    std::vector<uint64_t> begin(size_t(place.ranks) + 1);
+    for (int k = 0; k <= place.ranks; ++k) begin[size_t(k)] = k < place.ranks ? part.begin(k * local) : n;
+    cluster_gather(r.values.data(), sizeof(V), begin.data());
+  }
   return r;
 }
 

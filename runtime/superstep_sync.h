@@ -56,7 +56,10 @@ class SuperstepSync {
     fabric_.all_gather(d, &mine, sizeof mine, all.data());
     clk.end();
     for (const DeviceStatus& s : all)
-      if (s.failed) return all;
+      if (s.failed) {
+        stopped_ = 1;
+        return all;
+      }
     clk.begin(kExchange);
     uint64_t delivered = 0;
     for (const DeviceStatus& s : all) delivered += s.delivered;
@@ -99,6 +102,8 @@ class SuperstepSync {
   }
   // The first error, once the devices are done; empty if none.
   const std::string& error() const { return error_; }
+  // Whether some device (perhaps of another rank) failed and all stopped.
+  bool stopped() const { return stopped_ != 0; }
 
  private:
   void empty_own_slots(int d, int parity) {
@@ -123,6 +128,7 @@ class SuperstepSync {
   MultiStats& stats_;
   std::vector<char> broken_;  // per device: its exchange threw
   std::string error_;
+  char stopped_ = 0;  // written alike by every device that sees a failed status
 };
 
 }  // namespace chatty

@@ -112,7 +112,7 @@ template <typename Task>
 class MigrationBoard {
  public:
   // Reserves the worklists' words on the fabric: before the devices start.
-  MigrationBoard(Fabric& f, bool enabled) : enabled_(enabled) {
+  MigrationBoard(Fabric& f, bool enabled) : fabric_(f), enabled_(enabled) {
     const int span = f.reserve_words(1), fields = f.reserve_words(Worklist::kFields);
     slots_.reserve(size_t(f.devices()));
     for (int d = 0; d < f.devices(); ++d) slots_.emplace_back(f, d, span, fields);
@@ -132,6 +132,7 @@ class MigrationBoard {
   // Runs work(task, lo, hi, acc) on the calling thread over device d's
   // blocks, then (if enabled) over blocks taken from its peers, in ring
   // order from d + 1, with the task of whatever phase each peer is in.
+  // Only peers in this process: a task points at the owner's arrays.
   // acc.migrated counts the vertices computed for peers. Every thread of
   // device d's team calls this; the owner then calls wait_done(d) before it
   // reads what its blocks wrote.
@@ -146,7 +147,9 @@ class MigrationBoard {
     if (!enabled_) return;
     const int P = devices();
     for (int i = 1; i < P; ++i) {
-      Slot& peer = slots_[size_t((d + i) % P)];
+      const int p = (d + i) % P;
+      if (!fabric_.shares_memory(d, p)) continue;
+      Slot& peer = slots_[size_t(p)];
       while (peer.list.grab_back(lo, hi)) {
         work(peer.task, lo, hi, acc);  // read after the grab: the phase's task
         acc.migrated += hi - lo;
@@ -182,6 +185,7 @@ class MigrationBoard {
     Task task{};
   };
   std::vector<Slot> slots_;
+  Fabric& fabric_;
   bool enabled_;
 };
 

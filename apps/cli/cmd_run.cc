@@ -11,6 +11,7 @@
 #include "apps/cli/flags.h"
 #include "apps/cli/run_report.h"
 #include "apps/cli/run_setup.h"
+#include "comm/cluster.h"
 #include "runtime/exchange_policy.h"
 #include "runtime/reorder.h"
 #include "runtime/status.h"
@@ -112,9 +113,20 @@ int cmd_run(const std::vector<std::string>& args) {
   CHATTY_CHECK(args.empty(), "run: unexpected argument '" + (args.empty() ? "" : args[0]) + "' (use --graph=...)");
   const RunSetup s = check_run_flags();
   Report r(s.json, s.quiet);
-  const Prepared p = prepare(s);
+  // As a rank, a failure here may be this rank's alone (memory, a file
+  // it cannot read): every rank learns of it before any waits for the others.
+  Prepared p;
+  std::vector<vid_t> sources;
+  std::string failed;
+  try {
+    p = prepare(s);
+    sources = choose_sources(s, p);
+  } catch (const Error& e) {
+    failed = e.what();
+  }
+  failed = cluster_agree_error(failed);
+  CHATTY_CHECK(failed.empty(), failed);
   const Graph& g = p.g;
-  const std::vector<vid_t> sources = choose_sources(s, p);
   const char* backend = backend_name(s.eopt.backend);
 
   r.say("graph       %s\n", graph_line(p).c_str());
@@ -128,6 +140,9 @@ int cmd_run(const std::vector<std::string>& args) {
                               : " from " + std::to_string(sources[0]);
   r.say("app         %s%s on %s backend, %d device%s, %d threads\n", app_name(s.app), from.c_str(), backend,
         s.eopt.devices, s.eopt.devices > 1 ? "s" : "", s.threads);
+  if (const ClusterPlace* c = cluster())
+    r.say("cluster     %d ranks over MPI one-sided puts, %d device%s each\n", c->ranks, c->local,
+          c->local > 1 ? "s" : "");
   if (p.part) r.say("partition   %.3f s (%d chunks)\n", p.partition_s, s.eopt.devices);
 
   std::vector<double> times, source_times;

@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "apps/cli/flags.h"
+#include "comm/cluster.h"
 #include "comm/transport.h"
 #include "runtime/status.h"
 
@@ -78,8 +79,19 @@ RunSetup check_run_flags() {
   s.threads = apply_threads();
   s.eopt = engine_options();
   s.eopt.gpu_lb = parse_gpu_lb(FLAGS_gpu_lb);
-  s.choice =
-      FLAGS_backend == "cpu" ? select_backend("cpu", GpuInventory{}) : select_backend(FLAGS_backend, probe_gpus());
+  const ClusterPlace* rank = cluster_start(s.eopt.devices);
+  CHATTY_CHECK(!rank || FLAGS_backend != "cuda",
+               "GPU devices inside MPI ranks are not built yet: run ranks with --backend=cpu");
+  s.choice = FLAGS_backend == "cpu" || rank ? select_backend("cpu", GpuInventory{})
+                                            : select_backend(FLAGS_backend, probe_gpus());
+  if (rank) {
+    // --devices counts a rank's devices; the run's are every rank's.
+    s.eopt.devices = rank->devices();
+    if (rank->rank != 0) {  // rank 0 reports, validates and writes for all
+      FLAGS_validate = false, FLAGS_output.clear(), FLAGS_trace.clear();
+      CHATTY_CHECK(std::freopen("/dev/null", "w", stdout), "cannot silence rank " + std::to_string(rank->rank));
+    }
+  }
   s.eopt.backend = s.choice.backend;
   CHATTY_CHECK(s.choice.backend != Backend::kCuda || s.eopt.exchange != Exchange::kPeer,
                "--exchange=peer runs on host devices; GPU devices broadcast (use auto or broadcast)");

@@ -1,0 +1,67 @@
+// The inter-node layer's seam: a process is one rank of a cluster when an
+// MPI launcher (mpirun, srun) started it, and the whole run otherwise. A
+// rank drives `local` consecutive devices of the run's R x local; devices
+// of one rank share memory, devices of different ranks reach each other
+// only through the Fabric and Transport made here (MPI-3 one-sided
+// operations on windows, passive target).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "comm/fabric.h"
+#include "comm/transport.h"
+
+namespace chatty {
+
+struct ClusterPlace {
+  int rank = 0, ranks = 1;
+  int local = 1;  // devices per rank
+  int devices() const { return ranks * local; }
+  int first() const { return rank * local; }
+  int rank_of(int d) const { return d / local; }
+};
+
+// Whether a launcher's environment names this process a rank of several
+// (OpenMPI, MPICH/Hydra, PMIx, Slurm).
+bool launched_as_ranks();
+
+// Whether this build has the MPI layer.
+bool cluster_built();
+
+// MPI for the process's lifetime: initialised on the first call when
+// launched_as_ranks() (with MPI_THREAD_MULTIPLE: every device's driving
+// thread issues one-sided operations), finalised at exit. Null when the
+// process runs alone. Throws chatty::Error when launched as ranks by a
+// build without MPI, or when MPI lacks thread support.
+const ClusterPlace* cluster_start(int local_devices);
+const ClusterPlace* cluster();
+
+// Ends the whole job after an error on this rank: the others may be
+// waiting in a collective and would never see the error line.
+[[noreturn]] void cluster_abort(int code);
+
+// The rank's devices and the others: barrier and status all-gather by MPI
+// collectives (one thread per rank), worklist words in an MPI window.
+std::unique_ptr<Fabric> make_cluster_fabric(const ClusterPlace& place);
+
+// Records by MPI_Put into the receivers' windows: each (receiver, sender)
+// slot holds `slot_records` records of `item_bytes`; a sender with more
+// fails the run at the next sync.
+std::unique_ptr<Transport> make_cluster_transport(const ClusterPlace& place, size_t slot_records, size_t item_bytes);
+
+// Rank 0 receives every rank's block of `values` (ranks own consecutive
+// vertex ranges: [begin[r], begin[r + 1])) into its own array.
+void cluster_gather(void* values, size_t item_bytes, const uint64_t* begin);
+
+// A collective after work that may fail on some ranks only: returns the
+// error of the lowest rank that has one (every rank gets the same), or ""
+// when none has. Without a cluster, returns `mine`.
+std::string cluster_agree_error(const std::string& mine);
+
+// The largest of every rank's `value`; a collective.
+double cluster_max(double value);
+
+}  // namespace chatty

@@ -1,0 +1,18 @@
+// Whether a launcher started this process as one of several ranks: the
+// environment each launcher sets for its processes.
+#include <cstdlib>
+#include <string>
+
+#include "comm/cluster.h"
+
+namespace chatty {
+
+bool launched_as_ranks() {
+  for (const char* var : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_SIZE", "MPI_LOCALNRANKS", "SLURM_NTASKS"}) {
+    const char* v = std::getenv(var);
+    if (v && std::atoi(v) > 1) return true;
+  }
+  return false;
+}
+
+}  // namespace chatty

@@ -1,0 +1,29 @@
+// The inter-node layer in a build without MPI: every process runs alone.
+#include <cstdlib>
+
+#include "comm/cluster.h"
+#include "runtime/status.h"
+
+namespace chatty {
+
+bool cluster_built() { return false; }
+
+const ClusterPlace* cluster_start(int) {
+  CHATTY_CHECK(!launched_as_ranks(),
+               "started as one of several MPI ranks, but this build has no MPI (install libopenmpi-dev and rebuild)");
+  return nullptr;
+}
+const ClusterPlace* cluster() { return nullptr; }
+void cluster_abort(int code) { std::_Exit(code); }
+
+std::unique_ptr<Fabric> make_cluster_fabric(const ClusterPlace&) {
+  throw Error("this build has no MPI (internal error)");
+}
+std::unique_ptr<Transport> make_cluster_transport(const ClusterPlace&, size_t, size_t) {
+  throw Error("this build has no MPI (internal error)");
+}
+void cluster_gather(void*, size_t, const uint64_t*) {}
+std::string cluster_agree_error(const std::string& mine) { return mine; }
+double cluster_max(double value) { return value; }
+
+}  // namespace chatty

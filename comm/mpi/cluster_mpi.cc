@@ -1,0 +1,307 @@
+// The inter-node layer over MPI-3 one-sided operations (passive target:
+// every window is locked for all ranks once, and each operation completes
+// with a flush). One box runs OpenMPI's `osc sm` component (its default
+// `osc rdma` crashes on 64-bit compare-and-swap over shared memory);
+// clusters run `osc ucx`.
+#include <mpi.h>
+
+#include <algorithm>
+#include <barrier>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+#include <vector>
+
+#include "comm/cluster.h"
+#include "runtime/status.h"
+
+namespace chatty {
+namespace {
+
+void check_mpi(int rc, const char* what) {
+  if (rc == MPI_SUCCESS) return;
+  char text[MPI_MAX_ERROR_STRING];
+  int len = 0;
+  MPI_Error_string(rc, text, &len);
+  throw Error(std::string(what) + ": " + std::string(text, size_t(len)));
+}
+
+ClusterPlace g_place;
+bool g_started = false;
+
+void finalize_at_exit() {
+  int done = 0;
+  MPI_Finalized(&done);
+  if (!done) MPI_Finalize();
+}
+
+// A barrier for the rank's device threads, then one MPI collective by the
+// first of them, then a second barrier so that no thread reads the
+// collective's result before it is there.
+class RankMeeting {
+ public:
+  explicit RankMeeting(int local) : local_(local), threads_(local) {}
+  template <typename F>
+  void meet(int d, F collective) {
+    threads_.arrive_and_wait();
+    if (d % local_ == 0) collective();
+    threads_.arrive_and_wait();
+  }
+
+ private:
+  const int local_;
+  std::barrier<> threads_;
+};
+
+class ClusterFabric : public Fabric {
+ public:
+  static constexpr int kWordsPerDevice = 256;
+  static constexpr size_t kRecordBytes = 256;
+
+  explicit ClusterFabric(const ClusterPlace& place)
+      : place_(place), meeting_(place.local), mine_(kRecordBytes * size_t(place.local)) {
+    check_mpi(MPI_Win_allocate(MPI_Aint(sizeof(uint64_t)) * kWordsPerDevice * place.local, sizeof(uint64_t),
+                               MPI_INFO_NULL, MPI_COMM_WORLD, &base_, &win_),
+              "MPI_Win_allocate");
+    std::memset(base_, 0, sizeof(uint64_t) * size_t(kWordsPerDevice) * size_t(place.local));
+    MPI_Barrier(MPI_COMM_WORLD);  // every window is zero before anyone reaches into it
+    check_mpi(MPI_Win_lock_all(MPI_MODE_NOCHECK, win_), "MPI_Win_lock_all");
+  }
+  ~ClusterFabric() override {
+    MPI_Win_unlock_all(win_);
+    MPI_Win_free(&win_);
+  }
+
+  int devices() const override { return place_.devices(); }
+  bool shares_memory(int a, int b) const override { return place_.rank_of(a) == place_.rank_of(b); }
+
+  void barrier(int d) override {
+    meeting_.meet(d, [] { MPI_Barrier(MPI_COMM_WORLD); });
+  }
+
+  void all_gather(int d, const void* mine, size_t bytes, void* all) override {
+    CHATTY_CHECK(bytes <= kRecordBytes, "status record too large for the fabric (internal error)");
+    const int local = place_.local;
+    std::memcpy(mine_.data() + size_t(d % local) * bytes, mine, bytes);
+    meeting_.meet(d, [&] {
+      gathered_.resize(bytes * size_t(devices()));
+      MPI_Allgather(mine_.data(), int(bytes) * local, MPI_BYTE, gathered_.data(), int(bytes) * local, MPI_BYTE,
+                    MPI_COMM_WORLD);
+    });
+    std::memcpy(all, gathered_.data(), bytes * size_t(devices()));
+    // The next call's collective rewrites gathered_ only after its first
+    // barrier, which every thread reaches after this copy.
+  }
+
+  int reserve_words(int count) override {
+    const int first = reserved_;
+    reserved_ += count;
+    CHATTY_CHECK(reserved_ <= kWordsPerDevice, "the cluster fabric's window is out of words (internal error)");
+    return first;
+  }
+
+  uint64_t load(int owner, int w) override {
+    uint64_t v = 0;
+    rmw(owner, w, nullptr, &v, MPI_NO_OP);
+    return v;
+  }
+  void store(int owner, int w, uint64_t value) override {
+    uint64_t old = 0;
+    rmw(owner, w, &value, &old, MPI_REPLACE);
+  }
+  bool compare_exchange(int owner, int w, uint64_t& expected, uint64_t desired) override {
+    uint64_t seen = 0;
+    const auto [rank, disp] = where(owner, w);
+    check_mpi(MPI_Compare_and_swap(&desired, &expected, &seen, MPI_UINT64_T, rank, disp, win_), "MPI_Compare_and_swap");
+    check_mpi(MPI_Win_flush(rank, win_), "MPI_Win_flush");
+    const bool won = seen == expected;
+    expected = seen;
+    return won;
+  }
+  uint64_t fetch_add(int owner, int w, uint64_t add) override {
+    uint64_t old = 0;
+    rmw(owner, w, &add, &old, MPI_SUM);
+    return old;
+  }
+
+ private:
+  std::pair<int, MPI_Aint> where(int owner, int w) const {
+    return {place_.rank_of(owner), MPI_Aint(owner % place_.local) * kWordsPerDevice + w};
+  }
+  // Accumulate-class operations are atomic against each other, which plain
+  // loads and stores of the window memory are not: every access goes here.
+  void rmw(int owner, int w, const uint64_t* operand, uint64_t* result, MPI_Op op) {
+    const auto [rank, disp] = where(owner, w);
+    check_mpi(MPI_Fetch_and_op(operand, result, MPI_UINT64_T, rank, disp, op, win_), "MPI_Fetch_and_op");
+    check_mpi(MPI_Win_flush(rank, win_), "MPI_Win_flush");
+  }
+
+  const ClusterPlace place_;
+  RankMeeting meeting_;
+  std::vector<std::byte> mine_, gathered_;
+  MPI_Win win_ = MPI_WIN_NULL;
+  void* base_ = nullptr;
+  int reserved_ = 0;
+};
+
+// Each rank's window holds, for each parity, local receiver and sender,
+// a count word and a slot of records. A sender puts its records and their
+// count into the receiver's slot, flushes, and meets every rank; then each
+// receiver views its slots in place. The meeting is inside the exchange,
+// so the runtime's sync adds none (receiver_driven).
+class ClusterTransport : public Transport {
+ public:
+  ClusterTransport(const ClusterPlace& place, size_t slot_records, size_t item_bytes)
+      : place_(place),
+        slot_records_(std::max<size_t>(slot_records, 1)),
+        slot_bytes_(slot_records_ * item_bytes),
+        slots_(size_t(2 * place.local * place.devices())),
+        meeting_(place.local),
+        overflow_(size_t(place.local), 0),
+        counts_(size_t(place.local) * size_t(place.devices()), 0) {
+    const MPI_Aint bytes = MPI_Aint(slots_) * MPI_Aint(sizeof(uint64_t) + slot_bytes_);
+    check_mpi(MPI_Win_allocate(bytes, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &base_, &win_), "MPI_Win_allocate");
+    std::memset(base_, 0, slots_ * sizeof(uint64_t));
+    check_mpi(MPI_Win_lock_all(MPI_MODE_NOCHECK, win_), "MPI_Win_lock_all");
+  }
+  ~ClusterTransport() override {
+    MPI_Win_unlock_all(win_);
+    MPI_Win_free(&win_);
+  }
+
+  const char* name() const override { return "mpi_put"; }
+  bool can_connect(int, int) const override { return true; }
+  bool receiver_driven() const override { return true; }
+
+  void exchange(Mailboxes& mb, int d, int parity) override {
+    const int D = place_.devices();
+    char& overflow = overflow_[size_t(d % place_.local)];
+    overflow = 0;
+    for (int to = 0; to < D; ++to) {
+      if (to == d) continue;
+      const Slot& s = mb.outgoing(d, parity, to);
+      uint64_t count = s.count;
+      if (count > slot_records_) overflow = 1, count = 0;
+      const size_t slot = index(parity, to % place_.local, d);
+      const int rank = place_.rank_of(to);
+      if (rank == place_.rank) {
+        if (count) std::memcpy(data_at(slot), s.data, count * mb.item_bytes());
+        count_at(slot) = count;
+        continue;
+      }
+      if (count)
+        check_mpi(MPI_Put(s.data, int(count * mb.item_bytes()), MPI_BYTE, rank, data_disp(slot),
+                          int(count * mb.item_bytes()), MPI_BYTE, win_),
+                  "MPI_Put");
+      uint64_t& sent = counts_[size_t(d % place_.local) * size_t(D) + size_t(to)];
+      sent = count;
+      check_mpi(MPI_Put(&sent, 1, MPI_UINT64_T, rank, MPI_Aint(slot * sizeof(uint64_t)), 1, MPI_UINT64_T, win_),
+                "MPI_Put");
+    }
+    check_mpi(MPI_Win_flush_all(win_), "MPI_Win_flush_all");
+    meeting_.meet(d, [&] {
+      MPI_Barrier(MPI_COMM_WORLD);
+      MPI_Win_sync(win_);
+    });
+    for (int from = 0; from < D; ++from) {
+      if (from == d) continue;
+      Slot& r = mb.recv(parity, d, from);
+      const size_t slot = index(parity, d % place_.local, from);
+      r.storage = r.data = data_at(slot);
+      r.capacity = slot_bytes_;
+      r.count = count_at(slot);
+    }
+    CHATTY_CHECK(!overflow, "a device sent more records than a cluster slot holds (" + std::to_string(slot_records_) +
+                                "; internal error)");
+  }
+
+ private:
+  size_t index(int parity, int receiver_local, int sender) const {
+    return (size_t(parity) * size_t(place_.local) + size_t(receiver_local)) * size_t(place_.devices()) + size_t(sender);
+  }
+  MPI_Aint data_disp(size_t slot) const { return MPI_Aint(slots_ * sizeof(uint64_t) + slot * slot_bytes_); }
+  std::byte* data_at(size_t slot) { return static_cast<std::byte*>(base_) + data_disp(slot); }
+  uint64_t& count_at(size_t slot) { return static_cast<uint64_t*>(base_)[slot]; }
+
+  const ClusterPlace place_;
+  const size_t slot_records_, slot_bytes_, slots_;
+  RankMeeting meeting_;
+  std::vector<char> overflow_;
+  std::vector<uint64_t> counts_;  // per local sender and receiver: the count put last
+  MPI_Win win_ = MPI_WIN_NULL;
+  void* base_ = nullptr;
+};
+
+}  // namespace
+
+bool cluster_built() { return true; }
+
+const ClusterPlace* cluster_start(int local_devices) {
+  if (g_started) return &g_place;
+  if (!launched_as_ranks()) return nullptr;
+  int provided = 0;
+  check_mpi(MPI_Init_thread(nullptr, nullptr, MPI_THREAD_MULTIPLE, &provided), "MPI_Init_thread");
+  std::atexit(finalize_at_exit);
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+  CHATTY_CHECK(provided >= MPI_THREAD_MULTIPLE, "this MPI library lacks MPI_THREAD_MULTIPLE");
+  MPI_Comm_rank(MPI_COMM_WORLD, &g_place.rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &g_place.ranks);
+  g_place.local = local_devices;
+  g_started = true;
+  return &g_place;
+}
+
+const ClusterPlace* cluster() { return g_started ? &g_place : nullptr; }
+
+void cluster_abort(int code) {
+  std::fflush(stdout);
+  std::fflush(stderr);
+  MPI_Abort(MPI_COMM_WORLD, code);
+  std::_Exit(code);
+}
+
+std::unique_ptr<Fabric> make_cluster_fabric(const ClusterPlace& place) {
+  return std::make_unique<ClusterFabric>(place);
+}
+
+std::unique_ptr<Transport> make_cluster_transport(const ClusterPlace& place, size_t slot_records, size_t item_bytes) {
+  return std::make_unique<ClusterTransport>(place, slot_records, item_bytes);
+}
+
+void cluster_gather(void* values, size_t item_bytes, const uint64_t* begin) {
+  const int R = g_place.ranks;
+  std::vector<int> counts(static_cast<size_t>(R)), displs(static_cast<size_t>(R));
+  for (int r = 0; r < R; ++r) {
+    counts[size_t(r)] = int((begin[r + 1] - begin[r]) * item_bytes);
+    displs[size_t(r)] = int(begin[r] * item_bytes);
+  }
+  auto* bytes = static_cast<std::byte*>(values);
+  const int me = g_place.rank;
+  if (me == 0)
+    MPI_Gatherv(MPI_IN_PLACE, 0, MPI_BYTE, bytes, counts.data(), displs.data(), MPI_BYTE, 0, MPI_COMM_WORLD);
+  else
+    MPI_Gatherv(bytes + displs[size_t(me)], counts[size_t(me)], MPI_BYTE, nullptr, nullptr, nullptr, MPI_BYTE, 0,
+                MPI_COMM_WORLD);
+}
+
+std::string cluster_agree_error(const std::string& mine) {
+  if (!g_started) return mine;
+  const int me = g_place.rank;
+  int first = mine.empty() ? g_place.ranks : me;
+  MPI_Allreduce(MPI_IN_PLACE, &first, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  if (first == g_place.ranks) return "";
+  int len = me == first ? int(mine.size()) : 0;
+  MPI_Bcast(&len, 1, MPI_INT, first, MPI_COMM_WORLD);
+  std::string text = me == first ? mine : std::string(size_t(len), ' ');
+  MPI_Bcast(text.data(), len, MPI_CHAR, first, MPI_COMM_WORLD);
+  return first == me ? text : "rank " + std::to_string(first) + ": " + text;
+}
+
+double cluster_max(double value) {
+  double out = value;
+  if (g_started) MPI_Allreduce(&value, &out, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+  return out;
+}
+
+}  // namespace chatty
