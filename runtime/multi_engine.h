@@ -150,6 +150,10 @@ EngineResult<typename P::Value> run_program_multi(const Graph& g, const P& prog,
     std::vector<uint64_t> begin(size_t(place.ranks) + 1);
     for (int k = 0; k <= place.ranks; ++k) begin[size_t(k)] = k < place.ranks ? part.begin(k * local) : n;
     cluster_gather(r.values.data(), sizeof(V), begin.data());
+    // Every rank's devices' phase times, for rank 0's report.
+    stats.device_seconds.resize(size_t(D));
+    for (int k = 0; k <= place.ranks; ++k) begin[size_t(k)] = uint64_t(k * local);
+    cluster_gather(stats.device_seconds.data(), sizeof(stats.device_seconds[0]), begin.data());
   }
   return r;
 }

@@ -210,6 +210,8 @@ int cmd_run(const std::vector<std::string>& args) {
     }
     j.add("reordered", !p.old_of_new.empty());
     j.add("backend", backend).add("devices", s.eopt.devices).add("threads", s.threads);
+    const ClusterPlace* c = cluster();
+    j.add("ranks", c ? c->ranks : 1).add("devices_per_rank", c ? c->local : s.eopt.devices);
     j.add("load_s", p.load_s).add("compute_s", compute_s).add("compute_s_all", times);
     j.add("iterations", iterations).add("edges_traversed", edges).add("gteps", gteps);
     j.add("edges_examined", out.multi.edges());
