@@ -47,10 +47,13 @@ const ClusterPlace* cluster();
 // collectives (one thread per rank), worklist words in an MPI window.
 std::unique_ptr<Fabric> make_cluster_fabric(const ClusterPlace& place);
 
-// Records by MPI_Put into the receivers' windows: each (receiver, sender)
-// slot holds `slot_records` records of `item_bytes`; a sender with more
-// fails the run at the next sync.
-std::unique_ptr<Transport> make_cluster_transport(const ClusterPlace& place, size_t slot_records, size_t item_bytes);
+// The transport between ranks that --comm names: mpi_put (also auto),
+// records by MPI_Put into the receivers' windows, where each (receiver,
+// sender) slot holds `slot_records` records of `item_bytes` and a sender
+// with more fails the run at the next sync; or mpi_alltoallv, the
+// two-sided baseline. Throws chatty::Error for any other.
+std::unique_ptr<Transport> make_cluster_transport(const ClusterPlace& place, Comm comm, size_t slot_records,
+                                                  size_t item_bytes);
 
 // Rank 0 receives every rank's block of `values` (ranks own consecutive
 // vertex ranges: [begin[r], begin[r + 1])) into its own array.

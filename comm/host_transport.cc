@@ -27,7 +27,7 @@ std::unique_ptr<Transport> make_host_transport(Comm comm) {
   if (comm == Comm::kHostView || comm == Comm::kAuto) return make_host_view_transport();
   throw Error(std::string("--comm=") + comm_name(comm) +
               " is not available for host devices (host, host_read or host_view; nccl, p2p and uva need the "
-              "CUDA backend)");
+              "CUDA backend; mpi_put and mpi_alltoallv connect ranks started by mpirun)");
 }
 
 std::unique_ptr<TransportPolicy> make_fixed_policy(std::unique_ptr<Transport> t) {

@@ -12,7 +12,7 @@ enum class Backend { kCpu, kCuda };
 // Exchange transports: host, host_read and host_view serve host devices;
 // uva, p2p, nccl and host (staged through pinned memory) GPU devices; auto
 // lets the backend's policy choose.
-enum class Comm { kAuto, kHost, kHostRead, kHostView, kUva, kP2p, kNccl };
+enum class Comm { kAuto, kHost, kHostRead, kHostView, kUva, kP2p, kNccl, kMpiPut, kMpiAlltoallv };
 // How a device's records reach its peers: broadcast to all (the replica
 // of every vertex stays current everywhere), or per peer - a changed vertex
 // to the devices that read it, a push offer to its owner and readers; auto

@@ -66,7 +66,7 @@ class Ranks(unittest.TestCase):
             bad = [v for v in a if a[v] != b[v]]
             self.assertEqual(bad[:5], [], what)
 
-    def check_graph(self, graph, extra=()):
+    def check_graph(self, graph, extra=(), rank_extra=()):
         for app in APPS:
             ref = self.path(f"{app}.ref")
             p = chatty(0, f"--app={app}", f"--graph={graph}", f"--output={ref}", *extra)
@@ -75,12 +75,13 @@ class Ranks(unittest.TestCase):
                 got = self.path(f"{app}.{ranks}.{devices}")
                 what = f"{app} on {graph}, {ranks} ranks x {devices} devices"
                 p = chatty(ranks, f"--app={app}", f"--graph={graph}", f"--devices={devices}", f"--output={got}",
-                           "--json", *extra)
+                           "--json", *extra, *(rank_extra if ranks > 1 else ()))
                 self.assertEqual(p.returncode, 0, what + "\n" + p.stdout + p.stderr)
                 report = json.loads(p.stdout.splitlines()[-1])
                 self.assertEqual((report["ranks"], report["devices"]), (ranks, ranks * devices), what)
                 if ranks > 1:
-                    self.assertTrue(report["multi"]["transport"].startswith("mpi_put"), what)
+                    want = "mpi_alltoallv" if "--comm=mpi_alltoallv" in rank_extra else "mpi_put"
+                    self.assertTrue(report["multi"]["transport"].startswith(want), what)
                     times = report["multi"]["device_seconds"]
                     self.assertTrue(all(sum(t.values()) > 0 for t in times), what + ": a rank's times are missing")
                 self.assert_same(app, ref, got, what)
@@ -99,6 +100,14 @@ class Ranks(unittest.TestCase):
 
     def test_per_peer_exchange_and_no_migration(self):
         self.check_graph("kron:11", ["--exchange=peer", "--migrate=false"])
+
+    def test_two_sided_baseline(self):
+        self.check_graph("urand:11", rank_extra=["--comm=mpi_alltoallv"])
+
+    def test_transport_that_cannot_reach_ranks_is_refused(self):
+        p = chatty(2, "--comm=host")
+        self.assertNotEqual(p.returncode, 0)
+        self.assertIn("does not reach other ranks", p.stderr)
 
     def test_validate_on_rank_zero(self):
         p = chatty(3, "--app=wcc", "--graph=kron:12", "--validate")

@@ -32,7 +32,8 @@ DEFINE_bool(migrate, true,
 DEFINE_string(comm, "auto",
               "exchange transport: auto; host devices: host (sender copies), host_read (receiver copies) or "
               "host_view (receiver merges from the sender's buffer; auto); "
-              "GPUs: uva, p2p, nccl or host (staged through pinned memory)");
+              "GPUs: uva, p2p, nccl or host (staged through pinned memory); "
+              "ranks under mpirun: mpi_put (one-sided; auto) or mpi_alltoallv (two-sided baseline)");
 DEFINE_string(exchange, "auto",
               "host devices: how records reach peers: broadcast (to every device), peer (a changed vertex only "
               "to the devices holding an edge to it, a push offer to its owner and those) or auto (chosen per "

@@ -97,8 +97,12 @@ RunSetup check_run_flags() {
                "--exchange=peer runs on host devices; GPU devices broadcast (use auto or broadcast)");
   if (s.choice.backend == Backend::kCuda)
     validate_gpu_comm(s.eopt.comm, place_devices(s.eopt.devices, 1 << 20));
-  else
+  else if (!rank)
     make_host_transport(s.eopt.comm);  // refuses GPU transports on host devices
+  else
+    CHATTY_CHECK(s.eopt.comm == Comm::kAuto || s.eopt.comm == Comm::kMpiPut || s.eopt.comm == Comm::kMpiAlltoallv,
+                 std::string("--comm=") + comm_name(s.eopt.comm) +
+                     " does not reach other ranks: use mpi_put (auto) or mpi_alltoallv");
   s.lopt = load_options();
   s.lopt.weights = app_spec(s.app).needs_weights ? WeightUse::kNeeded : WeightUse::kIgnored;
   check_writable(FLAGS_output, "--output");

@@ -1,0 +1,18 @@
+// The transports between ranks (comm/cluster.h's make_cluster_transport
+// chooses by --comm).
+#pragma once
+
+#include <memory>
+
+#include "comm/cluster.h"
+
+namespace chatty::mpi {
+
+// One-sided: MPI_Put into per-(receiver, sender) slots of `slot_records`.
+std::unique_ptr<Transport> make_put_transport(const ClusterPlace& place, size_t slot_records, size_t item_bytes);
+
+// Two-sided, the baseline many MPI graph codes use: one MPI_Alltoallv of
+// every device's records per superstep.
+std::unique_ptr<Transport> make_alltoallv_transport(const ClusterPlace& place, size_t item_bytes);
+
+}  // namespace chatty::mpi
