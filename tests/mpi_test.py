@@ -20,10 +20,10 @@ CHATTY = sys.argv[1] if len(sys.argv) > 1 else "build/chatty"
 FACEBOOK = sys.argv[2] if len(sys.argv) > 2 else "build/tests/data/facebook_combined.txt"
 MPIRUN = shutil.which("mpirun")
 
-# Oversubscribed ranks on a small box; one-sided operations by OpenMPI's
-# shared-memory component (its default `osc rdma` crashes on 64-bit CAS).
+# Oversubscribed ranks on a small box; chatty picks OpenMPI's one-sided
+# component itself (its default, osc rdma, crashes on 64-bit CAS).
 ENV = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
-           OMPI_MCA_rmaps_base_oversubscribe="1", OMPI_MCA_osc="sm", OMP_NUM_THREADS="1")
+           OMPI_MCA_rmaps_base_oversubscribe="1", OMP_NUM_THREADS="1")
 
 APPS = ["bfs", "sssp", "wcc", "pr", "kcore"]
 

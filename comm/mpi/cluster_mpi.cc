@@ -131,6 +131,10 @@ bool cluster_built() { return true; }
 const ClusterPlace* cluster_start(int local_devices) {
   if (g_started) return &g_place;
   if (!launched_as_ranks()) return nullptr;
+  // OpenMPI's default one-sided component (osc rdma) crashes on a 64-bit
+  // compare-and-swap over shared memory: unless the user chose one, take
+  // sm inside one box and ucx across boxes. Read by MPI_Init.
+  if (std::getenv("OMPI_COMM_WORLD_SIZE")) setenv("OMPI_MCA_osc", "sm,ucx", /*overwrite=*/0);
   int provided = 0;
   check_mpi(MPI_Init_thread(nullptr, nullptr, MPI_THREAD_MULTIPLE, &provided), "MPI_Init_thread");
   std::atexit(finalize_at_exit);
