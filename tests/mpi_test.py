@@ -125,7 +125,7 @@ class Ranks(unittest.TestCase):
     def test_more_ranks_than_vertices_is_refused(self):
         p = chatty(4, "--graph=grid:1x2")
         self.assertNotEqual(p.returncode, 0)
-        self.assertIn("chatty: error:", p.stderr)
+        self.assertIn("fewer than the 4 ranks x 1 devices", p.stderr)
 
     def test_a_rank_that_dies_ends_the_job(self):
         # A long run; one rank is killed once every rank has started computing.

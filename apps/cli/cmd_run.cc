@@ -47,6 +47,11 @@ Prepared prepare(const RunSetup& s) {
   // chunks are chosen on the input's ids (F depends only on each chunk's
   // vertices and edges, which relabelling within chunks keeps).
   t0 = omp_get_wtime();
+  if (const ClusterPlace* c = cluster())
+    CHATTY_CHECK(uint64_t(c->devices()) <= p.g.num_vertices(),
+                 FLAGS_graph + " has " + std::to_string(p.g.num_vertices()) + " vertices, fewer than the " +
+                     std::to_string(c->ranks) + " ranks x " + std::to_string(c->local) +
+                     " devices of this run (every device needs one)");
   if (s.eopt.devices > 1) p.part = std::make_unique<Partition>(partition_graph(p.g, s.eopt.devices));
   p.partition_s = omp_get_wtime() - t0;
   // Relabelling is graph preparation (like building in-edges): outside the

@@ -194,7 +194,7 @@ std::string cluster_agree_error(const std::string& mine) {
   MPI_Bcast(&len, 1, MPI_INT, first, MPI_COMM_WORLD);
   std::string text = me == first ? mine : std::string(size_t(len), ' ');
   MPI_Bcast(text.data(), len, MPI_CHAR, first, MPI_COMM_WORLD);
-  return first == me ? text : "rank " + std::to_string(first) + ": " + text;
+  return text == mine ? text : "rank " + std::to_string(first) + ": " + text;  // a failure the others did not share
 }
 
 double cluster_max(double value) {
