@@ -154,6 +154,10 @@ EngineResult<typename P::Value> run_program_multi(const Graph& g, const P& prog,
     stats.device_seconds.resize(size_t(D));
     for (int k = 0; k <= place.ranks; ++k) begin[size_t(k)] = uint64_t(k * local);
     cluster_gather(stats.device_seconds.data(), sizeof(stats.device_seconds[0]), begin.data());
+    // And what each device delivered to each other: a row per device.
+    stats.pair_records.resize(size_t(D) * size_t(D)), stats.pair_messages.resize(size_t(D) * size_t(D));
+    cluster_gather(stats.pair_records.data(), sizeof(uint64_t) * size_t(D), begin.data());
+    cluster_gather(stats.pair_messages.data(), sizeof(uint64_t) * size_t(D), begin.data());
   }
   return r;
 }

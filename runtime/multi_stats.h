@@ -39,6 +39,10 @@ struct MultiStats {
   // Seconds in each phase over the run, per device: the steps' means hide
   // imbalance, which shows here as one device waiting for a slower one.
   std::vector<std::array<double, kPhases>> device_seconds;
+  // Per (sender, receiver) device pair, row-major: records delivered, and
+  // messages (supersteps in which the pair carried any).
+  std::vector<uint64_t> pair_records, pair_messages;
+  uint64_t item_bytes = 0;   // of one record
   double setup_seconds = 0;  // GPU devices: creating them and uploading chunks (not part of the run's time)
   double run_seconds = 0;    // GPU devices: from all devices up to all programs done
   uint64_t updated() const {
@@ -81,6 +85,8 @@ inline void record_step(MultiStats& stats, size_t step, int d, const double (&se
   const uint64_t P = all.size();
   if (step >= stats.steps.size()) stats.steps.resize(step + 1);
   if (size_t(d) >= stats.device_seconds.size()) stats.device_seconds.resize(P);
+  stats.item_bytes = item_bytes;
+  if (stats.pair_records.size() != P * P) stats.pair_records.assign(P * P, 0), stats.pair_messages.assign(P * P, 0);
   MultiStep& m = stats.steps[step];
   for (int p = 0; p < kPhases; ++p) {
     m.seconds[p] += seconds[p] / double(P);

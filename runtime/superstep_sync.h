@@ -91,7 +91,7 @@ class SuperstepSync {
       fabric_.barrier(d);
       clk.end();
     }
-    record(d, all, clk, pull);
+    record(d, all, clk, pull, delivered > 0 && !broken_[size_t(d)] ? out : -1);
     return all;
   }
 
@@ -111,12 +111,18 @@ class SuperstepSync {
       if (p != d) mb_.recv(parity, d, p).count = 0;
   }
 
-  // Device 0 adds the superstep's totals; phase times are averaged.
-  void record(int d, const std::vector<DeviceStatus>& all, PhaseClock& clk, bool pull) {
+  // Device 0 adds the superstep's totals; phase times are averaged. Each
+  // device adds what it delivered to each peer for `parity` (-1: nothing).
+  void record(int d, const std::vector<DeviceStatus>& all, PhaseClock& clk, bool pull, int parity) {
 #pragma omp critical(chatty_multi_stats)
     {
       record_step(stats_, clk.step, d, clk.seconds, all, mb_.item_bytes());
       if (d == 0) stats_.steps[clk.step].pull = pull;
+      for (int p = 0; p < devices() && parity >= 0; ++p) {
+        const size_t count = p == d ? 0 : mb_.outgoing(d, parity, p).count;
+        stats_.pair_records[size_t(d * devices() + p)] += count;
+        stats_.pair_messages[size_t(d * devices() + p)] += count > 0;
+      }
     }
     for (double& t : clk.seconds) t = 0;
     ++clk.step;

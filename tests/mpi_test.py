@@ -82,6 +82,9 @@ class Ranks(unittest.TestCase):
                 if ranks > 1:
                     want = "mpi_alltoallv" if "--comm=mpi_alltoallv" in rank_extra else "mpi_put"
                     self.assertTrue(report["multi"]["transport"].startswith(want), what)
+                    m = report["multi"]
+                    self.assertEqual(sum(map(sum, m["rank_pair_bytes"])), m["bytes_application"], what)
+                    self.assertEqual(len(m["rank_pair_messages"]), ranks, what)
                     times = report["multi"]["device_seconds"]
                     self.assertTrue(all(sum(t.values()) > 0 for t in times), what + ": a rank's times are missing")
                 self.assert_same(app, ref, got, what)

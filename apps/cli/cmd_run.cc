@@ -220,7 +220,7 @@ int cmd_run(const std::vector<std::string>& args) {
     j.add("load_s", p.load_s).add("compute_s", compute_s).add("compute_s_all", times);
     j.add("iterations", iterations).add("edges_traversed", edges).add("gteps", gteps);
     j.add("edges_examined", out.multi.edges());
-    j.raw("multi", multi_json(out, p.partition_s));
+    j.raw("multi", multi_json(out, p.partition_s, c ? c->local : s.eopt.devices));
     j.raw("summary", spec.summary_json(result));
     j.add("validated", validated);
     std::printf("%s\n", j.str().c_str());

@@ -56,7 +56,7 @@ void write_trace(const AppOutput& out, const std::string& path) {
   CHATTY_CHECK(std::fclose(f) == 0, path + ": write failed");
 }
 
-std::string multi_json(const AppOutput& out, double partition_s) {
+std::string multi_json(const AppOutput& out, double partition_s, int local) {
   const MultiStats& ms = out.multi;
   JsonObject x;
   x.add("transport", ms.transport).add("partition_s", partition_s).add("setup_s", ms.setup_seconds);
@@ -75,6 +75,31 @@ std::string multi_json(const AppOutput& out, double partition_s) {
     per_device += dev.str();
   }
   x.raw("device_seconds", per_device + "]");
+  // Sender by receiver: devices, and ranks of `local` devices each.
+  const int D = ms.devices, R = D / local;
+  auto matrix = [&](const std::vector<uint64_t>& m, int group, uint64_t scale) {
+    const int n = D / group;
+    std::string s = "[";
+    for (int a = 0; a < n; ++a) {
+      if (a) s += ',';
+      s += '[';
+      for (int b = 0; b < n; ++b) {
+        uint64_t sum = 0;
+        for (int i = a * group; i < (a + 1) * group && size_t(i * D) < m.size(); ++i)
+          for (int j = b * group; j < (b + 1) * group; ++j) sum += m[size_t(i * D + j)];
+        if (b) s += ',';
+        s += std::to_string(sum * scale);
+      }
+      s += ']';
+    }
+    s += ']';
+    return s;
+  };
+  const uint64_t item = ms.item_bytes;
+  x.raw("pair_bytes", matrix(ms.pair_records, 1, item)).raw("pair_messages", matrix(ms.pair_messages, 1, 1));
+  if (R > 1)
+    x.raw("rank_pair_bytes", matrix(ms.pair_records, local, item))
+        .raw("rank_pair_messages", matrix(ms.pair_messages, local, 1));
   return x.str();
 }
 
