@@ -6,7 +6,7 @@ set -euo pipefail
 debs=(build-essential cmake ninja-build pkg-config libgflags-dev libgtest-dev
       libgmock-dev libomp-dev libnuma-dev python3 python3-pip clang nlohmann-json3-dev
       zlib1g-dev libzstd-dev libbz2-dev gzip zstd bzip2
-      libopenmpi-dev openmpi-bin libibverbs-dev ibverbs-providers)
+      libopenmpi-dev openmpi-bin mpich libmpich-dev libibverbs-dev ibverbs-providers)
 missing=()
 for p in "${debs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -5,7 +5,9 @@ write exactly the single process's --output (PageRank within tolerance)
 for every app on kron, urand, grid and the shared real graph; bad input
 fails on every rank with one line and a non-zero exit; a rank that dies
 mid-run ends the job instead of hanging it.
-Usage: mpi_test.py CHATTY FACEBOOK_TXT   (exit 77: no mpirun or no MPI build)"""
+Usage: mpi_test.py CHATTY FACEBOOK_TXT   (exit 77: no mpirun or no MPI build)
+MPIRUN=mpirun.mpich mpi_test.py ... --portability: MPICH's launcher, 2 ranks
+only (MPICH busy-polls: more ranks than cores take milliseconds a call)."""
 import json
 import os
 import shutil
@@ -18,7 +20,9 @@ import unittest
 
 CHATTY = sys.argv[1] if len(sys.argv) > 1 else "build/chatty"
 FACEBOOK = sys.argv[2] if len(sys.argv) > 2 else "build/tests/data/facebook_combined.txt"
-MPIRUN = shutil.which("mpirun")
+PORTABILITY = "--portability" in sys.argv
+MPIRUN = shutil.which(os.environ.get("MPIRUN", "mpirun"))
+LAYOUTS = [(2, 1), (2, 2)] if PORTABILITY else [(1, 2), (2, 1), (2, 2), (3, 1), (4, 1)]  # ranks x devices
 
 # Oversubscribed ranks on a small box; chatty picks OpenMPI's one-sided
 # component itself (its default, osc rdma, crashes on 64-bit CAS).
@@ -71,7 +75,7 @@ class Ranks(unittest.TestCase):
             ref = self.path(f"{app}.ref")
             p = chatty(0, f"--app={app}", f"--graph={graph}", f"--output={ref}", *extra)
             self.assertEqual(p.returncode, 0, p.stderr)
-            for ranks, devices in [(1, 2), (2, 1), (2, 2), (3, 1), (4, 1)]:
+            for ranks, devices in LAYOUTS:
                 got = self.path(f"{app}.{ranks}.{devices}")
                 what = f"{app} on {graph}, {ranks} ranks x {devices} devices"
                 p = chatty(ranks, f"--app={app}", f"--graph={graph}", f"--devices={devices}", f"--output={got}",
@@ -92,15 +96,19 @@ class Ranks(unittest.TestCase):
     def test_kron(self):
         self.check_graph("kron:12")
 
+    @unittest.skipIf(PORTABILITY, "the full matrix runs under OpenMPI")
     def test_urand(self):
         self.check_graph("urand:12")
 
+    @unittest.skipIf(PORTABILITY, "the full matrix runs under OpenMPI")
     def test_grid(self):
         self.check_graph("grid:30x40")
 
+    @unittest.skipIf(PORTABILITY, "the full matrix runs under OpenMPI")
     def test_real_graph(self):
         self.check_graph(FACEBOOK, ["--undirected"])
 
+    @unittest.skipIf(PORTABILITY, "the full matrix runs under OpenMPI")
     def test_per_peer_exchange_and_no_migration(self):
         self.check_graph("kron:11", ["--exchange=peer", "--migrate=false"])
 
@@ -113,23 +121,24 @@ class Ranks(unittest.TestCase):
         self.assertIn("does not reach other ranks", p.stderr)
 
     def test_validate_on_rank_zero(self):
-        p = chatty(3, "--app=wcc", "--graph=kron:12", "--validate")
+        p = chatty(2, "--app=wcc", "--graph=kron:12", "--validate")
         self.assertEqual(p.returncode, 0, p.stderr)
         self.assertEqual(p.stdout.count("validate    PASS"), 1, p.stdout)
 
     def test_bad_input_fails_every_rank_with_one_line(self):
         for args in (["--graph=/no/such/file.txt"], ["--graph=kron:10", "--source=99999"], ["--app=sssp",
                                                                                              "--graph=nope:3"]):
-            p = chatty(3, *args)
+            p = chatty(2, *args)
             self.assertNotEqual(p.returncode, 0, args)
             errors = [l for l in p.stderr.splitlines() if l.startswith("chatty: error:")]
-            self.assertEqual(len(errors), 3, p.stderr)  # one line from each rank
+            self.assertEqual(len(errors), 2, p.stderr)  # one line from each rank
 
     def test_more_ranks_than_vertices_is_refused(self):
-        p = chatty(4, "--graph=grid:1x2")
+        p = chatty(3, "--graph=grid:1x2")  # fails before any rank waits on another
         self.assertNotEqual(p.returncode, 0)
-        self.assertIn("fewer than the 4 ranks x 1 devices", p.stderr)
+        self.assertIn("fewer than the 3 ranks x 1 devices", p.stderr)
 
+    @unittest.skipIf(PORTABILITY, "OpenMPI's launcher is the one tested for this")
     def test_a_rank_that_dies_ends_the_job(self):
         # A long run; one rank is killed once every rank has started computing.
         cmd = [MPIRUN, "-np", "3", CHATTY, "run", "--backend=cpu", "--app=pr", "--graph=kron:12",
