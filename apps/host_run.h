@@ -20,8 +20,8 @@ template <typename P>
 std::vector<typename P::Value> run_on_host(const AppRun& r, const P& prog, AppOutput& out) {
   if (const ClusterPlace* c = cluster()) {
     const size_t n = r.g.num_vertices();
-    auto policy =
-        make_fixed_policy(make_cluster_transport(*c, r.opt.comm, n + n / 32 + 2, sizeof(Update<typename P::Value>)));
+    auto policy = make_fixed_policy(
+        make_cluster_transport(*c, r.opt.comm, r.opt.net, n + n / 32 + 2, sizeof(Update<typename P::Value>)));
     return std::move(run_program_multi(r.g, prog, r.part, r.opt, *policy, out.multi, c).values);
   }
   auto policy = make_fixed_policy(make_host_transport(r.opt.comm));

@@ -45,14 +45,17 @@ const ClusterPlace* cluster();
 
 // The rank's devices and the others: barrier and status all-gather by MPI
 // collectives (one thread per rank), worklist words in an MPI window.
-std::unique_ptr<Fabric> make_cluster_fabric(const ClusterPlace& place);
+// With Net::kVerbs, over rdma-core verbs instead (throws without a device
+// or a build without libibverbs).
+std::unique_ptr<Fabric> make_cluster_fabric(const ClusterPlace& place, Net net);
 
 // The transport between ranks that --comm names: mpi_put (also auto),
 // records by MPI_Put into the receivers' windows, where each (receiver,
 // sender) slot holds `slot_records` records of `item_bytes` and a sender
 // with more fails the run at the next sync; or mpi_alltoallv, the
-// two-sided baseline. Throws chatty::Error for any other.
-std::unique_ptr<Transport> make_cluster_transport(const ClusterPlace& place, Comm comm, size_t slot_records,
+// two-sided baseline; with Net::kVerbs and comm auto, RDMA WRITE into the
+// same slots. Throws chatty::Error for any other.
+std::unique_ptr<Transport> make_cluster_transport(const ClusterPlace& place, Comm comm, Net net, size_t slot_records,
                                                   size_t item_bytes);
 
 // Rank 0 receives every rank's block of `values` (ranks own consecutive
@@ -63,6 +66,16 @@ void cluster_gather(void* values, size_t item_bytes, const uint64_t* begin);
 // error of the lowest rank that has one (every rank gets the same), or ""
 // when none has. Without a cluster, returns `mine`.
 std::string cluster_agree_error(const std::string& mine);
+
+// RDMA devices for the verbs data path: their names, or why there are none
+// (this machine's kernel has no InfiniBand support: ibv_get_device_list
+// fails with ENOSYS). Ranks exchange through MPI either way; the verbs path
+// is not built yet.
+struct RdmaProbe {
+  std::string devices;  // comma-separated, empty when none
+  std::string reason;   // why none, empty when some
+};
+RdmaProbe probe_rdma();
 
 // The largest of every rank's `value`; a collective.
 double cluster_max(double value);

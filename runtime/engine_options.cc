@@ -26,6 +26,7 @@ constexpr std::pair<Comm, const char*> kComms[] = {
     {Comm::kAuto, "auto"},          {Comm::kHost, "host"},      {Comm::kHostRead, "host_read"},
     {Comm::kHostView, "host_view"}, {Comm::kUva, "uva"},        {Comm::kP2p, "p2p"},
     {Comm::kNccl, "nccl"},          {Comm::kMpiPut, "mpi_put"}, {Comm::kMpiAlltoallv, "mpi_alltoallv"}};
+constexpr std::pair<Net, const char*> kNets[] = {{Net::kAuto, "auto"}, {Net::kMpi, "mpi"}, {Net::kVerbs, "verbs"}};
 constexpr std::pair<Exchange, const char*> kExchanges[] = {
     {Exchange::kAuto, "auto"}, {Exchange::kBroadcast, "broadcast"}, {Exchange::kPeer, "peer"}};
 
@@ -52,6 +53,8 @@ Comm parse_comm(const std::string& s) { return parse_named(kComms, "comm", s); }
 const char* comm_name(Comm c) { return name_in(kComms, c); }
 Exchange parse_exchange(const std::string& s) { return parse_named(kExchanges, "exchange", s); }
 const char* exchange_name(Exchange e) { return name_in(kExchanges, e); }
+Net parse_net(const std::string& s) { return parse_named(kNets, "net", s); }
+const char* net_name(Net n) { return name_in(kNets, n); }
 
 GpuLb parse_gpu_lb(const std::string& s) {
   if (s == "twc") return GpuLb::kTwc;

@@ -18,6 +18,9 @@ enum class Comm { kAuto, kHost, kHostRead, kHostView, kUva, kP2p, kNccl, kMpiPut
 // to the devices that read it, a push offer to its owner and readers; auto
 // lets the engine's policy choose per algorithm family.
 enum class Exchange { kAuto, kBroadcast, kPeer };
+// What connects ranks: MPI one-sided operations, or rdma-core verbs
+// (opt-in: that path has not yet run on an RDMA device). auto is MPI.
+enum class Net { kAuto, kMpi, kVerbs };
 enum class GpuLb { kTwc, kLb };  // thread/warp/block by degree, or edge-balanced per block
 
 struct EngineOptions {
@@ -40,6 +43,7 @@ struct EngineOptions {
   bool chunk_copies = false;
   Comm comm = Comm::kAuto;
   Exchange exchange = Exchange::kAuto;
+  Net net = Net::kAuto;
   Backend backend = Backend::kCpu;  // resolved: never auto
   GpuLb gpu_lb = GpuLb::kTwc;
 };
@@ -51,6 +55,8 @@ Comm parse_comm(const std::string& s);  // any transport's name; its backend che
 const char* comm_name(Comm c);
 Exchange parse_exchange(const std::string& s);
 const char* exchange_name(Exchange e);
+Net parse_net(const std::string& s);
+const char* net_name(Net n);
 GpuLb parse_gpu_lb(const std::string& s);
 const char* gpu_lb_name(GpuLb lb);
 const char* backend_name(Backend b);

@@ -76,7 +76,7 @@ EngineResult<typename P::Value> run_program_multi(const Graph& g, const P& prog,
   CHATTY_CHECK(place.devices() == D, "the partition's devices are not the cluster's (internal error)");
   const int first = place.first(), local = place.local;
   Mailboxes mb(D, sizeof(Update<V>));
-  const std::unique_ptr<Fabric> fabric = cluster ? make_cluster_fabric(place) : make_thread_fabric(D);
+  const std::unique_ptr<Fabric> fabric = cluster ? make_cluster_fabric(place, opt.net) : make_thread_fabric(D);
   SuperstepSync sync(*fabric, mb, policy, stats);
   stats.devices = D;
   stats.steps.clear();

@@ -120,6 +120,17 @@ class Ranks(unittest.TestCase):
         self.assertNotEqual(p.returncode, 0)
         self.assertIn("does not reach other ranks", p.stderr)
 
+    def test_ranks_say_what_connects_them(self):
+        p = chatty(2, "--graph=kron:10", "--json", "--quiet")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        fabric = json.loads(p.stdout.splitlines()[-1])["fabric"]
+        self.assertTrue(fabric.startswith("MPI"), fabric)
+        if "no RDMA" in fabric:  # this machine: ibv_get_device_list fails; verbs is refused, never half-run
+            p = chatty(2, "--graph=kron:10", "--net=verbs")
+            self.assertNotEqual(p.returncode, 0)
+            self.assertIn("--net=verbs: ", p.stderr)
+            self.assertIn("--net=mpi runs without one", p.stderr)
+
     def test_validate_on_rank_zero(self):
         p = chatty(2, "--app=wcc", "--graph=kron:12", "--validate")
         self.assertEqual(p.returncode, 0, p.stderr)

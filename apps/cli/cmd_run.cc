@@ -145,9 +145,12 @@ int cmd_run(const std::vector<std::string>& args) {
                               : " from " + std::to_string(sources[0]);
   r.say("app         %s%s on %s backend, %d device%s, %d threads\n", app_name(s.app), from.c_str(), backend,
         s.eopt.devices, s.eopt.devices > 1 ? "s" : "", s.threads);
+  // The verbs path is not built: ranks use MPI, and say whether RDMA was there.
+  const RdmaProbe rdma = cluster() ? probe_rdma() : RdmaProbe{};
+  const std::string fabric = rdma.devices.empty() ? "MPI (no RDMA: " + rdma.reason + ")"
+                                                  : "MPI (RDMA devices " + rdma.devices + " unused: no verbs path yet)";
   if (const ClusterPlace* c = cluster())
-    r.say("cluster     %d ranks over MPI one-sided puts, %d device%s each\n", c->ranks, c->local,
-          c->local > 1 ? "s" : "");
+    r.say("cluster     %d ranks x %d device%s, over %s\n", c->ranks, c->local, c->local > 1 ? "s" : "", fabric.c_str());
   if (p.part) r.say("partition   %.3f s (%d chunks)\n", p.partition_s, s.eopt.devices);
 
   std::vector<double> times, source_times;
@@ -217,6 +220,7 @@ int cmd_run(const std::vector<std::string>& args) {
     j.add("backend", backend).add("devices", s.eopt.devices).add("threads", s.threads);
     const ClusterPlace* c = cluster();
     j.add("ranks", c ? c->ranks : 1).add("devices_per_rank", c ? c->local : s.eopt.devices);
+    if (c) j.add("fabric", fabric);
     j.add("load_s", p.load_s).add("compute_s", compute_s).add("compute_s_all", times);
     j.add("iterations", iterations).add("edges_traversed", edges).add("gteps", gteps);
     j.add("edges_examined", out.multi.edges());

@@ -34,6 +34,9 @@ DEFINE_string(comm, "auto",
               "host_view (receiver merges from the sender's buffer; auto); "
               "GPUs: uva, p2p, nccl or host (staged through pinned memory); "
               "ranks under mpirun: mpi_put (one-sided; auto) or mpi_alltoallv (two-sided baseline)");
+DEFINE_string(net, "auto",
+              "ranks under mpirun: what connects them: mpi (one-sided operations; auto) or verbs (rdma-core; "
+              "needs an RDMA device, and has not yet run on one)");
 DEFINE_string(exchange, "auto",
               "host devices: how records reach peers: broadcast (to every device), peer (a changed vertex only "
               "to the devices holding an edge to it, a push offer to its owner and those) or auto (chosen per "
@@ -69,6 +72,7 @@ EngineOptions engine_options() {
   o.devices = FLAGS_devices;
   o.comm = parse_comm(FLAGS_comm);
   o.exchange = parse_exchange(FLAGS_exchange);
+  o.net = parse_net(FLAGS_net);
   o.numa = FLAGS_numa;
   o.migrate = FLAGS_migrate;
   return o;

@@ -84,6 +84,11 @@ RunSetup check_run_flags() {
                "GPU devices inside MPI ranks are not built yet: run ranks with --backend=cpu");
   s.choice = FLAGS_backend == "cpu" || rank ? select_backend("cpu", GpuInventory{})
                                             : select_backend(FLAGS_backend, probe_gpus());
+  CHATTY_CHECK(rank || s.eopt.net != Net::kVerbs, "--net=verbs connects ranks: start them with mpirun");
+  if (rank && s.eopt.net == Net::kVerbs) {
+    const RdmaProbe rdma = probe_rdma();
+    CHATTY_CHECK(!rdma.devices.empty(), "--net=verbs: " + rdma.reason + " (--net=mpi runs without one)");
+  }
   if (rank) {
     // --devices counts a rank's devices; the run's are every rank's.
     s.eopt.devices = rank->devices();

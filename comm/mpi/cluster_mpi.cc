@@ -16,6 +16,9 @@
 #include "comm/cluster.h"
 #include "comm/mpi/mpi_util.h"
 #include "comm/mpi/transports.h"
+#if defined(CHATTY_HAVE_VERBS)
+#include "comm/verbs/verbs_net.h"
+#endif
 #include "runtime/status.h"
 
 namespace chatty {
@@ -128,6 +131,20 @@ class ClusterFabric : public Fabric {
 
 bool cluster_built() { return true; }
 
+#if defined(CHATTY_HAVE_VERBS)
+static std::unique_ptr<Fabric> verbs_fabric(const ClusterPlace& place) { return verbs::make_verbs_fabric(place); }
+static std::unique_ptr<Transport> verbs_transport(const ClusterPlace& place, size_t slot_records, size_t item_bytes) {
+  return verbs::make_verbs_transport(place, slot_records, item_bytes);
+}
+#else
+static std::unique_ptr<Fabric> verbs_fabric(const ClusterPlace&) {
+  throw Error("--net=verbs: this build has no rdma-core (install libibverbs-dev and rebuild)");
+}
+static std::unique_ptr<Transport> verbs_transport(const ClusterPlace&, size_t, size_t) {
+  throw Error("--net=verbs: this build has no rdma-core (install libibverbs-dev and rebuild)");
+}
+#endif
+
 const ClusterPlace* cluster_start(int local_devices) {
   if (g_started) return &g_place;
   if (!launched_as_ranks()) return nullptr;
@@ -156,13 +173,15 @@ void cluster_abort(int code) {
   std::_Exit(code);
 }
 
-std::unique_ptr<Fabric> make_cluster_fabric(const ClusterPlace& place) {
+std::unique_ptr<Fabric> make_cluster_fabric(const ClusterPlace& place, Net net) {
+  if (net == Net::kVerbs) return verbs_fabric(place);
   return std::make_unique<ClusterFabric>(place);
 }
 
-std::unique_ptr<Transport> make_cluster_transport(const ClusterPlace& place, Comm comm, size_t slot_records,
+std::unique_ptr<Transport> make_cluster_transport(const ClusterPlace& place, Comm comm, Net net, size_t slot_records,
                                                   size_t item_bytes) {
   if (comm == Comm::kMpiAlltoallv) return mpi::make_alltoallv_transport(place, item_bytes);
+  if (net == Net::kVerbs && comm == Comm::kAuto) return verbs_transport(place, slot_records, item_bytes);
   CHATTY_CHECK(comm == Comm::kAuto || comm == Comm::kMpiPut,
                std::string("--comm=") + comm_name(comm) + " does not reach other ranks: use mpi_put or mpi_alltoallv");
   return mpi::make_put_transport(place, slot_records, item_bytes);
