@@ -3,6 +3,7 @@
 // names. Statistics go to out.multi.
 #pragma once
 
+#include <algorithm>
 #include <utility>
 #include <vector>
 
@@ -14,14 +15,19 @@
 namespace chatty {
 
 // As one rank of a cluster, records travel by MPI one-sided puts; a slot
-// holds what a device can send in a superstep (each vertex once, or WCC's
-// description: a word of bits per 32 vertices and two headers).
+// holds what a device can send in a superstep: each vertex once, or WCC's
+// description (a word of bits per 32 vertices and two headers), or with
+// per-edge messages one record per out-edge of the sender's chunk.
 template <typename P>
 std::vector<typename P::Value> run_on_host(const AppRun& r, const P& prog, AppOutput& out) {
   if (const ClusterPlace* c = cluster()) {
     const size_t n = r.g.num_vertices();
-    auto policy = make_fixed_policy(
-        make_cluster_transport(*c, r.opt.comm, r.opt.net, n + n / 32 + 2, sizeof(Update<typename P::Value>)));
+    size_t slot = n + n / 32 + 2;
+    if (messages_per_edge(r.opt.messages, sums_in_values<P>(), r.part.devices()))
+      for (int d = 0; d < r.part.devices(); ++d)
+        slot = std::max<size_t>(slot, r.g.out().offsets[r.part.end(d)] - r.g.out().offsets[r.part.begin(d)]);
+    auto policy =
+        make_fixed_policy(make_cluster_transport(*c, r.opt.comm, r.opt.net, slot, sizeof(Update<typename P::Value>)));
     return std::move(run_program_multi(r.g, prog, r.part, r.opt, *policy, out.multi, c).values);
   }
   auto policy = make_fixed_policy(make_host_transport(r.opt.comm));

@@ -10,6 +10,7 @@
 
 #include "apps/validate.h"
 #include "runtime/engine_options.h"
+#include "runtime/exchange_policy.h"
 #include "runtime/graph.h"
 #include "runtime/multi_stats.h"
 #include "runtime/partition.h"
@@ -39,14 +40,15 @@ struct AppRun {
 // An app's entry. Hooks marked optional may be null.
 struct AppSpec {
   App id;
-  const char* name;     // as --app takes it and reports show it
-  const char* alias;    // a second name --app accepts, or ""
-  const char* about;    // one line for --help
-  bool needs_source;    // --source and --sources apply
-  bool needs_weights;   // edge weights are read (default ones made if absent)
-  bool needs_in_edges;  // built before the timed run
-  bool reorders;        // --reorder=auto relabels by degree
-  bool real_values;     // results in AppOutput::ranks, else ints
+  const char* name;       // as --app takes it and reports show it
+  const char* alias;      // a second name --app accepts, or ""
+  const char* about;      // one line for --help
+  bool needs_source;      // --source and --sources apply
+  bool needs_weights;     // edge weights are read (default ones made if absent)
+  bool needs_in_edges;    // built before the timed run
+  bool reorders;          // --reorder=auto relabels by degree
+  bool real_values;       // results in AppOutput::ranks, else ints
+  MessageShape messages;  // message_shape<Program>(): who reads a vertex, whether --messages=per_edge applies
   // Refuses, with one line, a graph or options the app cannot run on (optional).
   void (*check)(const Graph& g, const EngineOptions& opt);
   void (*run_host)(const AppRun& r, AppOutput& out);

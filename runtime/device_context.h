@@ -142,6 +142,28 @@ class DeviceContext {
     end();
   }
 
+  // Addresses records to peers without a list: room for bound[p] records
+  // for each peer p, then fill(out, k) appends records for peer p at
+  // out[p][k[p]++] (timed as compaction).
+  template <typename Fill>
+  void send_addressed(const size_t* bound, Fill fill) {
+    if (solo()) return;
+    begin(kCompact);
+    const int parity = parity_ ^ 1;
+    mb_.set_addressed(d, parity, true);
+    Update<V>* out[64];
+    size_t k[64];
+    for (int p = 0; p < mb_.devices(); ++p) {
+      Slot& s = mb_.send_to(d, parity, p);
+      s.reserve_host(bound[p] * sizeof(Update<V>));
+      out[p] = reinterpret_cast<Update<V>*>(s.data);
+      k[p] = 0;
+    }
+    fill(out, k);
+    for (int p = 0; p < mb_.devices(); ++p) mb_.send_to(d, parity, p).count = k[p];
+    end();
+  }
+
   // From now on compactions address each record to the devices that read
   // it (readers[v]: Partition's reader_masks, which must outlive this).
   void address_to_readers(const std::vector<uint64_t>& readers) { readers_ = readers.data(); }

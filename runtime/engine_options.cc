@@ -29,6 +29,8 @@ constexpr std::pair<Comm, const char*> kComms[] = {
 constexpr std::pair<Net, const char*> kNets[] = {{Net::kAuto, "auto"}, {Net::kMpi, "mpi"}, {Net::kVerbs, "verbs"}};
 constexpr std::pair<Exchange, const char*> kExchanges[] = {
     {Exchange::kAuto, "auto"}, {Exchange::kBroadcast, "broadcast"}, {Exchange::kPeer, "peer"}};
+constexpr std::pair<Messages, const char*> kMessages[] = {
+    {Messages::kAuto, "auto"}, {Messages::kSendAll, "sendall"}, {Messages::kPerEdge, "per_edge"}};
 
 // The choice named `s` in `table`; else an error listing the names.
 template <typename E, size_t N>
@@ -53,6 +55,8 @@ Comm parse_comm(const std::string& s) { return parse_named(kComms, "comm", s); }
 const char* comm_name(Comm c) { return name_in(kComms, c); }
 Exchange parse_exchange(const std::string& s) { return parse_named(kExchanges, "exchange", s); }
 const char* exchange_name(Exchange e) { return name_in(kExchanges, e); }
+Messages parse_messages(const std::string& s) { return parse_named(kMessages, "messages", s); }
+const char* messages_name(Messages m) { return name_in(kMessages, m); }
 Net parse_net(const std::string& s) { return parse_named(kNets, "net", s); }
 const char* net_name(Net n) { return name_in(kNets, n); }
 

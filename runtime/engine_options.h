@@ -18,6 +18,12 @@ enum class Comm { kAuto, kHost, kHostRead, kHostView, kUva, kP2p, kNccl, kMpiPut
 // to the devices that read it, a push offer to its owner and readers; auto
 // lets the engine's policy choose per algorithm family.
 enum class Exchange { kAuto, kBroadcast, kPeer };
+// What a vertex that sends one value along all its out-edges sends (seed
+// 002): that value once per device that reads it, which expands it through
+// its in-edges (SendAll), or a message per out-edge to the target's owner,
+// which sums them (per_edge: for programs whose gather is a sum, on host
+// devices). auto is SendAll.
+enum class Messages { kAuto, kSendAll, kPerEdge };
 // What connects ranks: MPI one-sided operations, or rdma-core verbs
 // (opt-in: that path has not yet run on an RDMA device). auto is MPI.
 enum class Net { kAuto, kMpi, kVerbs };
@@ -43,6 +49,7 @@ struct EngineOptions {
   bool chunk_copies = false;
   Comm comm = Comm::kAuto;
   Exchange exchange = Exchange::kAuto;
+  Messages messages = Messages::kAuto;
   Net net = Net::kAuto;
   Backend backend = Backend::kCpu;  // resolved: never auto
   GpuLb gpu_lb = GpuLb::kTwc;
@@ -55,6 +62,8 @@ Comm parse_comm(const std::string& s);  // any transport's name; its backend che
 const char* comm_name(Comm c);
 Exchange parse_exchange(const std::string& s);
 const char* exchange_name(Exchange e);
+Messages parse_messages(const std::string& s);
+const char* messages_name(Messages m);
 Net parse_net(const std::string& s);
 const char* net_name(Net n);
 GpuLb parse_gpu_lb(const std::string& s);

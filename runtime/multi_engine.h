@@ -68,10 +68,13 @@ EngineResult<typename P::Value> run_program_multi(const Graph& g, const P& prog,
     else
       return false;
   }();
-  const bool per_peer = exchange_per_peer(opt.exchange, kLinks && opt.union_find, D);
+  const bool per_peer = exchange_per_peer(opt.exchange, kLinks && opt.union_find, D, cluster && cluster->ranks > 1);
+  const bool per_edge = messages_per_edge(opt.messages, sums_in_values<P>(), D);
   std::vector<uint64_t> own_readers;  // when the caller's partition has none
-  if (per_peer && part.readers.empty()) own_readers = reader_masks(g, part);
-  const std::vector<uint64_t>& readers = part.readers.empty() ? own_readers : part.readers;
+  constexpr bool kOutReaders = message_shape<P>().out_readers_only;
+  const bool given = !part.readers.empty() && part.readers_out_only == kOutReaders;
+  if (per_peer && !given) own_readers = reader_masks(g, part, kOutReaders);
+  const std::vector<uint64_t>& readers = given ? part.readers : own_readers;
   const ClusterPlace place = cluster ? *cluster : ClusterPlace{0, 1, D};
   CHATTY_CHECK(place.devices() == D, "the partition's devices are not the cluster's (internal error)");
   const int first = place.first(), local = place.local;
@@ -82,7 +85,8 @@ EngineResult<typename P::Value> run_program_multi(const Graph& g, const P& prog,
   stats.steps.clear();
   stats.device_seconds.assign(size_t(D), {});
   stats.transport = policy.describe();
-  stats.exchange = per_peer ? "peer" : "broadcast";
+  stats.exchange = per_peer || per_edge ? "peer" : "broadcast";
+  stats.messages = per_edge ? "per_edge" : "sendall";
   const ChunkedGraph chunks(g, part, kInEdges, opt.chunk_copies);
   stats.structure_bytes = 0;
   for (int d = 0; d < D; ++d) stats.structure_bytes = std::max(stats.structure_bytes, chunks.bytes(d));
@@ -107,7 +111,7 @@ EngineResult<typename P::Value> run_program_multi(const Graph& g, const P& prog,
 #pragma omp parallel for schedule(static)
     for (vid_t v = 0; v < n; ++v) c.values[v] = prog.init(v);
     if constexpr (P::kKind == ProgramKind::kGather) {
-      host::GatherOps<P> ops(c, chunks[d], prog, gather_board);
+      host::GatherOps<P> ops(c, chunks[d], prog, gather_board, per_edge);
       drive_gather(ops, prog);
     } else {
       if (P::kConnectivity && opt.union_find) {
@@ -155,9 +159,9 @@ EngineResult<typename P::Value> run_program_multi(const Graph& g, const P& prog,
     for (int k = 0; k <= place.ranks; ++k) begin[size_t(k)] = uint64_t(k * local);
     cluster_gather(stats.device_seconds.data(), sizeof(stats.device_seconds[0]), begin.data());
     // And what each device delivered to each other: a row per device.
-    stats.pair_records.resize(size_t(D) * size_t(D)), stats.pair_messages.resize(size_t(D) * size_t(D));
+    stats.pair_records.resize(size_t(D) * size_t(D)), stats.pair_batches.resize(size_t(D) * size_t(D));
     cluster_gather(stats.pair_records.data(), sizeof(uint64_t) * size_t(D), begin.data());
-    cluster_gather(stats.pair_messages.data(), sizeof(uint64_t) * size_t(D), begin.data());
+    cluster_gather(stats.pair_batches.data(), sizeof(uint64_t) * size_t(D), begin.data());
   }
   return r;
 }

@@ -34,14 +34,16 @@ struct MultiStats {
   int devices = 1;
   std::string transport;
   std::string exchange = "broadcast";  // how records find their peers: broadcast or per-peer
+  std::string messages = "sendall";    // a value once per reading device, or per_edge (exchange_policy.h)
   uint64_t structure_bytes = 0;        // edge structure of the largest chunk a device holds (its CSR/CSC)
   std::vector<MultiStep> steps;
   // Seconds in each phase over the run, per device: the steps' means hide
   // imbalance, which shows here as one device waiting for a slower one.
   std::vector<std::array<double, kPhases>> device_seconds;
-  // Per (sender, receiver) device pair, row-major: records delivered, and
-  // messages (supersteps in which the pair carried any).
-  std::vector<uint64_t> pair_records, pair_messages;
+  // Per (sender, receiver) device pair, row-major: records (messages)
+  // delivered, and batches: supersteps in which the pair carried any, each
+  // one transfer of all of that superstep's records.
+  std::vector<uint64_t> pair_records, pair_batches;
   uint64_t item_bytes = 0;   // of one record
   double setup_seconds = 0;  // GPU devices: creating them and uploading chunks (not part of the run's time)
   double run_seconds = 0;    // GPU devices: from all devices up to all programs done
@@ -86,7 +88,7 @@ inline void record_step(MultiStats& stats, size_t step, int d, const double (&se
   if (step >= stats.steps.size()) stats.steps.resize(step + 1);
   if (size_t(d) >= stats.device_seconds.size()) stats.device_seconds.resize(P);
   stats.item_bytes = item_bytes;
-  if (stats.pair_records.size() != P * P) stats.pair_records.assign(P * P, 0), stats.pair_messages.assign(P * P, 0);
+  if (stats.pair_records.size() != P * P) stats.pair_records.assign(P * P, 0), stats.pair_batches.assign(P * P, 0);
   MultiStep& m = stats.steps[step];
   for (int p = 0; p < kPhases; ++p) {
     m.seconds[p] += seconds[p] / double(P);

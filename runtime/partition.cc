@@ -134,7 +134,7 @@ Partition partition_at(const Graph& g, std::vector<vid_t> bounds) {
   return p;
 }
 
-std::vector<uint64_t> reader_masks(const Graph& g, const Partition& p) {
+std::vector<uint64_t> reader_masks(const Graph& g, const Partition& p, bool out_only) {
   const int devices = p.devices();
   CHATTY_CHECK(devices <= 64, "per-peer exchange needs at most 64 devices (got " + std::to_string(devices) + ")");
   std::vector<uint64_t> readers(g.num_vertices(), 0);
@@ -150,6 +150,7 @@ std::vector<uint64_t> reader_masks(const Graph& g, const Partition& p) {
         const vid_t v = c.targets[e];
         if (v >= lo && v < hi) continue;
         mine |= uint64_t(1) << p.owner(v);
+        if (out_only) continue;
         std::atomic_ref<uint64_t> r(readers[v]);
         if (!(r.load(std::memory_order_relaxed) & me)) r.fetch_or(me, std::memory_order_relaxed);
       }

@@ -22,6 +22,7 @@ struct Partition {
   std::vector<uint8_t> boundary;     // per vertex: 1 if an endpoint of an edge that crosses chunks
   std::vector<vid_t> boundary_list;  // the boundary vertices, increasing (so each chunk's are a run)
   std::vector<uint64_t> readers;     // reader_masks(), where a per-peer exchange will run; else empty
+  bool readers_out_only = false;     // the out_only they were computed with
 
   int devices() const { return int(bounds.size()) - 1; }
   vid_t begin(int d) const { return bounds[size_t(d)]; }
@@ -51,8 +52,10 @@ Partition partition_at(const Graph& g, std::vector<vid_t> bounds);
 // only to its readers (and a push offer to its owner and readers): no other
 // device reads it in a pull or a gather, and a device that pushes to it
 // with a stale value only sends an offer its owner declines. Throws
-// chatty::Error for more than 64 devices.
-std::vector<uint64_t> reader_masks(const Graph& g, const Partition& p);
+// chatty::Error for more than 64 devices. With `out_only`, only the owners
+// of v's out-neighbours read v: a gather reads in-neighbours' values and
+// never pushes.
+std::vector<uint64_t> reader_masks(const Graph& g, const Partition& p, bool out_only = false);
 // The balance function of chunk [lo, hi) of g.
 double balance_of(const Graph& g, int devices, vid_t lo, vid_t hi);
 std::vector<ChunkStats> chunk_stats(const Graph& g, const Partition& p);

@@ -121,7 +121,7 @@ class SuperstepSync {
       for (int p = 0; p < devices() && parity >= 0; ++p) {
         const size_t count = p == d ? 0 : mb_.outgoing(d, parity, p).count;
         stats_.pair_records[size_t(d * devices() + p)] += count;
-        stats_.pair_messages[size_t(d * devices() + p)] += count > 0;
+        stats_.pair_batches[size_t(d * devices() + p)] += count > 0;
       }
     }
     for (double& t : clk.seconds) t = 0;

@@ -112,6 +112,28 @@ class Ranks(unittest.TestCase):
     def test_per_peer_exchange_and_no_migration(self):
         self.check_graph("kron:11", ["--exchange=peer", "--migrate=false"])
 
+    @unittest.skipIf(PORTABILITY, "the full matrix runs under OpenMPI")
+    def test_sendall_against_per_edge_messages(self):
+        # PageRank's values travel once per reading device (SendAll) or once
+        # per crossing edge: the same ranks, and SendAll carries fewer bytes.
+        ref = self.path("pr.ref")
+        self.assertEqual(chatty(0, "--app=pr", "--graph=kron:12", f"--output={ref}").returncode, 0)
+        for ranks, devices in LAYOUTS:
+            if ranks < 2:
+                continue
+            sent = {}
+            for messages in ("sendall", "per_edge"):
+                got = self.path(f"pr.{messages}")
+                what = f"pr on kron:12, {ranks} ranks x {devices} devices, --messages={messages}"
+                p = chatty(ranks, "--app=pr", "--graph=kron:12", f"--devices={devices}", f"--messages={messages}",
+                           f"--output={got}", "--json")
+                self.assertEqual(p.returncode, 0, what + "\n" + p.stderr)
+                m = json.loads(p.stdout.splitlines()[-1])["multi"]
+                self.assertEqual((m["messages"], m["exchange"]), (messages, "peer"), what)
+                sent[messages] = m["bytes_application"]
+                self.assert_same("pr", ref, got, what)
+            self.assertLess(sent["sendall"], 0.55 * sent["per_edge"], f"{ranks} x {devices}: {sent}")
+
     def test_two_sided_baseline(self):
         self.check_graph("urand:11", rank_extra=["--comm=mpi_alltoallv"])
 

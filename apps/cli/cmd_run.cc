@@ -74,8 +74,12 @@ Prepared prepare(const RunSetup& s) {
     *p.part = partition_at(p.g, p.part->bounds);
   // Who reads each vertex, where the run may exchange per peer (union-find
   // WCC broadcasts whatever the flag says: it then goes unused).
-  if (p.part && s.eopt.backend == Backend::kCpu && exchange_per_peer(s.eopt.exchange, false, p.part->devices()))
-    p.part->readers = reader_masks(p.g, *p.part);
+  const ClusterPlace* rank = cluster();
+  if (p.part && s.eopt.backend == Backend::kCpu &&
+      exchange_per_peer(s.eopt.exchange, false, p.part->devices(), rank && rank->ranks > 1)) {
+    p.part->readers_out_only = app_spec(s.app).messages.out_readers_only;
+    p.part->readers = reader_masks(p.g, *p.part, p.part->readers_out_only);
+  }
   p.partition_s += omp_get_wtime() - t0;
   return p;
 }

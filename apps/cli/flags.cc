@@ -39,8 +39,13 @@ DEFINE_string(net, "auto",
               "needs an RDMA device, and has not yet run on one)");
 DEFINE_string(exchange, "auto",
               "host devices: how records reach peers: broadcast (to every device), peer (a changed vertex only "
-              "to the devices holding an edge to it, a push offer to its owner and those) or auto (chosen per "
-              "algorithm family); GPU devices broadcast");
+              "to the devices holding an edge to it, a push offer to its owner and those) or auto (peer between "
+              "ranks, broadcast inside one process); GPU devices broadcast");
+
+DEFINE_string(messages, "auto",
+              "host devices: what a PageRank vertex sends: sendall (its value once to each device that reads it, "
+              "which expands it through its in-edges; auto) or per_edge (one message per out-edge to the "
+              "target's owner, as Pregel without a combiner does; the baseline SendAll is measured against)");
 
 namespace chatty::cli {
 
@@ -72,6 +77,7 @@ EngineOptions engine_options() {
   o.devices = FLAGS_devices;
   o.comm = parse_comm(FLAGS_comm);
   o.exchange = parse_exchange(FLAGS_exchange);
+  o.messages = parse_messages(FLAGS_messages);
   o.net = parse_net(FLAGS_net);
   o.numa = FLAGS_numa;
   o.migrate = FLAGS_migrate;

@@ -15,9 +15,9 @@ void Report::say(const char* fmt, ...) {
 void report_multi(Report& r, const AppOutput& out) {
   const MultiStats& ms = out.multi;
   const double ratio = ms.updated() ? double(ms.communicated()) / double(ms.updated()) : 0.0;
-  r.say("exchange    %s, %s; %lu boundary records for %lu updates (%.1f %%); %.1f MB application, %.3f MB status\n",
-        ms.transport.c_str(), ms.exchange.c_str(), (unsigned long)ms.communicated(), (unsigned long)ms.updated(),
-        100 * ratio, double(ms.bytes(0)) / 1e6, double(ms.bytes(1)) / 1e6);
+  r.say("exchange    %s, %s, %s; %lu boundary records for %lu updates (%.1f %%); %.1f MB application, %.3f MB status\n",
+        ms.transport.c_str(), ms.exchange.c_str(), ms.messages.c_str(), (unsigned long)ms.communicated(),
+        (unsigned long)ms.updated(), 100 * ratio, double(ms.bytes(0)) / 1e6, double(ms.bytes(1)) / 1e6);
   if (out.backend == Backend::kCpu && ms.bytes(2))
     r.say("            of the application data %.1f MB push offers, %.1f MB updates of owned vertices\n",
           double(ms.bytes(2)) / 1e6, double(ms.bytes(0) - ms.bytes(2)) / 1e6);
@@ -64,6 +64,7 @@ std::string multi_json(const AppOutput& out, double partition_s, int local) {
   x.add("communicated_ratio", ms.updated() ? double(ms.communicated()) / double(ms.updated()) : 0.0);
   x.add("bytes_structure", ms.structure_bytes).add("bytes_application", ms.bytes(0));
   x.add("bytes_status", ms.bytes(1)).add("migrated", ms.migrated()).add("exchange", ms.exchange);
+  x.add("messages", ms.messages);
   if (out.backend == Backend::kCpu)  // GPU compaction does not tell offers from updates
     x.add("bytes_offers", ms.bytes(2)).add("bytes_updates", ms.bytes(0) - ms.bytes(2));
   for (int p = 0; p < kPhases; ++p) x.add(std::string(phase_name(p)) + "_s", ms.seconds(p));
@@ -96,10 +97,12 @@ std::string multi_json(const AppOutput& out, double partition_s, int local) {
     return s;
   };
   const uint64_t item = ms.item_bytes;
-  x.raw("pair_bytes", matrix(ms.pair_records, 1, item)).raw("pair_messages", matrix(ms.pair_messages, 1, 1));
+  x.raw("pair_bytes", matrix(ms.pair_records, 1, item)).raw("pair_messages", matrix(ms.pair_records, 1, 1));
+  x.raw("pair_batches", matrix(ms.pair_batches, 1, 1));
   if (R > 1)
     x.raw("rank_pair_bytes", matrix(ms.pair_records, local, item))
-        .raw("rank_pair_messages", matrix(ms.pair_messages, local, 1));
+        .raw("rank_pair_messages", matrix(ms.pair_records, local, 1))
+        .raw("rank_pair_batches", matrix(ms.pair_batches, local, 1));
   return x.str();
 }
 

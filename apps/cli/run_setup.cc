@@ -100,6 +100,11 @@ RunSetup check_run_flags() {
   s.eopt.backend = s.choice.backend;
   CHATTY_CHECK(s.choice.backend != Backend::kCuda || s.eopt.exchange != Exchange::kPeer,
                "--exchange=peer runs on host devices; GPU devices broadcast (use auto or broadcast)");
+  CHATTY_CHECK(s.eopt.messages != Messages::kPerEdge || app_spec(s.app).messages.sums,
+               std::string("--messages=per_edge: ") + app_name(s.app) +
+                   " does not sum what its in-neighbours send (its messages travel once per reading device)");
+  CHATTY_CHECK(s.choice.backend != Backend::kCuda || s.eopt.messages != Messages::kPerEdge,
+               "--messages=per_edge runs on host devices; GPU devices send each value once (use auto or sendall)");
   if (s.choice.backend == Backend::kCuda)
     validate_gpu_comm(s.eopt.comm, place_devices(s.eopt.devices, 1 << 20));
   else if (!rank)
@@ -117,7 +122,7 @@ RunSetup check_run_flags() {
   s.repeat = FLAGS_repeat;
   s.validate = FLAGS_validate;
   s.json = FLAGS_json;
-  s.quiet = FLAGS_quiet;
+  s.quiet = FLAGS_quiet || (rank && rank->rank != 0);  // --json sends the report to stderr, which ranks keep
   s.default_weights = !FLAGS_no_default_weights;
   s.seed = FLAGS_seed;
   s.output = FLAGS_output;

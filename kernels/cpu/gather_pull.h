@@ -63,6 +63,17 @@ SnapshotValues<V> snapshot(const V* published, const vid_t* sources, eid_t count
   return {buf.data(), count};
 }
 
+// In-neighbours' published values and, as one more, the sum the peers
+// sent for the vertex by per-edge messages (in-neighbours they own publish
+// zero here).
+template <typename V>
+struct InValuesAnd {
+  InValues<V> in;
+  V extra;
+  eid_t size() const { return in.count + 1; }
+  V operator[](eid_t i) const { return i < in.count ? in[i] : extra; }
+};
+
 // Where one superstep of a gather reads and writes: a device's values and
 // published-value buffers (a peer computing migrated blocks gets the owner's).
 template <typename V>
@@ -73,6 +84,7 @@ struct GatherTask {
   double dangling_in = 0;        // mass of all vertices without out-edges, last superstep
   const CsrChunk* in = nullptr;  // the owner's in-edges
   Degrees degree;                // every vertex's out-degree
+  const V* received = nullptr;   // per-edge messages: per owned vertex from in->lo, what peers sent it; else null
 };
 
 // What a range of vertices adds to the superstep's global sums.
@@ -105,6 +117,9 @@ void gather_range(const P& prog, const GatherTask<typename P::Value>& t, vid_t l
     V value;
     if constexpr (P::kMonotone)
       value = prog.gather(t.val[v], snapshot(t.contrib, tgt + first, count, buf), t.dangling_in);
+    else if (t.received)
+      value =
+          prog.gather(t.val[v], InValuesAnd<V>{{t.contrib, tgt + first, count}, t.received[v - in.lo]}, t.dangling_in);
     else
       value = prog.gather(t.val[v], InValues<V>{t.contrib, tgt + first, count}, t.dangling_in);
     l1 += std::fabs(double(value) - double(t.val[v]));

@@ -4,6 +4,11 @@
 // of the values to keep. The owned vertices are blocks on the device's worklist, which
 // idle peers help empty (work migration), so a slowed device holds the
 // others less.
+//
+// With per-edge messages (the baseline SendAll is measured against), an
+// owner sends its published value along every out-edge to another device,
+// to the target's owner, which adds what arrives to the sum over its local
+// in-neighbours; its replica of peers' published values is then zero.
 #pragma once
 
 #include "kernels/cpu/gather_pull.h"
@@ -21,17 +26,29 @@ template <typename P>
 class GatherOps {
  public:
   using V = typename P::Value;
-  GatherOps(DeviceContext<V>& c, const GraphChunk& g, const P& prog, GatherBoard<V>& board)
-      : c_(c), g_(g), prog_(prog), board_(board) {}
+  GatherOps(DeviceContext<V>& c, const GraphChunk& g, const P& prog, GatherBoard<V>& board, bool per_edge = false)
+      : c_(c), g_(g), prog_(prog), board_(board), per_edge_(per_edge && !c.solo()) {}
 
   double start() {
     state_ = cpu::gather_init(g_.n, g_.out_degree, prog_, c_.values.data());  // all vertices: the global dangling mass
+    if (per_edge_) {
+      received_.assign(size_t(c_.hi - c_.lo), V(0));
+      for_each_crossing_edge([&](int peer, vid_t, vid_t) { ++bound_[size_t(peer)]; });
+    }
     return state_.dangling;
   }
 
   void merge(int parity) {
-    c_.for_each_received(parity,
-                         [&](vid_t v, V contribution) { state_.contrib[v] = state_.next_contrib[v] = contribution; });
+    if (!per_edge_) {
+      c_.for_each_received(parity,
+                           [&](vid_t v, V contribution) { state_.contrib[v] = state_.next_contrib[v] = contribution; });
+      return;
+    }
+    // The first superstep reads every replica's initial values; from the
+    // second on, what peers' vertices publish arrives as partial sums.
+    if (merges_++ == 1) forget_peers_values();
+    std::fill(received_.begin(), received_.end(), V(0));
+    c_.for_each_received(parity, [&](vid_t v, V contribution) { received_[v - c_.lo] += contribution; });
   }
 
   void gather(double dangling) {
@@ -39,8 +56,10 @@ class GatherOps {
     state_.dangling = dangling;
     // A monotone program updates in place (Gauss-Seidel): fewer supersteps.
     V* next = P::kMonotone ? state_.contrib.data() : state_.next_contrib.data();
-    board_.open(c_.d, {c_.values.data(), state_.contrib.data(), next, state_.dangling, &g_.in, g_.out_degree}, c_.lo,
-                c_.hi, vid_t(cpu::kDenseGrain));
+    board_.open(c_.d,
+                {c_.values.data(), state_.contrib.data(), next, state_.dangling, &g_.in, g_.out_degree,
+                 per_edge_ ? received_.data() : nullptr},
+                c_.lo, c_.hi, vid_t(cpu::kDenseGrain));
     cpu::GatherSums sums;
     auto work = [&](const cpu::GatherTask<V>& t, vid_t lo, vid_t hi, cpu::GatherSums& s) {
       cpu::gather_range(prog_, t, lo, hi, s);
@@ -57,6 +76,14 @@ class GatherOps {
   }
 
   void compact(int) {
+    if (per_edge_) {
+      c_.send_addressed(bound_.data(), [&](Update<V>** out, size_t* k) {
+        for_each_crossing_edge([&](int peer, vid_t u, vid_t v) {
+          out[peer][k[peer]++] = Update<V>{v, state_.contrib[u]};
+        });
+      });
+      return;
+    }
     const auto [first, last] = c_.partition().boundary_of(c_.d);  // owned boundary vertices
     c_.compact(first, size_t(last - first), [&](vid_t v) { return state_.contrib[v]; });
   }
@@ -64,12 +91,36 @@ class GatherOps {
   Agreed sync(int parity) { return Agreed{c_.sync(parity, mine_)}; }
 
  private:
+  // Calls f(peer, u, v) for every out-edge u -> v from this device's
+  // vertices to a vertex that `peer` owns.
+  template <typename F>
+  void for_each_crossing_edge(F f) const {
+    const auto [first, last] = c_.partition().boundary_of(c_.d);
+    const CsrChunk& out = g_.out;
+    for (const vid_t* u = first; u != last; ++u)
+      for (eid_t e = out.begin(*u); e < out.end(*u); ++e) {
+        const vid_t v = out.targets[e];
+        if (!c_.owns(v)) f(c_.partition().owner(v), *u, v);
+      }
+  }
+
+  void forget_peers_values() {
+    for (std::vector<V>* buf : {&state_.contrib, &state_.next_contrib}) {
+      std::fill(buf->begin(), buf->begin() + c_.lo, V(0));
+      std::fill(buf->begin() + c_.hi, buf->end(), V(0));
+    }
+  }
+
   DeviceContext<V>& c_;
   const GraphChunk& g_;
   const P& prog_;
   GatherBoard<V>& board_;
   cpu::GatherState<V> state_;
   DeviceStatus mine_;
+  const bool per_edge_;
+  std::vector<V> received_;  // per-edge: per owned vertex, what peers sent it this superstep
+  std::vector<size_t> bound_ = std::vector<size_t>(64);  // per-edge: records to each peer per superstep
+  int merges_ = 0;
 };
 
 }  // namespace chatty::host
