@@ -30,7 +30,7 @@ void add_default_weights(App app, Graph& g, bool use_default_weights, uint64_t s
     CHATTY_CHECK(use_default_weights, std::string(app_name(app)) +
                                           " needs edge weights and the graph has none (drop --no_default_weights "
                                           "to use deterministic weights 1..255)");
-    g.set_weights(default_weights(g.out(), seed));
+    g.set_weights(default_weights(g.out(), seed, g.rows_lo(), g.rows_hi()));
   }
 }
 

@@ -62,6 +62,13 @@ std::unique_ptr<Transport> make_cluster_transport(const ClusterPlace& place, Com
 // vertex ranges: [begin[r], begin[r + 1])) into its own array.
 void cluster_gather(void* values, size_t item_bytes, const uint64_t* begin);
 
+// Every rank receives every rank's block of `values`, as cluster_gather
+// lays them out.
+void cluster_allgather(void* values, size_t item_bytes, const uint64_t* begin);
+
+// Bitwise OR of `bytes` bytes over every rank, in place on each.
+void cluster_or(void* values, size_t bytes);
+
 // A collective after work that may fail on some ranks only: returns the
 // error of the lowest rank that has one (every rank gets the same), or ""
 // when none has. Without a cluster, returns `mine`.

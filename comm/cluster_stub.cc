@@ -23,6 +23,8 @@ std::unique_ptr<Transport> make_cluster_transport(const ClusterPlace&, Comm, Net
   throw Error("this build has no MPI (internal error)");
 }
 void cluster_gather(void*, size_t, const uint64_t*) {}
+void cluster_allgather(void*, size_t, const uint64_t*) {}
+void cluster_or(void*, size_t) {}
 std::string cluster_agree_error(const std::string& mine) { return mine; }
 double cluster_max(double value) { return value; }
 

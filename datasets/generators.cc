@@ -2,7 +2,10 @@
 
 #include <omp.h>
 
+#include <algorithm>
+#include <atomic>
 #include <cstdlib>
+#include <utility>
 #include <vector>
 
 #include "datasets/progress.h"
@@ -88,61 +91,112 @@ GraphSpec parse_graph_spec(const std::string& s) {
   return g;
 }
 
-Graph generate_graph(const GraphSpec& spec, uint64_t seed) {
-  std::vector<EdgeList> lists(1);
-  EdgeList& el = lists[0];
-  vid_t n = 0;
+namespace {
+
+// The spec's vertices and generated edges (before symmetrizing and
+// deduplication); throws chatty::Error for sizes it cannot hold.
+std::pair<vid_t, uint64_t> spec_size(const GraphSpec& spec) {
   if (spec.kind == GraphSpec::Kind::kGrid) {
     const uint64_t w = spec.width, h = spec.height;
-    n = vid_t(w * h);
     const uint64_t m = (w - 1) * h + w * (h - 1);
     CHATTY_CHECK(m > 0, "graph spec grid:" + std::to_string(w) + "x" + std::to_string(h) + ": empty graph: no edges");
+    return {vid_t(w * h), m};
+  }
+  const uint64_t nv = 1ull << spec.scale;
+  CHATTY_CHECK(nv < kMaxVertices, "graph spec scale too large for 32-bit vertex ids");
+  return {vid_t(nv), nv * spec.edge_factor};
+}
+
+// Generated edge i: a pure function of the spec, the seed and i.
+struct EdgeMaker {
+  const GraphSpec& spec;
+  uint64_t seed;
+  void operator()(uint64_t i, vid_t& u, vid_t& v) const {
+    switch (spec.kind) {
+      case GraphSpec::Kind::kGrid: {
+        // Row y holds its w-1 horizontal edges, then (but the last) w vertical ones.
+        const uint64_t w = spec.width, y = i / (2 * w - 1), k = i % (2 * w - 1);
+        u = vid_t(y * w + (k < w - 1 ? k : k - (w - 1)));
+        v = k < w - 1 ? u + 1 : vid_t(u + w);
+        return;
+      }
+      case GraphSpec::Kind::kKron: kron_edge(i, spec.scale, seed, u, v); return;
+      case GraphSpec::Kind::kUrand: {
+        const uint64_t mask = (1ull << spec.scale) - 1;
+        u = vid_t(hash2(seed, 2 * i) & mask);
+        v = vid_t(hash2(seed, 2 * i + 1) & mask);
+        return;
+      }
+    }
+  }
+};
+
+}  // namespace
+
+Graph generate_graph(const GraphSpec& spec, uint64_t seed, vid_t rows_lo, vid_t rows_hi) {
+  const auto [n, m] = spec_size(spec);
+  rows_hi = std::min(rows_hi, n);
+  const bool all = rows_lo == 0 && rows_hi == n;
+  const EdgeMaker edge{spec, seed};
+  const std::string name = spec.kind == GraphSpec::Kind::kGrid   ? std::string("grid")
+                           : spec.kind == GraphSpec::Kind::kKron ? "kron:" + std::to_string(spec.scale)
+                                                                 : "urand:" + std::to_string(spec.scale);
+  // The edge list, then the CSR of both directions (a rank's share of both).
+  const uint64_t share = all ? m : m / std::max<uint64_t>(1, uint64_t(n) / std::max<vid_t>(1, rows_hi - rows_lo)) + 1;
+  check_memory(share * 2 * sizeof(vid_t) + (uint64_t(n) + 1) * 2 * sizeof(eid_t) + 2 * share * sizeof(vid_t),
+               "generating " + name);
+  Progress progress("generating " + name, m);
+  std::vector<EdgeList> lists(all ? 1 : size_t(omp_get_max_threads()));
+  if (all) {
+    EdgeList& el = lists[0];
     el.src.resize(m);
     el.dst.resize(m);
-#pragma omp parallel for schedule(static)
-    for (uint64_t y = 0; y < h; ++y) {
-      // Row y owns its (w-1) horizontal edges and, below the last row, w vertical ones.
-      uint64_t pos = y * ((w - 1) + w);
-      for (uint64_t x = 0; x + 1 < w; ++x, ++pos) {
-        el.src[pos] = vid_t(y * w + x);
-        el.dst[pos] = vid_t(y * w + x + 1);
-      }
-      if (y + 1 < h)
-        for (uint64_t x = 0; x < w; ++x, ++pos) {
-          el.src[pos] = vid_t(y * w + x);
-          el.dst[pos] = vid_t((y + 1) * w + x);
-        }
+#pragma omp parallel for schedule(static, 1 << 14)
+    for (uint64_t i = 0; i < m; ++i) {
+      edge(i, el.src[i], el.dst[i]);
+      if ((i & ((1 << 20) - 1)) == 0) progress.add(1 << 20);
     }
   } else {
-    const uint64_t nv = 1ull << spec.scale;
-    CHATTY_CHECK(nv < kMaxVertices, "graph spec scale too large for 32-bit vertex ids");
-    n = vid_t(nv);
-    const uint64_t m = nv * spec.edge_factor;
-    // The edge list, then the CSR of both directions.
-    check_memory(m * 2 * sizeof(vid_t) + (nv + 1) * 2 * sizeof(eid_t) + 2 * m * sizeof(vid_t),
-                 "generating " + std::string(spec.kind == GraphSpec::Kind::kKron ? "kron:" : "urand:") +
-                     std::to_string(spec.scale) + ":" + std::to_string(spec.edge_factor));
-    el.src.resize(m);
-    el.dst.resize(m);
-    if (spec.kind == GraphSpec::Kind::kKron) {
-      Progress progress("generating kron:" + std::to_string(spec.scale), m);
-#pragma omp parallel for schedule(static, 1 << 14)
+    // A rank keeps the edges that touch its rows: either end, since the
+    // graph is stored both ways.
+#pragma omp parallel
+    {
+      EdgeList& el = lists[size_t(omp_get_thread_num())];
+#pragma omp for schedule(static, 1 << 14)
       for (uint64_t i = 0; i < m; ++i) {
-        kron_edge(i, spec.scale, seed, el.src[i], el.dst[i]);
+        vid_t u = 0, v = 0;
+        edge(i, u, v);
+        if ((u >= rows_lo && u < rows_hi) || (v >= rows_lo && v < rows_hi)) el.src.push_back(u), el.dst.push_back(v);
         if ((i & ((1 << 20) - 1)) == 0) progress.add(1 << 20);
-      }
-    } else {
-      const uint64_t mask = nv - 1;
-#pragma omp parallel for schedule(static, 1 << 14)
-      for (uint64_t i = 0; i < m; ++i) {
-        el.src[i] = vid_t(hash2(seed, 2 * i) & mask);
-        el.dst[i] = vid_t(hash2(seed, 2 * i + 1) & mask);
       }
     }
   }
   BuildOptions opt;
   opt.symmetrize = true;
+  opt.rows_lo = rows_lo;
+  opt.rows_hi = rows_hi;
   return build_graph(std::move(lists), n, /*weighted=*/false, opt);
+}
+
+std::vector<eid_t> generated_degree_offsets(const GraphSpec& spec, uint64_t seed) {
+  const auto [n, m] = spec_size(spec);
+  const EdgeMaker edge{spec, seed};
+  std::vector<eid_t> off(size_t(n) + 1, 0);
+#pragma omp parallel for schedule(static, 1 << 14)
+  for (uint64_t i = 0; i < m; ++i) {
+    vid_t u = 0, v = 0;
+    edge(i, u, v);
+    if (u == v) continue;
+    std::atomic_ref<eid_t>(off[u]).fetch_add(1, std::memory_order_relaxed);
+    std::atomic_ref<eid_t>(off[v]).fetch_add(1, std::memory_order_relaxed);
+  }
+  eid_t sum = 0;
+  for (size_t v = 0; v <= n; ++v) {
+    const eid_t d = off[v];
+    off[v] = sum;
+    sum += d;
+  }
+  return off;
 }
 
 }  // namespace chatty

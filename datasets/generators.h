@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "runtime/graph.h"
 
@@ -25,6 +26,13 @@ struct GraphSpec {
 bool is_graph_spec(const std::string& s);
 // Throws chatty::Error for a malformed spec or an out-of-range scale/size.
 GraphSpec parse_graph_spec(const std::string& s);
-Graph generate_graph(const GraphSpec& spec, uint64_t seed);
+// With rows [rows_lo, rows_hi) narrower than all vertices, only the edges
+// of those rows are kept (a rank's own vertices); the other rows come out
+// empty, so the result's offsets are not the whole graph's.
+Graph generate_graph(const GraphSpec& spec, uint64_t seed, vid_t rows_lo = 0, vid_t rows_hi = ~vid_t(0));
+// Offsets of every vertex's degree as generated, both ways, before
+// duplicate edges are merged: what a rank partitions by before it
+// generates its own rows (O(|V|) memory, one pass over the edges).
+std::vector<eid_t> generated_degree_offsets(const GraphSpec& spec, uint64_t seed);
 
 }  // namespace chatty

@@ -6,11 +6,15 @@
 
 #include "runtime/graph_builder.h"
 #include "runtime/parallel.h"
+#include "runtime/status.h"
 
 namespace chatty {
 
 const Csr& Graph::in() const {
   if (!directed_) return *out_;
+  CHATTY_CHECK(in_ || holds_all_rows(),
+               "the in-edges of a directed graph need every row, and this rank holds its own only: "
+               "symmetrize it (--undirected) or run an app that needs no in-edges");
   if (!in_) in_ = std::make_shared<Csr>(transpose(*out_));
   return *in_;
 }

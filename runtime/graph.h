@@ -36,11 +36,22 @@ class Graph {
 
   const Csr& out() const { return *out_; }
   // In-edges. Undirected graphs share the CSR; directed graphs build the
-  // transpose on first use (pull apps only).
+  // transpose on first use (pull apps only), from every row: throws
+  // chatty::Error when this process holds only some.
   const Csr& in() const;
   bool has_in() const { return !directed_ || in_ != nullptr; }
 
   eid_t out_degree(vid_t v) const { return out_->degree(v); }
+  // Gives a directed graph its in-edges (a rank's held rows of them).
+  void set_in(Csr in) { in_ = std::make_shared<Csr>(std::move(in)); }
+
+  // The rows whose edges this process holds: all of them, or a rank's
+  // [rows_lo, rows_hi) (runtime/held_rows.h). Degrees are every vertex's
+  // either way; reading another row's edges faults.
+  vid_t rows_lo() const { return rows_held_ ? rows_lo_ : 0; }
+  vid_t rows_hi() const { return rows_held_ ? rows_hi_ : num_vertices(); }
+  bool holds_all_rows() const { return !rows_held_; }
+  void hold_rows(vid_t lo, vid_t hi) { rows_held_ = true, rows_lo_ = lo, rows_hi_ = hi; }
 
   // Replaces the weights (e.g. deterministic defaults for SSSP). Drops a
   // cached transpose, which is rebuilt with matching weights on demand.
@@ -51,17 +62,21 @@ class Graph {
   std::shared_ptr<Csr> out_;
   mutable std::shared_ptr<Csr> in_;
   bool directed_ = true;
+  bool rows_held_ = false;
+  vid_t rows_lo_ = 0, rows_hi_ = 0;
 };
 
 // Mean edge weight from an even sample of up to ~4096 edges (1 when unweighted):
 // what the SSSP bucket widths are derived from.
-inline double sampled_mean_weight(const Csr& c) {
-  const eid_t m = c.num_edges();
-  if (c.weights.empty() || m == 0) return 1.0;
+// Samples the edges [first, last) (default all): a rank samples its rows'.
+inline double sampled_mean_weight(const Csr& c, eid_t first = 0, eid_t last = ~eid_t(0)) {
+  last = last < c.num_edges() ? last : c.num_edges();
+  if (c.weights.empty() || last <= first) return 1.0;
+  const eid_t m = last - first;
   const eid_t step = m / 4096 > 0 ? m / 4096 : 1;
   double sum = 0;
   eid_t k = 0;
-  for (eid_t e = 0; e < m; e += step, ++k) sum += c.weights[e];
+  for (eid_t e = first; e < last; e += step, ++k) sum += c.weights[e];
   return sum / double(k);
 }
 

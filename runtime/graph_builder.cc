@@ -6,8 +6,10 @@
 #include <atomic>
 #include <cstring>
 #include <numeric>
+#include <tuple>
 
 #include "runtime/hash.h"
+#include "runtime/held_rows.h"
 #include "runtime/memory.h"
 #include "runtime/parallel.h"
 #include "runtime/status.h"
@@ -26,8 +28,8 @@ void for_each_stored_edge(const std::vector<EdgeList>& lists, bool weighted, con
       vid_t u = l.src[i], v = l.dst[i];
       if (u == v && opt.drop_self_loops) continue;
       weight_t w = weighted ? l.weight[i] : 0;
-      f(u, v, w);
-      if (opt.symmetrize && u != v) f(v, u, w);
+      if (u >= opt.rows_lo && u < opt.rows_hi) f(u, v, w);
+      if (opt.symmetrize && u != v && v >= opt.rows_lo && v < opt.rows_hi) f(v, u, w);
     }
   }
 }
@@ -149,18 +151,26 @@ Graph build_graph(std::vector<EdgeList>&& lists, vid_t n, bool weighted, const B
   return Graph(std::move(csr), /*directed=*/!opt.symmetrize);
 }
 
-Buffer<weight_t> default_weights(const Csr& csr, uint64_t seed) {
-  const vid_t n = csr.num_vertices();
-  Buffer<weight_t> w(csr.num_edges());
+Buffer<weight_t> default_weights(const Csr& csr, uint64_t seed, vid_t lo, vid_t hi) {
+  hi = std::min(hi, csr.num_vertices());
+  const bool all = lo == 0 && hi == csr.num_vertices();
+  Buffer<weight_t> buf;
+  weight_t* w;
+  if (all) {
+    buf.allocate(csr.num_edges());
+    w = buf.mutable_data();
+  } else {
+    std::tie(w, buf) = reserve_held<weight_t>(csr.num_edges(), csr.offsets[lo], csr.offsets[hi]);
+  }
   const uint64_t key = splitmix64(seed ^ 0x5757ull);
 #pragma omp parallel for schedule(dynamic, 1024)
-  for (vid_t u = 0; u < n; ++u)
+  for (vid_t u = lo; u < hi; ++u)
     for (eid_t e = csr.offsets[u]; e < csr.offsets[u + 1]; ++e) {
       vid_t v = csr.targets[e];
-      uint64_t lo = std::min(u, v), hi = std::max(u, v);
-      w[e] = weight_t(hash2(key, (hi << 32) | lo) % 255) + 1;
+      uint64_t a = std::min(u, v), b = std::max(u, v);
+      w[e] = weight_t(hash2(key, (b << 32) | a) % 255) + 1;
     }
-  return w;
+  return buf;
 }
 
 }  // namespace chatty

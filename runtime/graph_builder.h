@@ -21,6 +21,9 @@ struct BuildOptions {
   bool symmetrize = false;  // add (v,u) for every (u,v); graph undirected
   bool dedupe = true;       // keep one copy of parallel edges (min weight)
   bool drop_self_loops = true;
+  // Keep only the edges whose source (after symmetrizing) lies in
+  // [rows_lo, rows_hi): the rows a rank holds; other rows come out empty.
+  vid_t rows_lo = 0, rows_hi = ~vid_t(0);
 };
 
 // num_vertices: |V| (ids must be < num_vertices). `weighted` says whether the
@@ -33,6 +36,8 @@ void sort_neighbor_lists(Csr& csr);
 // Deterministic SSSP weights 1..255 for an unweighted graph: a hash of the
 // seed and the unordered pair {u,v}, so both directions of an undirected
 // edge agree and results do not depend on edge order or thread count.
-Buffer<weight_t> default_weights(const Csr& csr, uint64_t seed);
+// Only the rows [lo, hi) are read and weighted when a graph holds only
+// those (the result is then backed for those rows only).
+Buffer<weight_t> default_weights(const Csr& csr, uint64_t seed, vid_t lo = 0, vid_t hi = ~vid_t(0));
 
 }  // namespace chatty

@@ -73,6 +73,7 @@ EngineResult<typename P::Value> run_program_multi(const Graph& g, const P& prog,
   std::vector<uint64_t> own_readers;  // when the caller's partition has none
   constexpr bool kOutReaders = message_shape<P>().out_readers_only;
   const bool given = !part.readers.empty() && part.readers_out_only == kOutReaders;
+  CHATTY_CHECK(!per_peer || given || g.holds_all_rows(), "a rank's readers must be marked by every rank (internal)");
   if (per_peer && !given) own_readers = reader_masks(g, part, kOutReaders);
   const std::vector<uint64_t>& readers = given ? part.readers : own_readers;
   const ClusterPlace place = cluster ? *cluster : ClusterPlace{0, 1, D};
@@ -102,6 +103,7 @@ EngineResult<typename P::Value> run_program_multi(const Graph& g, const P& prog,
   TraversalStart<V> start;
   if constexpr (P::kKind == ProgramKind::kTraversal) {
     delta = opt.delta ? opt.delta : detail::auto_delta(g);
+    if (cluster) delta = uint64_t(cluster_max(double(delta)));  // every rank buckets alike
     if (!(P::kConnectivity && opt.union_find)) start = traversal_start(g, prog);
   }
   auto run_device = [&](int d) {

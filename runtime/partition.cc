@@ -19,9 +19,12 @@ struct Balance {
   }
 };
 
+Balance balance_for(const eid_t* offsets, vid_t vertices, int devices) {
+  const double n = vertices, m = double(offsets[vertices]);
+  return Balance{std::floor(m / std::max(1.0, n)), n / devices, m / devices, offsets};
+}
 Balance balance_for(const Graph& g, int devices) {
-  const double n = g.num_vertices(), m = double(g.num_edges());
-  return Balance{std::floor(m / std::max(1.0, n)), n / devices, m / devices, g.out().offsets.data()};
+  return balance_for(g.out().offsets.data(), g.num_vertices(), devices);
 }
 
 // Moves the cut between chunks i and i+1 to the position in
@@ -62,12 +65,14 @@ uint64_t Partition::boundary_count(int d) const {
 double balance_of(const Graph& g, int devices, vid_t lo, vid_t hi) { return balance_for(g, devices)(lo, hi); }
 
 Partition partition_graph(const Graph& g, int devices) {
-  const vid_t n = g.num_vertices();
+  return partition_at(g, partition_bounds(g.out().offsets.data(), g.num_vertices(), devices));
+}
+
+std::vector<vid_t> partition_bounds(const eid_t* off, vid_t n, int devices) {
   CHATTY_CHECK(devices >= 1, "--devices must be at least 1");
   CHATTY_CHECK(uint64_t(devices) <= n,
                "--devices=" + std::to_string(devices) + " exceeds the graph's " + std::to_string(n) + " vertices");
-  const Balance f = balance_for(g, devices);
-  const eid_t* off = g.out().offsets.data();
+  const Balance f = balance_for(off, n, devices);
   Partition p;
   p.bounds.assign(size_t(devices) + 1, 0);
   p.bounds[size_t(devices)] = n;
@@ -99,10 +104,10 @@ Partition partition_graph(const Graph& g, int devices) {
     }
     if (!moved) break;
   }
-  return partition_at(g, std::move(p.bounds));
+  return p.bounds;
 }
 
-Partition partition_at(const Graph& g, std::vector<vid_t> bounds) {
+Partition partition_at(const Graph& g, std::vector<vid_t> bounds, vid_t rows_lo, vid_t rows_hi) {
   const vid_t n = g.num_vertices();
   CHATTY_CHECK(bounds.size() >= 2 && bounds.front() == 0 && bounds.back() == n &&
                    std::is_sorted(bounds.begin(), bounds.end()) &&
@@ -117,7 +122,7 @@ Partition partition_at(const Graph& g, std::vector<vid_t> bounds) {
   for (int d = 0; d < devices && devices > 1; ++d) {  // one chunk: no edge crosses
     const vid_t lo = p.begin(d), hi = p.end(d);
 #pragma omp parallel for schedule(dynamic, 1024)
-    for (vid_t u = lo; u < hi; ++u) {
+    for (vid_t u = std::max(lo, rows_lo); u < std::min(hi, rows_hi); ++u) {
       bool cross = false;
       for (eid_t e = c.offsets[u]; e < c.offsets[u + 1]; ++e) {
         const vid_t v = c.targets[e];
@@ -129,12 +134,17 @@ Partition partition_at(const Graph& g, std::vector<vid_t> bounds) {
       if (cross) std::atomic_ref<uint8_t>(p.boundary[u]).store(1, std::memory_order_relaxed);
     }
   }
-  for (vid_t v = 0; v < n; ++v)
-    if (p.boundary[v]) p.boundary_list.push_back(v);
+  p.list_boundary();
   return p;
 }
 
-std::vector<uint64_t> reader_masks(const Graph& g, const Partition& p, bool out_only) {
+void Partition::list_boundary() {
+  boundary_list.clear();
+  for (vid_t v = 0; v < vid_t(boundary.size()); ++v)
+    if (boundary[v]) boundary_list.push_back(v);
+}
+
+std::vector<uint64_t> reader_masks(const Graph& g, const Partition& p, bool out_only, vid_t rows_lo, vid_t rows_hi) {
   const int devices = p.devices();
   CHATTY_CHECK(devices <= 64, "per-peer exchange needs at most 64 devices (got " + std::to_string(devices) + ")");
   std::vector<uint64_t> readers(g.num_vertices(), 0);
@@ -144,7 +154,7 @@ std::vector<uint64_t> reader_masks(const Graph& g, const Partition& p, bool out_
     const vid_t lo = p.begin(d), hi = p.end(d);
     const uint64_t me = uint64_t(1) << d;
 #pragma omp parallel for schedule(dynamic, 1024)
-    for (vid_t u = lo; u < hi; ++u) {
+    for (vid_t u = std::max(lo, rows_lo); u < std::min(hi, rows_hi); ++u) {
       uint64_t mine = 0;
       for (eid_t e = c.offsets[u]; e < c.offsets[u + 1]; ++e) {
         const vid_t v = c.targets[e];

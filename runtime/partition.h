@@ -30,6 +30,8 @@ struct Partition {
   bool owns(int d, vid_t v) const { return v >= begin(d) && v < end(d); }
   int owner(vid_t v) const;
   uint64_t boundary_count(int d) const;
+  // Lists the marked boundary vertices (after marks were combined).
+  void list_boundary();
   // The run of boundary_list inside chunk d: [first, last).
   std::pair<const vid_t*, const vid_t*> boundary_of(int d) const;
 };
@@ -43,9 +45,14 @@ struct ChunkStats {
 
 // Throws chatty::Error when devices < 1 or exceeds |V|.
 Partition partition_graph(const Graph& g, int devices);
+// The chunk cuts partition_graph chooses, from the degrees' offsets alone
+// (|V| + 1 entries): a rank cuts before it holds any edge.
+std::vector<vid_t> partition_bounds(const eid_t* offsets, vid_t vertices, int devices);
 // The chunks [bounds[d], bounds[d+1]) as given, with their boundary marked;
-// throws chatty::Error unless the bounds rise strictly from 0 to |V|.
-Partition partition_at(const Graph& g, std::vector<vid_t> bounds);
+// throws chatty::Error unless the bounds rise strictly from 0 to |V|. Only
+// the edges of rows [rows_lo, rows_hi) are read: a rank marks from its own
+// rows, and the ranks' marks are OR-ed (then list_boundary()).
+Partition partition_at(const Graph& g, std::vector<vid_t> bounds, vid_t rows_lo = 0, vid_t rows_hi = ~vid_t(0));
 // Which devices read each vertex's value: bit e of readers[v] is set when
 // device e owns a neighbour of v (an in- or out-neighbour) and does not own
 // v itself, so a zero mask is an inner vertex. A changed vertex need travel
@@ -55,7 +62,9 @@ Partition partition_at(const Graph& g, std::vector<vid_t> bounds);
 // chatty::Error for more than 64 devices. With `out_only`, only the owners
 // of v's out-neighbours read v: a gather reads in-neighbours' values and
 // never pushes.
-std::vector<uint64_t> reader_masks(const Graph& g, const Partition& p, bool out_only = false);
+// Only the rows [rows_lo, rows_hi) are read, as partition_at does.
+std::vector<uint64_t> reader_masks(const Graph& g, const Partition& p, bool out_only = false, vid_t rows_lo = 0,
+                                   vid_t rows_hi = ~vid_t(0));
 // The balance function of chunk [lo, hi) of g.
 double balance_of(const Graph& g, int devices, vid_t lo, vid_t hi);
 std::vector<ChunkStats> chunk_stats(const Graph& g, const Partition& p);

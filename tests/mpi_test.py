@@ -134,6 +134,46 @@ class Ranks(unittest.TestCase):
                 self.assert_same("pr", ref, got, what)
             self.assertLess(sent["sendall"], 0.55 * sent["per_edge"], f"{ranks} x {devices}: {sent}")
 
+    @unittest.skipIf(PORTABILITY, "the full matrix runs under OpenMPI")
+    def test_directed_text_and_cgr(self):
+        # A directed graph: ranks keep their rows of the out- and in-edges
+        # of a parsed file, and read their rows of a mapped .cgr in place.
+        el = self.path("directed.el")
+        with open(el, "w") as f:
+            for i in range(3000):
+                for k in (1, 7, 31):
+                    if (i * k) % 5:
+                        f.write(f"{i} {(i * k + 13 * k) % 3000}\n")
+        cgr = self.path("directed.cgr")
+        p = run([CHATTY, "convert", el, cgr])
+        self.assertEqual(p.returncode, 0, p.stderr)
+        for graph in (el, cgr):
+            for app in ("bfs", "sssp", "wcc", "pr"):
+                ref = self.path(f"{app}.ref")
+                p = chatty(0, f"--app={app}", f"--graph={graph}", f"--output={ref}")
+                self.assertEqual(p.returncode, 0, p.stderr)
+                for ranks, devices in ((2, 1), (3, 1), (2, 2)):
+                    got = self.path(f"{app}.{ranks}.{devices}")
+                    what = f"{app} on {graph}, {ranks} ranks x {devices} devices"
+                    p = chatty(ranks, f"--app={app}", f"--graph={graph}", f"--devices={devices}",
+                               f"--output={got}", "--json")
+                    self.assertEqual(p.returncode, 0, what + "\n" + p.stderr)
+                    self.assert_same(app, ref, got, what)
+
+    def test_ranks_hold_their_own_rows(self):
+        cgr = self.path("facebook.cgr")
+        p = run([CHATTY, "convert", FACEBOOK, cgr, "--undirected"])
+        self.assertEqual(p.returncode, 0, p.stderr)
+        for graph in ("kron:13", "grid:60x50", FACEBOOK, cgr):
+            p = chatty(3, "--app=pr", f"--graph={graph}", "--json", "--undirected")
+            self.assertEqual(p.returncode, 0, p.stderr)
+            j = json.loads(p.stdout.splitlines()[-1])
+            held = j["rank_edges_held"]
+            self.assertEqual(len(held), 3, graph)
+            self.assertEqual(sum(held), j["edges"], graph)  # every row held once
+            self.assertLess(max(held), 0.6 * j["edges"], graph)
+            self.assertTrue(all(x > 0 for x in j["rank_peak_rss_mb"]), graph)
+
     def test_two_sided_baseline(self):
         self.check_graph("urand:11", rank_extra=["--comm=mpi_alltoallv"])
 

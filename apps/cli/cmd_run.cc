@@ -2,6 +2,7 @@
 // --sources random sources), report the median, a summary of the result,
 // and the run's statistics.
 #include <omp.h>
+#include <sys/resource.h>
 
 #include <algorithm>
 #include <memory>
@@ -9,6 +10,7 @@
 
 #include "apps/cli/commands.h"
 #include "apps/cli/flags.h"
+#include "apps/cli/rank_graph.h"
 #include "apps/cli/run_report.h"
 #include "apps/cli/run_setup.h"
 #include "comm/cluster.h"
@@ -28,7 +30,7 @@ double median(std::vector<double> v) {
 // The graph as the run sees it, and the way back to the input's ids.
 struct Prepared {
   Graph g;
-  Graph input;  // the unrelabelled graph, kept only to validate a relabelled run
+  Graph input;  // the whole graph in input ids, kept only to validate a relabelled run or a rank's rows
   std::vector<vid_t> old_of_new, new_of_old;
   std::unique_ptr<Partition> part;
   double load_s = 0, partition_s = 0;
@@ -38,7 +40,48 @@ struct Prepared {
   eid_t input_out_degree(vid_t input_id) const { return g.out_degree(to_run(input_id)); }
 };
 
+// Who reads each vertex, where the run may exchange per peer (union-find
+// WCC broadcasts whatever the flag says: it then goes unused). A rank reads
+// its own rows, and the ranks OR their marks.
+void mark_readers(const RunSetup& s, const Graph& g, Partition& part, const ClusterPlace* rank) {
+  const bool ranks = rank && rank->ranks > 1;
+  if (s.eopt.backend != Backend::kCpu || !exchange_per_peer(s.eopt.exchange, false, part.devices(), ranks)) return;
+  part.readers_out_only = app_spec(s.app).messages.out_readers_only;
+  if (!ranks) {
+    part.readers = reader_masks(g, part, part.readers_out_only);
+    return;
+  }
+  part.readers = reader_masks(g, part, part.readers_out_only, part.begin(rank->first()),
+                              part.end(rank->first() + rank->local - 1));
+  cluster_or(part.readers.data(), part.readers.size() * sizeof(uint64_t));
+}
+
+// As one of several ranks: only this rank's rows, chunk cuts made before
+// loading them, boundary marks combined across ranks, no relabelling (it
+// would read every row); with --validate, rank 0 also loads the whole graph.
+Prepared prepare_rank(const RunSetup& s, const ClusterPlace& rank) {
+  Prepared p;
+  double t0 = omp_get_wtime();
+  const AppSpec& app = app_spec(s.app);
+  RankGraph rg = load_rank_graph(FLAGS_graph, s.lopt, rank, app.needs_in_edges, &p.info);
+  p.g = std::move(rg.g);
+  prepare_graph(s.app, p.g, s.default_weights, s.seed);
+  if (s.validate) {
+    p.input = load_graph(FLAGS_graph, s.lopt);
+    prepare_graph(s.app, p.input, s.default_weights, s.seed);
+  }
+  p.load_s = omp_get_wtime() - t0;
+  t0 = omp_get_wtime();
+  p.part = std::make_unique<Partition>(partition_at(p.g, std::move(rg.bounds), rg.lo, rg.hi));
+  cluster_or(p.part->boundary.data(), p.part->boundary.size());
+  p.part->list_boundary();
+  mark_readers(s, p.g, *p.part, &rank);
+  p.partition_s = omp_get_wtime() - t0;
+  return p;
+}
+
 Prepared prepare(const RunSetup& s) {
+  if (const ClusterPlace* c = cluster(); c && c->ranks > 1) return prepare_rank(s, *c);
   Prepared p;
   double t0 = omp_get_wtime();
   p.g = load_graph(FLAGS_graph, s.lopt, &p.info);
@@ -47,11 +90,6 @@ Prepared prepare(const RunSetup& s) {
   // chunks are chosen on the input's ids (F depends only on each chunk's
   // vertices and edges, which relabelling within chunks keeps).
   t0 = omp_get_wtime();
-  if (const ClusterPlace* c = cluster())
-    CHATTY_CHECK(uint64_t(c->devices()) <= p.g.num_vertices(),
-                 FLAGS_graph + " has " + std::to_string(p.g.num_vertices()) + " vertices, fewer than the " +
-                     std::to_string(c->ranks) + " ranks x " + std::to_string(c->local) +
-                     " devices of this run (every device needs one)");
   if (s.eopt.devices > 1) p.part = std::make_unique<Partition>(partition_graph(p.g, s.eopt.devices));
   p.partition_s = omp_get_wtime() - t0;
   // Relabelling is graph preparation (like building in-edges): outside the
@@ -72,14 +110,7 @@ Prepared prepare(const RunSetup& s) {
   t0 = omp_get_wtime();
   if (p.part && !p.old_of_new.empty())  // the same chunks; their boundary vertices have new ids
     *p.part = partition_at(p.g, p.part->bounds);
-  // Who reads each vertex, where the run may exchange per peer (union-find
-  // WCC broadcasts whatever the flag says: it then goes unused).
-  const ClusterPlace* rank = cluster();
-  if (p.part && s.eopt.backend == Backend::kCpu &&
-      exchange_per_peer(s.eopt.exchange, false, p.part->devices(), rank && rank->ranks > 1)) {
-    p.part->readers_out_only = app_spec(s.app).messages.out_readers_only;
-    p.part->readers = reader_masks(p.g, *p.part, p.part->readers_out_only);
-  }
+  if (p.part) mark_readers(s, p.g, *p.part, cluster());
   p.partition_s += omp_get_wtime() - t0;
   return p;
 }
@@ -105,6 +136,37 @@ std::vector<vid_t> choose_sources(const RunSetup& s, const Prepared& p) {
   std::shuffle(with_edges.begin(), with_edges.end(), rng);
   with_edges.resize(size_t(s.sources));
   return with_edges;
+}
+
+// Edges whose rows this process holds (a rank's own, or all).
+uint64_t held_edges(const Graph& g) { return g.out().offsets[g.rows_hi()] - g.out().offsets[g.rows_lo()]; }
+
+double peak_rss_mb() {
+  rusage u{};
+  getrusage(RUSAGE_SELF, &u);
+  return double(u.ru_maxrss) / 1024.0;  // kilobytes on Linux
+}
+
+// Every rank's `mine`, on rank 0 (a collective); one entry without ranks.
+std::vector<double> per_rank(double mine, const ClusterPlace* c) {
+  const int R = c ? c->ranks : 1;
+  std::vector<double> all(size_t(R), 0.0);
+  all[size_t(c ? c->rank : 0)] = mine;
+  std::vector<uint64_t> begin(size_t(R) + 1);
+  for (int r = 0; r <= R; ++r) begin[size_t(r)] = uint64_t(r);
+  if (c) cluster_gather(all.data(), sizeof(double), begin.data());
+  return all;
+}
+
+std::string list(const std::vector<double>& v, const char* fmt) {
+  std::string t;
+  char b[64];
+  for (double x : v) {
+    std::snprintf(b, sizeof b, fmt, x);
+    if (!t.empty()) t += ' ';
+    t += b;
+  }
+  return t;
 }
 
 std::string graph_line(const Prepared& p) {
@@ -170,7 +232,7 @@ int cmd_run(const std::vector<std::string>& args) {
     source_times.push_back(median(t));
     if (s.validate && validated == "pass") {
       // On the input's ids and graph, so that the relabelling is checked too.
-      Validation v = validate_app(in_input_ids(out, p.old_of_new), p.old_of_new.empty() ? g : p.input, src, s.eopt);
+      Validation v = validate_app(in_input_ids(out, p.old_of_new), p.input.num_vertices() ? p.input : g, src, s.eopt);
       validation_message = v.message;
       if (!v.ok) {
         validated = "fail";
@@ -206,6 +268,11 @@ int cmd_run(const std::vector<std::string>& args) {
     write_values(result, s.output);
     r.say("output      %s\n", s.output.c_str());
   }
+  // Collectives: every rank takes part.
+  const std::vector<double> held = per_rank(double(held_edges(g)), cluster()), rss = per_rank(peak_rss_mb(), cluster());
+  if (cluster())
+    r.say("memory      peak RSS %s MB per rank; edges held %s\n", list(rss, "%.0f").c_str(),
+          list(held, "%.0f").c_str());
   if (s.json) {
     JsonObject j;
     j.add("app", app_name(s.app)).add("graph", FLAGS_graph);
@@ -225,6 +292,7 @@ int cmd_run(const std::vector<std::string>& args) {
     const ClusterPlace* c = cluster();
     j.add("ranks", c ? c->ranks : 1).add("devices_per_rank", c ? c->local : s.eopt.devices);
     if (c) j.add("fabric", fabric);
+    j.add("rank_edges_held", held).add("rank_peak_rss_mb", rss);
     j.add("load_s", p.load_s).add("compute_s", compute_s).add("compute_s_all", times);
     j.add("iterations", iterations).add("edges_traversed", edges).add("gteps", gteps);
     j.add("edges_examined", out.multi.edges());

@@ -203,6 +203,27 @@ void cluster_gather(void* values, size_t item_bytes, const uint64_t* begin) {
                 MPI_COMM_WORLD);
 }
 
+void cluster_allgather(void* values, size_t item_bytes, const uint64_t* begin) {
+  const int R = g_place.ranks;
+  std::vector<int> counts(static_cast<size_t>(R)), displs(static_cast<size_t>(R));
+  for (int r = 0; r < R; ++r) {
+    CHATTY_CHECK(begin[r + 1] * item_bytes < (uint64_t(1) << 31), "a rank's block exceeds 2 GiB (internal limit)");
+    counts[size_t(r)] = int((begin[r + 1] - begin[r]) * item_bytes);
+    displs[size_t(r)] = int(begin[r] * item_bytes);
+  }
+  check_mpi(MPI_Allgatherv(MPI_IN_PLACE, 0, MPI_BYTE, values, counts.data(), displs.data(), MPI_BYTE, MPI_COMM_WORLD),
+            "MPI_Allgatherv");
+}
+
+void cluster_or(void* values, size_t bytes) {
+  auto* p = static_cast<std::byte*>(values);
+  for (size_t done = 0; done < bytes;) {  // MPI counts are ints
+    const int part = int(std::min<size_t>(bytes - done, size_t(1) << 30));
+    check_mpi(MPI_Allreduce(MPI_IN_PLACE, p + done, part, MPI_BYTE, MPI_BOR, MPI_COMM_WORLD), "MPI_Allreduce");
+    done += size_t(part);
+  }
+}
+
 std::string cluster_agree_error(const std::string& mine) {
   if (!g_started) return mine;
   const int me = g_place.rank;

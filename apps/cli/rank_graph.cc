@@ -1,0 +1,82 @@
+#include "apps/cli/rank_graph.h"
+
+#include <algorithm>
+#include <memory>
+
+#include "datasets/generators.h"
+#include "runtime/held_rows.h"
+#include "runtime/partition.h"
+#include "runtime/status.h"
+
+namespace chatty::cli {
+namespace {
+
+std::vector<vid_t> cuts(const eid_t* offsets, vid_t n, const ClusterPlace& place, const std::string& what) {
+  CHATTY_CHECK(uint64_t(place.devices()) <= n,
+               what + " has " + std::to_string(n) + " vertices, fewer than the " + std::to_string(place.ranks) +
+                   " ranks x " + std::to_string(place.local) + " devices of this run (every device needs one)");
+  return partition_bounds(offsets, n, place.devices());
+}
+
+// Every vertex's offsets, from each rank's exact degrees of its own rows.
+Buffer<eid_t> gathered_offsets(const Graph& rows, const std::vector<vid_t>& bounds, const ClusterPlace& place, vid_t lo,
+                               vid_t hi) {
+  const vid_t n = rows.num_vertices();
+  Buffer<eid_t> off(size_t(n) + 1);
+  eid_t* o = off.mutable_data();
+  for (vid_t v = lo; v < hi; ++v) o[v] = rows.out_degree(v);
+  std::vector<uint64_t> begin(size_t(place.ranks) + 1);
+  for (int r = 0; r <= place.ranks; ++r) begin[size_t(r)] = bounds[size_t(r * place.local)];
+  cluster_allgather(o, sizeof(eid_t), begin.data());
+  eid_t sum = 0;
+  for (vid_t v = 0; v < n; ++v) {
+    const eid_t d = o[v];
+    o[v] = sum;
+    sum += d;
+  }
+  o[n] = sum;
+  return off;
+}
+
+Buffer<eid_t> copy_offsets(const Csr& c) {
+  Buffer<eid_t> off(c.offsets.size());
+  std::copy(c.offsets.begin(), c.offsets.end(), off.mutable_data());
+  return off;
+}
+
+}  // namespace
+
+RankGraph load_rank_graph(const std::string& what, const LoadOptions& opt, const ClusterPlace& place, bool in_edges,
+                          LoadInfo* info) {
+  RankGraph r;
+  const int first = place.first();
+  if (is_graph_spec(what)) {
+    const GraphSpec spec = parse_graph_spec(what);
+    const std::vector<eid_t> raw = generated_degree_offsets(spec, opt.seed);
+    const vid_t n = vid_t(raw.size() - 1);
+    r.bounds = cuts(raw.data(), n, place, what);
+    r.lo = r.bounds[size_t(first)], r.hi = r.bounds[size_t(first + place.local)];
+    Graph rows = generate_graph(spec, opt.seed, r.lo, r.hi);
+    Buffer<eid_t> off = gathered_offsets(rows, r.bounds, place, r.lo, r.hi);
+    CHATTY_CHECK(off[n] > 0, what + ": empty graph: no edges");
+    r.g = graph_of_rows(std::move(off), rows.out(), r.lo, r.hi, /*directed=*/false);
+    if (info) info->format = "generator", info->direction_reason = "generated";
+    return r;
+  }
+  Graph whole = load_graph(what, opt, info);
+  r.bounds = cuts(whole.out().offsets.data(), whole.num_vertices(), place, what);
+  r.lo = r.bounds[size_t(first)], r.hi = r.bounds[size_t(first + place.local)];
+  const bool mapped = !whole.out().targets.owned();  // in place: untouched rows are never read in
+  std::shared_ptr<const Csr> in;
+  if (in_edges && whole.directed()) in = std::make_shared<const Csr>(transpose(whole.out()));
+  if (mapped) {
+    r.g = std::move(whole);
+    r.g.hold_rows(r.lo, r.hi);
+  } else {
+    r.g = graph_of_rows(copy_offsets(whole.out()), whole.out(), r.lo, r.hi, whole.directed());
+  }
+  if (in) r.g.set_in(csr_of_rows(copy_offsets(*in), *in, r.lo, r.hi));
+  return r;
+}
+
+}  // namespace chatty::cli

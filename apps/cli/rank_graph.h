@@ -1,0 +1,35 @@
+// What one rank of a cluster loads: the chunk cuts of the whole run and
+// the rows of its own vertices (runtime/held_rows.h), never the whole
+// graph where it can avoid it.
+//   kron:/urand:/grid: specs: every rank counts the generated degrees
+//     (one pass, O(|V|) memory), cuts, then generates only the edges that
+//     touch its rows; the ranks all-gather their rows' exact degrees.
+//   .cgr: mapped in place; a rank reads the offsets and its own rows, so
+//     only those pages are ever read in.
+//   text formats: every rank parses the whole file, then keeps its rows
+//     (and, for a directed graph that needs them, its rows of the in-edges)
+//     and frees the rest: peak memory is the whole graph's; convert to .cgr
+//     first to avoid it.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "comm/cluster.h"
+#include "datasets/load.h"
+#include "runtime/graph.h"
+
+namespace chatty::cli {
+
+struct RankGraph {
+  Graph g;                    // rows [bounds[first], bounds[first + local]) held, or all
+  std::vector<vid_t> bounds;  // R x P + 1 chunk cuts of the run
+  vid_t lo = 0, hi = 0;       // this rank's rows
+};
+
+// Throws chatty::Error, naming `what`, as load_graph does; `in_edges`: the
+// app reads in-edges (built here, before rows are dropped).
+RankGraph load_rank_graph(const std::string& what, const LoadOptions& opt, const ClusterPlace& place, bool in_edges,
+                          LoadInfo* info);
+
+}  // namespace chatty::cli
