@@ -199,8 +199,8 @@ class Ranks(unittest.TestCase):
         self.assertEqual(p.stdout.count("validate    PASS"), 1, p.stdout)
 
     def test_bad_input_fails_every_rank_with_one_line(self):
-        for args in (["--graph=/no/such/file.txt"], ["--graph=kron:10", "--source=99999"], ["--app=sssp",
-                                                                                             "--graph=nope:3"]):
+        for args in (["--graph=/no/such/file.txt"], ["--graph=kron:10", "--source=99999"],
+                     ["--app=sssp", "--graph=nope:3"], ["--app=pr", "--graph=kron:10", "--reorder=degree"]):
             p = chatty(2, *args)
             self.assertNotEqual(p.returncode, 0, args)
             errors = [l for l in p.stderr.splitlines() if l.startswith("chatty: error:")]
