@@ -55,8 +55,11 @@ std::unique_ptr<Fabric> make_cluster_fabric(const ClusterPlace& place, Net net);
 // with more fails the run at the next sync; or mpi_alltoallv, the
 // two-sided baseline; with Net::kVerbs and comm auto, RDMA WRITE into the
 // same slots. Throws chatty::Error for any other.
+// mpi_ring streams batches of at most `batch_bytes` through rings of
+// `ring_bytes` per pair of devices on different ranks.
 std::unique_ptr<Transport> make_cluster_transport(const ClusterPlace& place, Comm comm, Net net, size_t slot_records,
-                                                  size_t item_bytes);
+                                                  size_t item_bytes, size_t ring_bytes = size_t(2) << 20,
+                                                  size_t batch_bytes = size_t(64) << 10);
 
 // Rank 0 receives every rank's block of `values` (ranks own consecutive
 // vertex ranges: [begin[r], begin[r + 1])) into its own array.

@@ -22,10 +22,16 @@ const char* direction_name(Direction d) {
 }
 
 namespace {
-constexpr std::pair<Comm, const char*> kComms[] = {
-    {Comm::kAuto, "auto"},          {Comm::kHost, "host"},      {Comm::kHostRead, "host_read"},
-    {Comm::kHostView, "host_view"}, {Comm::kUva, "uva"},        {Comm::kP2p, "p2p"},
-    {Comm::kNccl, "nccl"},          {Comm::kMpiPut, "mpi_put"}, {Comm::kMpiAlltoallv, "mpi_alltoallv"}};
+constexpr std::pair<Comm, const char*> kComms[] = {{Comm::kAuto, "auto"},
+                                                   {Comm::kHost, "host"},
+                                                   {Comm::kHostRead, "host_read"},
+                                                   {Comm::kHostView, "host_view"},
+                                                   {Comm::kUva, "uva"},
+                                                   {Comm::kP2p, "p2p"},
+                                                   {Comm::kNccl, "nccl"},
+                                                   {Comm::kMpiPut, "mpi_put"},
+                                                   {Comm::kMpiRing, "mpi_ring"},
+                                                   {Comm::kMpiAlltoallv, "mpi_alltoallv"}};
 constexpr std::pair<Net, const char*> kNets[] = {{Net::kAuto, "auto"}, {Net::kMpi, "mpi"}, {Net::kVerbs, "verbs"}};
 constexpr std::pair<Exchange, const char*> kExchanges[] = {
     {Exchange::kAuto, "auto"}, {Exchange::kBroadcast, "broadcast"}, {Exchange::kPeer, "peer"}};

@@ -12,7 +12,7 @@ enum class Backend { kCpu, kCuda };
 // Exchange transports: host, host_read and host_view serve host devices;
 // uva, p2p, nccl and host (staged through pinned memory) GPU devices; auto
 // lets the backend's policy choose.
-enum class Comm { kAuto, kHost, kHostRead, kHostView, kUva, kP2p, kNccl, kMpiPut, kMpiAlltoallv };
+enum class Comm { kAuto, kHost, kHostRead, kHostView, kUva, kP2p, kNccl, kMpiPut, kMpiRing, kMpiAlltoallv };
 // How a device's records reach its peers: broadcast to all (the replica
 // of every vertex stays current everywhere), or per peer - a changed vertex
 // to the devices that read it, a push offer to its owner and readers; auto
@@ -51,6 +51,10 @@ struct EngineOptions {
   Exchange exchange = Exchange::kAuto;
   Messages messages = Messages::kAuto;
   Net net = Net::kAuto;
+  // Ranks, --comm=mpi_ring: each (sender, receiver) ring's bytes, and the
+  // most a batch carries (seed 000: 2 MB rings; 256 messages or 2 KB batches).
+  size_t ring_bytes = size_t(2) << 20;
+  size_t batch_bytes = size_t(64) << 10;
   Backend backend = Backend::kCpu;  // resolved: never auto
   GpuLb gpu_lb = GpuLb::kTwc;
 };

@@ -33,7 +33,10 @@ DEFINE_string(comm, "auto",
               "exchange transport: auto; host devices: host (sender copies), host_read (receiver copies) or "
               "host_view (receiver merges from the sender's buffer; auto); "
               "GPUs: uva, p2p, nccl or host (staged through pinned memory); "
-              "ranks under mpirun: mpi_put (one-sided; auto) or mpi_alltoallv (two-sided baseline)");
+              "ranks under mpirun: mpi_put (one-sided, a slot per pair and superstep; auto), mpi_ring "
+              "(one-sided, batches streamed through fixed rings) or mpi_alltoallv (two-sided baseline)");
+DEFINE_uint64(ring_bytes, 2 << 20, "ranks, --comm=mpi_ring: bytes of each (sender, receiver) ring");
+DEFINE_uint64(batch_bytes, 64 << 10, "ranks, --comm=mpi_ring: the most bytes one batch carries");
 DEFINE_string(net, "auto",
               "ranks under mpirun: what connects them: mpi (one-sided operations; auto) or verbs (rdma-core; "
               "needs an RDMA device, and has not yet run on one)");
@@ -79,6 +82,8 @@ EngineOptions engine_options() {
   o.exchange = parse_exchange(FLAGS_exchange);
   o.messages = parse_messages(FLAGS_messages);
   o.net = parse_net(FLAGS_net);
+  o.ring_bytes = FLAGS_ring_bytes;
+  o.batch_bytes = FLAGS_batch_bytes;
   o.numa = FLAGS_numa;
   o.migrate = FLAGS_migrate;
   return o;

@@ -1,0 +1,221 @@
+// Records streamed through rings in the receivers' memory (seed 000
+// section 4): for every (sender, receiver) pair of devices on different
+// ranks, a ring of `ring_bytes` in the receiver's window with a head word
+// the sender writes, and a tail word in the sender's window the receiver
+// writes (one writer per word, plain puts: no atomics). A sender cuts its
+// records into batches of at most `batch_bytes`, each an 8-byte header
+// (record count, end-of-superstep flag) and the records; it puts a batch,
+// flushes (MPI does not order the bytes of puts), then puts the new head.
+// It re-reads the tail only when the ring looks full, and a receiver
+// publishes its tail every half ring, so a ring of any size carries any
+// number of records: memory per rank is rings, not a slot per vertex.
+// While a sender waits for room it drains its own rings, and a receiver
+// stops at each sender's end flag, so no device waits on one that waits
+// on it. Devices of one rank read each other's send buffers directly.
+#include <algorithm>
+#include <atomic>
+#include <cstring>
+#include <vector>
+
+#include "comm/mpi/mpi_util.h"
+#include "comm/mpi/transports.h"
+
+namespace chatty::mpi {
+namespace {
+
+constexpr uint64_t kEnd = uint64_t(1) << 63;  // header flag: the sender's last batch of the superstep
+constexpr size_t kHeader = sizeof(uint64_t);
+
+size_t round8(size_t b) { return (b + 7) & ~size_t(7); }
+
+class RingTransport : public Transport {
+ public:
+  RingTransport(const ClusterPlace& place, size_t item_bytes, size_t ring_bytes, size_t batch_bytes)
+      : place_(place),
+        D_(place.devices()),
+        item_(item_bytes),
+        ring_(std::max<size_t>(round8(ring_bytes), 4 * (kHeader + round8(item_bytes)))),
+        batch_records_(std::max<size_t>(1, std::min(batch_bytes, ring_ / 2 - kHeader) / item_bytes)),
+        words_(size_t(place.local) * size_t(D_)),
+        send_(words_),
+        recv_(words_),
+        slots_(size_t(2) * words_) {
+    // Window: head words [local receiver][sender], tail words [local
+    // sender][receiver], then the rings [local receiver][sender].
+    const MPI_Aint bytes = MPI_Aint(2 * words_ * sizeof(uint64_t) + words_ * ring_);
+    check_mpi(MPI_Win_allocate(bytes, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &base_, &win_), "MPI_Win_allocate");
+    std::memset(base_, 0, 2 * words_ * sizeof(uint64_t));
+    check_mpi(MPI_Win_lock_all(MPI_MODE_NOCHECK, win_), "MPI_Win_lock_all");
+    MPI_Barrier(MPI_COMM_WORLD);  // every window zeroed before any put
+  }
+  ~RingTransport() override {
+    MPI_Win_unlock_all(win_);
+    MPI_Win_free(&win_);
+  }
+
+  const char* name() const override { return "mpi_ring"; }
+  bool can_connect(int, int) const override { return true; }
+  bool receiver_driven() const override { return true; }
+
+  void exchange(Mailboxes& mb, int d, int parity) override {
+    const int me = d % place_.local;
+    for (int from = 0; from < D_; ++from) {
+      if (from == d) continue;
+      Received& in = slots_[index(parity, me, from)];
+      in.bytes.clear();
+      in.done = place_.rank_of(from) == place_.rank;
+      if (in.done) {  // same rank: read the sender's buffer, complete at the status meeting
+        const Slot& s = mb.outgoing(from, parity, d);
+        in.bytes.assign(s.data, s.data + s.count * item_);
+      }
+    }
+    for (int to = 0; to < D_; ++to)
+      if (place_.rank_of(to) != place_.rank) {
+        const Slot& s = mb.outgoing(d, parity, to);
+        send(d, to, parity, s.data, s.count);
+      }
+    check_mpi(MPI_Win_flush_all(win_), "MPI_Win_flush_all");
+    while (!drain(d, parity)) progress();
+    for (int from = 0; from < D_; ++from) {
+      if (from == d) continue;
+      Received& in = slots_[index(parity, me, from)];
+      Slot& r = mb.recv(parity, d, from);
+      r.storage = r.data = in.bytes.data();
+      r.capacity = in.bytes.size();
+      r.count = in.bytes.size() / item_;
+    }
+  }
+
+ private:
+  struct Sent {
+    uint64_t written = 0, tail = 0;  // bytes put into the ring; bytes the receiver said it consumed
+  };
+  struct Recv {
+    uint64_t consumed = 0, published = 0;
+  };
+  struct Received {
+    std::vector<std::byte> bytes;
+    bool done = false;
+  };
+
+  size_t index(int parity, int local, int peer) const {
+    return (size_t(parity) * size_t(place_.local) + size_t(local)) * size_t(D_) + size_t(peer);
+  }
+  uint64_t* head_word(int receiver_local, int sender) {
+    return static_cast<uint64_t*>(base_) + size_t(receiver_local) * size_t(D_) + size_t(sender);
+  }
+  uint64_t* tail_word(int sender_local, int receiver) {
+    return static_cast<uint64_t*>(base_) + words_ + size_t(sender_local) * size_t(D_) + size_t(receiver);
+  }
+  MPI_Aint head_disp(int receiver, int sender) const {
+    return MPI_Aint((size_t(receiver % place_.local) * size_t(D_) + size_t(sender)) * sizeof(uint64_t));
+  }
+  MPI_Aint tail_disp(int sender, int receiver) const {
+    return MPI_Aint((words_ + size_t(sender % place_.local) * size_t(D_) + size_t(receiver)) * sizeof(uint64_t));
+  }
+  MPI_Aint ring_disp(int receiver, int sender) const {
+    return MPI_Aint(2 * words_ * sizeof(uint64_t) +
+                    (size_t(receiver % place_.local) * size_t(D_) + size_t(sender)) * ring_);
+  }
+  static uint64_t load(const uint64_t* w) {
+    return std::atomic_ref<const uint64_t>(*w).load(std::memory_order_acquire);
+  }
+
+  // Puts `bytes` at ring offset `at` of `rank`'s ring `disp`, wrapping.
+  void put_ring(const std::byte* src, size_t bytes, uint64_t at, int rank, MPI_Aint disp) {
+    const size_t pos = size_t(at % ring_), first = std::min(bytes, ring_ - pos);
+    check_mpi(MPI_Put(src, int(first), MPI_BYTE, rank, disp + MPI_Aint(pos), int(first), MPI_BYTE, win_), "MPI_Put");
+    if (first < bytes)
+      check_mpi(MPI_Put(src + first, int(bytes - first), MPI_BYTE, rank, disp, int(bytes - first), MPI_BYTE, win_),
+                "MPI_Put");
+  }
+
+  // Device d's records for `to`, in batches; always at least the end batch.
+  void send(int d, int to, int parity, const std::byte* data, size_t count) {
+    Sent& s = send_[size_t(d % place_.local) * size_t(D_) + size_t(to)];
+    const int rank = place_.rank_of(to);
+    size_t i = 0;
+    do {
+      const size_t n = std::min(batch_records_, count - i);
+      const bool last = i + n == count;
+      const size_t payload = n * item_, bytes = kHeader + round8(payload);
+      while (s.written + bytes - s.tail > ring_) {  // looks full: read the tail the receiver published
+        MPI_Win_sync(win_);
+        s.tail = load(tail_word(d % place_.local, to));
+        if (s.written + bytes - s.tail > ring_) {
+          drain(d, parity);
+          progress();
+        }
+      }
+      const uint64_t header = uint64_t(n) | (last ? kEnd : 0);
+      put_ring(reinterpret_cast<const std::byte*>(&header), kHeader, s.written, rank, ring_disp(to, d));
+      if (payload) put_ring(data + i * item_, payload, s.written + kHeader, rank, ring_disp(to, d));
+      check_mpi(MPI_Win_flush(rank, win_), "MPI_Win_flush");  // the batch lands before its head
+      s.written += bytes;
+      check_mpi(MPI_Put(&s.written, 1, MPI_UINT64_T, rank, head_disp(to, d), 1, MPI_UINT64_T, win_), "MPI_Put");
+      check_mpi(MPI_Win_flush(rank, win_), "MPI_Win_flush");  // s.written is read by the put until here
+      i += n;
+    } while (i < count);
+  }
+
+  // Reads what device d's rings hold, up to each sender's end flag; true
+  // when every sender's end flag has been read.
+  bool drain(int d, int parity) {
+    const int me = d % place_.local;
+    MPI_Win_sync(win_);
+    bool all = true;
+    for (int from = 0; from < D_; ++from) {
+      if (from == d) continue;
+      Received& in = slots_[index(parity, me, from)];
+      if (in.done) continue;
+      Recv& r = recv_[size_t(me) * size_t(D_) + size_t(from)];
+      const uint64_t head = load(head_word(me, from));
+      const std::byte* ring = static_cast<std::byte*>(base_) + ring_disp(d, from);
+      while (r.consumed < head && !in.done) {
+        uint64_t header;
+        std::memcpy(&header, ring + r.consumed % ring_, kHeader);
+        const size_t n = size_t(header & ~kEnd), payload = n * item_;
+        const size_t pos = size_t((r.consumed + kHeader) % ring_), first = std::min(payload, ring_ - pos);
+        in.bytes.insert(in.bytes.end(), ring + pos, ring + pos + first);
+        in.bytes.insert(in.bytes.end(), ring, ring + (payload - first));
+        r.consumed += kHeader + round8(payload);
+        in.done = (header & kEnd) != 0;
+        if (r.consumed - r.published >= ring_ / 2 || in.done) publish(d, from, r);
+      }
+      all &= in.done;
+    }
+    return all;
+  }
+
+  // Tells `from` how far d has read its ring.
+  void publish(int d, int from, Recv& r) {
+    r.published = r.consumed;
+    const int rank = place_.rank_of(from);
+    check_mpi(MPI_Put(&r.published, 1, MPI_UINT64_T, rank, tail_disp(from, d), 1, MPI_UINT64_T, win_), "MPI_Put");
+    check_mpi(MPI_Win_flush(rank, win_), "MPI_Win_flush");
+  }
+
+  // Lets MPI move what others put (MPICH and osc ucx progress only inside calls).
+  static void progress() {
+    int flag = 0;
+    MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE);
+  }
+
+  const ClusterPlace place_;
+  const int D_;
+  const size_t item_, ring_, batch_records_, words_;
+  std::vector<Sent> send_;       // [local sender][receiver]
+  std::vector<Recv> recv_;       // [local receiver][sender]
+  std::vector<Received> slots_;  // [parity][local receiver][sender]
+  MPI_Win win_ = MPI_WIN_NULL;
+  void* base_ = nullptr;
+};
+
+}  // namespace
+
+std::unique_ptr<Transport> make_ring_transport(const ClusterPlace& place, size_t item_bytes, size_t ring_bytes,
+                                               size_t batch_bytes) {
+  return std::make_unique<RingTransport>(place, item_bytes, ring_bytes, batch_bytes);
+}
+
+}  // namespace chatty::mpi
