@@ -131,51 +131,74 @@ struct EdgeMaker {
   }
 };
 
+std::string spec_name(const GraphSpec& spec) {
+  return spec.kind == GraphSpec::Kind::kGrid ? "grid:" + std::to_string(spec.width) + "x" + std::to_string(spec.height)
+         : spec.kind == GraphSpec::Kind::kKron ? "kron:" + std::to_string(spec.scale)
+                                               : "urand:" + std::to_string(spec.scale);
+}
+
 }  // namespace
 
 Graph generate_graph(const GraphSpec& spec, uint64_t seed, vid_t rows_lo, vid_t rows_hi) {
   const auto [n, m] = spec_size(spec);
   rows_hi = std::min(rows_hi, n);
-  const bool all = rows_lo == 0 && rows_hi == n;
+  if (rows_lo != 0 || rows_hi != n)
+    return generate_rows(spec, seed, generated_degree_offsets(spec, seed), rows_lo, rows_hi);
   const EdgeMaker edge{spec, seed};
-  const std::string name = spec.kind == GraphSpec::Kind::kGrid   ? std::string("grid")
-                           : spec.kind == GraphSpec::Kind::kKron ? "kron:" + std::to_string(spec.scale)
-                                                                 : "urand:" + std::to_string(spec.scale);
-  // The edge list, then the CSR of both directions (a rank's share of both).
-  const uint64_t share = all ? m : m / std::max<uint64_t>(1, uint64_t(n) / std::max<vid_t>(1, rows_hi - rows_lo)) + 1;
-  check_memory(share * 2 * sizeof(vid_t) + (uint64_t(n) + 1) * 2 * sizeof(eid_t) + 2 * share * sizeof(vid_t),
-               "generating " + name);
-  Progress progress("generating " + name, m);
-  std::vector<EdgeList> lists(all ? 1 : size_t(omp_get_max_threads()));
-  if (all) {
-    EdgeList& el = lists[0];
-    el.src.resize(m);
-    el.dst.resize(m);
+  // The edge list, then the CSR of both directions.
+  check_memory(m * 2 * sizeof(vid_t) + (uint64_t(n) + 1) * 2 * sizeof(eid_t) + 2 * m * sizeof(vid_t),
+               "generating " + spec_name(spec));
+  Progress progress("generating " + spec_name(spec), m);
+  std::vector<EdgeList> lists(1);
+  EdgeList& el = lists[0];
+  el.src.resize(m);
+  el.dst.resize(m);
 #pragma omp parallel for schedule(static, 1 << 14)
-    for (uint64_t i = 0; i < m; ++i) {
-      edge(i, el.src[i], el.dst[i]);
-      if ((i & ((1 << 20) - 1)) == 0) progress.add(1 << 20);
-    }
-  } else {
-    // A rank keeps the edges that touch its rows: either end, since the
-    // graph is stored both ways.
-#pragma omp parallel
-    {
-      EdgeList& el = lists[size_t(omp_get_thread_num())];
-#pragma omp for schedule(static, 1 << 14)
-      for (uint64_t i = 0; i < m; ++i) {
-        vid_t u = 0, v = 0;
-        edge(i, u, v);
-        if ((u >= rows_lo && u < rows_hi) || (v >= rows_lo && v < rows_hi)) el.src.push_back(u), el.dst.push_back(v);
-        if ((i & ((1 << 20) - 1)) == 0) progress.add(1 << 20);
-      }
-    }
+  for (uint64_t i = 0; i < m; ++i) {
+    edge(i, el.src[i], el.dst[i]);
+    if ((i & ((1 << 20) - 1)) == 0) progress.add(1 << 20);
   }
   BuildOptions opt;
   opt.symmetrize = true;
-  opt.rows_lo = rows_lo;
-  opt.rows_hi = rows_hi;
   return build_graph(std::move(lists), n, /*weighted=*/false, opt);
+}
+
+Graph generate_rows(const GraphSpec& spec, uint64_t seed, const std::vector<eid_t>& raw, vid_t lo, vid_t hi) {
+  const auto [n, m] = spec_size(spec);
+  CHATTY_CHECK(raw.size() == size_t(n) + 1 && lo <= hi && hi <= n, "generate_rows: bad rows (internal error)");
+  const EdgeMaker edge{spec, seed};
+  // The generated degrees are the rows' sizes before merging duplicates:
+  // one pass places every edge that touches a row straight into it, with
+  // no edge list.
+  Csr c;
+  c.offsets.allocate(size_t(n) + 1);
+  eid_t* off = c.offsets.mutable_data();
+  const eid_t first = raw[lo];
+  for (vid_t v = 0; v <= n; ++v) off[v] = raw[std::clamp(v, lo, hi)] - first;
+  const eid_t edges = off[hi];
+  check_memory(edges * sizeof(vid_t) + (uint64_t(hi - lo) + 1) * sizeof(eid_t),
+               "generating rows of " + spec_name(spec));
+  c.targets.allocate(edges);
+  vid_t* tgt = c.targets.mutable_data();
+  {
+    std::vector<eid_t> cursor(off + lo, off + hi);
+    auto place = [&](vid_t u, vid_t v) {
+      if (u < lo || u >= hi) return;
+      tgt[std::atomic_ref<eid_t>(cursor[u - lo]).fetch_add(1, std::memory_order_relaxed)] = v;
+    };
+    Progress progress("generating rows of " + spec_name(spec), m);
+#pragma omp parallel for schedule(static, 1 << 14)
+    for (uint64_t i = 0; i < m; ++i) {
+      vid_t u = 0, v = 0;
+      edge(i, u, v);
+      if (u != v) place(u, v), place(v, u);
+      if ((i & ((1 << 20) - 1)) == 0) progress.add(1 << 20);
+    }
+  }
+  sort_neighbor_lists(c);
+  const eid_t kept = dedupe_neighbor_lists(c);
+  c.targets.shrink(kept);
+  return Graph(std::move(c), /*directed=*/false);
 }
 
 std::vector<eid_t> generated_degree_offsets(const GraphSpec& spec, uint64_t seed) {

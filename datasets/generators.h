@@ -30,6 +30,10 @@ GraphSpec parse_graph_spec(const std::string& s);
 // of those rows are kept (a rank's own vertices); the other rows come out
 // empty, so the result's offsets are not the whole graph's.
 Graph generate_graph(const GraphSpec& spec, uint64_t seed, vid_t rows_lo = 0, vid_t rows_hi = ~vid_t(0));
+// The rows [lo, hi) of the graph, generated from `raw`
+// (generated_degree_offsets of the same spec and seed) without an edge
+// list: what a rank holds. Other rows come out empty.
+Graph generate_rows(const GraphSpec& spec, uint64_t seed, const std::vector<eid_t>& raw, vid_t lo, vid_t hi);
 // Offsets of every vertex's degree as generated, both ways, before
 // duplicate edges are merged: what a rank partitions by before it
 // generates its own rows (O(|V|) memory, one pass over the edges).

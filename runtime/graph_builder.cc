@@ -34,9 +34,9 @@ void for_each_stored_edge(const std::vector<EdgeList>& lists, bool weighted, con
   }
 }
 
-// Removes repeated targets inside each (sorted) list and packs the lists
-// to the left. Returns the new edge count.
-eid_t dedupe_lists(Csr& csr) {
+}  // namespace
+
+eid_t dedupe_neighbor_lists(Csr& csr) {
   const vid_t n = csr.num_vertices();
   eid_t* off = csr.offsets.mutable_data();
   vid_t* tgt = csr.targets.mutable_data();
@@ -73,8 +73,6 @@ eid_t dedupe_lists(Csr& csr) {
   off[n] = pos;
   return pos;
 }
-
-}  // namespace
 
 void sort_neighbor_lists(Csr& csr) {
   const vid_t n = csr.num_vertices();
@@ -144,7 +142,7 @@ Graph build_graph(std::vector<EdgeList>&& lists, vid_t n, bool weighted, const B
   lists.shrink_to_fit();
   sort_neighbor_lists(csr);
   if (opt.dedupe) {
-    eid_t kept = dedupe_lists(csr);
+    eid_t kept = dedupe_neighbor_lists(csr);
     csr.targets.shrink(kept);
     if (weighted) csr.weights.shrink(kept);
   }

@@ -32,6 +32,10 @@ Graph build_graph(std::vector<EdgeList>&& lists, vid_t num_vertices, bool weight
 
 // Sorts every neighbour list by target (weights move with their targets).
 void sort_neighbor_lists(Csr& csr);
+// Keeps one copy of each target in every sorted list (the lightest weight)
+// and packs the lists to the left; returns the edges kept (the caller
+// shrinks the arrays).
+eid_t dedupe_neighbor_lists(Csr& csr);
 
 // Deterministic SSSP weights 1..255 for an unweighted graph: a hash of the
 // seed and the unordered pair {u,v}, so both directions of an undirected

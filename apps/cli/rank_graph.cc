@@ -56,7 +56,7 @@ RankGraph load_rank_graph(const std::string& what, const LoadOptions& opt, const
     const vid_t n = vid_t(raw.size() - 1);
     r.bounds = cuts(raw.data(), n, place, what);
     r.lo = r.bounds[size_t(first)], r.hi = r.bounds[size_t(first + place.local)];
-    Graph rows = generate_graph(spec, opt.seed, r.lo, r.hi);
+    Graph rows = generate_rows(spec, opt.seed, raw, r.lo, r.hi);
     Buffer<eid_t> off = gathered_offsets(rows, r.bounds, place, r.lo, r.hi);
     CHATTY_CHECK(off[n] > 0, what + ": empty graph: no edges");
     r.g = graph_of_rows(std::move(off), rows.out(), r.lo, r.hi, /*directed=*/false);

@@ -1,0 +1,73 @@
+#!/usr/bin/env python3
+"""Ranks over MPI: records by one put per peer and superstep (--comm=mpi_put,
+a slot of |V| records per pair and parity) against records streamed in
+batches through fixed rings (--comm=mpi_ring), for several batch sizes,
+R ranks of one host device each. Rounds alternate the variants, so drift
+in the machine's speed hits all of them; the figure is the median compute
+time over every timed run of every round, and the ratio is against
+mpi_put. Window MB: what each rank's window reserves for records
+(mpi_put: 2 parities x D peers x (|V| + |V|/32 + 2) x 8 bytes; mpi_ring:
+D peers x --ring_bytes).
+
+  python3 scripts/bench_rings.py [--graphs kron:20] [--apps pr,bfs] [--ranks 2,4]
+        [--batches 2048,16384,65536,1048576] [--rounds 2] [--repeat 3]
+
+Ranks are oversubscribed on a small box: the times measure software
+overhead (each batch costs two flushes), not a network.
+"""
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+
+ENV = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
+           OMPI_MCA_rmaps_base_oversubscribe="1")
+RING = 2 << 20
+
+
+def launch(chatty, ranks, app, graph, extra, repeat):
+    cmd = ["mpirun", "-np", str(ranks), chatty, "run", "--backend=cpu", f"--app={app}", f"--graph={graph}",
+           f"--repeat={repeat}", "--json", "--quiet", *extra]
+    p = subprocess.run(cmd, capture_output=True, text=True, env=ENV, timeout=1800)
+    if p.returncode != 0:
+        sys.exit(f"failed: {' '.join(cmd)}\n{p.stderr}")
+    return json.loads(p.stdout.splitlines()[-1])
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--chatty", default="build/chatty")
+    ap.add_argument("--graphs", default="kron:20")
+    ap.add_argument("--apps", default="pr,bfs")
+    ap.add_argument("--ranks", default="2,4")
+    ap.add_argument("--batches", default="2048,16384,65536,1048576")
+    ap.add_argument("--rounds", type=int, default=2)
+    ap.add_argument("--repeat", type=int, default=3)
+    a = ap.parse_args()
+    variants = {"put": ["--comm=mpi_put"]}
+    for b in a.batches.split(","):
+        variants[f"ring {int(b) // 1024}K"] = ["--comm=mpi_ring", f"--batch_bytes={b}", f"--ring_bytes={RING}"]
+    print(f"{'graph':10} {'app':5} {'R':>2} " + " ".join(f"{v + ' ms':>12}" for v in variants) +
+          " " + " ".join(f"{v + '/put':>12}" for v in list(variants)[1:]) + f" {'win MB put':>10} {'win MB ring':>11}")
+    for graph in a.graphs.split(","):
+        for app in a.apps.split(","):
+            for ranks in [int(r) for r in a.ranks.split(",")]:
+                times = {v: [] for v in variants}
+                n = 0
+                for _ in range(a.rounds):
+                    for v, extra in variants.items():
+                        j = launch(a.chatty, ranks, app, graph, extra, a.repeat)
+                        times[v] += j["compute_s_all"]
+                        n = j["vertices"]
+                ms = {v: statistics.median(t) * 1e3 for v, t in times.items()}
+                put_win = 2 * ranks * (n + n // 32 + 2) * 8 / 1e6
+                ring_win = ranks * RING / 1e6
+                print(f"{graph:10} {app:5} {ranks:>2} " + " ".join(f"{ms[v]:12.1f}" for v in variants) + " " +
+                      " ".join(f"{ms[v] / ms['put']:12.3f}" for v in list(variants)[1:]) +
+                      f" {put_win:10.1f} {ring_win:11.1f}", flush=True)
+
+
+if __name__ == "__main__":
+    main()
