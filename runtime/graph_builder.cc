@@ -75,28 +75,30 @@ eid_t dedupe_neighbor_lists(Csr& csr) {
 }
 
 void sort_neighbor_lists(Csr& csr) {
-  const vid_t n = csr.num_vertices();
+  sort_neighbor_lists(csr, csr.targets.mutable_data(), csr.weights.empty() ? nullptr : csr.weights.mutable_data(), 0,
+                      csr.num_vertices());
+}
+
+void sort_neighbor_lists(const Csr& csr, vid_t* tgt, weight_t* wgt, vid_t lo, vid_t hi) {
   const eid_t* off = csr.offsets.data();
-  vid_t* tgt = csr.targets.mutable_data();
-  if (csr.weights.empty()) {
+  if (!wgt) {
 #pragma omp parallel for schedule(dynamic, 256)
-    for (vid_t v = 0; v < n; ++v) std::sort(tgt + off[v], tgt + off[v + 1]);
+    for (vid_t v = lo; v < hi; ++v) std::sort(tgt + off[v], tgt + off[v + 1]);
     return;
   }
-  weight_t* wgt = csr.weights.mutable_data();
 #pragma omp parallel
   {
     std::vector<uint64_t> tmp;
 #pragma omp for schedule(dynamic, 256)
-    for (vid_t v = 0; v < n; ++v) {
-      eid_t lo = off[v], d = off[v + 1] - lo;
+    for (vid_t v = lo; v < hi; ++v) {
+      eid_t first = off[v], d = off[v + 1] - first;
       if (d < 2) continue;
       tmp.resize(d);
-      for (eid_t i = 0; i < d; ++i) tmp[i] = (uint64_t(tgt[lo + i]) << 32) | wgt[lo + i];
+      for (eid_t i = 0; i < d; ++i) tmp[i] = (uint64_t(tgt[first + i]) << 32) | wgt[first + i];
       std::sort(tmp.begin(), tmp.end());
       for (eid_t i = 0; i < d; ++i) {
-        tgt[lo + i] = vid_t(tmp[i] >> 32);
-        wgt[lo + i] = weight_t(tmp[i]);
+        tgt[first + i] = vid_t(tmp[i] >> 32);
+        wgt[first + i] = weight_t(tmp[i]);
       }
     }
   }

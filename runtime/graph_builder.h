@@ -32,6 +32,9 @@ Graph build_graph(std::vector<EdgeList>&& lists, vid_t num_vertices, bool weight
 
 // Sorts every neighbour list by target (weights move with their targets).
 void sort_neighbor_lists(Csr& csr);
+// The same for the rows [lo, hi) of csr, whose arrays are written through
+// `targets` and `weights` (null when unweighted).
+void sort_neighbor_lists(const Csr& csr, vid_t* targets, weight_t* weights, vid_t lo, vid_t hi);
 // Keeps one copy of each target in every sorted list (the lightest weight)
 // and packs the lists to the left; returns the edges kept (the caller
 // shrinks the arrays).

@@ -10,6 +10,7 @@
 #include "datasets/generators.h"
 #include "runtime/graph_builder.h"
 #include "runtime/partition.h"
+#include "runtime/reorder.h"
 #include "runtime/status.h"
 
 namespace chatty {
@@ -69,6 +70,32 @@ TEST(HeldRows, AGraphOfRowsKeepsEveryDegreeAndItsRows) {
   // A directed graph's in-edges need every row.
   Graph directed = graph_of_rows(offsets_of(whole), whole.out(), lo, hi, true);
   EXPECT_THROW((void)directed.in(), Error);
+}
+
+// Relabelling a rank's rows within chunks gives the rows the whole graph's
+// relabelling gives, for out- and in-edges and weights.
+TEST(HeldRows, RelabelledRowsAreTheWholeGraphsRelabelledRows) {
+  Graph whole = generate_graph(parse_graph_spec("urand:10"), 4);
+  whole.set_weights(default_weights(whole.out(), 2));
+  const Partition part = partition_graph(whole, 4);
+  const Reordered all = reorder_by_degree(whole, part.bounds);
+  const vid_t lo = part.begin(1), hi = part.end(2);
+  for (bool directed : {false, true}) {
+    Graph rows = graph_of_rows(offsets_of(whole), whole.out(), lo, hi, directed);
+    if (directed) rows.set_in(csr_of_rows(offsets_of(whole), whole.out(), lo, hi));
+    const Reordered mine = reorder_by_degree(rows, part.bounds);
+    EXPECT_EQ(mine.old_of_new, all.old_of_new);
+    ASSERT_FALSE(mine.graph.holds_all_rows());
+    const Csr &a = all.graph.out(), &b = mine.graph.out();
+    for (vid_t v = 0; v < whole.num_vertices(); ++v) ASSERT_EQ(a.degree(v), b.degree(v));
+    for (eid_t e = a.offsets[lo]; e < a.offsets[hi]; ++e) {
+      ASSERT_EQ(a.targets[e], b.targets[e]);
+      ASSERT_EQ(a.weights[e], b.weights[e]);
+    }
+    if (!directed) continue;
+    for (eid_t e = a.offsets[lo]; e < a.offsets[hi]; ++e)  // the same edges both ways: in-edges are out-edges
+      ASSERT_EQ(mine.graph.in().targets[e], a.targets[e]);
+  }
 }
 
 TEST(HeldRows, MarksFromEachRanksRowsOrToTheWholeGraphsMarks) {

@@ -57,14 +57,21 @@ void mark_readers(const RunSetup& s, const Graph& g, Partition& part, const Clus
 }
 
 // As one of several ranks: only this rank's rows, chunk cuts made before
-// loading them, boundary marks combined across ranks, no relabelling (it
-// would read every row); with --validate, rank 0 also loads the whole graph.
+// loading them, relabelling within chunks, boundary marks combined across
+// ranks; with --validate, rank 0 also loads the whole graph.
 Prepared prepare_rank(const RunSetup& s, const ClusterPlace& rank) {
   Prepared p;
   double t0 = omp_get_wtime();
   const AppSpec& app = app_spec(s.app);
   RankGraph rg = load_rank_graph(FLAGS_graph, s.lopt, rank, app.needs_in_edges, &p.info);
   p.g = std::move(rg.g);
+  add_default_weights(s.app, p.g, s.default_weights, s.seed);  // on input ids, as in one process
+  if (s.reorders()) {  // within chunks: every rank derives the same ids from the degrees alone
+    Reordered r = reorder_by_degree(p.g, rg.bounds);
+    p.g = std::move(r.graph);
+    p.old_of_new = std::move(r.old_of_new);
+    p.new_of_old = std::move(r.new_of_old);
+  }
   prepare_graph(s.app, p.g, s.default_weights, s.seed);
   if (s.validate) {
     p.input = load_graph(FLAGS_graph, s.lopt);

@@ -89,8 +89,6 @@ RunSetup check_run_flags() {
     const RdmaProbe rdma = probe_rdma();
     CHATTY_CHECK(!rdma.devices.empty(), "--net=verbs: " + rdma.reason + " (--net=mpi runs without one)");
   }
-  CHATTY_CHECK(!rank || rank->ranks == 1 || s.reorder != Reorder::kDegree,
-               "--reorder=degree relabels every row, and each rank holds its own rows only (use auto or none)");
   if (rank) {
     // --devices counts a rank's devices; the run's are every rank's.
     s.eopt.devices = rank->devices();
