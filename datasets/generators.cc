@@ -140,7 +140,8 @@ std::string spec_name(const GraphSpec& spec) {
 }  // namespace
 
 Graph generate_graph(const GraphSpec& spec, uint64_t seed, vid_t rows_lo, vid_t rows_hi) {
-  const auto [n, m] = spec_size(spec);
+  const vid_t n = spec_size(spec).first;
+  const uint64_t m = spec_size(spec).second;
   rows_hi = std::min(rows_hi, n);
   if (rows_lo != 0 || rows_hi != n)
     return generate_rows(spec, seed, generated_degree_offsets(spec, seed), rows_lo, rows_hi);
@@ -164,7 +165,8 @@ Graph generate_graph(const GraphSpec& spec, uint64_t seed, vid_t rows_lo, vid_t 
 }
 
 Graph generate_rows(const GraphSpec& spec, uint64_t seed, const std::vector<eid_t>& raw, vid_t lo, vid_t hi) {
-  const auto [n, m] = spec_size(spec);
+  const vid_t n = spec_size(spec).first;
+  const uint64_t m = spec_size(spec).second;
   CHATTY_CHECK(raw.size() == size_t(n) + 1 && lo <= hi && hi <= n, "generate_rows: bad rows (internal error)");
   const EdgeMaker edge{spec, seed};
   // The generated degrees are the rows' sizes before merging duplicates:
@@ -202,7 +204,8 @@ Graph generate_rows(const GraphSpec& spec, uint64_t seed, const std::vector<eid_
 }
 
 std::vector<eid_t> generated_degree_offsets(const GraphSpec& spec, uint64_t seed) {
-  const auto [n, m] = spec_size(spec);
+  const vid_t n = spec_size(spec).first;
+  const uint64_t m = spec_size(spec).second;
   const EdgeMaker edge{spec, seed};
   std::vector<eid_t> off(size_t(n) + 1, 0);
 #pragma omp parallel for schedule(static, 1 << 14)
