@@ -49,14 +49,15 @@ const ClusterPlace* cluster();
 // or a build without libibverbs).
 std::unique_ptr<Fabric> make_cluster_fabric(const ClusterPlace& place, Net net);
 
-// The transport between ranks that --comm names: mpi_put (also auto),
-// records by MPI_Put into the receivers' windows, where each (receiver,
-// sender) slot holds `slot_records` records of `item_bytes` and a sender
-// with more fails the run at the next sync; or mpi_alltoallv, the
-// two-sided baseline; with Net::kVerbs and comm auto, RDMA WRITE into the
-// same slots. Throws chatty::Error for any other.
-// mpi_ring streams batches of at most `batch_bytes` through rings of
-// `ring_bytes` per pair of devices on different ranks.
+// The transport between ranks that --comm names:
+//   mpi_ring (also auto): batches of at most `batch_bytes` streamed through
+//     rings of `ring_bytes` per pair of devices on different ranks;
+//   mpi_put: records by MPI_Put into the receivers' windows, where each
+//     (receiver, sender) slot holds `slot_records` records of `item_bytes`
+//     and a sender with more fails the run at the next sync;
+//   mpi_alltoallv: the two-sided baseline;
+//   with Net::kVerbs and comm auto, RDMA WRITE into slots as mpi_put's.
+// Throws chatty::Error for any other.
 std::unique_ptr<Transport> make_cluster_transport(const ClusterPlace& place, Comm comm, Net net, size_t slot_records,
                                                   size_t item_bytes, size_t ring_bytes = size_t(2) << 20,
                                                   size_t batch_bytes = size_t(64) << 10);

@@ -85,7 +85,7 @@ class Ranks(unittest.TestCase):
                 self.assertEqual((report["ranks"], report["devices"]), (ranks, ranks * devices), what)
                 if ranks > 1:
                     named = [a[len("--comm="):] for a in rank_extra if a.startswith("--comm=")]
-                    want = named[0] if named else "mpi_put"
+                    want = named[0] if named else "mpi_ring"
                     self.assertTrue(report["multi"]["transport"].startswith(want), what)
                     m = report["multi"]
                     self.assertEqual(sum(map(sum, m["rank_pair_bytes"])), m["bytes_application"], what)
@@ -184,6 +184,9 @@ class Ranks(unittest.TestCase):
         # Rings far smaller than a superstep's records: batches wrap around
         # the ring and senders wait for receivers to free room.
         self.check_graph("urand:11", rank_extra=["--comm=mpi_ring", "--ring_bytes=4096", "--batch_bytes=256"])
+
+    def test_one_put_per_peer(self):
+        self.check_graph("urand:11", rank_extra=["--comm=mpi_put"])
 
     def test_two_sided_baseline(self):
         self.check_graph("urand:11", rank_extra=["--comm=mpi_alltoallv"])

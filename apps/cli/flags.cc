@@ -33,8 +33,9 @@ DEFINE_string(comm, "auto",
               "exchange transport: auto; host devices: host (sender copies), host_read (receiver copies) or "
               "host_view (receiver merges from the sender's buffer; auto); "
               "GPUs: uva, p2p, nccl or host (staged through pinned memory); "
-              "ranks under mpirun: mpi_put (one-sided, a slot per pair and superstep; auto), mpi_ring "
-              "(one-sided, batches streamed through fixed rings) or mpi_alltoallv (two-sided baseline)");
+              "ranks under mpirun: mpi_ring (one-sided, batches streamed through fixed rings; auto), mpi_put "
+              "(one-sided, one put per peer and superstep into a slot of |V| records) or mpi_alltoallv "
+              "(two-sided baseline)");
 DEFINE_uint64(ring_bytes, 2 << 20, "ranks, --comm=mpi_ring: bytes of each (sender, receiver) ring");
 DEFINE_uint64(batch_bytes, 64 << 10, "ranks, --comm=mpi_ring: the most bytes one batch carries");
 DEFINE_string(net, "auto",

@@ -113,7 +113,7 @@ RunSetup check_run_flags() {
     CHATTY_CHECK(s.eopt.comm == Comm::kAuto || s.eopt.comm == Comm::kMpiPut || s.eopt.comm == Comm::kMpiRing ||
                      s.eopt.comm == Comm::kMpiAlltoallv,
                  std::string("--comm=") + comm_name(s.eopt.comm) +
-                     " does not reach other ranks: use mpi_put (auto), mpi_ring or mpi_alltoallv");
+                     " does not reach other ranks: use mpi_ring (auto), mpi_put or mpi_alltoallv");
   CHATTY_CHECK(s.eopt.ring_bytes >= 4096 && s.eopt.ring_bytes <= (size_t(1) << 30),
                "--ring_bytes must be 4096..2^30 (got " + std::to_string(s.eopt.ring_bytes) + ")");
   CHATTY_CHECK(s.eopt.batch_bytes >= 64 && s.eopt.batch_bytes <= s.eopt.ring_bytes / 2,
