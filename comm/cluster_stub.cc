@@ -19,7 +19,8 @@ void cluster_abort(int code) { std::_Exit(code); }
 std::unique_ptr<Fabric> make_cluster_fabric(const ClusterPlace&, Net) {
   throw Error("this build has no MPI (internal error)");
 }
-std::unique_ptr<Transport> make_cluster_transport(const ClusterPlace&, Comm, Net, size_t, size_t, size_t, size_t) {
+std::unique_ptr<Transport> make_cluster_transport(const ClusterPlace&, Comm, Net, size_t, size_t, size_t, size_t,
+                                                  size_t) {
   throw Error("this build has no MPI (internal error)");
 }
 void cluster_gather(void*, size_t, const uint64_t*) {}

@@ -55,6 +55,9 @@ struct EngineOptions {
   // most a batch carries (seed 000: 2 MB rings; 256 messages or 2 KB batches).
   size_t ring_bytes = size_t(2) << 20;
   size_t batch_bytes = size_t(64) << 10;
+  // A pair's records under this many bytes a superstep go as one
+  // two-sided message instead (seed 003's small/large switch).
+  size_t small_bytes = size_t(32) << 10;
   Backend backend = Backend::kCpu;  // resolved: never auto
   GpuLb gpu_lb = GpuLb::kTwc;
 };

@@ -10,7 +10,11 @@ mpi_put. Window MB: what each rank's window reserves for records
 D peers x --ring_bytes).
 
   python3 scripts/bench_rings.py [--graphs kron:20] [--apps pr,bfs] [--ranks 2,4]
-        [--batches 2048,16384,65536,1048576] [--rounds 2] [--repeat 3]
+        [--batches 2048,16384,65536,1048576] [--smalls ""] [--rounds 2] [--repeat 3]
+
+--batches variants send everything through the ring (--small_bytes=0);
+--smalls variants use 64 KB batches and send a pair's records under that
+many bytes a superstep as one two-sided message (seed 003's switch).
 
 Ranks are oversubscribed on a small box: the times measure software
 overhead (each batch costs two flushes), not a network.
@@ -43,12 +47,18 @@ def main():
     ap.add_argument("--apps", default="pr,bfs")
     ap.add_argument("--ranks", default="2,4")
     ap.add_argument("--batches", default="2048,16384,65536,1048576")
+    ap.add_argument("--smalls", default="")
     ap.add_argument("--rounds", type=int, default=2)
     ap.add_argument("--repeat", type=int, default=3)
     a = ap.parse_args()
     variants = {"put": ["--comm=mpi_put"]}
     for b in a.batches.split(","):
-        variants[f"ring {int(b) // 1024}K"] = ["--comm=mpi_ring", f"--batch_bytes={b}", f"--ring_bytes={RING}"]
+        if b:
+            variants[f"ring {int(b) // 1024}K"] = ["--comm=mpi_ring", f"--batch_bytes={b}", f"--ring_bytes={RING}",
+                                                   "--small_bytes=0"]
+    for sm in filter(None, a.smalls.split(",")):
+        variants[f"small<{int(sm) // 1024}K"] = ["--comm=mpi_ring", "--batch_bytes=65536", f"--ring_bytes={RING}",
+                                                 f"--small_bytes={sm}"]
     print(f"{'graph':10} {'app':5} {'R':>2} " + " ".join(f"{v + ' ms':>12}" for v in variants) +
           " " + " ".join(f"{v + '/put':>12}" for v in list(variants)[1:]) + f" {'win MB put':>10} {'win MB ring':>11}")
     for graph in a.graphs.split(","):

@@ -183,7 +183,12 @@ class Ranks(unittest.TestCase):
     def test_streamed_rings(self):
         # Rings far smaller than a superstep's records: batches wrap around
         # the ring and senders wait for receivers to free room.
-        self.check_graph("urand:11", rank_extra=["--comm=mpi_ring", "--ring_bytes=4096", "--batch_bytes=256"])
+        self.check_graph("urand:11", rank_extra=["--comm=mpi_ring", "--ring_bytes=4096", "--batch_bytes=256",
+                                                 "--small_bytes=0"])
+
+    def test_small_messages_two_sided(self):
+        # Every pair's records go as one two-sided message, whatever their size.
+        self.check_graph("kron:11", rank_extra=["--comm=mpi_ring", "--small_bytes=1073741824"])
 
     def test_one_put_per_peer(self):
         self.check_graph("urand:11", rank_extra=["--comm=mpi_put"])

@@ -38,6 +38,9 @@ DEFINE_string(comm, "auto",
               "(two-sided baseline)");
 DEFINE_uint64(ring_bytes, 2 << 20, "ranks, --comm=mpi_ring: bytes of each (sender, receiver) ring");
 DEFINE_uint64(batch_bytes, 64 << 10, "ranks, --comm=mpi_ring: the most bytes one batch carries");
+DEFINE_uint64(small_bytes, 32 << 10,
+              "ranks, --comm=mpi_ring: a pair's records under this many bytes a superstep go as one two-sided "
+              "message instead of through the ring (0: always the ring)");
 DEFINE_string(net, "auto",
               "ranks under mpirun: what connects them: mpi (one-sided operations; auto) or verbs (rdma-core; "
               "needs an RDMA device, and has not yet run on one)");
@@ -85,6 +88,7 @@ EngineOptions engine_options() {
   o.net = parse_net(FLAGS_net);
   o.ring_bytes = FLAGS_ring_bytes;
   o.batch_bytes = FLAGS_batch_bytes;
+  o.small_bytes = FLAGS_small_bytes;
   o.numa = FLAGS_numa;
   o.migrate = FLAGS_migrate;
   return o;

@@ -27,12 +27,12 @@ const std::vector<CommandHelp>& commands() {
        "with --graph=-) or a generated graph, on the CPU or the GPUs, over one or several devices; prints\n"
        "the load and compute times, a summary of the result and, with --validate, a check against the\n"
        "sequential reference. Exit 0 on success, 1 on an error, 3 when validation fails.",
-       {"app",        "graph",   "format",          "undirected", "source",   "sources", "backend",
-        "devices",    "comm",    "repeat",          "validate",   "output",   "json",    "quiet",
-        "threads",    "reorder", "direction",       "alpha",      "beta",     "delta",   "tolerance",
-        "max_iters",  "damping", "gpu_lb",          "migrate",    "numa",     "trace",   "no_default_weights",
-        "seed",       "dedupe",  "drop_self_loops", "exchange",   "messages", "net",     "ring_bytes",
-        "batch_bytes"},
+       {"app",         "graph",      "format",          "undirected", "source",   "sources", "backend",
+        "devices",     "comm",       "repeat",          "validate",   "output",   "json",    "quiet",
+        "threads",     "reorder",    "direction",       "alpha",      "beta",     "delta",   "tolerance",
+        "max_iters",   "damping",    "gpu_lb",          "migrate",    "numa",     "trace",   "no_default_weights",
+        "seed",        "dedupe",     "drop_self_loops", "exchange",   "messages", "net",     "ring_bytes",
+        "batch_bytes", "small_bytes"},
        "  chatty run --app=bfs --graph=kron:20 --validate\n"
        "  chatty run --app=sssp --graph=road.gr --source=0 --output=dist.txt\n"
        "  zcat web.txt.gz | chatty run --app=pr --graph=- --json\n"

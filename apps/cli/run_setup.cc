@@ -116,6 +116,8 @@ RunSetup check_run_flags() {
                      " does not reach other ranks: use mpi_ring (auto), mpi_put or mpi_alltoallv");
   CHATTY_CHECK(s.eopt.ring_bytes >= 4096 && s.eopt.ring_bytes <= (size_t(1) << 30),
                "--ring_bytes must be 4096..2^30 (got " + std::to_string(s.eopt.ring_bytes) + ")");
+  CHATTY_CHECK(s.eopt.small_bytes <= (size_t(1) << 30),
+               "--small_bytes must be 0..2^30 (got " + std::to_string(s.eopt.small_bytes) + ")");
   CHATTY_CHECK(s.eopt.batch_bytes >= 64 && s.eopt.batch_bytes <= s.eopt.ring_bytes / 2,
                "--batch_bytes must be 64..ring_bytes/2 (got " + std::to_string(s.eopt.batch_bytes) + ")");
   s.lopt = load_options();

@@ -12,6 +12,14 @@
 // While a sender waits for room it drains its own rings, and a receiver
 // stops at each sender's end flag, so no device waits on one that waits
 // on it. Devices of one rank read each other's send buffers directly.
+//
+// Small messages take another path (seed 003's switch: two-sided below a
+// size, one-sided above): a pair's records for a superstep under
+// `small_bytes` travel as one two-sided message (a header and the
+// records, eagerly buffered by MPI), which spares the ring's flushes and
+// head puts; larger ones send a header-only message that says "in the
+// ring", then the batches. Every pair sends exactly one message per
+// superstep, so the receiver knows which path to wait on.
 #include <algorithm>
 #include <atomic>
 #include <cstring>
@@ -23,14 +31,15 @@
 namespace chatty::mpi {
 namespace {
 
-constexpr uint64_t kEnd = uint64_t(1) << 63;  // header flag: the sender's last batch of the superstep
+constexpr uint64_t kEnd = uint64_t(1) << 63;     // header flag: the sender's last batch of the superstep
+constexpr uint64_t kInRing = uint64_t(1) << 62;  // message header flag: the records follow through the ring
 constexpr size_t kHeader = sizeof(uint64_t);
 
 size_t round8(size_t b) { return (b + 7) & ~size_t(7); }
 
 class RingTransport : public Transport {
  public:
-  RingTransport(const ClusterPlace& place, size_t item_bytes, size_t ring_bytes, size_t batch_bytes)
+  RingTransport(const ClusterPlace& place, size_t item_bytes, size_t ring_bytes, size_t batch_bytes, size_t small_bytes)
       : place_(place),
         D_(place.devices()),
         item_(item_bytes),
@@ -39,7 +48,12 @@ class RingTransport : public Transport {
         words_(size_t(place.local) * size_t(D_)),
         send_(words_),
         recv_(words_),
-        slots_(size_t(2) * words_) {
+        slots_(size_t(2) * words_),
+        small_(small_bytes),
+        outbox_(words_),
+        inbox_(size_t(place.local)),
+        sends_(size_t(place.local)) {
+    check_mpi(MPI_Comm_dup(MPI_COMM_WORLD, &comm_), "MPI_Comm_dup");  // its tags are this transport's alone
     // Window: head words [local receiver][sender], tail words [local
     // sender][receiver], then the rings [local receiver][sender].
     const MPI_Aint bytes = MPI_Aint(2 * words_ * sizeof(uint64_t) + words_ * ring_);
@@ -51,6 +65,7 @@ class RingTransport : public Transport {
   ~RingTransport() override {
     MPI_Win_unlock_all(win_);
     MPI_Win_free(&win_);
+    MPI_Comm_free(&comm_);
   }
 
   const char* name() const override { return "mpi_ring"; }
@@ -64,18 +79,32 @@ class RingTransport : public Transport {
       Received& in = slots_[index(parity, me, from)];
       in.bytes.clear();
       in.done = place_.rank_of(from) == place_.rank;
+      in.in_ring = false;
       if (in.done) {  // same rank: read the sender's buffer, complete at the status meeting
         const Slot& s = mb.outgoing(from, parity, d);
         in.bytes.assign(s.data, s.data + s.count * item_);
       }
     }
+    std::vector<MPI_Request>& sent = sends_[size_t(me)];
+    sent.clear();
     for (int to = 0; to < D_; ++to)
       if (place_.rank_of(to) != place_.rank) {
         const Slot& s = mb.outgoing(d, parity, to);
-        send(d, to, parity, s.data, s.count);
+        const size_t bytes = s.count * item_;
+        std::vector<std::byte>& out = outbox_[size_t(me) * size_t(D_) + size_t(to)];
+        const bool small = bytes < small_;
+        const uint64_t header = small ? uint64_t(s.count) : kInRing;
+        if (out.size() < kHeader + (small ? bytes : 0)) out.resize(kHeader + (small ? bytes : 0));
+        std::memcpy(out.data(), &header, kHeader);
+        if (small && bytes) std::memcpy(out.data() + kHeader, s.data, bytes);
+        check_mpi(MPI_Isend(out.data(), int(kHeader + (small ? bytes : 0)), MPI_BYTE, place_.rank_of(to), tag(d, to),
+                            comm_, &sent.emplace_back()),
+                  "MPI_Isend");
+        if (!small) send(d, to, parity, s.data, s.count);
       }
     check_mpi(MPI_Win_flush_all(win_), "MPI_Win_flush_all");
     while (!drain(d, parity)) progress();
+    check_mpi(MPI_Waitall(int(sent.size()), sent.data(), MPI_STATUSES_IGNORE), "MPI_Waitall");
     for (int from = 0; from < D_; ++from) {
       if (from == d) continue;
       Received& in = slots_[index(parity, me, from)];
@@ -95,8 +124,10 @@ class RingTransport : public Transport {
   };
   struct Received {
     std::vector<std::byte> bytes;
-    bool done = false;
+    bool done = false, in_ring = false;  // all read; the sender's message said "in the ring"
   };
+
+  int tag(int sender, int receiver) const { return sender * D_ + receiver; }
 
   size_t index(int parity, int local, int peer) const {
     return (size_t(parity) * size_t(place_.local) + size_t(local)) * size_t(D_) + size_t(peer);
@@ -168,6 +199,11 @@ class RingTransport : public Transport {
       if (from == d) continue;
       Received& in = slots_[index(parity, me, from)];
       if (in.done) continue;
+      if (!in.in_ring && !read_message(d, from, in)) {
+        all = false;
+        continue;
+      }
+      if (in.done) continue;
       Recv& r = recv_[size_t(me) * size_t(D_) + size_t(from)];
       const uint64_t head = load(head_word(me, from));
       const std::byte* ring = static_cast<std::byte*>(base_) + ring_disp(d, from);
@@ -185,6 +221,30 @@ class RingTransport : public Transport {
       all &= in.done;
     }
     return all;
+  }
+
+  // Whether `from`'s message for this superstep has come: then its records
+  // are read (small), or the ring holds them (in.in_ring).
+  // The message is matched by probe, then received at its own size.
+  bool read_message(int d, int from, Received& in) {
+    int flag = 0, bytes = 0;
+    MPI_Message msg;
+    MPI_Status status;
+    check_mpi(MPI_Improbe(place_.rank_of(from), tag(from, d), comm_, &flag, &msg, &status), "MPI_Improbe");
+    if (!flag) return false;
+    check_mpi(MPI_Get_count(&status, MPI_BYTE, &bytes), "MPI_Get_count");
+    std::vector<std::byte>& box = inbox_[size_t(d % place_.local)];
+    box.resize(std::max<size_t>(size_t(bytes), kHeader));
+    check_mpi(MPI_Mrecv(box.data(), bytes, MPI_BYTE, &msg, MPI_STATUS_IGNORE), "MPI_Mrecv");
+    uint64_t header;
+    std::memcpy(&header, box.data(), kHeader);
+    if (header & kInRing) {
+      in.in_ring = true;
+    } else {
+      in.bytes.assign(box.data() + kHeader, box.data() + kHeader + size_t(header) * item_);
+      in.done = true;
+    }
+    return true;
   }
 
   // Tells `from` how far d has read its ring.
@@ -207,6 +267,11 @@ class RingTransport : public Transport {
   std::vector<Sent> send_;       // [local sender][receiver]
   std::vector<Recv> recv_;       // [local receiver][sender]
   std::vector<Received> slots_;  // [parity][local receiver][sender]
+  const size_t small_;
+  std::vector<std::vector<std::byte>> outbox_;   // [local sender][receiver]: a small message and its header
+  std::vector<std::vector<std::byte>> inbox_;    // per local receiver: the message being read
+  std::vector<std::vector<MPI_Request>> sends_;  // per local sender: this exchange's messages
+  MPI_Comm comm_ = MPI_COMM_NULL;
   MPI_Win win_ = MPI_WIN_NULL;
   void* base_ = nullptr;
 };
@@ -214,8 +279,8 @@ class RingTransport : public Transport {
 }  // namespace
 
 std::unique_ptr<Transport> make_ring_transport(const ClusterPlace& place, size_t item_bytes, size_t ring_bytes,
-                                               size_t batch_bytes) {
-  return std::make_unique<RingTransport>(place, item_bytes, ring_bytes, batch_bytes);
+                                               size_t batch_bytes, size_t small_bytes) {
+  return std::make_unique<RingTransport>(place, item_bytes, ring_bytes, batch_bytes, small_bytes);
 }
 
 }  // namespace chatty::mpi
