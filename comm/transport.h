@@ -8,6 +8,7 @@
 // class and message size each superstep.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <string>
 
@@ -35,6 +36,9 @@ class Transport {
   // Allocates what exchanging device d's buffers will need (staging, mapped
   // copies), once its mailboxes are wired: no allocation falls in a timed run.
   virtual void prepare(Mailboxes& /*mb*/, int /*d*/) {}
+  // How many transfers (batches, messages) `count` records from device
+  // `from` to `to` take in one exchange: what --json reports as batches.
+  virtual uint64_t batches(int /*from*/, int /*to*/, size_t count) const { return count > 0; }
 };
 
 // Chooses the transport for a data class and message size. The topology

@@ -64,11 +64,13 @@ class SuperstepSync {
     uint64_t delivered = 0;
     for (const DeviceStatus& s : all) delivered += s.delivered;
     bool meet = false;
+    const Transport* used = nullptr;
     if (delivered == 0) {
       empty_own_slots(d, out);  // nobody sent: nobody writes a peer's slot, so no meeting
     } else {
       Transport& t = policy_.choose(DataClass::kApplication, delivered * mb_.item_bytes());
       meet = !t.receiver_driven();
+      used = &t;
       try {
         t.exchange(mb_, d, out);
       } catch (const std::exception& e) {
@@ -91,7 +93,7 @@ class SuperstepSync {
       fabric_.barrier(d);
       clk.end();
     }
-    record(d, all, clk, pull, delivered > 0 && !broken_[size_t(d)] ? out : -1);
+    record(d, all, clk, pull, delivered > 0 && !broken_[size_t(d)] ? out : -1, used);
     return all;
   }
 
@@ -112,8 +114,10 @@ class SuperstepSync {
   }
 
   // Device 0 adds the superstep's totals; phase times are averaged. Each
-  // device adds what it delivered to each peer for `parity` (-1: nothing).
-  void record(int d, const std::vector<DeviceStatus>& all, PhaseClock& clk, bool pull, int parity) {
+  // device adds what it delivered to each peer for `parity` (-1: nothing)
+  // and in how many transfers `used` sent it.
+  void record(int d, const std::vector<DeviceStatus>& all, PhaseClock& clk, bool pull, int parity,
+              const Transport* used) {
 #pragma omp critical(chatty_multi_stats)
     {
       record_step(stats_, clk.step, d, clk.seconds, all, mb_.item_bytes());
@@ -121,7 +125,7 @@ class SuperstepSync {
       for (int p = 0; p < devices() && parity >= 0; ++p) {
         const size_t count = p == d ? 0 : mb_.outgoing(d, parity, p).count;
         stats_.pair_records[size_t(d * devices() + p)] += count;
-        stats_.pair_batches[size_t(d * devices() + p)] += count > 0;
+        stats_.pair_batches[size_t(d * devices() + p)] += p == d ? 0 : used->batches(d, p, count);
       }
     }
     for (double& t : clk.seconds) t = 0;

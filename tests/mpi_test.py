@@ -186,6 +186,19 @@ class Ranks(unittest.TestCase):
         self.check_graph("urand:11", rank_extra=["--comm=mpi_ring", "--ring_bytes=4096", "--batch_bytes=256",
                                                  "--small_bytes=0"])
 
+    def test_batches_are_counted(self):
+        # 256-byte batches hold 32 records of 8 bytes: at least that many
+        # batches; one two-sided message a superstep below the switch.
+        for small, check in (("0", lambda b, r, steps: b >= r / 32 + 1),
+                             ("1073741824", lambda b, r, steps: 0 < b <= steps)):
+            p = chatty(2, "--app=pr", "--graph=kron:12", "--comm=mpi_ring", "--ring_bytes=4096",
+                       "--batch_bytes=256", f"--small_bytes={small}", "--json")
+            self.assertEqual(p.returncode, 0, p.stderr)
+            j = json.loads(p.stdout.splitlines()[-1])
+            m = j["multi"]
+            b, r = m["rank_pair_batches"][0][1], m["rank_pair_messages"][0][1]
+            self.assertTrue(check(b, r, j["iterations"]), f"--small_bytes={small}: {b} batches, {r} records")
+
     def test_small_messages_two_sided(self):
         # Every pair's records go as one two-sided message, whatever their size.
         self.check_graph("kron:11", rank_extra=["--comm=mpi_ring", "--small_bytes=1073741824"])

@@ -71,6 +71,12 @@ class RingTransport : public Transport {
   const char* name() const override { return "mpi_ring"; }
   bool can_connect(int, int) const override { return true; }
   bool receiver_driven() const override { return true; }
+  // Between ranks: one message, then (above the switch) the ring's batches.
+  uint64_t batches(int from, int to, size_t count) const override {
+    if (place_.rank_of(from) == place_.rank_of(to)) return count > 0;  // read in place
+    if (count * item_ < small_) return 1;
+    return 1 + std::max<uint64_t>(1, (count + batch_records_ - 1) / batch_records_);
+  }
 
   void exchange(Mailboxes& mb, int d, int parity) override {
     const int me = d % place_.local;
