@@ -186,6 +186,21 @@ class Ranks(unittest.TestCase):
         self.check_graph("urand:11", rank_extra=["--comm=mpi_ring", "--ring_bytes=4096", "--batch_bytes=256",
                                                  "--small_bytes=0"])
 
+    def test_ranks_without_edges(self):
+        # A triangle among 1000 vertices: two of four ranks hold no edge.
+        graph = self.path("triangle.txt")
+        with open(graph, "w") as f:
+            f.write("# Nodes: 1000 Edges: 3\n0 1\n1 2\n2 0\n")
+        for app in APPS:
+            ref, got = self.path(f"{app}.ref"), self.path(f"{app}.got")
+            p = chatty(0, f"--app={app}", f"--graph={graph}", "--undirected", f"--output={ref}")
+            self.assertEqual(p.returncode, 0, p.stderr)
+            p = chatty(4, f"--app={app}", f"--graph={graph}", "--undirected", "--devices=2", f"--output={got}",
+                       "--json")
+            self.assertEqual(p.returncode, 0, p.stderr)
+            self.assertIn(0, json.loads(p.stdout.splitlines()[-1])["rank_edges_held"], app)
+            self.assert_same(app, ref, got, f"{app} with edgeless ranks")
+
     def test_batches_are_counted(self):
         # 256-byte batches hold 32 records of 8 bytes: at least that many
         # batches; one two-sided message a superstep below the switch.
