@@ -6,9 +6,9 @@ that drift in the machine's speed hits all of them:
   2-sided        --comm=mpi_alltoallv --messages=per_edge: one MPI_Alltoallv
                  per superstep, a record per crossing edge (as MPI graph codes
                  without a combiner send)
-  1-sided        --comm=mpi_put --messages=per_edge: the same records by
-                 MPI_Put into the receivers' windows
-  1-sided+SA     --comm=mpi_put --messages=sendall: each value once to each
+  1-sided        --comm=mpi_ring --messages=per_edge: the same records streamed
+                 by MPI_Put through rings in the receivers' windows (the default)
+  1-sided+SA     --comm=mpi_ring --messages=sendall: each value once to each
                  rank that reads it, expanded there through its in-edges
   2-sided+SA     --comm=mpi_alltoallv --messages=sendall
 
@@ -36,8 +36,8 @@ ENV = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIR
            OMPI_MCA_rmaps_base_oversubscribe="1")
 VARIANTS = {
     "2-sided": ("mpi_alltoallv", "per_edge"),
-    "1-sided": ("mpi_put", "per_edge"),
-    "1-sided+SA": ("mpi_put", "sendall"),
+    "1-sided": ("mpi_ring", "per_edge"),
+    "1-sided+SA": ("mpi_ring", "sendall"),
     "2-sided+SA": ("mpi_alltoallv", "sendall"),
 }
 SUMS = {"pr"}  # apps whose messages may go per edge
