@@ -84,6 +84,7 @@ EngineResult<typename P::Value> run_program_multi(const Graph& g, const P& prog,
   SuperstepSync sync(*fabric, mb, policy, stats);
   stats.devices = D;
   stats.steps.clear();
+  stats.device_migrated.clear();
   stats.device_seconds.assign(size_t(D), {});
   stats.transport = policy.describe();
   stats.exchange = per_peer || per_edge ? "peer" : "broadcast";

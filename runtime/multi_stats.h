@@ -40,6 +40,9 @@ struct MultiStats {
   // Seconds in each phase over the run, per device: the steps' means hide
   // imbalance, which shows here as one device waiting for a slower one.
   std::vector<std::array<double, kPhases>> device_seconds;
+  // Per device: vertices it computed for peers (work migration), every
+  // device's, from the statuses every device sees.
+  std::vector<uint64_t> device_migrated;
   // Per (sender, receiver) device pair, row-major: records (messages)
   // delivered, and batches: supersteps in which the pair carried any, each
   // one transfer of all of that superstep's records.
@@ -95,6 +98,8 @@ inline void record_step(MultiStats& stats, size_t step, int d, const double (&se
     stats.device_seconds[size_t(d)][size_t(p)] += seconds[p];
   }
   if (d != 0) return;
+  stats.device_migrated.resize(P);
+  for (size_t p = 0; p < P; ++p) stats.device_migrated[p] += all[p].migrated;
   for (auto& s : all) {
     m.updated += s.updated;
     m.communicated += s.sent;

@@ -90,6 +90,8 @@ class Ranks(unittest.TestCase):
                     m = report["multi"]
                     self.assertEqual(sum(map(sum, m["rank_pair_bytes"])), m["bytes_application"], what)
                     self.assertEqual(len(m["rank_pair_messages"]), ranks, what)
+                    self.assertEqual(len(m["rank_migrated"]), ranks, what)
+                    self.assertEqual(sum(m["rank_migrated"]), m["migrated"], what)
                     times = report["multi"]["device_seconds"]
                     self.assertTrue(all(sum(t.values()) > 0 for t in times), what + ": a rank's times are missing")
                 self.assert_same(app, ref, got, what)

@@ -76,6 +76,8 @@ std::string multi_json(const AppOutput& out, double partition_s, int local) {
     per_device += dev.str();
   }
   x.raw("device_seconds", per_device + "]");
+  std::vector<double> migrated(ms.device_migrated.begin(), ms.device_migrated.end());
+  x.add("device_migrated", migrated);
   // Sender by receiver: devices, and ranks of `local` devices each.
   const int D = ms.devices, R = D / local;
   auto matrix = [&](const std::vector<uint64_t>& m, int group, uint64_t scale) {
@@ -99,6 +101,11 @@ std::string multi_json(const AppOutput& out, double partition_s, int local) {
   const uint64_t item = ms.item_bytes;
   x.raw("pair_bytes", matrix(ms.pair_records, 1, item)).raw("pair_messages", matrix(ms.pair_records, 1, 1));
   x.raw("pair_batches", matrix(ms.pair_batches, 1, 1));
+  if (R > 1) {
+    std::vector<double> per_rank(size_t(R), 0.0);  // vertices each rank's devices computed for their peers
+    for (size_t d = 0; d < ms.device_migrated.size(); ++d) per_rank[d / size_t(local)] += double(ms.device_migrated[d]);
+    x.add("rank_migrated", per_rank);
+  }
   if (R > 1)
     x.raw("rank_pair_bytes", matrix(ms.pair_records, local, item))
         .raw("rank_pair_messages", matrix(ms.pair_records, local, 1))

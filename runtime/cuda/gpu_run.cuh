@@ -52,6 +52,7 @@ std::vector<typename P::Value> run_program_gpu(const Graph& g, const P& prog, co
   Mailboxes mb(D, sizeof(Update<V>));
   stats.devices = D;
   stats.steps.clear();
+  stats.device_migrated.clear();
   stats.structure_bytes = g.num_edges() * sizeof(vid_t) + (uint64_t(n) + uint64_t(D)) * sizeof(eid_t);
   GpuRun run(D, mb, policy, stats);
   std::vector<V> result(n);
