@@ -12,6 +12,7 @@
 #include "runtime/graph_builder.h"
 #include "runtime/hash.h"
 #include "runtime/memory.h"
+#include "runtime/parallel.h"
 #include "runtime/status.h"
 
 namespace chatty {
@@ -216,12 +217,7 @@ std::vector<eid_t> generated_degree_offsets(const GraphSpec& spec, uint64_t seed
     std::atomic_ref<eid_t>(off[u]).fetch_add(1, std::memory_order_relaxed);
     std::atomic_ref<eid_t>(off[v]).fetch_add(1, std::memory_order_relaxed);
   }
-  eid_t sum = 0;
-  for (size_t v = 0; v <= n; ++v) {
-    const eid_t d = off[v];
-    off[v] = sum;
-    sum += d;
-  }
+  parallel_exclusive_scan(off.data(), off.data(), n);
   return off;
 }
 

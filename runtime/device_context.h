@@ -188,17 +188,15 @@ class DeviceContext {
  private:
   template <typename ValueOf, typename Keep>
   void compact_addressed(const vid_t* list, size_t count, ValueOf value_of, Keep keep) {
-    begin(kCompact);
-    const int parity = parity_ ^ 1;
-    mb_.set_addressed(d, parity, true);
-    Update<V>* out[64];
-    size_t k[64];
-    for (int p = 0; p < mb_.devices(); ++p) {
-      Slot& s = mb_.send_to(d, parity, p);
-      s.reserve_host(count * sizeof(Update<V>));
-      out[p] = reinterpret_cast<Update<V>*>(s.data);
-      k[p] = 0;
-    }
+    size_t bound[64];
+    std::fill(bound, bound + mb_.devices(), count);
+    send_addressed(bound, [&](Update<V>** out, size_t* k) { address_each(list, count, value_of, keep, out, k); });
+  }
+
+  // compact_addressed's records: each kept vertex to its readers and, a
+  // peer's vertex (a push offer), to its owner.
+  template <typename ValueOf, typename Keep>
+  void address_each(const vid_t* list, size_t count, ValueOf value_of, Keep keep, Update<V>** out, size_t* k) {
     const uint64_t me = ~(uint64_t(1) << d);
     for (size_t i = 0; i < count; ++i) {
       if (i + kAhead < count) {
@@ -221,8 +219,6 @@ class DeviceContext {
         out[p][k[p]++] = u;
       }
     }
-    for (int p = 0; p < mb_.devices(); ++p) mb_.send_to(d, parity, p).count = k[p];
-    end();
   }
 
   // What this device sends for `parity`: records in its buffers, records

@@ -42,18 +42,13 @@ struct Prepared {
 
 // Who reads each vertex, where the run may exchange per peer (union-find
 // WCC broadcasts whatever the flag says: it then goes unused). A rank reads
-// its own rows, and the ranks OR their marks.
+// the rows it holds, and the ranks OR their marks.
 void mark_readers(const RunSetup& s, const Graph& g, Partition& part, const ClusterPlace* rank) {
   const bool ranks = rank && rank->ranks > 1;
   if (s.eopt.backend != Backend::kCpu || !exchange_per_peer(s.eopt.exchange, false, part.devices(), ranks)) return;
   part.readers_out_only = app_spec(s.app).messages.out_readers_only;
-  if (!ranks) {
-    part.readers = reader_masks(g, part, part.readers_out_only);
-    return;
-  }
-  part.readers = reader_masks(g, part, part.readers_out_only, part.begin(rank->first()),
-                              part.end(rank->first() + rank->local - 1));
-  cluster_or(part.readers.data(), part.readers.size() * sizeof(uint64_t));
+  part.readers = reader_masks(g, part, part.readers_out_only, g.rows_lo(), g.rows_hi());
+  if (ranks) cluster_or(part.readers.data(), part.readers.size() * sizeof(uint64_t));
 }
 
 // As one of several ranks: only this rank's rows, chunk cuts made before
@@ -79,7 +74,7 @@ Prepared prepare_rank(const RunSetup& s, const ClusterPlace& rank) {
   }
   p.load_s = omp_get_wtime() - t0;
   t0 = omp_get_wtime();
-  p.part = std::make_unique<Partition>(partition_at(p.g, std::move(rg.bounds), rg.lo, rg.hi));
+  p.part = std::make_unique<Partition>(partition_at(p.g, std::move(rg.bounds), p.g.rows_lo(), p.g.rows_hi()));
   cluster_or(p.part->boundary.data(), p.part->boundary.size());
   p.part->list_boundary();
   mark_readers(s, p.g, *p.part, &rank);

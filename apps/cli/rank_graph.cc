@@ -5,6 +5,7 @@
 
 #include "datasets/generators.h"
 #include "runtime/held_rows.h"
+#include "runtime/parallel.h"
 #include "runtime/partition.h"
 #include "runtime/status.h"
 
@@ -28,13 +29,7 @@ Buffer<eid_t> gathered_offsets(const Graph& rows, const std::vector<vid_t>& boun
   std::vector<uint64_t> begin(size_t(place.ranks) + 1);
   for (int r = 0; r <= place.ranks; ++r) begin[size_t(r)] = bounds[size_t(r * place.local)];
   cluster_allgather(o, sizeof(eid_t), begin.data());
-  eid_t sum = 0;
-  for (vid_t v = 0; v < n; ++v) {
-    const eid_t d = o[v];
-    o[v] = sum;
-    sum += d;
-  }
-  o[n] = sum;
+  parallel_exclusive_scan(o, o, n);
   return off;
 }
 
@@ -55,27 +50,27 @@ RankGraph load_rank_graph(const std::string& what, const LoadOptions& opt, const
     const std::vector<eid_t> raw = generated_degree_offsets(spec, opt.seed);
     const vid_t n = vid_t(raw.size() - 1);
     r.bounds = cuts(raw.data(), n, place, what);
-    r.lo = r.bounds[size_t(first)], r.hi = r.bounds[size_t(first + place.local)];
-    Graph rows = generate_rows(spec, opt.seed, raw, r.lo, r.hi);
-    Buffer<eid_t> off = gathered_offsets(rows, r.bounds, place, r.lo, r.hi);
+    const vid_t lo = r.bounds[size_t(first)], hi = r.bounds[size_t(first + place.local)];
+    Graph rows = generate_rows(spec, opt.seed, raw, lo, hi);
+    Buffer<eid_t> off = gathered_offsets(rows, r.bounds, place, lo, hi);
     CHATTY_CHECK(off[n] > 0, what + ": empty graph: no edges");
-    r.g = graph_of_rows(std::move(off), rows.out(), r.lo, r.hi, /*directed=*/false);
+    r.g = graph_of_rows(std::move(off), rows.out(), lo, hi, /*directed=*/false);
     if (info) info->format = "generator", info->direction_reason = "generated";
     return r;
   }
   Graph whole = load_graph(what, opt, info);
   r.bounds = cuts(whole.out().offsets.data(), whole.num_vertices(), place, what);
-  r.lo = r.bounds[size_t(first)], r.hi = r.bounds[size_t(first + place.local)];
+  const vid_t lo = r.bounds[size_t(first)], hi = r.bounds[size_t(first + place.local)];
   const bool mapped = !whole.out().targets.owned();  // in place: untouched rows are never read in
   std::shared_ptr<const Csr> in;
   if (in_edges && whole.directed()) in = std::make_shared<const Csr>(transpose(whole.out()));
   if (mapped) {
     r.g = std::move(whole);
-    r.g.hold_rows(r.lo, r.hi);
+    r.g.hold_rows(lo, hi);
   } else {
-    r.g = graph_of_rows(copy_offsets(whole.out()), whole.out(), r.lo, r.hi, whole.directed());
+    r.g = graph_of_rows(copy_offsets(whole.out()), whole.out(), lo, hi, whole.directed());
   }
-  if (in) r.g.set_in(csr_of_rows(copy_offsets(*in), *in, r.lo, r.hi));
+  if (in) r.g.set_in(csr_of_rows(copy_offsets(*in), *in, lo, hi));
   return r;
 }
 

@@ -22,9 +22,8 @@
 namespace chatty::cli {
 
 struct RankGraph {
-  Graph g;                    // rows [bounds[first], bounds[first + local]) held, or all
+  Graph g;                    // rows [bounds[first], bounds[first + local]) held (g.rows_lo(), g.rows_hi())
   std::vector<vid_t> bounds;  // R x P + 1 chunk cuts of the run
-  vid_t lo = 0, hi = 0;       // this rank's rows
 };
 
 // Throws chatty::Error, naming `what`, as load_graph does; `in_edges`: the
