@@ -2,6 +2,7 @@
 #include <cstdlib>
 
 #include "comm/cluster.h"
+#include "comm/exposed_memory.h"
 #include "runtime/status.h"
 
 namespace chatty {
@@ -21,6 +22,9 @@ std::unique_ptr<Fabric> make_cluster_fabric(const ClusterPlace&, Net) {
 }
 std::unique_ptr<Transport> make_cluster_transport(const ClusterPlace&, Comm, Net, size_t, size_t, size_t, size_t,
                                                   size_t) {
+  throw Error("this build has no MPI (internal error)");
+}
+std::unique_ptr<ExposedMemory> make_cluster_exposed(const ClusterPlace&, const std::vector<size_t>&) {
   throw Error("this build has no MPI (internal error)");
 }
 void cluster_gather(void*, size_t, const uint64_t*) {}

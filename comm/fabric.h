@@ -50,6 +50,9 @@ class Fabric {
 // Devices as the threads of one OpenMP team in this process: the barrier
 // is the team's, and every device's words live in this process's memory.
 // Devices drive from the outer team of a multi-device run, one thread each.
-std::unique_ptr<Fabric> make_thread_fabric(int devices);
+// With `devices_per_rank`, consecutive groups of that many devices act as
+// ranks (shares_memory holds only inside a group), so the protocols
+// between ranks run in unit tests.
+std::unique_ptr<Fabric> make_thread_fabric(int devices, int devices_per_rank = 0);
 
 }  // namespace chatty

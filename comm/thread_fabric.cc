@@ -26,11 +26,12 @@ class ThreadFabric : public Fabric {
   // allocated once, before any device runs.
   static constexpr size_t kRecordBytes = 256;
 
-  explicit ThreadFabric(int devices) : devices_(devices), rounds_(size_t(devices)) {
+  ThreadFabric(int devices, int per_rank) : devices_(devices), per_rank_(per_rank), rounds_(size_t(devices)) {
     for (auto& b : board_) b.assign(kRecordBytes * size_t(devices), std::byte{0});
   }
 
   int devices() const override { return devices_; }
+  bool shares_memory(int a, int b) const override { return per_rank_ == 0 || a / per_rank_ == b / per_rank_; }
 
   void barrier(int) override {
     if (devices_ > 1) {
@@ -76,7 +77,7 @@ class ThreadFabric : public Fabric {
     return words_[i / Line::kWords].v[i % Line::kWords];
   }
 
-  const int devices_;
+  const int devices_, per_rank_;
   std::vector<Round> rounds_;
   std::vector<std::byte> board_[2];
   int words_per_device_ = 0;
@@ -85,6 +86,8 @@ class ThreadFabric : public Fabric {
 
 }  // namespace
 
-std::unique_ptr<Fabric> make_thread_fabric(int devices) { return std::make_unique<ThreadFabric>(devices); }
+std::unique_ptr<Fabric> make_thread_fabric(int devices, int devices_per_rank) {
+  return std::make_unique<ThreadFabric>(devices, devices_per_rank);
+}
 
 }  // namespace chatty

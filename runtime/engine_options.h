@@ -44,6 +44,12 @@ struct EngineOptions {
   int devices = 1;         // host devices; the machine's threads are split between them
   bool numa = false;       // bind device d to NUMA node d % nodes (libnuma)
   bool migrate = true;     // host devices: an idle device computes blocks of a busy one (work migration)
+  // Ranks: a device claims `migrate_block` worklist blocks of a device on
+  // another rank at a time, while that one has more than
+  // `migrate_threshold` left, and keeps what it fetched of their structure
+  // in `migrate_cache_mb` (seed 000's migrate_block, migrate_threshold and
+  // migration cache).
+  uint32_t migrate_block = 4, migrate_threshold = 8, migrate_cache_mb = 64;
   // Host devices: each holds its own copy of its chunk's edges, as a rank
   // of the cluster layer does, instead of views of the loaded graph.
   bool chunk_copies = false;

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "comm/cluster.h"
+#include "comm/exposed_memory.h"
 #include "runtime/device_context.h"
 #include "runtime/drivers/connectivity.h"
 #include "runtime/drivers/gather.h"
@@ -85,6 +86,7 @@ EngineResult<typename P::Value> run_program_multi(const Graph& g, const P& prog,
   stats.devices = D;
   stats.steps.clear();
   stats.device_migrated.clear();
+  stats.device_migrated_blocks.clear();
   stats.device_seconds.assign(size_t(D), {});
   stats.transport = policy.describe();
   stats.exchange = per_peer || per_edge ? "peer" : "broadcast";
@@ -96,7 +98,21 @@ EngineResult<typename P::Value> run_program_multi(const Graph& g, const P& prog,
   const int saved_levels = omp_get_max_active_levels();
   omp_set_max_active_levels(2);
   std::vector<std::vector<V>> replicas(static_cast<size_t>(D));
-  host::GatherBoard<V> gather_board(*fabric, opt.migrate);
+  const typename host::GatherBoard<V>::Remote across{opt.migrate_block, opt.migrate_threshold};
+  host::GatherBoard<V> gather_board(*fabric, opt.migrate, across);
+  // Jacobi gathers migrate blocks across ranks too: their devices expose
+  // their gathers to the other ranks (a collective, so decided alike on all).
+  std::unique_ptr<ExposedMemory> exposed;
+  if constexpr (P::kKind == ProgramKind::kGather) {
+    if constexpr (!P::kMonotone) {
+      if (place.ranks > 1 && opt.migrate && !per_edge) {
+        std::vector<size_t> bytes;
+        for (int d = first; d < first + local; ++d)
+          bytes.push_back(host::GatherRegion<V>(n, part.end(d) - part.begin(d)).bytes(chunks[d].in.num_edges()));
+        exposed = make_cluster_exposed(place, bytes);
+      }
+    }
+  }
   host::PushBoard<V> push_board(*fabric, opt.migrate);
   host::PullBoard<V> pull_board(*fabric, opt.migrate);
   host::ConnectivityBoard wcc_board(*fabric, opt.migrate);
@@ -114,7 +130,8 @@ EngineResult<typename P::Value> run_program_multi(const Graph& g, const P& prog,
 #pragma omp parallel for schedule(static)
     for (vid_t v = 0; v < n; ++v) c.values[v] = prog.init(v);
     if constexpr (P::kKind == ProgramKind::kGather) {
-      host::GatherOps<P> ops(c, chunks[d], prog, gather_board, per_edge);
+      host::GatherOps<P> ops(c, chunks[d], prog, gather_board, per_edge, exposed.get(),
+                             size_t(opt.migrate_cache_mb) << 20);
       drive_gather(ops, prog);
     } else {
       if (P::kConnectivity && opt.union_find) {

@@ -43,6 +43,9 @@ struct MultiStats {
   // Per device: vertices it computed for peers (work migration), every
   // device's, from the statuses every device sees.
   std::vector<uint64_t> device_migrated;
+  // Per device: of those, the worklist blocks it claimed from devices of
+  // other ranks (work migration across ranks).
+  std::vector<uint64_t> device_migrated_blocks;
   // Per (sender, receiver) device pair, row-major: records (messages)
   // delivered, and batches: supersteps in which the pair carried any, each
   // one transfer of all of that superstep's records.
@@ -99,7 +102,11 @@ inline void record_step(MultiStats& stats, size_t step, int d, const double (&se
   }
   if (d != 0) return;
   stats.device_migrated.resize(P);
-  for (size_t p = 0; p < P; ++p) stats.device_migrated[p] += all[p].migrated;
+  stats.device_migrated_blocks.resize(P);
+  for (size_t p = 0; p < P; ++p) {
+    stats.device_migrated[p] += all[p].migrated;
+    stats.device_migrated_blocks[p] += all[p].migrated_blocks;
+  }
   for (auto& s : all) {
     m.updated += s.updated;
     m.communicated += s.sent;

@@ -34,14 +34,15 @@ inline constexpr int kStatusWords = 2, kStatusReals = 2;
 // flags go to host-visible memory; on a GPU, UVA mapped memory). The
 // protocol's own fields, then the slots of the running family.
 struct DeviceStatus {
-  uint64_t sent = 0;       // records in the send buffers
-  uint64_t delivered = 0;  // records delivered to peers (a broadcast record once per peer)
-  uint64_t offers = 0;     // of those, push offers for peers' vertices (host devices)
-  uint64_t active = 0;     // owned vertices active next superstep
-  uint64_t updated = 0;    // owned vertices changed this superstep
-  uint64_t edges = 0;      // edges examined this superstep
-  uint64_t migrated = 0;   // peers' vertices this device computed (work migration)
-  uint64_t failed = 0;     // the device hit an error: every device stops at this sync
+  uint64_t sent = 0;             // records in the send buffers
+  uint64_t delivered = 0;        // records delivered to peers (a broadcast record once per peer)
+  uint64_t offers = 0;           // of those, push offers for peers' vertices (host devices)
+  uint64_t active = 0;           // owned vertices active next superstep
+  uint64_t updated = 0;          // owned vertices changed this superstep
+  uint64_t edges = 0;            // edges examined this superstep
+  uint64_t migrated = 0;         // peers' vertices this device computed (work migration)
+  uint64_t migrated_blocks = 0;  // of those, blocks claimed from devices of other ranks
+  uint64_t failed = 0;           // the device hit an error: every device stops at this sync
   uint64_t word[kStatusWords] = {0, 0};
   double real[kStatusReals] = {0, 0};
 

@@ -21,6 +21,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <thread>
+#include <type_traits>
 #include <vector>
 
 #include "comm/fabric.h"
@@ -50,11 +51,12 @@ class Worklist {
   // Owner, once the last phase's blocks are all done: blocks of `block`
   // vertices over [lo, hi). Everything the owner wrote before this call
   // (the task its peers will read) is visible to a peer that wins a block.
-  // Peers take blocks only while more than `keep` are left (RGraph's
+  // Peers take blocks only while more than `keep` are left, peers on
+  // other ranks while more than `remote_keep` are (RGraph's
   // migrate_threshold): the owner finishes the last few itself.
-  void open(vid_t lo, vid_t hi, vid_t block, uint32_t keep = 0) {
+  void open(vid_t lo, vid_t hi, vid_t block, uint32_t keep = 0, uint32_t remote_keep = 0) {
     const uint32_t blocks = uint32_t((uint64_t(hi - lo) + block - 1) / block);
-    f_.store(owner_, w_ + kKeep, keep);
+    f_.store(owner_, w_ + kKeep, uint64_t(remote_keep) << 32 | keep);
     f_.store(owner_, w_ + kRange, uint64_t(lo) << 32 | hi);
     f_.store(owner_, w_ + kShape, uint64_t(block) << 32 | blocks);
     f_.store(owner_, w_ + kDone, 0);
@@ -62,15 +64,19 @@ class Worklist {
   }
 
   // The owner's threads: the next block from the front.
-  bool grab_front(vid_t& lo, vid_t& hi) { return grab(true, lo, hi); }
+  bool grab_front(vid_t& lo, vid_t& hi) { return grab(true, false, 1, lo, hi) != 0; }
 
-  // A peer: the next block from the back, while more than the owner keeps
-  // are left. The threshold is read before the grab, so it may be the
-  // last phase's: it only decides whether to try.
-  bool grab_back(vid_t& lo, vid_t& hi) { return grab(false, lo, hi); }
+  // A peer: up to `take` blocks from the back (consecutive: one range),
+  // while more than the owner keeps from such a peer (`remote`: on another
+  // rank) are left; returns how many, 0 for none. The threshold is read
+  // before the grab, so it may be the last phase's: it only decides
+  // whether to try.
+  uint32_t grab_back(vid_t& lo, vid_t& hi, uint32_t take = 1, bool remote = false) {
+    return grab(false, remote, take, lo, hi);
+  }
 
-  // Whoever computed a block: publishes its writes to the owner.
-  void finish() { f_.fetch_add(owner_, w_ + kDone, 1); }
+  // Whoever computed `blocks` blocks: publishes its writes to the owner.
+  void finish(uint32_t blocks = 1) { f_.fetch_add(owner_, w_ + kDone, blocks); }
 
   // Owner, after its threads ran out of blocks: waits for the blocks peers
   // took (they are short, so spinning is brief; yielding keeps an
@@ -84,19 +90,26 @@ class Worklist {
  private:
   enum : int { kDone, kKeep, kRange, kShape };  // the span: front << 32 | back, in blocks
 
-  bool grab(bool front, vid_t& lo, vid_t& hi) {
+  uint32_t grab(bool front, bool remote, uint32_t take, vid_t& lo, vid_t& hi) {
     uint64_t s = f_.load(owner_, span_);
     for (;;) {
       const uint32_t f = uint32_t(s >> 32), b = uint32_t(s);
-      if (f >= b || (!front && b - f <= f_.load(owner_, w_ + kKeep))) return false;
-      const uint32_t taken = front ? f : b - 1;
-      const uint64_t next = front ? s + (uint64_t(1) << 32) : s - 1;
+      if (f >= b) return 0;
+      uint32_t n = 1;
+      if (!front) {
+        const uint64_t keeps = f_.load(owner_, w_ + kKeep);
+        const uint32_t keep = remote ? uint32_t(keeps >> 32) : uint32_t(keeps);
+        if (b - f <= keep) return 0;
+        n = std::min(take, b - f - keep);
+      }
+      const uint32_t taken = front ? f : b - n;
+      const uint64_t next = front ? s + (uint64_t(1) << 32) : s - n;
       if (f_.compare_exchange(owner_, span_, s, next)) {
         const uint64_t range = f_.load(owner_, w_ + kRange);
         const uint64_t block = f_.load(owner_, w_ + kShape) >> 32;
         lo = vid_t(range >> 32) + vid_t(uint64_t(taken) * block);
-        hi = vid_t(std::min<uint64_t>(uint64_t(lo) + block, uint32_t(range)));
-        return true;
+        hi = vid_t(std::min<uint64_t>(uint64_t(lo) + uint64_t(n) * block, uint32_t(range)));
+        return n;
       }
     }
   }
@@ -108,11 +121,22 @@ class Worklist {
 
 // Every device's worklist and the task a peer needs to compute its blocks
 // (pointers to the owner's arrays), shared by the devices of one run.
+// Peers on other ranks cannot follow those pointers: a family that lets
+// them help passes run() a `remote` computation, which fetches what a
+// block needs through exposed memory (comm/exposed_memory.h).
 template <typename Task>
 class MigrationBoard {
  public:
+  // How peers on other ranks take blocks: `take` blocks a claim (RGraph's
+  // migrate_block), while the owner has more than `keep` left (its
+  // migrate_threshold: a remote block costs a round trip, so the owner
+  // keeps more of its last blocks from them than from its local peers).
+  struct Remote {
+    uint32_t take = 4, keep = 8;
+  };
+
   // Reserves the worklists' words on the fabric: before the devices start.
-  MigrationBoard(Fabric& f, bool enabled) : fabric_(f), enabled_(enabled) {
+  MigrationBoard(Fabric& f, bool enabled, Remote remote = {}) : fabric_(f), enabled_(enabled), remote_(remote) {
     const int span = f.reserve_words(1), fields = f.reserve_words(Worklist::kFields);
     slots_.reserve(size_t(f.devices()));
     for (int d = 0; d < f.devices(); ++d) slots_.emplace_back(f, d, span, fields);
@@ -126,18 +150,23 @@ class MigrationBoard {
   void open(int d, const Task& task, vid_t lo, vid_t hi, vid_t block, uint32_t keep = 0) {
     Slot& s = slots_[size_t(d)];
     s.task = task;
-    s.list.open(lo, hi, block, keep);
+    s.list.open(lo, hi, block, keep, std::max(keep, remote_.keep));
   }
 
+  // No computation for peers on other ranks: they do not help.
+  struct NoRemote {};
+
   // Runs work(task, lo, hi, acc) on the calling thread over device d's
-  // blocks, then (if enabled) over blocks taken from its peers, in ring
-  // order from d + 1, with the task of whatever phase each peer is in.
-  // Only peers in this process: a task points at the owner's arrays.
-  // acc.migrated counts the vertices computed for peers. Every thread of
+  // blocks, then (if enabled) over blocks taken from its peers in this
+  // process, in ring order from d + 1, with the task of whatever phase
+  // each peer is in; then, given `remote` and when `remote_thread`, over
+  // blocks of peers on other ranks: remote(peer, lo, hi, acc).
+  // acc.migrated counts the vertices computed for peers, and
+  // acc.remote_blocks the blocks taken from other ranks. Every thread of
   // device d's team calls this; the owner then calls wait_done(d) before it
   // reads what its blocks wrote.
-  template <typename Acc, typename Work>
-  void run(int d, Acc& acc, Work work) {
+  template <typename Acc, typename Work, typename RemoteWork = NoRemote>
+  void run(int d, Acc& acc, Work work, RemoteWork remote = {}, bool remote_thread = true) {
     Slot& own = slots_[size_t(d)];
     vid_t lo, hi;
     while (own.list.grab_front(lo, hi)) {
@@ -156,21 +185,36 @@ class MigrationBoard {
         peer.list.finish();
       }
     }
+    if constexpr (!std::is_same_v<RemoteWork, NoRemote>) {
+      if (!remote_thread) return;
+      for (int i = 1; i < P; ++i) {
+        const int p = (d + i) % P;
+        if (fabric_.shares_memory(d, p)) continue;
+        Slot& peer = slots_[size_t(p)];
+        while (const uint32_t blocks = peer.list.grab_back(lo, hi, remote_.take, /*remote=*/true)) {
+          remote(p, lo, hi, acc);
+          acc.migrated += hi - lo;
+          acc.remote_blocks += blocks;
+          peer.list.finish(blocks);
+        }
+      }
+    }
   }
 
   void wait_done(int d) const { slots_[size_t(d)].list.wait_done(); }
 
   // run() on every thread of device d's team, their sums added into acc
-  // (Acc has +=), then wait_done(d).
-  template <typename Acc, typename Work>
-  void run_team(int d, Acc& acc, Work work) {
+  // (Acc has +=), then wait_done(d). One thread of the team helps peers on
+  // other ranks: `remote` need not be thread-safe.
+  template <typename Acc, typename Work, typename RemoteWork = NoRemote>
+  void run_team(int d, Acc& acc, Work work, RemoteWork remote = {}) {
     if (omp_get_max_threads() == 1) {
-      run(d, acc, work);
+      run(d, acc, work, remote);
     } else {
 #pragma omp parallel
       {
         Acc mine;
-        run(d, mine, work);
+        run(d, mine, work, remote, omp_get_thread_num() == 0);
 #pragma omp critical(chatty_migration_sums)
         acc += mine;
       }
@@ -187,6 +231,7 @@ class MigrationBoard {
   std::vector<Slot> slots_;
   Fabric& fabric_;
   bool enabled_;
+  Remote remote_;
 };
 
 }  // namespace chatty

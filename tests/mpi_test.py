@@ -115,6 +115,36 @@ class Ranks(unittest.TestCase):
     def test_per_peer_exchange_and_no_migration(self):
         self.check_graph("kron:11", ["--exchange=peer", "--migrate=false"])
 
+    def test_migration_across_ranks(self):
+        # PageRank's blocks migrate across ranks (claimed by fetch-and-add,
+        # computed from fetched rows and values, put back): the same ranks
+        # with it off, with one block a claim and no cache, and with the
+        # defaults' claim size and a cache; blocks are counted per rank.
+        ref = self.path("pr.ref")
+        self.assertEqual(chatty(0, "--app=pr", "--graph=kron:14", f"--output={ref}").returncode, 0)
+        claimed = 0
+        for ranks, devices in LAYOUTS:
+            if ranks < 2:
+                continue
+            for opts in (["--migrate=false"],
+                         ["--migrate_block=1", "--migrate_threshold=0", "--migrate_cache_mb=0"],
+                         ["--migrate_block=4", "--migrate_threshold=0"]):
+                got = self.path("pr.got")
+                what = f"pr on kron:14, {ranks} ranks x {devices} devices, {' '.join(opts)}"
+                p = chatty(ranks, "--app=pr", "--graph=kron:14", f"--devices={devices}", f"--output={got}", "--json",
+                           *opts)
+                self.assertEqual(p.returncode, 0, what + "\n" + p.stderr)
+                m = json.loads(p.stdout.splitlines()[-1])["multi"]
+                blocks = m["rank_migrated_blocks"]
+                self.assertEqual(len(blocks), ranks, what)
+                if opts[0] == "--migrate=false":
+                    self.assertEqual((sum(blocks), m["migrated"]), (0, 0), what)
+                claimed += sum(blocks)
+                self.assert_same("pr", ref, got, what)
+        # Oversubscribed ranks are descheduled all the time: some rank is
+        # always idle while another still has blocks.
+        self.assertGreater(claimed, 0)
+
     @unittest.skipIf(PORTABILITY, "the full matrix runs under OpenMPI")
     def test_sendall_against_per_edge_messages(self):
         # PageRank's values travel once per reading device (SendAll) or once

@@ -29,6 +29,12 @@ DEFINE_bool(numa, false, "bind device d to NUMA node d % nodes (multi-socket hos
 DEFINE_bool(migrate, true,
             "host devices: a device out of work computes blocks of a busy peer's (work migration: PageRank, "
             "push and pull steps, WCC compression)");
+DEFINE_uint32(migrate_block, 4,
+              "ranks: blocks (of 1024 vertices) a device claims at a time from a busy device of another rank "
+              "(PageRank)");
+DEFINE_uint32(migrate_threshold, 8, "ranks: a busy device keeps its last this many blocks from other ranks");
+DEFINE_uint32(migrate_cache_mb, 64,
+              "ranks: MB of the fetched in-edge rows of migrated blocks a device keeps for later supersteps");
 DEFINE_string(comm, "auto",
               "exchange transport: auto; host devices: host (sender copies), host_read (receiver copies) or "
               "host_view (receiver merges from the sender's buffer; auto); "
@@ -91,6 +97,10 @@ EngineOptions engine_options() {
   o.small_bytes = FLAGS_small_bytes;
   o.numa = FLAGS_numa;
   o.migrate = FLAGS_migrate;
+  CHATTY_CHECK(FLAGS_migrate_block >= 1, "--migrate_block must be >= 1");
+  o.migrate_block = FLAGS_migrate_block;
+  o.migrate_threshold = FLAGS_migrate_threshold;
+  o.migrate_cache_mb = FLAGS_migrate_cache_mb;
   return o;
 }
 

@@ -103,8 +103,11 @@ std::string multi_json(const AppOutput& out, double partition_s, int local) {
   x.raw("pair_batches", matrix(ms.pair_batches, 1, 1));
   if (R > 1) {
     std::vector<double> per_rank(size_t(R), 0.0);  // vertices each rank's devices computed for their peers
+    std::vector<double> blocks(size_t(R), 0.0);    // of those, blocks claimed from other ranks
     for (size_t d = 0; d < ms.device_migrated.size(); ++d) per_rank[d / size_t(local)] += double(ms.device_migrated[d]);
-    x.add("rank_migrated", per_rank);
+    for (size_t d = 0; d < ms.device_migrated_blocks.size(); ++d)
+      blocks[d / size_t(local)] += double(ms.device_migrated_blocks[d]);
+    x.add("rank_migrated", per_rank).add("rank_migrated_blocks", blocks);
   }
   if (R > 1)
     x.raw("rank_pair_bytes", matrix(ms.pair_records, local, item))

@@ -17,30 +17,39 @@
 
 namespace chatty::cpu {
 
-// Published values of the current values, double-buffered across supersteps.
+// Published values of the current values, double-buffered across
+// supersteps: n each, in `storage` unless the caller placed them (in
+// memory exposed to peers on other ranks).
 template <typename V>
 struct GatherState {
-  std::vector<V> contrib, next_contrib;
+  V* contrib = nullptr;
+  V* next_contrib = nullptr;
   double dangling = 0;  // sink mass: values of vertices without out-edges
+  std::vector<V> storage;
 };
 
-// Publishes the values of all n vertices, whose out-degrees `degree` holds.
+// Publishes the values of all n vertices, whose out-degrees `degree` holds,
+// into `place` (2n values) or, when null, into storage of the state's own.
 template <typename P>
-GatherState<typename P::Value> gather_init(vid_t n, Degrees degree, const P& prog, const typename P::Value* val) {
+GatherState<typename P::Value> gather_init(vid_t n, Degrees degree, const P& prog, const typename P::Value* val,
+                                           typename P::Value* place = nullptr) {
   GatherState<typename P::Value> s;
-  s.contrib.resize(n);
-  s.next_contrib.resize(n);
+  if (!place) {
+    s.storage.resize(size_t(2) * n);
+    place = s.storage.data();
+  }
+  s.contrib = place;
+  s.next_contrib = place + n;
   double dangling = 0;
 #pragma omp parallel for schedule(static) reduction(+ : dangling)
   for (vid_t v = 0; v < n; ++v) {
     const eid_t d = degree[v];
     if (d == 0) dangling += double(val[v]);
-    s.contrib[v] = prog.publish(val[v], d);
+    s.contrib[v] = s.next_contrib[v] = prog.publish(val[v], d);
   }
-  s.dangling = dangling;
   // Both buffers start equal: a multi-device run refreshes remote entries
   // only when their value changes, so neither buffer may hold stale zeros.
-  s.next_contrib = s.contrib;
+  s.dangling = dangling;
   return s;
 }
 
@@ -90,9 +99,9 @@ struct GatherTask {
 // What a range of vertices adds to the superstep's global sums.
 struct GatherSums {
   double l1 = 0, dangling = 0;
-  uint64_t edges = 0, migrated = 0;
+  uint64_t edges = 0, migrated = 0, remote_blocks = 0;
   GatherSums& operator+=(const GatherSums& o) {
-    l1 += o.l1, dangling += o.dangling, edges += o.edges, migrated += o.migrated;
+    l1 += o.l1, dangling += o.dangling, edges += o.edges, migrated += o.migrated, remote_blocks += o.remote_blocks;
     return *this;
   }
 };

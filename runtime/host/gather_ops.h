@@ -9,12 +9,22 @@
 // owner sends its published value along every out-edge to another device,
 // to the target's owner, which adds what arrives to the sum over its local
 // in-neighbours; its replica of peers' published values is then zero.
+//
+// Between ranks, devices help each other too (runtime/host/remote_gather.h):
+// each device keeps its published values, its owned values and its rows of
+// in-edges in memory exposed to the other ranks, and a peer there that ran
+// out of work computes blocks of them. Programs that update in place
+// (monotone) and per-edge messages keep their blocks to the owner's rank.
 #pragma once
+
+#include <memory>
 
 #include "kernels/cpu/gather_pull.h"
 #include "runtime/device_context.h"
 #include "runtime/drivers/gather.h"
 #include "runtime/graph_chunk.h"
+#include "runtime/host/remote_gather.h"
+#include "runtime/status.h"
 #include "runtime/work_migration.h"
 
 namespace chatty::host {
@@ -26,11 +36,31 @@ template <typename P>
 class GatherOps {
  public:
   using V = typename P::Value;
-  GatherOps(DeviceContext<V>& c, const GraphChunk& g, const P& prog, GatherBoard<V>& board, bool per_edge = false)
-      : c_(c), g_(g), prog_(prog), board_(board), per_edge_(per_edge && !c.solo()) {}
+  // With `exposed` (peers on other ranks migrate this device's blocks and
+  // it theirs; every device of the run has one or none), the device's
+  // region there holds its gather, and `cache_bytes` bounds what it keeps
+  // of the blocks it fetched.
+  GatherOps(DeviceContext<V>& c, const GraphChunk& g, const P& prog, GatherBoard<V>& board, bool per_edge = false,
+            ExposedMemory* exposed = nullptr, size_t cache_bytes = 0)
+      : c_(c), g_(g), prog_(prog), board_(board), per_edge_(per_edge && !c.solo()), exposed_(exposed) {
+    CHATTY_CHECK(!exposed || (!P::kMonotone && !per_edge_), "blocks migrate across ranks only for Jacobi SendAll");
+    if (exposed_)
+      remote_ = std::make_unique<RemoteGather<P>>(*exposed_, c.partition(), g.n, g.out_degree, prog,
+                                                  vid_t(cpu::kDenseGrain), cache_bytes);
+  }
 
   double start() {
-    state_ = cpu::gather_init(g_.n, g_.out_degree, prog_, c_.values.data());  // all vertices: the global dangling mass
+    V* place = nullptr;
+    if (exposed_) {
+      std::byte* region = exposed_->local(c_.d);
+      const GatherRegion<V> r(g_.n, c_.hi - c_.lo);
+      expose_rows(region, r, g_.in);
+      place = reinterpret_cast<V*>(region + r.contrib[0]);
+      own_ = reinterpret_cast<V*>(region + r.val);
+      std::copy(c_.values.begin() + c_.lo, c_.values.begin() + c_.hi, own_);
+    }
+    // All vertices: the global dangling mass.
+    state_ = cpu::gather_init(g_.n, g_.out_degree, prog_, c_.values.data(), place);
     if (per_edge_) {
       received_.assign(size_t(c_.hi - c_.lo), V(0));
       for_each_crossing_edge([&](int peer, vid_t, vid_t) { ++bound_[size_t(peer)]; });
@@ -55,23 +85,38 @@ class GatherOps {
     c_.begin(kCompute);
     state_.dangling = dangling;
     // A monotone program updates in place (Gauss-Seidel): fewer supersteps.
-    V* next = P::kMonotone ? state_.contrib.data() : state_.next_contrib.data();
-    board_.open(c_.d,
-                {c_.values.data(), state_.contrib.data(), next, state_.dangling, &g_.in, g_.out_degree,
-                 per_edge_ ? received_.data() : nullptr},
-                c_.lo, c_.hi, vid_t(cpu::kDenseGrain));
+    V* next = P::kMonotone ? state_.contrib : state_.next_contrib;
+    // Values where peers on other ranks reach them, when they may help.
+    V* val = exposed_ ? own_ - c_.lo : c_.values.data();
+    if (exposed_) {
+      write_gather_header(exposed_->local(c_.d), state_.contrib == exposed_contrib() ? 0 : 1, dangling);
+      exposed_->sync();
+    }
+    board_.open(
+        c_.d,
+        {val, state_.contrib, next, state_.dangling, &g_.in, g_.out_degree, per_edge_ ? received_.data() : nullptr},
+        c_.lo, c_.hi, vid_t(cpu::kDenseGrain));
     cpu::GatherSums sums;
     auto work = [&](const cpu::GatherTask<V>& t, vid_t lo, vid_t hi, cpu::GatherSums& s) {
       cpu::gather_range(prog_, t, lo, hi, s);
     };
-    board_.run_team(c_.d, sums, work);  // waits for the blocks peers took: they wrote into this device's buffers
-    if constexpr (!P::kMonotone) state_.contrib.swap(state_.next_contrib);
+    // Both wait for the blocks peers took: they wrote into this device's buffers.
+    if (exposed_) {
+      board_.run_team(c_.d, sums, work,
+                      [&](int owner, vid_t lo, vid_t hi, cpu::GatherSums& s) { (*remote_)(owner, lo, hi, s); });
+      exposed_->sync();
+      std::copy(own_, own_ + (c_.hi - c_.lo), c_.values.begin() + c_.lo);
+    } else {
+      board_.run_team(c_.d, sums, work);
+    }
+    if constexpr (!P::kMonotone) std::swap(state_.contrib, state_.next_contrib);
     mine_ = DeviceStatus{};
     mine_.at(kL1Slot) = sums.l1;
     mine_.edges = sums.edges;
     mine_.at(kDanglingSlot) = sums.dangling;
     mine_.updated = c_.hi - c_.lo;
     mine_.migrated = sums.migrated;
+    mine_.migrated_blocks = sums.remote_blocks;
     c_.end();
   }
 
@@ -105,9 +150,9 @@ class GatherOps {
   }
 
   void forget_peers_values() {
-    for (std::vector<V>* buf : {&state_.contrib, &state_.next_contrib}) {
-      std::fill(buf->begin(), buf->begin() + c_.lo, V(0));
-      std::fill(buf->begin() + c_.hi, buf->end(), V(0));
+    for (V* buf : {state_.contrib, state_.next_contrib}) {
+      std::fill(buf, buf + c_.lo, V(0));
+      std::fill(buf + c_.hi, buf + g_.n, V(0));
     }
   }
 
@@ -121,6 +166,13 @@ class GatherOps {
   std::vector<V> received_;  // per-edge: per owned vertex, what peers sent it this superstep
   std::vector<size_t> bound_ = std::vector<size_t>(64);  // per-edge: records to each peer per superstep
   int merges_ = 0;
+  ExposedMemory* exposed_;
+  std::unique_ptr<RemoteGather<P>> remote_;  // with exposed_: computes blocks claimed from other ranks
+  V* own_ = nullptr;                         // with exposed_: the owned values, in the region
+
+  const V* exposed_contrib() const {
+    return reinterpret_cast<const V*>(exposed_->local(c_.d) + GatherRegion<V>(g_.n, c_.hi - c_.lo).contrib[0]);
+  }
 };
 
 }  // namespace chatty::host

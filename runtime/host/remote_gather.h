@@ -1,0 +1,185 @@
+// Work migration of a gather across ranks (seed 000 section 5.2): an idle
+// device claims blocks from the back of a busy device's worklist on
+// another rank (the claim is the fabric's compare-and-swap on the owner's
+// words, as in-process), then computes them with what it reads from the
+// owner's exposed region and puts the results back before it reports the
+// blocks done. What it reads of a block's structure, its rows of in-edges,
+// stays in its migration cache for the next superstep; the sources'
+// published values it reads every time, through one indexed get per block.
+#pragma once
+
+#include <algorithm>
+#include <bit>
+#include <cstring>
+#include <memory>
+#include <vector>
+
+#include "comm/exposed_memory.h"
+#include "kernels/cpu/gather_pull.h"
+#include "runtime/graph_chunk.h"
+#include "runtime/migration_cache.h"
+#include "runtime/partition.h"
+
+namespace chatty::host {
+
+// Where a device's gather lies in its exposed region, computed from what
+// every device knows (|V| and the owner's row count), so a thief needs no
+// table: a header (which buffer holds the current published values, and
+// the sink mass), both published-value buffers, the owned values, the
+// rows' in-edge offsets (from 0) and, last, their sources.
+template <typename V>
+struct GatherRegion {
+  static constexpr size_t kHeader = 0, kHeaderBytes = 16;
+  size_t contrib[2] = {0, 0}, val = 0, offsets = 0, targets = 0;
+
+  GatherRegion(vid_t n, vid_t rows) {
+    contrib[0] = 64;
+    contrib[1] = up(contrib[0] + size_t(n) * sizeof(V));
+    val = up(contrib[1] + size_t(n) * sizeof(V));
+    offsets = up(val + size_t(rows) * sizeof(V));
+    targets = up(offsets + (size_t(rows) + 1) * sizeof(eid_t));
+  }
+  size_t bytes(eid_t edges) const { return targets + size_t(edges) * sizeof(vid_t); }
+
+ private:
+  static size_t up(size_t b) { return (b + 63) / 64 * 64; }
+};
+
+// The owner: writes its rows of in-edges `in` (offsets from 0) into its region.
+template <typename V>
+void expose_rows(std::byte* region, const GatherRegion<V>& r, const CsrChunk& in) {
+  const vid_t rows = in.hi - in.lo;
+  auto* offsets = reinterpret_cast<eid_t*>(region + r.offsets);
+  const eid_t first = rows ? in.begin(in.lo) : 0;
+  for (vid_t i = 0; i <= rows && in.offsets; ++i) offsets[i] = in.offsets[i] - first;
+  if (!in.offsets) offsets[0] = 0;
+  const eid_t m = in.num_edges();
+  if (m) std::memcpy(region + r.targets, in.targets + first, size_t(m) * sizeof(vid_t));
+}
+
+// The header of a superstep's gather: which published-value buffer is current, and the sink mass.
+inline void write_gather_header(std::byte* region, int current, double dangling) {
+  const uint64_t h[2] = {uint64_t(current), std::bit_cast<uint64_t>(dangling)};
+  std::memcpy(region, h, sizeof(h));
+}
+
+// One device's computation of blocks it claimed from devices of other
+// ranks. Not thread-safe: one thread of the device's team helps them.
+template <typename P>
+class RemoteGather {
+ public:
+  using V = typename P::Value;
+  // `block`: the owners' worklist blocks, in vertices from their first.
+  RemoteGather(ExposedMemory& mem, const Partition& part, vid_t n, Degrees degree, const P& prog, vid_t block,
+               size_t cache_bytes)
+      : mem_(mem), part_(part), n_(n), degree_(degree), prog_(prog), block_(block), cache_(cache_bytes) {}
+
+  // Computes owner's vertices [lo, hi) (whole blocks but perhaps the
+  // owner's last) and puts their values and published values back.
+  void operator()(int owner, vid_t lo, vid_t hi, cpu::GatherSums& sums) {
+    const GatherRegion<V> r(n_, part_.end(owner) - part_.begin(owner));
+    const vid_t base = part_.begin(owner);
+    uint64_t header[2];
+    mem_.get(owner, GatherRegion<V>::kHeader, header, sizeof(header));
+    fetch_structure(owner, r, base, lo, hi);
+    // Each block's sources' values, and the claim's own values.
+    size_t at = 0;
+    for (const auto& b : blocks_) at += b->values->count();
+    in_.resize(at);
+    at = 0;
+    mem_.complete(owner);  // the header: which buffer to read
+    const size_t current = r.contrib[header[0] & 1];
+    for (const auto& b : blocks_) {
+      mem_.get(owner, current, *b->values, in_.data() + at);
+      at += b->values->count();
+    }
+    val_.resize(hi - lo), next_.resize(hi - lo);
+    mem_.get(owner, r.val + size_t(lo - base) * sizeof(V), val_.data(), val_.size() * sizeof(V));
+    mem_.complete(owner);
+    // Computed as the owner would, on local copies indexed by the block's sources.
+    at = 0;
+    vid_t v = lo;
+    for (const auto& b : blocks_) {
+      const vid_t end = std::min<vid_t>(hi, v + block_);
+      const CsrChunk rows{v, end, b->offsets.data(), b->sources.data(), nullptr};
+      const cpu::GatherTask<V> t{
+          val_.data() - lo, in_.data() + at, next_.data() - lo, std::bit_cast<double>(header[1]), &rows,
+          degree_,          nullptr};
+      cpu::gather_range(prog_, t, v, end, sums);
+      at += b->values->count();
+      v = end;
+    }
+    mem_.put(owner, r.val + size_t(lo - base) * sizeof(V), val_.data(), val_.size() * sizeof(V));
+    mem_.put(owner, r.contrib[1 - (header[0] & 1)] + size_t(lo) * sizeof(V), next_.data(), next_.size() * sizeof(V));
+    mem_.complete(owner);  // before the caller reports the blocks done
+  }
+
+  uint64_t cache_hits() const { return cache_.hits(); }
+  uint64_t cache_misses() const { return cache_.misses(); }
+
+ private:
+  // A block's rows of in-edges: offsets from 0, sources as positions in
+  // the block's list of distinct sources, which `values` reads.
+  struct Block {
+    std::vector<eid_t> offsets;
+    std::vector<vid_t> sources;
+    std::unique_ptr<ExposedMemory::Pattern> values;
+  };
+  using Held = std::shared_ptr<const Block>;
+
+  // blocks_ = the structure of every block of [lo, hi), from the cache or
+  // fetched: the claim's offsets in one get, then each missing block's sources.
+  void fetch_structure(int owner, const GatherRegion<V>& r, vid_t base, vid_t lo, vid_t hi) {
+    blocks_.clear();
+    std::vector<size_t> missing;
+    for (vid_t v = lo; v < hi; v += block_) {
+      const Held* held = cache_.find(uint64_t(owner) << 32 | v);
+      blocks_.push_back(held ? *held : nullptr);
+      if (!held) missing.push_back(blocks_.size() - 1);
+    }
+    if (missing.empty()) return;
+    offsets_.resize(size_t(hi - lo) + 1);
+    mem_.get(owner, r.offsets + size_t(lo - base) * sizeof(eid_t), offsets_.data(), offsets_.size() * sizeof(eid_t));
+    mem_.complete(owner);
+    std::vector<std::vector<vid_t>> sources(missing.size());
+    for (size_t i = 0; i < missing.size(); ++i) {
+      const size_t k = missing[i];
+      const eid_t first = offsets_[k * block_], last = offsets_[std::min<size_t>((k + 1) * block_, hi - lo)];
+      sources[i].resize(last - first);
+      mem_.get(owner, r.targets + size_t(first) * sizeof(vid_t), sources[i].data(), sources[i].size() * sizeof(vid_t));
+    }
+    mem_.complete(owner);
+    for (size_t i = 0; i < missing.size(); ++i) {
+      const size_t k = missing[i];
+      const size_t rows = std::min<size_t>(block_, hi - lo - k * block_);
+      auto b = std::make_shared<Block>();
+      b->offsets.assign(offsets_.begin() + ptrdiff_t(k * block_), offsets_.begin() + ptrdiff_t(k * block_ + rows + 1));
+      for (eid_t& o : b->offsets) o -= offsets_[k * block_];
+      std::vector<vid_t>& src = sources[i];
+      std::vector<vid_t> distinct(src);
+      std::sort(distinct.begin(), distinct.end());
+      distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
+      for (vid_t& s : src) s = vid_t(std::lower_bound(distinct.begin(), distinct.end(), s) - distinct.begin());
+      b->sources = std::move(src);
+      b->values = mem_.pattern(distinct.data(), distinct.size(), sizeof(V));
+      const size_t bytes = b->offsets.size() * sizeof(eid_t) + b->sources.size() * sizeof(vid_t) +
+                           distinct.size() * sizeof(vid_t);  // the pattern holds the distinct sources
+      // A block that ends the owner's rows early is keyed like any other:
+      // its rows never change.
+      blocks_[k] = cache_.insert(uint64_t(owner) << 32 | (lo + vid_t(k * block_)), b, bytes);
+    }
+  }
+
+  ExposedMemory& mem_;
+  const Partition& part_;
+  const vid_t n_;
+  const Degrees degree_;
+  const P& prog_;
+  const vid_t block_;
+  MigrationCache<Held> cache_;
+  std::vector<Held> blocks_;  // held while a claim is computed, whatever the cache evicts meanwhile
+  std::vector<eid_t> offsets_;
+  std::vector<V> in_, val_, next_;
+};
+
+}  // namespace chatty::host

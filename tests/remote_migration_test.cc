@@ -1,0 +1,159 @@
+// Work migration across ranks without mpirun: ranks are groups of devices
+// in one process (a thread fabric with devices per rank) and exposed
+// memory is plain memory, so the worklist's remote claims, the thief's
+// computation from what it fetched, and the migration cache are checked
+// against the owner's own computation, exactly.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstring>
+
+#include "apps/pagerank/program.h"
+#include "comm/exposed_memory.h"
+#include "comm/fabric.h"
+#include "datasets/generators.h"
+#include "runtime/graph_chunk.h"
+#include "runtime/host/remote_gather.h"
+#include "runtime/migration_cache.h"
+#include "runtime/partition.h"
+#include "runtime/work_migration.h"
+
+namespace chatty {
+namespace {
+
+TEST(MigrationCache, EvictsTheLeastUsedThenTheOldest) {
+  MigrationCache<int> cache(300);
+  cache.insert(1, 10, 100);
+  cache.insert(2, 20, 100);
+  cache.insert(3, 30, 100);
+  ASSERT_NE(cache.find(1), nullptr);  // 1 and 3 used twice, 2 once
+  ASSERT_NE(cache.find(3), nullptr);
+  cache.insert(4, 40, 100);  // 2 goes
+  EXPECT_EQ(cache.find(2), nullptr);
+  EXPECT_EQ(*cache.find(1), 10);
+  EXPECT_EQ(*cache.find(4), 40);  // 1: 3 uses, 3: 2 uses, 4: 2 uses (newer)
+  cache.insert(5, 50, 100);       // 3 goes: as used as 4, but older
+  EXPECT_EQ(cache.find(3), nullptr);
+  EXPECT_NE(cache.find(4), nullptr);
+  EXPECT_EQ(cache.size(), 3u);
+  EXPECT_EQ(cache.bytes(), 300u);
+  EXPECT_EQ(cache.evictions(), 2u);
+  EXPECT_EQ(cache.insert(6, 60, 1000), 60);  // larger than the budget: kept alone
+  EXPECT_EQ(cache.size(), 1u);
+  EXPECT_EQ(cache.hits(), 5u);
+  EXPECT_EQ(cache.misses(), 2u);
+}
+
+// A peer on another rank claims `take` blocks at a time while more than
+// the owner keeps from other ranks are left; local peers keep their own
+// threshold; every block is handed out once.
+TEST(RemoteMigration, BoardClaimsSeveralBlocksFromAnotherRank) {
+  struct Task {
+    int owner = -1;
+  };
+  struct Acc {
+    uint64_t migrated = 0, remote_blocks = 0;
+    std::vector<std::pair<vid_t, vid_t>> ranges;
+  };
+  auto fabric = make_thread_fabric(3, 2);  // devices 0 and 1 on one rank, 2 on another
+  MigrationBoard<Task> board(*fabric, true, {3, 4});
+  board.open(0, Task{0}, 0, 64 * 20, 64, 2);  // 20 blocks
+  board.open(1, Task{1}, 0, 0, 64);
+  board.open(2, Task{2}, 0, 0, 64);
+  Acc remote, local, owner;
+  auto never = [](const Task&, vid_t, vid_t, Acc&) { ADD_FAILURE() << "a remote peer ran a local task"; };
+  board.run(2, remote, never, [&](int p, vid_t lo, vid_t hi, Acc& a) {
+    EXPECT_EQ(p, 0);
+    a.ranges.push_back({lo, hi});
+  });
+  EXPECT_EQ(remote.remote_blocks, 16u);  // down to the 4 the owner keeps from other ranks
+  EXPECT_EQ(remote.ranges.size(), 6u);   // 3 at a time, then the 1 left
+  EXPECT_EQ(remote.migrated, 16u * 64u);
+  auto work = [](const Task& t, vid_t lo, vid_t hi, Acc& a) {
+    EXPECT_EQ(t.owner, 0);
+    a.ranges.push_back({lo, hi});
+  };
+  board.run(1, local, work);  // a local peer: down to 2
+  EXPECT_EQ(local.ranges.size(), 2u);
+  board.run(0, owner, work);
+  EXPECT_EQ(owner.ranges.size(), 2u);
+  board.wait_done(0);
+  std::vector<std::pair<vid_t, vid_t>> all = remote.ranges;
+  all.insert(all.end(), local.ranges.begin(), local.ranges.end());
+  all.insert(all.end(), owner.ranges.begin(), owner.ranges.end());
+  std::sort(all.begin(), all.end());
+  vid_t next = 0;
+  for (auto [lo, hi] : all) {
+    EXPECT_EQ(lo, next);
+    next = hi;
+  }
+  EXPECT_EQ(next, 64u * 20u);
+}
+
+// The owner's side of a superstep, as GatherOps lays it out in its region,
+// its published values in buffer `current` and zeros in the other.
+struct Owner {
+  using V = float;
+  Owner(ExposedMemory& mem, int d, const GraphChunk& c, const Partition& part, const PageRankProgram& prog,
+        const std::vector<V>& val, int current)
+      : r(c.n, part.end(d) - part.begin(d)) {
+    std::byte* region = mem.local(d);
+    host::expose_rows(region, r, c.in);
+    state = cpu::gather_init(c.n, c.out_degree, prog, val.data());
+    std::copy_n(state.contrib, c.n, reinterpret_cast<V*>(region + r.contrib[current]));
+    std::fill_n(reinterpret_cast<V*>(region + r.contrib[1 - current]), c.n, V(0));
+    std::copy(val.begin() + part.begin(d), val.begin() + part.end(d), reinterpret_cast<V*>(region + r.val));
+    host::write_gather_header(region, current, state.dangling);
+  }
+  host::GatherRegion<V> r;
+  cpu::GatherState<V> state;
+};
+
+TEST(RemoteMigration, ThiefComputesBlocksAsTheOwnerDoes) {
+  const Graph g = generate_graph(parse_graph_spec("kron:11"), 3);
+  const vid_t n = g.num_vertices();
+  const Partition part = partition_graph(g, 2);
+  const ChunkedGraph chunks(g, part, /*in_edges=*/true, /*copy=*/true);
+  const PageRankProgram prog{n};
+  std::vector<float> val(n);
+  for (vid_t v = 0; v < n; ++v) val[v] = float(1 + v % 7) / float(n);  // not uniform: sources matter
+  const vid_t lo = part.begin(1), hi = part.end(1);
+  // What the owner computes itself.
+  cpu::GatherState<float> ref = cpu::gather_init(n, chunks[1].out_degree, prog, val.data());
+  std::vector<float> want = val;
+  cpu::GatherSums want_sums;
+  cpu::gather_range(prog,
+                    {want.data(), ref.contrib, ref.next_contrib, ref.dangling, &chunks[1].in, chunks[1].out_degree}, lo,
+                    hi, want_sums);
+  for (size_t cache : {size_t(64) << 20, size_t(0)}) {  // all kept, and nothing kept
+    SCOPED_TRACE(cache);
+    const host::GatherRegion<float> r0(n, part.end(0) - part.begin(0)), r1(n, hi - lo);
+    auto mem = make_local_exposed({r0.bytes(chunks[0].in.num_edges()), r1.bytes(chunks[1].in.num_edges())});
+    const vid_t block = 64;
+    host::RemoteGather<PageRankProgram> thief(*mem, part, n, chunks[0].out_degree, prog, block, cache);
+    for (int step = 0; step < 2; ++step) {  // the second superstep hits the cache
+      Owner owner(*mem, 1, chunks[1], part, prog, val, step);
+      cpu::GatherSums sums;
+      for (vid_t v = hi; v > lo;) {  // from the back, 3 blocks a claim, the owner's last block short
+        const vid_t first_block = (v - lo - 1) / block;
+        const vid_t from = lo + (first_block >= 2 ? first_block - 2 : 0) * block;
+        thief(1, from, v, sums);
+        v = from;
+      }
+      const auto* got_val = reinterpret_cast<const float*>(mem->local(1) + r1.val);
+      const auto* got_next = reinterpret_cast<const float*>(mem->local(1) + r1.contrib[1 - step]);
+      for (vid_t v = lo; v < hi; ++v) {
+        ASSERT_EQ(got_val[v - lo], want[v]) << v;
+        ASSERT_EQ(got_next[v], ref.next_contrib[v]) << v;
+      }
+      EXPECT_EQ(sums.edges, want_sums.edges);
+      EXPECT_EQ(sums.dangling, want_sums.dangling);
+      EXPECT_NEAR(sums.l1, want_sums.l1, 1e-9);
+    }
+    // Every block fetched once and found once, or fetched every time.
+    EXPECT_EQ(thief.cache_hits(), cache ? thief.cache_misses() : 0u);
+  }
+}
+
+}  // namespace
+}  // namespace chatty
