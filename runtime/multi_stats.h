@@ -50,9 +50,11 @@ struct MultiStats {
   // delivered, and batches: supersteps in which the pair carried any, each
   // one transfer of all of that superstep's records.
   std::vector<uint64_t> pair_records, pair_batches;
-  uint64_t item_bytes = 0;   // of one record
-  double setup_seconds = 0;  // GPU devices: creating them and uploading chunks (not part of the run's time)
-  double run_seconds = 0;    // GPU devices: from all devices up to all programs done
+  uint64_t item_bytes = 0;  // of one record
+  // Not part of the run's time: GPU devices creating themselves and
+  // uploading chunks; ranks exposing their gathers to each other.
+  double setup_seconds = 0;
+  double run_seconds = 0;  // GPU devices: from all devices up to all programs done
   uint64_t updated() const {
     uint64_t s = 0;
     for (auto& x : steps) s += x.updated;

@@ -20,36 +20,19 @@ Ranks are oversubscribed on a small box: the times measure software
 overhead (each batch costs two flushes), not a network.
 """
 import argparse
-import json
-import os
 import statistics
-import subprocess
-import sys
 
-ENV = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
-           OMPI_MCA_rmaps_base_oversubscribe="1")
+from mpi_bench import add_common_args, launch
+
 RING = 2 << 20
-
-
-def launch(chatty, ranks, app, graph, extra, repeat):
-    cmd = ["mpirun", "-np", str(ranks), chatty, "run", "--backend=cpu", f"--app={app}", f"--graph={graph}",
-           f"--repeat={repeat}", "--json", "--quiet", *extra]
-    p = subprocess.run(cmd, capture_output=True, text=True, env=ENV, timeout=1800)
-    if p.returncode != 0:
-        sys.exit(f"failed: {' '.join(cmd)}\n{p.stderr}")
-    return json.loads(p.stdout.splitlines()[-1])
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--chatty", default="build/chatty")
-    ap.add_argument("--graphs", default="kron:20")
-    ap.add_argument("--apps", default="pr,bfs")
-    ap.add_argument("--ranks", default="2,4")
+    add_common_args(ap, graphs="kron:20", apps="pr,bfs")
     ap.add_argument("--batches", default="2048,16384,65536,1048576")
     ap.add_argument("--smalls", default="")
     ap.add_argument("--rounds", type=int, default=2)
-    ap.add_argument("--repeat", type=int, default=3)
     a = ap.parse_args()
     variants = {"put": ["--comm=mpi_put"]}
     for b in a.batches.split(","):
@@ -68,7 +51,7 @@ def main():
                 n = 0
                 for _ in range(a.rounds):
                     for v, extra in variants.items():
-                        j = launch(a.chatty, ranks, app, graph, extra, a.repeat)
+                        j = launch(a.chatty, ranks, app, graph, a.repeat, extra)
                         times[v] += j["compute_s_all"]
                         n = j["vertices"]
                 ms = {v: statistics.median(t) * 1e3 for v, t in times.items()}

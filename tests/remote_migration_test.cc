@@ -98,7 +98,7 @@ struct Owner {
         const std::vector<V>& val, int current)
       : r(c.n, part.end(d) - part.begin(d)) {
     std::byte* region = mem.local(d);
-    host::expose_rows(region, r, c.in);
+    host::expose_gather(region, r, c.in);
     state = cpu::gather_init(c.n, c.out_degree, prog, val.data());
     std::copy_n(state.contrib, c.n, reinterpret_cast<V*>(region + r.contrib[current]));
     std::fill_n(reinterpret_cast<V*>(region + r.contrib[1 - current]), c.n, V(0));
@@ -109,8 +109,12 @@ struct Owner {
   cpu::GatherState<V> state;
 };
 
-TEST(RemoteMigration, ThiefComputesBlocksAsTheOwnerDoes) {
-  const Graph g = generate_graph(parse_graph_spec("kron:11"), 3);
+// kron's sources are scattered (read through a pattern), a grid's lie
+// close together (read as a span).
+class RemoteGatherTest : public testing::TestWithParam<const char*> {};
+
+TEST_P(RemoteGatherTest, ThiefComputesBlocksAsTheOwnerDoes) {
+  const Graph g = generate_graph(parse_graph_spec(GetParam()), 3);
   const vid_t n = g.num_vertices();
   const Partition part = partition_graph(g, 2);
   const ChunkedGraph chunks(g, part, /*in_edges=*/true, /*copy=*/true);
@@ -154,6 +158,8 @@ TEST(RemoteMigration, ThiefComputesBlocksAsTheOwnerDoes) {
     EXPECT_EQ(thief.cache_hits(), cache ? thief.cache_misses() : 0u);
   }
 }
+
+INSTANTIATE_TEST_SUITE_P(Graphs, RemoteGatherTest, testing::Values("kron:11", "grid:40x50"));
 
 }  // namespace
 }  // namespace chatty

@@ -53,8 +53,7 @@ class GatherOps {
     V* place = nullptr;
     if (exposed_) {
       std::byte* region = exposed_->local(c_.d);
-      const GatherRegion<V> r(g_.n, c_.hi - c_.lo);
-      expose_rows(region, r, g_.in);
+      const GatherRegion<V> r(g_.n, c_.hi - c_.lo);  // expose_gather laid it out
       place = reinterpret_cast<V*>(region + r.contrib[0]);
       own_ = reinterpret_cast<V*>(region + r.val);
       std::copy(c_.values.begin() + c_.lo, c_.values.begin() + c_.hi, own_);
@@ -105,7 +104,6 @@ class GatherOps {
       board_.run_team(c_.d, sums, work,
                       [&](int owner, vid_t lo, vid_t hi, cpu::GatherSums& s) { (*remote_)(owner, lo, hi, s); });
       exposed_->sync();
-      std::copy(own_, own_ + (c_.hi - c_.lo), c_.values.begin() + c_.lo);
     } else {
       board_.run_team(c_.d, sums, work);
     }
@@ -134,6 +132,12 @@ class GatherOps {
   }
 
   Agreed sync(int parity) { return Agreed{c_.sync(parity, mine_)}; }
+
+  // After the last superstep: the owned values into the device's replica
+  // (with exposed memory they lived in the region).
+  void finish() {
+    if (exposed_) std::copy(own_, own_ + (c_.hi - c_.lo), c_.values.begin() + c_.lo);
+  }
 
  private:
   // Calls f(peer, u, v) for every out-edge u -> v from this device's

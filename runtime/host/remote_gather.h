@@ -5,7 +5,8 @@
 // owner's exposed region and puts the results back before it reports the
 // blocks done. What it reads of a block's structure, its rows of in-edges,
 // stays in its migration cache for the next superstep; the sources'
-// published values it reads every time, through one indexed get per block.
+// published values it reads every time, one get per block (of a span, or
+// through an indexed pattern).
 #pragma once
 
 #include <algorithm>
@@ -45,9 +46,12 @@ struct GatherRegion {
   static size_t up(size_t b) { return (b + 63) / 64 * 64; }
 };
 
-// The owner: writes its rows of in-edges `in` (offsets from 0) into its region.
+// The owner, before its run: faults its region in and writes its rows of
+// in-edges `in` (offsets from 0) there, as a NIC's memory registration
+// would at load time.
 template <typename V>
-void expose_rows(std::byte* region, const GatherRegion<V>& r, const CsrChunk& in) {
+void expose_gather(std::byte* region, const GatherRegion<V>& r, const CsrChunk& in) {
+  std::memset(region, 0, r.targets);
   const vid_t rows = in.hi - in.lo;
   auto* offsets = reinterpret_cast<eid_t*>(region + r.offsets);
   const eid_t first = rows ? in.begin(in.lo) : 0;
@@ -72,7 +76,14 @@ class RemoteGather {
   // `block`: the owners' worklist blocks, in vertices from their first.
   RemoteGather(ExposedMemory& mem, const Partition& part, vid_t n, Degrees degree, const P& prog, vid_t block,
                size_t cache_bytes)
-      : mem_(mem), part_(part), n_(n), degree_(degree), prog_(prog), block_(block), cache_(cache_bytes) {}
+      : mem_(mem),
+        part_(part),
+        n_(n),
+        degree_(degree),
+        prog_(prog),
+        block_(block),
+        cache_(cache_bytes),
+        slot_(n, kNone) {}
 
   // Computes owner's vertices [lo, hi) (whole blocks but perhaps the
   // owner's last) and puts their values and published values back.
@@ -84,14 +95,17 @@ class RemoteGather {
     fetch_structure(owner, r, base, lo, hi);
     // Each block's sources' values, and the claim's own values.
     size_t at = 0;
-    for (const auto& b : blocks_) at += b->values->count();
+    for (const auto& b : blocks_) at += b->count();
     in_.resize(at);
     at = 0;
     mem_.complete(owner);  // the header: which buffer to read
     const size_t current = r.contrib[header[0] & 1];
     for (const auto& b : blocks_) {
-      mem_.get(owner, current, *b->values, in_.data() + at);
-      at += b->values->count();
+      if (b->values)
+        mem_.get(owner, current, *b->values, in_.data() + at);
+      else
+        mem_.get(owner, current + size_t(b->span_lo) * sizeof(V), in_.data() + at, size_t(b->span) * sizeof(V));
+      at += b->count();
     }
     val_.resize(hi - lo), next_.resize(hi - lo);
     mem_.get(owner, r.val + size_t(lo - base) * sizeof(V), val_.data(), val_.size() * sizeof(V));
@@ -106,7 +120,7 @@ class RemoteGather {
           val_.data() - lo, in_.data() + at, next_.data() - lo, std::bit_cast<double>(header[1]), &rows,
           degree_,          nullptr};
       cpu::gather_range(prog_, t, v, end, sums);
-      at += b->values->count();
+      at += b->count();
       v = end;
     }
     mem_.put(owner, r.val + size_t(lo - base) * sizeof(V), val_.data(), val_.size() * sizeof(V));
@@ -119,13 +133,21 @@ class RemoteGather {
 
  private:
   // A block's rows of in-edges: offsets from 0, sources as positions in
-  // the block's list of distinct sources, which `values` reads.
+  // what one get of the sources' values brings: a contiguous span of the
+  // owner's array where the sources lie close together (a grid's, or a
+  // web graph's in id order: no list to build, and a plain get), else
+  // the block's distinct sources through an indexed pattern.
   struct Block {
     std::vector<eid_t> offsets;
     std::vector<vid_t> sources;
-    std::unique_ptr<ExposedMemory::Pattern> values;
+    vid_t span_lo = 0, span = 0;                     // the span, when there is no pattern
+    std::unique_ptr<ExposedMemory::Pattern> values;  // else this
+    size_t count() const { return values ? values->count() : span; }
   };
   using Held = std::shared_ptr<const Block>;
+
+  // A span at most this many times the distinct sources is read whole.
+  static constexpr vid_t kSpanSlack = 2;
 
   // blocks_ = the structure of every block of [lo, hi), from the cache or
   // fetched: the claim's offsets in one get, then each missing block's sources.
@@ -155,21 +177,40 @@ class RemoteGather {
       auto b = std::make_shared<Block>();
       b->offsets.assign(offsets_.begin() + ptrdiff_t(k * block_), offsets_.begin() + ptrdiff_t(k * block_ + rows + 1));
       for (eid_t& o : b->offsets) o -= offsets_[k * block_];
-      std::vector<vid_t>& src = sources[i];
-      std::vector<vid_t> distinct(src);
-      std::sort(distinct.begin(), distinct.end());
-      distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
-      for (vid_t& s : src) s = vid_t(std::lower_bound(distinct.begin(), distinct.end(), s) - distinct.begin());
-      b->sources = std::move(src);
-      b->values = mem_.pattern(distinct.data(), distinct.size(), sizeof(V));
-      const size_t bytes = b->offsets.size() * sizeof(eid_t) + b->sources.size() * sizeof(vid_t) +
-                           distinct.size() * sizeof(vid_t);  // the pattern holds the distinct sources
+      const size_t bytes = index_sources(*b, std::move(sources[i]));
       // A block that ends the owner's rows early is keyed like any other:
       // its rows never change.
       blocks_[k] = cache_.insert(uint64_t(owner) << 32 | (lo + vid_t(k * block_)), b, bytes);
     }
   }
 
+  // Turns `src` into b's sources and how to read their values; returns
+  // the bytes b holds.
+  size_t index_sources(Block& b, std::vector<vid_t> src) {
+    vid_t min = ~vid_t(0), max = 0, distinct = 0;
+    for (vid_t s : src) {
+      min = std::min(min, s), max = std::max(max, s);
+      if (slot_[s] == kNone) slot_[s] = distinct++;
+    }
+    if (!src.empty() && uint64_t(max - min) + 1 <= uint64_t(kSpanSlack) * distinct) {
+      for (vid_t& s : src) slot_[s] = kNone, s -= min;
+      b.span_lo = min, b.span = max - min + 1;
+    } else {
+      std::vector<vid_t> list(distinct);
+      for (vid_t& s : src) {
+        const vid_t at = slot_[s];
+        list[at] = s;
+        s = at;
+      }
+      for (vid_t s : list) slot_[s] = kNone;
+      b.values = mem_.pattern(list.data(), list.size(), sizeof(V));
+    }
+    b.sources = std::move(src);
+    return b.offsets.size() * sizeof(eid_t) + b.sources.size() * sizeof(vid_t) +
+           (b.values ? b.values->count() * sizeof(vid_t) : 0);  // a pattern holds its list
+  }
+
+  static constexpr vid_t kNone = ~vid_t(0);
   ExposedMemory& mem_;
   const Partition& part_;
   const vid_t n_;
@@ -179,6 +220,7 @@ class RemoteGather {
   MigrationCache<Held> cache_;
   std::vector<Held> blocks_;  // held while a claim is computed, whatever the cache evicts meanwhile
   std::vector<eid_t> offsets_;
+  std::vector<vid_t> slot_;  // per vertex: its position among a block's distinct sources while indexing, else kNone
   std::vector<V> in_, val_, next_;
 };
 
