@@ -51,9 +51,9 @@ std::unique_ptr<Fabric> make_cluster_fabric(const ClusterPlace& place, Net net);
 
 // The transport between ranks that --comm names:
 //   mpi_ring (also auto): batches of at most `batch_bytes` streamed through
-//     rings of `ring_bytes` per pair of devices on different ranks, and a
-//     pair's records under `small_bytes` a superstep as one two-sided
-//     message;
+//     `lanes` rings (one per thread of the sender's team) sharing
+//     `ring_bytes` per pair of devices on different ranks, and a pair's
+//     records under `small_bytes` a superstep as one two-sided message;
 //   mpi_put: records by MPI_Put into the receivers' windows, where each
 //     (receiver, sender) slot holds `slot_records` records of `item_bytes`
 //     and a sender with more fails the run at the next sync;
@@ -63,7 +63,7 @@ std::unique_ptr<Fabric> make_cluster_fabric(const ClusterPlace& place, Net net);
 std::unique_ptr<Transport> make_cluster_transport(const ClusterPlace& place, Comm comm, Net net, size_t slot_records,
                                                   size_t item_bytes, size_t ring_bytes = size_t(2) << 20,
                                                   size_t batch_bytes = size_t(64) << 10,
-                                                  size_t small_bytes = size_t(32) << 10);
+                                                  size_t small_bytes = size_t(32) << 10, int lanes = 1);
 
 // Rank 0 receives every rank's block of `values` (ranks own consecutive
 // vertex ranges: [begin[r], begin[r + 1])) into its own array.

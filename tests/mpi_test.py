@@ -218,6 +218,12 @@ class Ranks(unittest.TestCase):
         self.check_graph("urand:11", rank_extra=["--comm=mpi_ring", "--ring_bytes=4096", "--batch_bytes=256",
                                                  "--small_bytes=0"])
 
+    def test_ring_lanes(self):
+        # Three rings per pair, each fed by one thread of the sender's team
+        # and read by one of the receiver's, small enough to wrap and fill.
+        self.check_graph("urand:11", rank_extra=["--comm=mpi_ring", "--ring_lanes=3", "--ring_bytes=8192",
+                                                 "--batch_bytes=256", "--small_bytes=0"])
+
     def test_ranks_without_edges(self):
         # A triangle among 1000 vertices: two of four ranks hold no edge.
         graph = self.path("triangle.txt")

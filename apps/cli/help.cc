@@ -63,6 +63,7 @@ const std::vector<CommandHelp>& commands() {
         "net",
         "ring_bytes",
         "batch_bytes",
+        "ring_lanes",
         "small_bytes",
         "migrate_block",
         "migrate_threshold",
