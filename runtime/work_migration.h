@@ -64,15 +64,15 @@ class Worklist {
   }
 
   // The owner's threads: the next block from the front.
-  bool grab_front(vid_t& lo, vid_t& hi) { return grab(true, false, 1, lo, hi) != 0; }
+  bool grab_front(vid_t& lo, vid_t& hi) { return grab(true, false, 1, 0, lo, hi) != 0; }
 
   // A peer: up to `take` blocks from the back (consecutive: one range),
   // while more than the owner keeps from such a peer (`remote`: on another
-  // rank) are left; returns how many, 0 for none. The threshold is read
-  // before the grab, so it may be the last phase's: it only decides
-  // whether to try.
-  uint32_t grab_back(vid_t& lo, vid_t& hi, uint32_t take = 1, bool remote = false) {
-    return grab(false, remote, take, lo, hi);
+  // rank), and more than `left`, are left; returns how many, 0 for none.
+  // The threshold is read before the grab, so it may be the last phase's:
+  // it only decides whether to try.
+  uint32_t grab_back(vid_t& lo, vid_t& hi, uint32_t take = 1, bool remote = false, uint32_t left = 0) {
+    return grab(false, remote, take, left, lo, hi);
   }
 
   // Whoever computed `blocks` blocks: publishes its writes to the owner.
@@ -90,7 +90,7 @@ class Worklist {
  private:
   enum : int { kDone, kKeep, kRange, kShape };  // the span: front << 32 | back, in blocks
 
-  uint32_t grab(bool front, bool remote, uint32_t take, vid_t& lo, vid_t& hi) {
+  uint32_t grab(bool front, bool remote, uint32_t take, uint32_t left, vid_t& lo, vid_t& hi) {
     uint64_t s = f_.load(owner_, span_);
     for (;;) {
       const uint32_t f = uint32_t(s >> 32), b = uint32_t(s);
@@ -98,7 +98,7 @@ class Worklist {
       uint32_t n = 1;
       if (!front) {
         const uint64_t keeps = f_.load(owner_, w_ + kKeep);
-        const uint32_t keep = remote ? uint32_t(keeps >> 32) : uint32_t(keeps);
+        const uint32_t keep = std::max(left, remote ? uint32_t(keeps >> 32) : uint32_t(keeps));
         if (b - f <= keep) return 0;
         n = std::min(take, b - f - keep);
       }
@@ -123,7 +123,9 @@ class Worklist {
 // (pointers to the owner's arrays), shared by the devices of one run.
 // Peers on other ranks cannot follow those pointers: a family that lets
 // them help passes run() a `remote` computation, which fetches what a
-// block needs through exposed memory (comm/exposed_memory.h).
+// block needs through exposed memory (comm/exposed_memory.h):
+//   void operator()(int owner, vid_t lo, vid_t hi, Acc& acc);  // computes and returns them
+//   uint32_t keep(int owner, uint32_t take) const;              // blocks owner must have left for a claim
 template <typename Task>
 class MigrationBoard {
  public:
@@ -154,19 +156,23 @@ class MigrationBoard {
   }
 
   // No computation for peers on other ranks: they do not help.
-  struct NoRemote {};
+  struct NoRemote {
+    template <typename Acc>
+    void operator()(int, vid_t, vid_t, Acc&) {}
+    uint32_t keep(int, uint32_t) const { return 0; }
+  };
 
   // Runs work(task, lo, hi, acc) on the calling thread over device d's
   // blocks, then (if enabled) over blocks taken from its peers in this
   // process, in ring order from d + 1, with the task of whatever phase
   // each peer is in; then, given `remote` and when `remote_thread`, over
-  // blocks of peers on other ranks: remote(peer, lo, hi, acc).
+  // blocks of peers on other ranks: (*remote)(peer, lo, hi, acc).
   // acc.migrated counts the vertices computed for peers, and
   // acc.remote_blocks the blocks taken from other ranks. Every thread of
   // device d's team calls this; the owner then calls wait_done(d) before it
   // reads what its blocks wrote.
   template <typename Acc, typename Work, typename RemoteWork = NoRemote>
-  void run(int d, Acc& acc, Work work, RemoteWork remote = {}, bool remote_thread = true) {
+  void run(int d, Acc& acc, Work work, RemoteWork* remote = nullptr, bool remote_thread = true) {
     Slot& own = slots_[size_t(d)];
     vid_t lo, hi;
     while (own.list.grab_front(lo, hi)) {
@@ -186,13 +192,14 @@ class MigrationBoard {
       }
     }
     if constexpr (!std::is_same_v<RemoteWork, NoRemote>) {
-      if (!remote_thread) return;
+      if (!remote || !remote_thread) return;
       for (int i = 1; i < P; ++i) {
         const int p = (d + i) % P;
         if (fabric_.shares_memory(d, p)) continue;
         Slot& peer = slots_[size_t(p)];
-        while (const uint32_t blocks = peer.list.grab_back(lo, hi, remote_.take, /*remote=*/true)) {
-          remote(p, lo, hi, acc);
+        while (const uint32_t blocks =
+                   peer.list.grab_back(lo, hi, remote_.take, /*remote=*/true, remote->keep(p, remote_.take))) {
+          (*remote)(p, lo, hi, acc);
           acc.migrated += hi - lo;
           acc.remote_blocks += blocks;
           peer.list.finish(blocks);
@@ -207,7 +214,7 @@ class MigrationBoard {
   // (Acc has +=), then wait_done(d). One thread of the team helps peers on
   // other ranks: `remote` need not be thread-safe.
   template <typename Acc, typename Work, typename RemoteWork = NoRemote>
-  void run_team(int d, Acc& acc, Work work, RemoteWork remote = {}) {
+  void run_team(int d, Acc& acc, Work work, RemoteWork* remote = nullptr) {
     if (omp_get_max_threads() == 1) {
       run(d, acc, work, remote);
     } else {

@@ -62,10 +62,19 @@ TEST(RemoteMigration, BoardClaimsSeveralBlocksFromAnotherRank) {
   board.open(2, Task{2}, 0, 0, 64);
   Acc remote, local, owner;
   auto never = [](const Task&, vid_t, vid_t, Acc&) { ADD_FAILURE() << "a remote peer ran a local task"; };
-  board.run(2, remote, never, [&](int p, vid_t lo, vid_t hi, Acc& a) {
-    EXPECT_EQ(p, 0);
-    a.ranges.push_back({lo, hi});
-  });
+  struct Thief {
+    uint32_t left = 0;  // what it wants the owner to keep, beside the board's 4
+    void operator()(int p, vid_t lo, vid_t hi, Acc& a) {
+      EXPECT_EQ(p, 0);
+      a.ranges.push_back({lo, hi});
+    }
+    uint32_t keep(int, uint32_t) const { return left; }
+  } thief;
+  thief.left = 30;  // more than there are: no claim
+  board.run(2, remote, never, &thief);
+  EXPECT_EQ(remote.remote_blocks, 0u);
+  thief.left = 0;
+  board.run(2, remote, never, &thief);
   EXPECT_EQ(remote.remote_blocks, 16u);  // down to the 4 the owner keeps from other ranks
   EXPECT_EQ(remote.ranges.size(), 6u);   // 3 at a time, then the 1 left
   EXPECT_EQ(remote.migrated, 16u * 64u);
@@ -103,7 +112,7 @@ struct Owner {
     std::copy_n(state.contrib, c.n, reinterpret_cast<V*>(region + r.contrib[current]));
     std::fill_n(reinterpret_cast<V*>(region + r.contrib[1 - current]), c.n, V(0));
     std::copy(val.begin() + part.begin(d), val.begin() + part.end(d), reinterpret_cast<V*>(region + r.val));
-    host::write_gather_header(region, current, state.dangling);
+    host::write_gather_header(region, current, state.dangling, /*seconds_per_block=*/1e-6);
   }
   host::GatherRegion<V> r;
   cpu::GatherState<V> state;
@@ -135,6 +144,7 @@ TEST_P(RemoteGatherTest, ThiefComputesBlocksAsTheOwnerDoes) {
     auto mem = make_local_exposed({r0.bytes(chunks[0].in.num_edges()), r1.bytes(chunks[1].in.num_edges())});
     const vid_t block = 64;
     host::RemoteGather<PageRankProgram> thief(*mem, part, n, chunks[0].out_degree, prog, block, cache);
+    EXPECT_EQ(thief.keep(1, 3), 0u);  // nothing measured yet: the board's threshold alone
     for (int step = 0; step < 2; ++step) {  // the second superstep hits the cache
       Owner owner(*mem, 1, chunks[1], part, prog, val, step);
       cpu::GatherSums sums;
@@ -154,6 +164,8 @@ TEST_P(RemoteGatherTest, ThiefComputesBlocksAsTheOwnerDoes) {
       EXPECT_EQ(sums.dangling, want_sums.dangling);
       EXPECT_NEAR(sums.l1, want_sums.l1, 1e-9);
     }
+    // Both times known: a claim of 3 waits for more than 3 blocks left.
+    EXPECT_GT(thief.keep(1, 3), 3u);
     // Every block fetched once and found once, or fetched every time.
     EXPECT_EQ(thief.cache_hits(), cache ? thief.cache_misses() : 0u);
   }

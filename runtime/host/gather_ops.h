@@ -17,6 +17,9 @@
 // (monotone) and per-edge messages keep their blocks to the owner's rank.
 #pragma once
 
+#include <omp.h>
+
+#include <cmath>
 #include <memory>
 
 #include "kernels/cpu/gather_pull.h"
@@ -88,7 +91,8 @@ class GatherOps {
     // Values where peers on other ranks reach them, when they may help.
     V* val = exposed_ ? own_ - c_.lo : c_.values.data();
     if (exposed_) {
-      write_gather_header(exposed_->local(c_.d), state_.contrib == exposed_contrib() ? 0 : 1, dangling);
+      write_gather_header(exposed_->local(c_.d), state_.contrib == exposed_contrib() ? 0 : 1, dangling,
+                          seconds_per_block_);
       exposed_->sync();
     }
     board_.open(
@@ -101,9 +105,12 @@ class GatherOps {
     };
     // Both wait for the blocks peers took: they wrote into this device's buffers.
     if (exposed_) {
-      board_.run_team(c_.d, sums, work,
-                      [&](int owner, vid_t lo, vid_t hi, cpu::GatherSums& s) { (*remote_)(owner, lo, hi, s); });
+      const double t0 = omp_get_wtime();
+      board_.run_team(c_.d, sums, work, remote_.get());
       exposed_->sync();
+      // What a block costs this device: peers on other ranks claim by it.
+      const double blocks = std::ceil(double(c_.hi - c_.lo) / cpu::kDenseGrain);
+      if (blocks > 0) seconds_per_block_ = (omp_get_wtime() - t0) * omp_get_max_threads() / blocks;
     } else {
       board_.run_team(c_.d, sums, work);
     }
@@ -173,6 +180,7 @@ class GatherOps {
   ExposedMemory* exposed_;
   std::unique_ptr<RemoteGather<P>> remote_;  // with exposed_: computes blocks claimed from other ranks
   V* own_ = nullptr;                         // with exposed_: the owned values, in the region
+  double seconds_per_block_ = 0;             // with exposed_: this device's, last superstep
 
   const V* exposed_contrib() const {
     return reinterpret_cast<const V*>(exposed_->local(c_.d) + GatherRegion<V>(g_.n, c_.hi - c_.lo).contrib[0]);

@@ -9,8 +9,11 @@
 // through an indexed pattern).
 #pragma once
 
+#include <omp.h>
+
 #include <algorithm>
 #include <bit>
+#include <cmath>
 #include <cstring>
 #include <memory>
 #include <vector>
@@ -25,12 +28,12 @@ namespace chatty::host {
 
 // Where a device's gather lies in its exposed region, computed from what
 // every device knows (|V| and the owner's row count), so a thief needs no
-// table: a header (which buffer holds the current published values, and
-// the sink mass), both published-value buffers, the owned values, the
+// table: a header (which buffer holds the current published values, the
+// sink mass, and the owner's time per block), both published-value buffers, the owned values, the
 // rows' in-edge offsets (from 0) and, last, their sources.
 template <typename V>
 struct GatherRegion {
-  static constexpr size_t kHeader = 0, kHeaderBytes = 16;
+  static constexpr size_t kHeader = 0, kHeaderBytes = 24;
   size_t contrib[2] = {0, 0}, val = 0, offsets = 0, targets = 0;
 
   GatherRegion(vid_t n, vid_t rows) {
@@ -61,14 +64,26 @@ void expose_gather(std::byte* region, const GatherRegion<V>& r, const CsrChunk& 
   if (m) std::memcpy(region + r.targets, in.targets + first, size_t(m) * sizeof(vid_t));
 }
 
-// The header of a superstep's gather: which published-value buffer is current, and the sink mass.
-inline void write_gather_header(std::byte* region, int current, double dangling) {
-  const uint64_t h[2] = {uint64_t(current), std::bit_cast<uint64_t>(dangling)};
+// The header of a superstep's gather: which published-value buffer is
+// current, the sink mass, and the owner's time per block (0: not known).
+inline void write_gather_header(std::byte* region, int current, double dangling, double seconds_per_block) {
+  const uint64_t h[3] = {uint64_t(current), std::bit_cast<uint64_t>(dangling),
+                         std::bit_cast<uint64_t>(seconds_per_block)};
   std::memcpy(region, h, sizeof(h));
 }
 
 // One device's computation of blocks it claimed from devices of other
 // ranks. Not thread-safe: one thread of the device's team helps them.
+//
+// A claim pays off only if the thief is done with it before the owner
+// runs out of its other blocks, else the owner waits for it at the end of
+// the superstep. So the thief claims `take` blocks only while the owner
+// has more than take x (1 + thief's time per block / owner's) left: both
+// times are measured, the owner's published in its header each superstep.
+// A block of a grid costs its owner microseconds and a thief several
+// times that, so thieves claim only from an owner far behind; a block of
+// a power-law graph costs its owner more than a thief, which reads each
+// distinct source once.
 template <typename P>
 class RemoteGather {
  public:
@@ -82,15 +97,17 @@ class RemoteGather {
         degree_(degree),
         prog_(prog),
         block_(block),
+        owner_seconds_(size_t(part.devices()), 0.0),
         cache_(cache_bytes),
         slot_(n, kNone) {}
 
   // Computes owner's vertices [lo, hi) (whole blocks but perhaps the
   // owner's last) and puts their values and published values back.
   void operator()(int owner, vid_t lo, vid_t hi, cpu::GatherSums& sums) {
+    const double t0 = omp_get_wtime();
     const GatherRegion<V> r(n_, part_.end(owner) - part_.begin(owner));
     const vid_t base = part_.begin(owner);
-    uint64_t header[2];
+    uint64_t header[3];
     mem_.get(owner, GatherRegion<V>::kHeader, header, sizeof(header));
     fetch_structure(owner, r, base, lo, hi);
     // Each block's sources' values, and the claim's own values.
@@ -126,6 +143,17 @@ class RemoteGather {
     mem_.put(owner, r.val + size_t(lo - base) * sizeof(V), val_.data(), val_.size() * sizeof(V));
     mem_.put(owner, r.contrib[1 - (header[0] & 1)] + size_t(lo) * sizeof(V), next_.data(), next_.size() * sizeof(V));
     mem_.complete(owner);  // before the caller reports the blocks done
+    owner_seconds_[size_t(owner)] = std::bit_cast<double>(header[2]);
+    const double per_block = (omp_get_wtime() - t0) / double(blocks_.size());
+    seconds_ = seconds_ > 0 ? 0.5 * seconds_ + 0.5 * per_block : per_block;
+  }
+
+  // The fewest blocks `owner` must have left for a claim of `take` to end
+  // before it does; 0 until both times are known.
+  uint32_t keep(int owner, uint32_t take) const {
+    const double theirs = owner_seconds_[size_t(owner)];
+    if (theirs <= 0 || seconds_ <= 0) return 0;
+    return uint32_t(std::min(1e9, std::ceil(double(take) * (1 + seconds_ / theirs))));
   }
 
   uint64_t cache_hits() const { return cache_.hits(); }
@@ -217,6 +245,8 @@ class RemoteGather {
   const Degrees degree_;
   const P& prog_;
   const vid_t block_;
+  std::vector<double> owner_seconds_;  // per device: its time per block, as its last header said
+  double seconds_ = 0;                 // this thief's time per claimed block, a moving average
   MigrationCache<Held> cache_;
   std::vector<Held> blocks_;  // held while a claim is computed, whatever the cache evicts meanwhile
   std::vector<eid_t> offsets_;
