@@ -19,7 +19,11 @@ Per-edge messages apply to apps whose gather sums (PageRank), and
 migration across ranks to Jacobi gathers (PageRank); the others always
 send each value once per reader, so they run 2-sided and 1-sided only.
 
-  python3 scripts/bench_cluster.py [--ranks 2,4] [--rounds 3] [--repeat 3]
+  python3 scripts/bench_cluster.py [--ranks 2,4] [--rounds 3] [--repeat 3] [--busy-core]
+
+--busy-core binds the ranks one per core and keeps the machine's last core
+busy with another process (another tenant), so one rank runs slower: the
+case task migration is for.
 
 Figures: the median compute time (ms) over every timed run of every
 round, application MB and record count (messages) of one run, and ratios
@@ -28,9 +32,10 @@ measure software overhead, not a network; ratios from one run of this
 script are what to compare.
 """
 import argparse
+import contextlib
 import statistics
 
-from mpi_bench import add_common_args, launch
+from mpi_bench import BIND, BusyCore, add_common_args, launch
 
 VARIANTS = {
     "2-sided": ("mpi_alltoallv", "per_edge"),
@@ -42,17 +47,20 @@ VARIANTS = {
 SUMS = {"pr"}  # apps whose messages may go per edge
 
 
-def run_variant(chatty, ranks, app, graph, repeat, comm, messages, migrate=False):
+def run_variant(chatty, ranks, app, graph, repeat, busy, comm, messages, migrate=False):
     extra = [f"--comm={comm}", f"--migrate={str(migrate).lower()}"]
     if app in SUMS:
         extra.append(f"--messages={messages}")
-    return launch(chatty, ranks, app, graph, repeat, extra)
+    with BusyCore() if busy else contextlib.nullcontext():
+        return launch(chatty, ranks, app, graph, repeat, extra, BIND if busy else ())
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     add_common_args(ap, graphs="kron:20,grid:1000x1000", apps="bfs,sssp,wcc,pr,kcore")
     ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--busy-core", action="store_true",
+                    help="bind ranks one per core and keep the last core busy with another process")
     a = ap.parse_args()
     names = list(VARIANTS)
     print(f"{'graph':16} {'app':6} {'R':>2} " + " ".join(f"{n + ' ms':>14}" for n in names) +
@@ -65,7 +73,7 @@ def main():
                 last = {}
                 for _ in range(a.rounds):
                     for v in variants:
-                        j = run_variant(a.chatty, ranks, app, graph, a.repeat, *VARIANTS[v])
+                        j = run_variant(a.chatty, ranks, app, graph, a.repeat, a.busy_core, *VARIANTS[v])
                         times[v] += j["compute_s_all"]
                         last[v] = j
                 ms = {v: statistics.median(times[v]) * 1e3 for v in variants}
