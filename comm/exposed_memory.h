@@ -50,8 +50,11 @@ class ExposedMemory {
 };
 
 // Every rank, collectively: regions of `bytes[i]` for its local device i,
-// in one MPI window. Throws chatty::Error in a build without MPI.
-std::unique_ptr<ExposedMemory> make_cluster_exposed(const ClusterPlace& place, const std::vector<size_t>& bytes);
+// in one MPI window. The window lives until the process exits and serves
+// the next call with the same sizes on every rank (the runs of a
+// --repeat), so neither making nor freeing it falls in a run. Throws
+// chatty::Error in a build without MPI.
+ExposedMemory& cluster_exposed(const ClusterPlace& place, const std::vector<size_t>& bytes);
 
 // One process: regions of `bytes[d]` for devices 0..D-1, read and written
 // by memcpy.

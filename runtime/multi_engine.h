@@ -103,7 +103,7 @@ EngineResult<typename P::Value> run_program_multi(const Graph& g, const P& prog,
   host::GatherBoard<V> gather_board(*fabric, opt.migrate, across);
   // Jacobi gathers migrate blocks across ranks too: their devices expose
   // their gathers to the other ranks (a collective, so decided alike on all).
-  std::unique_ptr<ExposedMemory> exposed;
+  ExposedMemory* exposed = nullptr;
   if constexpr (P::kKind == ProgramKind::kGather) {
     if constexpr (!P::kMonotone) {
       if (place.ranks > 1 && opt.migrate && !per_edge) {
@@ -113,7 +113,7 @@ EngineResult<typename P::Value> run_program_multi(const Graph& g, const P& prog,
         // Set up before the run, as GPU devices upload their chunks: its
         // time is reported apart from the run's.
         const double t0 = omp_get_wtime();
-        exposed = make_cluster_exposed(place, bytes);
+        exposed = &cluster_exposed(place, bytes);
         for (int d = first; d < first + local; ++d)
           host::expose_gather(exposed->local(d), host::GatherRegion<V>(n, part.end(d) - part.begin(d)), chunks[d].in);
         stats.setup_seconds = omp_get_wtime() - t0;
@@ -137,8 +137,7 @@ EngineResult<typename P::Value> run_program_multi(const Graph& g, const P& prog,
 #pragma omp parallel for schedule(static)
     for (vid_t v = 0; v < n; ++v) c.values[v] = prog.init(v);
     if constexpr (P::kKind == ProgramKind::kGather) {
-      host::GatherOps<P> ops(c, chunks[d], prog, gather_board, per_edge, exposed.get(),
-                             size_t(opt.migrate_cache_mb) << 20);
+      host::GatherOps<P> ops(c, chunks[d], prog, gather_board, per_edge, exposed, size_t(opt.migrate_cache_mb) << 20);
       drive_gather(ops, prog);
       ops.finish();
     } else {

@@ -10,11 +10,13 @@ mpi_put. Window MB: what each rank's window reserves for records
 D peers x --ring_bytes).
 
   python3 scripts/bench_rings.py [--graphs kron:20] [--apps pr,bfs] [--ranks 2,4]
-        [--batches 2048,16384,65536,1048576] [--smalls ""] [--rounds 2] [--repeat 3]
+        [--batches 2048,16384,65536,1048576] [--smalls ""] [--lanes ""] [--rounds 2] [--repeat 3]
 
 --batches variants send everything through the ring (--small_bytes=0);
 --smalls variants use 64 KB batches and send a pair's records under that
 many bytes a superstep as one two-sided message (seed 003's switch).
+--lanes variants use 64 KB batches through that many rings per pair, each
+fed by one thread of the sender's team (--ring_lanes).
 
 Ranks are oversubscribed on a small box: the times measure software
 overhead (each batch costs two flushes), not a network.
@@ -32,6 +34,7 @@ def main():
     add_common_args(ap, graphs="kron:20", apps="pr,bfs")
     ap.add_argument("--batches", default="2048,16384,65536,1048576")
     ap.add_argument("--smalls", default="")
+    ap.add_argument("--lanes", default="")
     ap.add_argument("--rounds", type=int, default=2)
     a = ap.parse_args()
     variants = {"put": ["--comm=mpi_put"]}
@@ -42,6 +45,9 @@ def main():
     for sm in filter(None, a.smalls.split(",")):
         variants[f"small<{int(sm) // 1024}K"] = ["--comm=mpi_ring", "--batch_bytes=65536", f"--ring_bytes={RING}",
                                                  f"--small_bytes={sm}"]
+    for lanes in filter(None, a.lanes.split(",")):
+        variants[f"lanes {lanes}"] = ["--comm=mpi_ring", "--batch_bytes=65536", f"--ring_bytes={RING}",
+                                      "--small_bytes=0", f"--ring_lanes={lanes}"]
     print(f"{'graph':10} {'app':5} {'R':>2} " + " ".join(f"{v + ' ms':>12}" for v in variants) +
           " " + " ".join(f"{v + '/put':>12}" for v in list(variants)[1:]) + f" {'win MB put':>10} {'win MB ring':>11}")
     for graph in a.graphs.split(","):

@@ -106,8 +106,19 @@ class WindowMemory : public ExposedMemory {
 
 }  // namespace
 
-std::unique_ptr<ExposedMemory> make_cluster_exposed(const ClusterPlace& place, const std::vector<size_t>& bytes) {
-  return std::make_unique<WindowMemory>(place, bytes);
+ExposedMemory& cluster_exposed(const ClusterPlace& place, const std::vector<size_t>& bytes) {
+  // Made after MPI_Init registered its finalisation at exit, so freed
+  // before it (static objects and exit handlers go in reverse order).
+  static std::unique_ptr<WindowMemory> kept;
+  static std::vector<size_t> kept_bytes;
+  int changed = !kept || kept_bytes != bytes;
+  check_mpi(MPI_Allreduce(MPI_IN_PLACE, &changed, 1, MPI_INT, MPI_LOR, MPI_COMM_WORLD), "MPI_Allreduce");
+  if (changed) {
+    kept.reset();
+    kept = std::make_unique<WindowMemory>(place, bytes);
+    kept_bytes = bytes;
+  }
+  return *kept;
 }
 
 }  // namespace chatty
