@@ -3,8 +3,6 @@
 // names. Statistics go to out.multi.
 #pragma once
 
-#include <omp.h>
-
 #include <algorithm>
 #include <utility>
 #include <vector>
@@ -28,8 +26,9 @@ std::vector<typename P::Value> run_on_host(const AppRun& r, const P& prog, AppOu
     if (messages_per_edge(r.opt.messages, sums_in_values<P>(), r.part.devices()))
       for (int d = 0; d < r.part.devices(); ++d)
         slot = std::max<size_t>(slot, r.g.out().offsets[r.part.end(d)] - r.g.out().offsets[r.part.begin(d)]);
-    // A ring per thread of a device's team, up to 8 (seed 000's per-thread rings).
-    const int lanes = r.opt.ring_lanes ? r.opt.ring_lanes : std::clamp(omp_get_max_threads() / c->local, 1, 8);
+    // One ring per pair unless asked: lanes spin while they wait, which
+    // costs more than it gives where ranks share cores (docs/measurements.md).
+    const int lanes = std::max(1, r.opt.ring_lanes);
     auto policy =
         make_fixed_policy(make_cluster_transport(*c, r.opt.comm, r.opt.net, slot, sizeof(Update<typename P::Value>),
                                                  r.opt.ring_bytes, r.opt.batch_bytes, r.opt.small_bytes, lanes));

@@ -62,8 +62,8 @@ struct EngineOptions {
   size_t ring_bytes = size_t(2) << 20;
   size_t batch_bytes = size_t(64) << 10;
   // Rings per pair, one per thread of the sender's team that streams its
-  // share; 0: a device's threads, at most 8.
-  int ring_lanes = 0;
+  // share.
+  int ring_lanes = 1;
   // A pair's records under this many bytes a superstep go as one
   // two-sided message instead (seed 003's small/large switch).
   size_t small_bytes = size_t(32) << 10;

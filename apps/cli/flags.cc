@@ -44,9 +44,9 @@ DEFINE_string(comm, "auto",
               "(two-sided baseline)");
 DEFINE_uint64(ring_bytes, 2 << 20, "ranks, --comm=mpi_ring: bytes of each (sender, receiver) ring");
 DEFINE_uint64(batch_bytes, 64 << 10, "ranks, --comm=mpi_ring: the most bytes one batch carries");
-DEFINE_int32(ring_lanes, 0,
-             "ranks, --comm=mpi_ring: rings per device pair, one per sending thread, sharing --ring_bytes (0: a "
-             "device's threads, at most 8)");
+DEFINE_int32(ring_lanes, 1,
+             "ranks, --comm=mpi_ring: rings per device pair, one per sending thread, sharing --ring_bytes (as many "
+             "as a device has threads where each thread has a core of its own)");
 DEFINE_uint64(small_bytes, 32 << 10,
               "ranks, --comm=mpi_ring: a pair's records under this many bytes a superstep go as one two-sided "
               "message instead of through the ring (0: always the ring)");
@@ -97,7 +97,7 @@ EngineOptions engine_options() {
   o.net = parse_net(FLAGS_net);
   o.ring_bytes = FLAGS_ring_bytes;
   o.batch_bytes = FLAGS_batch_bytes;
-  CHATTY_CHECK(FLAGS_ring_lanes >= 0 && FLAGS_ring_lanes <= 64, "--ring_lanes must be 0..64");
+  CHATTY_CHECK(FLAGS_ring_lanes >= 1 && FLAGS_ring_lanes <= 64, "--ring_lanes must be 1..64");
   o.ring_lanes = FLAGS_ring_lanes;
   o.small_bytes = FLAGS_small_bytes;
   o.numa = FLAGS_numa;
