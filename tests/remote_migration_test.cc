@@ -144,7 +144,7 @@ TEST_P(RemoteGatherTest, ThiefComputesBlocksAsTheOwnerDoes) {
     auto mem = make_local_exposed({r0.bytes(chunks[0].in.num_edges()), r1.bytes(chunks[1].in.num_edges())});
     const vid_t block = 64;
     host::RemoteGather<PageRankProgram> thief(*mem, part, n, chunks[0].out_degree, prog, block, cache);
-    EXPECT_EQ(thief.keep(1, 3), 0u);  // nothing measured yet: the board's threshold alone
+    EXPECT_EQ(thief.keep(1, 3), 0u);        // nothing measured yet: the board's threshold alone
     for (int step = 0; step < 2; ++step) {  // the second superstep hits the cache
       Owner owner(*mem, 1, chunks[1], part, prog, val, step);
       cpu::GatherSums sums;
