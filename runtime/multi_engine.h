@@ -107,15 +107,18 @@ EngineResult<typename P::Value> run_program_multi(const Graph& g, const P& prog,
   if constexpr (P::kKind == ProgramKind::kGather) {
     if constexpr (!P::kMonotone) {
       if (place.ranks > 1 && opt.migrate && !per_edge) {
+        std::vector<host::GatherRegion<V>> regions;
         std::vector<size_t> bytes;
-        for (int d = first; d < first + local; ++d)
-          bytes.push_back(host::GatherRegion<V>(n, part.end(d) - part.begin(d)).bytes(chunks[d].in.num_edges()));
+        for (int d = first; d < first + local; ++d) {
+          regions.emplace_back(n, part.end(d) - part.begin(d));
+          bytes.push_back(regions.back().bytes(chunks[d].in.num_edges()));
+        }
         // Set up before the run, as GPU devices upload their chunks: its
         // time is reported apart from the run's.
         const double t0 = omp_get_wtime();
         exposed = &cluster_exposed(place, bytes);
         for (int d = first; d < first + local; ++d)
-          host::expose_gather(exposed->local(d), host::GatherRegion<V>(n, part.end(d) - part.begin(d)), chunks[d].in);
+          host::expose_gather(exposed->local(d), regions[size_t(d - first)], chunks[d].in);
         stats.setup_seconds = omp_get_wtime() - t0;
       }
     }

@@ -63,13 +63,11 @@ class WindowMemory : public ExposedMemory {
 
   void get(int owner, size_t offset, void* into, size_t bytes) override {
     const auto [rank, disp] = where(owner, offset);
-    for (size_t done = 0; done < bytes;) {  // MPI counts are ints
-      const int part = int(std::min<size_t>(bytes - done, size_t(1) << 30));
+    in_parts(bytes, [&](size_t done, int part) {
       check_mpi(MPI_Get(static_cast<std::byte*>(into) + done, part, MPI_BYTE, rank, disp + MPI_Aint(done), part,
                         MPI_BYTE, win_),
                 "MPI_Get");
-      done += size_t(part);
-    }
+    });
   }
   std::unique_ptr<Pattern> pattern(const uint32_t* items, size_t count, size_t item_bytes) override {
     return std::make_unique<IndexedPattern>(items, count, item_bytes);
@@ -82,18 +80,25 @@ class WindowMemory : public ExposedMemory {
   }
   void put(int owner, size_t offset, const void* from, size_t bytes) override {
     const auto [rank, disp] = where(owner, offset);
-    for (size_t done = 0; done < bytes;) {
-      const int part = int(std::min<size_t>(bytes - done, size_t(1) << 30));
+    in_parts(bytes, [&](size_t done, int part) {
       check_mpi(MPI_Put(static_cast<const std::byte*>(from) + done, part, MPI_BYTE, rank, disp + MPI_Aint(done), part,
                         MPI_BYTE, win_),
                 "MPI_Put");
-      done += size_t(part);
-    }
+    });
   }
   void complete(int owner) override { check_mpi(MPI_Win_flush(place_.rank_of(owner), win_), "MPI_Win_flush"); }
   void sync() override { check_mpi(MPI_Win_sync(win_), "MPI_Win_sync"); }
 
  private:
+  // f(done, part) over `bytes` in parts that fit MPI's int counts.
+  template <typename F>
+  static void in_parts(size_t bytes, F f) {
+    for (size_t done = 0; done < bytes;) {
+      const int part = int(std::min<size_t>(bytes - done, size_t(1) << 30));
+      f(done, part);
+      done += size_t(part);
+    }
+  }
   std::pair<int, MPI_Aint> where(int owner, size_t offset) const {
     return {place_.rank_of(owner), MPI_Aint(at_[size_t(owner)] + offset)};
   }

@@ -58,6 +58,7 @@ class GatherOps {
       std::byte* region = exposed_->local(c_.d);
       const GatherRegion<V> r(g_.n, c_.hi - c_.lo);  // expose_gather laid it out
       place = reinterpret_cast<V*>(region + r.contrib[0]);
+      exposed_contrib_ = place;
       own_ = reinterpret_cast<V*>(region + r.val);
       std::copy(c_.values.begin() + c_.lo, c_.values.begin() + c_.hi, own_);
     }
@@ -91,7 +92,7 @@ class GatherOps {
     // Values where peers on other ranks reach them, when they may help.
     V* val = exposed_ ? own_ - c_.lo : c_.values.data();
     if (exposed_) {
-      write_gather_header(exposed_->local(c_.d), state_.contrib == exposed_contrib() ? 0 : 1, dangling,
+      write_gather_header(exposed_->local(c_.d), state_.contrib == exposed_contrib_ ? 0 : 1, dangling,
                           seconds_per_block_);
       exposed_->sync();
     }
@@ -103,16 +104,14 @@ class GatherOps {
     auto work = [&](const cpu::GatherTask<V>& t, vid_t lo, vid_t hi, cpu::GatherSums& s) {
       cpu::gather_range(prog_, t, lo, hi, s);
     };
-    // Both wait for the blocks peers took: they wrote into this device's buffers.
+    const double t0 = omp_get_wtime();
+    // Waits for the blocks peers took: they wrote into this device's buffers.
+    board_.run_team(c_.d, sums, work, remote_.get());  // null: no help across ranks
     if (exposed_) {
-      const double t0 = omp_get_wtime();
-      board_.run_team(c_.d, sums, work, remote_.get());
       exposed_->sync();
       // What a block costs this device: peers on other ranks claim by it.
       const double blocks = std::ceil(double(c_.hi - c_.lo) / cpu::kDenseGrain);
       if (blocks > 0) seconds_per_block_ = (omp_get_wtime() - t0) * omp_get_max_threads() / blocks;
-    } else {
-      board_.run_team(c_.d, sums, work);
     }
     if constexpr (!P::kMonotone) std::swap(state_.contrib, state_.next_contrib);
     mine_ = DeviceStatus{};
@@ -180,11 +179,8 @@ class GatherOps {
   ExposedMemory* exposed_;
   std::unique_ptr<RemoteGather<P>> remote_;  // with exposed_: computes blocks claimed from other ranks
   V* own_ = nullptr;                         // with exposed_: the owned values, in the region
+  const V* exposed_contrib_ = nullptr;       // with exposed_: the first published-value buffer, in the region
   double seconds_per_block_ = 0;             // with exposed_: this device's, last superstep
-
-  const V* exposed_contrib() const {
-    return reinterpret_cast<const V*>(exposed_->local(c_.d) + GatherRegion<V>(g_.n, c_.hi - c_.lo).contrib[0]);
-  }
 };
 
 }  // namespace chatty::host

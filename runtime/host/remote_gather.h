@@ -29,11 +29,12 @@ namespace chatty::host {
 // Where a device's gather lies in its exposed region, computed from what
 // every device knows (|V| and the owner's row count), so a thief needs no
 // table: a header (which buffer holds the current published values, the
-// sink mass, and the owner's time per block), both published-value buffers, the owned values, the
-// rows' in-edge offsets (from 0) and, last, their sources.
+// sink mass, and the owner's time per block), both published-value
+// buffers, the owned values, the rows' in-edge offsets (from 0) and,
+// last, their sources.
 template <typename V>
 struct GatherRegion {
-  static constexpr size_t kHeader = 0, kHeaderBytes = 24;
+  static constexpr size_t kHeader = 0;
   size_t contrib[2] = {0, 0}, val = 0, offsets = 0, targets = 0;
 
   GatherRegion(vid_t n, vid_t rows) {
