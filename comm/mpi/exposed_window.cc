@@ -62,7 +62,10 @@ class WindowMemory : public ExposedMemory {
   std::byte* local(int d) override { return static_cast<std::byte*>(base_) + at_[size_t(d)]; }
 
   void get(int owner, size_t offset, void* into, size_t bytes) override {
-    const auto [rank, disp] = where(owner, offset);
+    // Plain names, not a structured binding: clang cannot capture one.
+    const std::pair<int, MPI_Aint> at = where(owner, offset);
+    const int rank = at.first;
+    const MPI_Aint disp = at.second;
     in_parts(bytes, [&](size_t done, int part) {
       check_mpi(MPI_Get(static_cast<std::byte*>(into) + done, part, MPI_BYTE, rank, disp + MPI_Aint(done), part,
                         MPI_BYTE, win_),
@@ -79,7 +82,10 @@ class WindowMemory : public ExposedMemory {
     check_mpi(MPI_Get(into, int(ip.bytes()), MPI_BYTE, rank, disp, 1, ip.type(), win_), "MPI_Get");
   }
   void put(int owner, size_t offset, const void* from, size_t bytes) override {
-    const auto [rank, disp] = where(owner, offset);
+    // Plain names, not a structured binding: clang cannot capture one.
+    const std::pair<int, MPI_Aint> at = where(owner, offset);
+    const int rank = at.first;
+    const MPI_Aint disp = at.second;
     in_parts(bytes, [&](size_t done, int part) {
       check_mpi(MPI_Put(static_cast<const std::byte*>(from) + done, part, MPI_BYTE, rank, disp + MPI_Aint(done), part,
                         MPI_BYTE, win_),
