@@ -101,29 +101,41 @@ EngineResult<typename P::Value> run_program_multi(const Graph& g, const P& prog,
   std::vector<std::vector<V>> replicas(static_cast<size_t>(D));
   const typename host::GatherBoard<V>::Remote across{opt.migrate_block, opt.migrate_threshold};
   host::GatherBoard<V> gather_board(*fabric, opt.migrate, across);
-  // Jacobi gathers migrate blocks across ranks too: their devices expose
-  // their gathers to the other ranks (a collective, so decided alike on all).
+  // Blocks migrate across ranks too, for Jacobi gathers and push steps:
+  // devices expose what a thief reads to the other ranks (a collective, so
+  // decided alike on all). Set up before the run, as GPU devices upload
+  // their chunks: its time is reported apart from the run's.
   ExposedMemory* exposed = nullptr;
-  if constexpr (P::kKind == ProgramKind::kGather) {
-    if constexpr (!P::kMonotone) {
-      if (place.ranks > 1 && opt.migrate && !per_edge) {
-        std::vector<host::GatherRegion<V>> regions;
-        std::vector<size_t> bytes;
-        for (int d = first; d < first + local; ++d) {
-          regions.emplace_back(n, part.end(d) - part.begin(d));
-          bytes.push_back(regions.back().bytes(chunks[d].in.num_edges()));
-        }
-        // Set up before the run, as GPU devices upload their chunks: its
-        // time is reported apart from the run's.
-        const double t0 = omp_get_wtime();
-        exposed = &cluster_exposed(place, bytes);
-        for (int d = first; d < first + local; ++d)
-          host::expose_gather(exposed->local(d), regions[size_t(d - first)], chunks[d].in);
-        stats.setup_seconds = omp_get_wtime() - t0;
-      }
+  const auto expose = [&](auto region_bytes, auto fill) {
+    std::vector<size_t> bytes;
+    for (int d = first; d < first + local; ++d) bytes.push_back(region_bytes(d));
+    const double t0 = omp_get_wtime();
+    exposed = &cluster_exposed(place, bytes);
+    for (int d = first; d < first + local; ++d) fill(exposed->local(d), d);
+    stats.setup_seconds = omp_get_wtime() - t0;
+  };
+  if (place.ranks > 1 && opt.migrate) {
+    if constexpr (P::kKind == ProgramKind::kGather) {
+      if (!P::kMonotone && !per_edge)
+        expose(
+            [&](int d) {
+              return host::GatherRegion<V>(n, part.end(d) - part.begin(d)).bytes(chunks[d].in.num_edges());
+            },
+            [&](std::byte* region, int d) {
+              host::expose_gather(region, host::GatherRegion<V>(n, part.end(d) - part.begin(d)), chunks[d].in);
+            });
+    } else if (!(kLinks && opt.union_find)) {
+      expose(
+          [&](int d) {
+            const CsrChunk& out = chunks[d].out;
+            return host::PushRegion<V>(out.hi - out.lo, out.num_edges()).bytes(out.num_edges(), out.weighted());
+          },
+          [&](std::byte* region, int d) { host::expose_push<V>(region, chunks[d].out); });
     }
   }
-  host::PushBoard<V> push_board(*fabric, opt.migrate);
+  const size_t cache_bytes = size_t(opt.migrate_cache_mb) << 20;
+  const typename host::PushBoard<V>::Remote push_across{opt.migrate_block, opt.migrate_threshold};
+  host::PushBoard<V> push_board(*fabric, opt.migrate, push_across);
   host::PullBoard<V> pull_board(*fabric, opt.migrate);
   host::ConnectivityBoard wcc_board(*fabric, opt.migrate);
   uint64_t delta = 1;
@@ -140,7 +152,7 @@ EngineResult<typename P::Value> run_program_multi(const Graph& g, const P& prog,
 #pragma omp parallel for schedule(static)
     for (vid_t v = 0; v < n; ++v) c.values[v] = prog.init(v);
     if constexpr (P::kKind == ProgramKind::kGather) {
-      host::GatherOps<P> ops(c, chunks[d], prog, gather_board, per_edge, exposed, size_t(opt.migrate_cache_mb) << 20);
+      host::GatherOps<P> ops(c, chunks[d], prog, gather_board, per_edge, exposed, cache_bytes);
       drive_gather(ops, prog);
       ops.finish();
     } else {
@@ -150,11 +162,11 @@ EngineResult<typename P::Value> run_program_multi(const Graph& g, const P& prog,
           drive_connectivity(ops, n);
         }
       } else if (P::kOrdered) {
-        host::OrderedOps<P> ops(c, chunks[d], prog, delta, push_board);
+        host::OrderedOps<P> ops(c, chunks[d], prog, delta, push_board, exposed, cache_bytes);
         drive_ordered(ops, prog, start.vertices, delta);
       } else {
         host::TraversalOps<P> ops(c, chunks[d], prog, P::kPullable && opt.direction != Direction::kPush, push_board,
-                                  pull_board);
+                                  pull_board, exposed, cache_bytes);
         drive_traversal(ops, prog, g, start, opt);
       }
     }

@@ -116,34 +116,39 @@ class Ranks(unittest.TestCase):
         self.check_graph("kron:11", ["--exchange=peer", "--migrate=false"])
 
     def test_migration_across_ranks(self):
-        # PageRank's blocks migrate across ranks (claimed by fetch-and-add,
-        # computed from fetched rows and values, put back): the same ranks
-        # with it off, with one block a claim and no cache, and with the
-        # defaults' claim size and a cache; blocks are counted per rank.
-        ref = self.path("pr.ref")
-        self.assertEqual(chatty(0, "--app=pr", "--graph=kron:14", f"--output={ref}").returncode, 0)
-        claimed = 0
-        for ranks, devices in LAYOUTS:
-            if ranks < 2:
-                continue
-            for opts in (["--migrate=false"],
-                         ["--migrate_block=1", "--migrate_threshold=0", "--migrate_cache_mb=0"],
-                         ["--migrate_block=4", "--migrate_threshold=0"]):
-                got = self.path("pr.got")
-                what = f"pr on kron:14, {ranks} ranks x {devices} devices, {' '.join(opts)}"
-                p = chatty(ranks, "--app=pr", "--graph=kron:14", f"--devices={devices}", f"--output={got}", "--json",
-                           *opts)
-                self.assertEqual(p.returncode, 0, what + "\n" + p.stderr)
-                m = json.loads(p.stdout.splitlines()[-1])["multi"]
-                blocks = m["rank_migrated_blocks"]
-                self.assertEqual(len(blocks), ranks, what)
-                if opts[0] == "--migrate=false":
-                    self.assertEqual((sum(blocks), m["migrated"]), (0, 0), what)
-                claimed += sum(blocks)
-                self.assert_same("pr", ref, got, what)
-        # Oversubscribed ranks are descheduled all the time: some rank is
-        # always idle while another still has blocks.
-        self.assertGreater(claimed, 0)
+        # Blocks migrate across ranks (claimed by compare-and-swap on the
+        # owner's worklist words): PageRank's computed from fetched rows and
+        # values and put back; BFS's and SSSP's push steps relaxed from the
+        # owner's published frontier and fetched rows into the thief's
+        # replica. The same ranks with it off, with one block a claim and no
+        # cache, and with the defaults' claim size and a cache; blocks are
+        # counted per rank. SSSP's wide buckets make frontiers of many blocks.
+        for app, graph, extra in (("pr", "kron:14", []), ("bfs", "kron:15", ["--direction=push"]),
+                                  ("sssp", "kron:14", ["--delta=100000"])):
+            ref = self.path(f"{app}.ref")
+            self.assertEqual(chatty(0, f"--app={app}", f"--graph={graph}", f"--output={ref}", *extra).returncode, 0)
+            claimed = 0
+            for ranks, devices in LAYOUTS:
+                if ranks < 2:
+                    continue
+                for opts in (["--migrate=false"],
+                             ["--migrate_block=1", "--migrate_threshold=0", "--migrate_cache_mb=0"],
+                             ["--migrate_block=4", "--migrate_threshold=0"]):
+                    got = self.path(f"{app}.got")
+                    what = f"{app} on {graph}, {ranks} ranks x {devices} devices, {' '.join(opts + extra)}"
+                    p = chatty(ranks, f"--app={app}", f"--graph={graph}", f"--devices={devices}", f"--output={got}",
+                               "--json", *extra, *opts)
+                    self.assertEqual(p.returncode, 0, what + "\n" + p.stderr)
+                    m = json.loads(p.stdout.splitlines()[-1])["multi"]
+                    blocks = m["rank_migrated_blocks"]
+                    self.assertEqual(len(blocks), ranks, what)
+                    if opts[0] == "--migrate=false":
+                        self.assertEqual((sum(blocks), m["migrated"]), (0, 0), what)
+                    claimed += sum(blocks)
+                    self.assert_same(app, ref, got, what)
+            # Oversubscribed ranks are descheduled all the time: some rank is
+            # always idle while another still has blocks.
+            self.assertGreater(claimed, 0, app)
 
     @unittest.skipIf(PORTABILITY, "the full matrix runs under OpenMPI")
     def test_sendall_against_per_edge_messages(self):

@@ -8,12 +8,15 @@
 #include <algorithm>
 #include <cstring>
 
+#include "apps/bfs/program.h"
 #include "apps/pagerank/program.h"
+#include "apps/sssp/program.h"
 #include "comm/exposed_memory.h"
 #include "comm/fabric.h"
 #include "datasets/generators.h"
 #include "runtime/graph_chunk.h"
 #include "runtime/host/remote_gather.h"
+#include "runtime/host/remote_push.h"
 #include "runtime/migration_cache.h"
 #include "runtime/partition.h"
 #include "runtime/work_migration.h"
@@ -172,6 +175,81 @@ TEST_P(RemoteGatherTest, ThiefComputesBlocksAsTheOwnerDoes) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Graphs, RemoteGatherTest, testing::Values("kron:11", "grid:40x50"));
+
+// A push step's blocks claimed from another rank (a frontier published in
+// the owner's region, rows fetched or cached) change the thief's replica
+// exactly as relaxing them against the owner's own rows does: BFS, and
+// SSSP over weights.
+template <typename P>
+void check_remote_push(const Graph& g, const P& prog) {
+  using V = typename P::Value;
+  const vid_t n = g.num_vertices();
+  const Partition part = partition_graph(g, 2);
+  const ChunkedGraph chunks(g, part, /*in_edges=*/false, /*copy=*/true);
+  const vid_t lo = part.begin(1), hi = part.end(1);
+  // The owner's values and frontier: every third owned vertex, at a depth
+  // or distance that varies; the thief's replica knows some targets better.
+  std::vector<V> owner_val(n, V(~V(0))), thief_val(n, V(~V(0)));
+  Queue frontier(n);
+  for (vid_t v = lo; v < hi; v += 3) {
+    owner_val[v] = V(1 + v % 5);
+    frontier.ids.mutable_data()[frontier.count++] = v;
+  }
+  for (vid_t v = 0; v < n; v += 7) thief_val[v] = V(v % 4);
+  std::vector<V> want = thief_val;
+  Bitmap claimed(n);
+  uint64_t scout = 0, edges = 0;
+  std::vector<vid_t> want_changed;
+  cpu::push_block<false>(chunks[1].out, chunks[1].out_degree, prog, owner_val.data(), want.data(), frontier.ids.data(),
+                         0, frontier.count, claimed, scout, edges, [&](vid_t v) { want_changed.push_back(v); });
+  // BFS lists a vertex each time an offer improves it, which depends on the order.
+  const auto as_set = [](std::vector<vid_t> v) {
+    std::sort(v.begin(), v.end());
+    v.erase(std::unique(v.begin(), v.end()), v.end());
+    return v;
+  };
+  want_changed = as_set(want_changed);
+  ASSERT_FALSE(want_changed.empty());
+  for (size_t cache : {size_t(64) << 20, size_t(0)}) {  // all kept, and nothing kept
+    SCOPED_TRACE(cache);
+    const CsrChunk &out0 = chunks[0].out, &out1 = chunks[1].out;
+    const host::PushRegion<V> r0(out0.hi - out0.lo, out0.num_edges()), r1(hi - lo, out1.num_edges());
+    auto mem =
+        make_local_exposed({r0.bytes(out0.num_edges(), out0.weighted()), r1.bytes(out1.num_edges(), out1.weighted())});
+    host::expose_push<V>(mem->local(0), out0);
+    host::expose_push<V>(mem->local(1), out1);
+    host::RemotePush<P> owner(*mem, part, 1, chunks[1].out_degree, prog, 0);
+    host::RemotePush<P> thief(*mem, part, 0, chunks[0].out_degree, prog, cache);
+    for (int step = 0; step < 2; ++step) {  // the second step finds the rows in the cache
+      owner.publish(frontier, owner_val.data());
+      std::vector<V> got = thief_val;
+      Bitmap thief_claimed(n);
+      host::PushSums sums;
+      for (vid_t v = vid_t(frontier.count); v > 0;) {  // from the back, 3 blocks of 64 a claim
+        const vid_t from = v > 192 ? v - 192 : 0;
+        thief.relax(1, from, v, got.data(), thief_claimed, sums);
+        v = from;
+      }
+      owner.done(frontier.count, 64);
+      for (vid_t v = 0; v < n; ++v) ASSERT_EQ(got[v], want[v]) << v;
+      EXPECT_EQ(as_set(thief.changed()), want_changed);
+      thief.changed().clear();
+      EXPECT_EQ(sums.edges, edges);
+    }
+    EXPECT_EQ(thief.cache_hits(), cache ? thief.cache_misses() : 0u);
+    EXPECT_EQ(thief.cache_misses(), cache ? frontier.count : 2 * frontier.count);
+  }
+}
+
+TEST(RemotePush, ThiefRelaxesBlocksAsTheOwnerDoes) {
+  check_remote_push(generate_graph(parse_graph_spec("kron:11"), 3), BfsProgram{0});
+  check_remote_push(generate_graph(parse_graph_spec("grid:40x50"), 3), BfsProgram{0});
+  Graph g = generate_graph(parse_graph_spec("kron:11"), 5);
+  Buffer<weight_t> w(g.num_edges());
+  for (eid_t e = 0; e < g.num_edges(); ++e) w.mutable_data()[e] = weight_t(1 + e % 9);
+  g.set_weights(std::move(w));
+  check_remote_push(g, SsspProgram{0});
+}
 
 }  // namespace
 }  // namespace chatty

@@ -24,8 +24,10 @@ void report_multi(Report& r, const AppOutput& out) {
   if (ms.migrated())  // vertex computations (a WCC vertex is flattened several times, so no share of updates)
     r.say("migration   %lu vertex computations run by a peer of the vertex's owner\n", (unsigned long)ms.migrated());
   if (out.backend == Backend::kCpu && ms.setup_seconds > 0)
-    r.say("setup       %.3f s exposing each device's gather to the other ranks (migration), not in the compute time\n",
-          ms.setup_seconds);
+    r.say(
+        "setup       %.3f s exposing each device's work and rows to the other ranks (migration), not in the compute "
+        "time\n",
+        ms.setup_seconds);
   if (out.backend == Backend::kCuda) {
     r.say("gpus       ");
     for (int gpu : out.gpu_of) r.say(" %d", gpu);

@@ -24,21 +24,17 @@ inline constexpr eid_t kPrefetch = 16;  // edges ahead for value prefetches
 
 namespace detail {
 
-// Relaxes the out-edges of u, whose value is read from src (val itself, or
-// on a block migrated from a peer device the peer's array). kShared: other
-// threads update the same values and claim bits, so reduces are CAS loops
-// and claims atomic; a team of one (a device that owns one core) reduces
-// with plain loads and stores - relaxed atomic ones, which compile to plain
-// moves, because a peer helping with this device's frontier reads them.
+// Relaxes u's row of out-edges tgt[lo, hi) (weights wgt, or null), u's
+// value being vu. kShared: other threads update the same values and claim
+// bits, so reduces are CAS loops and claims atomic; a team of one (a device
+// that owns one core) reduces with plain loads and stores - relaxed atomic
+// ones, which compile to plain moves, because a peer helping with this
+// device's frontier reads them.
 template <bool kShared, typename P, typename Push>
-inline void relax_out_edges(const CsrChunk& g, const Degrees& degree, const P& prog, const typename P::Value* src,
-                            typename P::Value* val, vid_t u, Bitmap& claimed, uint64_t& scout, uint64_t& edges,
-                            Push&& push) {
+inline void relax_row(const Degrees& degree, const P& prog, typename P::Value vu, vid_t u, const vid_t* tgt,
+                      const weight_t* wgt, eid_t lo, eid_t hi, typename P::Value* val, Bitmap& claimed, uint64_t& scout,
+                      uint64_t& edges, Push&& push) {
   using V = typename P::Value;
-  const V vu = std::atomic_ref<V>(const_cast<V&>(src[u])).load(std::memory_order_relaxed);
-  const eid_t lo = g.begin(u), hi = g.end(u);
-  const vid_t* tgt = g.targets;
-  const weight_t* wgt = g.weights;
   edges += hi - lo;
   for (eid_t e = lo; e < hi; ++e) {
     const vid_t v = tgt[e];
@@ -68,6 +64,17 @@ inline void relax_out_edges(const CsrChunk& g, const Degrees& degree, const P& p
       scout += degree[v];
     }
   }
+}
+
+// Relaxes the out-edges of u, whose value is read from src (val itself, or
+// on a block migrated from a peer device the peer's array).
+template <bool kShared, typename P, typename Push>
+inline void relax_out_edges(const CsrChunk& g, const Degrees& degree, const P& prog, const typename P::Value* src,
+                            typename P::Value* val, vid_t u, Bitmap& claimed, uint64_t& scout, uint64_t& edges,
+                            Push&& push) {
+  using V = typename P::Value;
+  const V vu = std::atomic_ref<V>(const_cast<V&>(src[u])).load(std::memory_order_relaxed);
+  relax_row<kShared>(degree, prog, vu, u, g.targets, g.weights, g.begin(u), g.end(u), val, claimed, scout, edges, push);
 }
 
 }  // namespace detail

@@ -110,8 +110,8 @@ class GatherOps {
     if (exposed_) {
       exposed_->sync();
       // What a block costs this device: peers on other ranks claim by it.
-      const double blocks = std::ceil(double(c_.hi - c_.lo) / cpu::kDenseGrain);
-      if (blocks > 0) seconds_per_block_ = (omp_get_wtime() - t0) * omp_get_max_threads() / blocks;
+      seconds_per_block_ = seconds_per_block(omp_get_wtime() - t0, omp_get_max_threads(),
+                                             std::ceil(double(c_.hi - c_.lo) / cpu::kDenseGrain));
     }
     if constexpr (!P::kMonotone) std::swap(state_.contrib, state_.next_contrib);
     mine_ = DeviceStatus{};

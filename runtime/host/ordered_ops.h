@@ -22,8 +22,18 @@ template <typename P>
 class OrderedOps {
  public:
   using V = typename P::Value;
-  OrderedOps(DeviceContext<V>& c, const GraphChunk& g, const P& prog, uint64_t delta, PushBoard<V>& board)
-      : c_(c), g_(g), prog_(prog), delta_(delta), frontier_(g.n), changed_(g.n), claimed_(g.n), board_(board) {}
+  // `exposed`, `cache_bytes`: as TraversalOps's (push migration across ranks).
+  OrderedOps(DeviceContext<V>& c, const GraphChunk& g, const P& prog, uint64_t delta, PushBoard<V>& board,
+             ExposedMemory* exposed = nullptr, size_t cache_bytes = 0)
+      : c_(c),
+        g_(g),
+        prog_(prog),
+        delta_(delta),
+        frontier_(g.n),
+        changed_(g.n),
+        claimed_(g.n),
+        board_(board),
+        remote_(make_remote_push(c, g, prog, exposed, cache_bytes)) {}
 
   void start(const std::vector<vid_t>& s) {
     if (c_.solo()) {
@@ -64,9 +74,11 @@ class OrderedOps {
       bins_[bucket].clear();
       for (size_t i = 0; i < frontier_.count; ++i) c_.marks.reset(frontier_.ids[i]);
     }
-    SuperstepStats st;
-    multi::push_step(board_, c_.d, g_, prog_, c_.values.data(), frontier_, changed_, claimed_, st, mine_.migrated);
-    mine_.edges = st.edges;
+    const PushSums sums =
+        multi::push_step(board_, c_.d, g_, prog_, c_.values.data(), frontier_, changed_, claimed_, remote_.get());
+    mine_.edges = sums.edges;
+    mine_.migrated += sums.migrated;
+    mine_.migrated_blocks += sums.remote_blocks;
     uint64_t& bucket_low = mine_.at(kBucketSlot);
     for (size_t i = 0; i < changed_.count; ++i) {
       if (i + kAhead < changed_.count) __builtin_prefetch(&c_.values[changed_.ids[i + kAhead]]);
@@ -176,6 +188,7 @@ class OrderedOps {
   Queue frontier_, changed_;
   Bitmap claimed_;
   PushBoard<V>& board_;
+  std::unique_ptr<RemotePush<P>> remote_;  // null: no help across ranks
   DeviceStatus mine_;
   std::unique_ptr<SoloBins> solo_;  // the only device
 };

@@ -21,6 +21,7 @@
 #include "comm/exposed_memory.h"
 #include "kernels/cpu/gather_pull.h"
 #include "runtime/graph_chunk.h"
+#include "runtime/host/claim_pacer.h"
 #include "runtime/migration_cache.h"
 #include "runtime/partition.h"
 
@@ -74,17 +75,8 @@ inline void write_gather_header(std::byte* region, int current, double dangling,
 }
 
 // One device's computation of blocks it claimed from devices of other
-// ranks. Not thread-safe: one thread of the device's team helps them.
-//
-// A claim pays off only if the thief is done with it before the owner
-// runs out of its other blocks, else the owner waits for it at the end of
-// the superstep. So the thief claims `take` blocks only while the owner
-// has more than take x (1 + thief's time per block / owner's) left: both
-// times are measured, the owner's published in its header each superstep.
-// A block of a grid costs its owner microseconds and a thief several
-// times that, so thieves claim only from an owner far behind; a block of
-// a power-law graph costs its owner more than a thief, which reads each
-// distinct source once.
+// ranks, paced by a ClaimPacer. Not thread-safe: one thread of the
+// device's team helps them.
 template <typename P>
 class RemoteGather {
  public:
@@ -98,7 +90,7 @@ class RemoteGather {
         degree_(degree),
         prog_(prog),
         block_(block),
-        owner_seconds_(size_t(part.devices()), 0.0),
+        pacer_(part.devices()),
         cache_(cache_bytes),
         slot_(n, kNone) {}
 
@@ -144,18 +136,12 @@ class RemoteGather {
     mem_.put(owner, r.val + size_t(lo - base) * sizeof(V), val_.data(), val_.size() * sizeof(V));
     mem_.put(owner, r.contrib[1 - (header[0] & 1)] + size_t(lo) * sizeof(V), next_.data(), next_.size() * sizeof(V));
     mem_.complete(owner);  // before the caller reports the blocks done
-    owner_seconds_[size_t(owner)] = std::bit_cast<double>(header[2]);
-    const double per_block = (omp_get_wtime() - t0) / double(blocks_.size());
-    seconds_ = seconds_ > 0 ? 0.5 * seconds_ + 0.5 * per_block : per_block;
+    pacer_.heard(owner, std::bit_cast<double>(header[2]));
+    pacer_.computed(omp_get_wtime() - t0, blocks_.size());
   }
 
-  // The fewest blocks `owner` must have left for a claim of `take` to end
-  // before it does; 0 until both times are known.
-  uint32_t keep(int owner, uint32_t take) const {
-    const double theirs = owner_seconds_[size_t(owner)];
-    if (theirs <= 0 || seconds_ <= 0) return 0;
-    return uint32_t(std::min(1e9, std::ceil(double(take) * (1 + seconds_ / theirs))));
-  }
+  // The fewest blocks `owner` must have left for a claim of `take` to pay.
+  uint32_t keep(int owner, uint32_t take) const { return pacer_.keep(owner, take); }
 
   uint64_t cache_hits() const { return cache_.hits(); }
   uint64_t cache_misses() const { return cache_.misses(); }
@@ -246,8 +232,7 @@ class RemoteGather {
   const Degrees degree_;
   const P& prog_;
   const vid_t block_;
-  std::vector<double> owner_seconds_;  // per device: its time per block, as its last header said
-  double seconds_ = 0;                 // this thief's time per claimed block, a moving average
+  ClaimPacer pacer_;
   MigrationCache<Held> cache_;
   std::vector<Held> blocks_;  // held while a claim is computed, whatever the cache evicts meanwhile
   std::vector<eid_t> offsets_;

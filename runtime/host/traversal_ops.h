@@ -1,15 +1,19 @@
 // A host device's mechanisms for the frontier driver
 // (runtime/drivers/traversal.h): the active queue and the changed list of
 // its owned vertices, the frontier bitmaps of pull steps, and push and pull
-// steps whose blocks idle peers may compute (work migration).
+// steps whose blocks idle peers may compute (work migration; push steps'
+// blocks across ranks too, pull steps' inside a rank only, since they
+// write the owner's values and frontier).
 #pragma once
 
+#include <memory>
 #include <vector>
 
 #include "kernels/cpu/pull_advance.h"
 #include "runtime/device_context.h"
 #include "runtime/drivers/traversal.h"
 #include "runtime/graph_chunk.h"
+#include "runtime/host/remote_push.h"
 #include "runtime/migrating_push.h"
 
 namespace chatty::host {
@@ -29,12 +33,24 @@ inline void clear_marks(Queue& q, Bitmap& b) {
   q.count = 0;
 }
 
+// A device's side of push migration across ranks, or null without exposed memory.
+template <typename P>
+std::unique_ptr<RemotePush<P>> make_remote_push(const DeviceContext<typename P::Value>& c, const GraphChunk& g,
+                                                const P& prog, ExposedMemory* exposed, size_t cache_bytes) {
+  if (!exposed || c.solo()) return nullptr;
+  return std::make_unique<RemotePush<P>>(*exposed, c.partition(), c.d, g.out_degree, prog, cache_bytes);
+}
+
 template <typename P>
 class TraversalOps {
  public:
   using V = typename P::Value;
+  // With `exposed` (this device's region there holds its push: every
+  // device of the run has one or none), peers on other ranks relax blocks
+  // of its push steps and it theirs, keeping `cache_bytes` of the rows it
+  // fetched.
   TraversalOps(DeviceContext<V>& c, const GraphChunk& g, const P& prog, bool can_pull, PushBoard<V>& push_board,
-               PullBoard<V>& pull_board)
+               PullBoard<V>& pull_board, ExposedMemory* exposed = nullptr, size_t cache_bytes = 0)
       : c_(c),
         g_(g),
         prog_(prog),
@@ -45,7 +61,8 @@ class TraversalOps {
         front_(can_pull ? g.n : 0),
         next_(can_pull ? g.n : 0),
         push_board_(push_board),
-        pull_board_(pull_board) {}
+        pull_board_(pull_board),
+        remote_(make_remote_push(c, g, prog, exposed, cache_bytes)) {}
 
   void start(const std::vector<vid_t>& s) {
     if (c_.solo()) {  // no merge ever adds to the queue, so it needs no marks
@@ -72,14 +89,17 @@ class TraversalOps {
 
   void push() {
     c_.begin(kCompute);
-    SuperstepStats st;
+    PushSums sums;
     if (c_.solo() && can_pull_) {  // every changed vertex is owned: count the scout in the step
-      mine_.at(kScoutSlot) = multi::push_step<P, true>(push_board_, c_.d, g_, prog_, c_.values.data(), active_,
-                                                       changed_, claimed_, st, mine_.migrated);
+      sums = multi::push_step<P, true>(push_board_, c_.d, g_, prog_, c_.values.data(), active_, changed_, claimed_);
+      mine_.at(kScoutSlot) = sums.scout;
     } else {
-      multi::push_step(push_board_, c_.d, g_, prog_, c_.values.data(), active_, changed_, claimed_, st, mine_.migrated);
+      sums =
+          multi::push_step(push_board_, c_.d, g_, prog_, c_.values.data(), active_, changed_, claimed_, remote_.get());
     }
-    mine_.edges = st.edges;
+    mine_.edges = sums.edges;
+    mine_.migrated += sums.migrated;
+    mine_.migrated_blocks += sums.remote_blocks;
     if (c_.solo()) {
       solo_push_done();
       return;
@@ -168,6 +188,7 @@ class TraversalOps {
   Bitmap claimed_, front_, next_;
   PushBoard<V>& push_board_;
   PullBoard<V>& pull_board_;
+  std::unique_ptr<RemotePush<P>> remote_;  // null: no help across ranks
   DeviceStatus mine_;
   bool front_current_ = true;  // solo: front_ holds the frontier (else it is rebuilt from active_)
 };
