@@ -28,18 +28,29 @@ struct GatherState {
   std::vector<V> storage;
 };
 
+// Where the second of two buffers of `bytes` each starts after the first:
+// half a page off the first's alignment, so that a vertex's entries in the
+// two never map to the same cache set (a gather reads one where it writes
+// the other).
+inline size_t second_buffer_offset(size_t bytes) { return (bytes + 2048 + 4095) / 4096 * 4096 - 2048; }
+
 // Publishes the values of all n vertices, whose out-degrees `degree` holds,
-// into `place` (2n values) or, when null, into storage of the state's own.
+// into `place` and `next_place` (n values each) or, when null, into
+// storage of the state's own.
 template <typename P>
 GatherState<typename P::Value> gather_init(vid_t n, Degrees degree, const P& prog, const typename P::Value* val,
-                                           typename P::Value* place = nullptr) {
-  GatherState<typename P::Value> s;
+                                           typename P::Value* place = nullptr,
+                                           typename P::Value* next_place = nullptr) {
+  using V = typename P::Value;
+  GatherState<V> s;
   if (!place) {
-    s.storage.resize(size_t(2) * n);
+    const size_t second = second_buffer_offset(size_t(n) * sizeof(V)) / sizeof(V);
+    s.storage.resize(second + n);
     place = s.storage.data();
+    next_place = place + second;
   }
   s.contrib = place;
-  s.next_contrib = place + n;
+  s.next_contrib = next_place;
   double dangling = 0;
 #pragma omp parallel for schedule(static) reduction(+ : dangling)
   for (vid_t v = 0; v < n; ++v) {

@@ -53,17 +53,18 @@ class GatherOps {
   }
 
   double start() {
-    V* place = nullptr;
+    V *place = nullptr, *next_place = nullptr;
     if (exposed_) {
       std::byte* region = exposed_->local(c_.d);
       const GatherRegion<V> r(g_.n, c_.hi - c_.lo);  // expose_gather laid it out
       place = reinterpret_cast<V*>(region + r.contrib[0]);
+      next_place = reinterpret_cast<V*>(region + r.contrib[1]);
       exposed_contrib_ = place;
       own_ = reinterpret_cast<V*>(region + r.val);
       std::copy(c_.values.begin() + c_.lo, c_.values.begin() + c_.hi, own_);
     }
     // All vertices: the global dangling mass.
-    state_ = cpu::gather_init(g_.n, g_.out_degree, prog_, c_.values.data(), place);
+    state_ = cpu::gather_init(g_.n, g_.out_degree, prog_, c_.values.data(), place, next_place);
     if (per_edge_) {
       received_.assign(size_t(c_.hi - c_.lo), V(0));
       for_each_crossing_edge([&](int peer, vid_t, vid_t) { ++bound_[size_t(peer)]; });

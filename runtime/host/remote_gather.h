@@ -39,8 +39,8 @@ struct GatherRegion {
   size_t contrib[2] = {0, 0}, val = 0, offsets = 0, targets = 0;
 
   GatherRegion(vid_t n, vid_t rows) {
-    contrib[0] = 64;
-    contrib[1] = up(contrib[0] + size_t(n) * sizeof(V));
+    contrib[0] = 4096;  // a page: second_buffer_offset skews the second from it
+    contrib[1] = contrib[0] + cpu::second_buffer_offset(size_t(n) * sizeof(V));
     val = up(contrib[1] + size_t(n) * sizeof(V));
     offsets = up(val + size_t(rows) * sizeof(V));
     targets = up(offsets + (size_t(rows) + 1) * sizeof(eid_t));
