@@ -13,6 +13,7 @@
 
 #include "comm/fabric.h"
 #include "comm/transport.h"
+#include "runtime/engine_options.h"
 
 namespace chatty {
 
@@ -27,6 +28,11 @@ struct ClusterPlace {
 // Whether a launcher's environment names this process a rank of several
 // (OpenMPI, MPICH/Hydra, PMIx, Slurm).
 bool launched_as_ranks();
+
+// This rank's index among the ranks its launcher placed on the same node
+// (OpenMPI, MPICH/Hydra, PMIx, Slurm), 0 when none says: ranks of one node
+// put their GPU devices on different GPUs by it.
+int node_local_rank();
 
 // Whether this build has the MPI layer.
 bool cluster_built();
@@ -90,6 +96,19 @@ struct RdmaProbe {
   std::string reason;   // why none, empty when some
 };
 RdmaProbe probe_rdma();
+
+// Where the records of GPU devices inside ranks wait between ranks, and
+// why. GPUDirect RDMA would let a NIC write them straight into GPU memory
+// (ibv_reg_mr on device memory with the nvidia-peermem module, or a
+// dma-buf of it), which needs an RDMA device, the kernel's support for
+// registering GPU memory and the verbs data path; ranks here exchange
+// through MPI windows in host memory, so the records are staged through
+// pinned host memory, and `why` names the first condition this rank lacks.
+struct GpuRingPlacement {
+  std::string where;  // "pinned host memory (staged)"
+  std::string why;
+};
+GpuRingPlacement place_gpu_rings(Net net);
 
 // The largest of every rank's `value`; a collective.
 double cluster_max(double value);

@@ -1,5 +1,7 @@
 // Whether a launcher started this process as one of several ranks: the
-// environment each launcher sets for its processes.
+// environment each launcher sets for its processes, and where a rank
+// stands among the ranks of its node.
+#include <algorithm>
 #include <cstdlib>
 #include <string>
 
@@ -13,6 +15,14 @@ bool launched_as_ranks() {
     if (v && std::atoi(v) > 1) return true;
   }
   return false;
+}
+
+int node_local_rank() {
+  for (const char* var : {"OMPI_COMM_WORLD_LOCAL_RANK", "MPI_LOCALRANKID", "PMIX_LOCAL_RANK", "SLURM_LOCALID"}) {
+    const char* v = std::getenv(var);
+    if (v && *v) return std::max(0, std::atoi(v));
+  }
+  return 0;
 }
 
 }  // namespace chatty

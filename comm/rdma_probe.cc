@@ -5,7 +5,9 @@
 
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
 #include <string>
+#include <system_error>
 
 #include "comm/cluster.h"
 
@@ -44,6 +46,23 @@ RdmaProbe probe_rdma() {
   }
   dlclose(lib);
   return p;
+}
+
+GpuRingPlacement place_gpu_rings(Net net) {
+  GpuRingPlacement g{"pinned host memory (staged)", ""};
+  const RdmaProbe rdma = probe_rdma();
+  std::error_code ec;
+  if (rdma.devices.empty())
+    g.why = "no RDMA device (" + rdma.reason + ")";
+  else if (!std::filesystem::exists("/sys/module/nvidia_peermem", ec) &&
+           !std::filesystem::exists("/sys/module/nv_peer_mem", ec))
+    g.why = "no nvidia-peermem module to register GPU memory with " + rdma.devices;
+  else if (net != Net::kVerbs)
+    g.why =
+        "GPUDirect RDMA could serve " + rdma.devices + ", but --net=mpi exchanges through MPI windows in host memory";
+  else
+    g.why = "the verbs data path that would register GPU memory is not built";
+  return g;
 }
 
 }  // namespace chatty

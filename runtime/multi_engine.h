@@ -35,6 +35,7 @@
 #include "runtime/host/traversal_ops.h"
 #include "runtime/multi_stats.h"
 #include "runtime/partition.h"
+#include "runtime/rank_results.h"
 #include "runtime/status.h"
 
 namespace chatty {
@@ -192,19 +193,7 @@ EngineResult<typename P::Value> run_program_multi(const Graph& g, const P& prog,
     throw Error(sync.error().empty() ? "another rank of the run failed" : sync.error());
   EngineResult<V> r;
   r.values = std::move(replicas[size_t(first)]);
-  if (place.ranks > 1) {
-    std::vector<uint64_t> begin(size_t(place.ranks) + 1);
-    for (int k = 0; k <= place.ranks; ++k) begin[size_t(k)] = k < place.ranks ? part.begin(k * local) : n;
-    cluster_gather(r.values.data(), sizeof(V), begin.data());
-    // Every rank's devices' phase times, for rank 0's report.
-    stats.device_seconds.resize(size_t(D));
-    for (int k = 0; k <= place.ranks; ++k) begin[size_t(k)] = uint64_t(k * local);
-    cluster_gather(stats.device_seconds.data(), sizeof(stats.device_seconds[0]), begin.data());
-    // And what each device delivered to each other: a row per device.
-    stats.pair_records.resize(size_t(D) * size_t(D)), stats.pair_batches.resize(size_t(D) * size_t(D));
-    cluster_gather(stats.pair_records.data(), sizeof(uint64_t) * size_t(D), begin.data());
-    cluster_gather(stats.pair_batches.data(), sizeof(uint64_t) * size_t(D), begin.data());
-  }
+  if (place.ranks > 1) gather_rank_results(r.values.data(), n, stats, part, place);
   return r;
 }
 

@@ -1,6 +1,7 @@
 // The fabric in threads: every device gets every record of each round in
 // device order, rounds that overlap do not mix, and the shared words count
-// exactly under contention from every device.
+// exactly under contention from every device. And where the records of
+// GPU devices inside ranks wait.
 #include "comm/fabric.h"
 
 #include <gtest/gtest.h>
@@ -8,6 +9,8 @@
 
 #include <cstdint>
 #include <vector>
+
+#include "comm/cluster.h"
 
 namespace chatty {
 namespace {
@@ -53,6 +56,19 @@ TEST(Fabric, WordsAreSharedAndAtomic) {
   EXPECT_EQ(f->load(0, a), uint64_t(D) * kAdds);
   EXPECT_EQ(f->load(1, b), 2ull * D * kAdds);
   for (int d = 0; d < D; ++d) EXPECT_EQ(f->load(d, a + 1), uint64_t(d) + 7);
+}
+
+// GPU devices inside ranks keep their records in pinned host memory and
+// say why not in GPU memory: on a box without an RDMA device, that it has none.
+TEST(GpuRings, StagedThroughHostMemoryAndSayWhy) {
+  for (Net net : {Net::kMpi, Net::kVerbs}) {
+    const GpuRingPlacement g = place_gpu_rings(net);
+    EXPECT_EQ(g.where, "pinned host memory (staged)");
+    EXPECT_FALSE(g.why.empty());
+    if (probe_rdma().devices.empty()) {
+      EXPECT_EQ(g.why.rfind("no RDMA device (", 0), 0u) << g.why;
+    }
+  }
 }
 
 }  // namespace

@@ -1,16 +1,19 @@
 #!/usr/bin/env python3
 """GPU end-to-end tests of the `chatty` binary (label gpu): every app on the
 CUDA backend, one and several virtual devices, each load balance, validated
-and equal to the CPU backend's output; --trace and --json on the GPU path.
+and equal to the CPU backend's output, also as devices inside MPI ranks;
+--trace and --json on the GPU path.
 Exits 77 (skipped) where no GPU is usable. Usage: gpu_cli_test.py CHATTY"""
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
 import unittest
 
 CHATTY = sys.argv[1] if len(sys.argv) > 1 else "build/chatty"
+MPIRUN = shutil.which("mpirun")
 
 
 def chatty(*args):
@@ -42,6 +45,28 @@ class GpuCli(unittest.TestCase):
                 for lb in ["twc", "lb"]:
                     self.assertEqual(self.output("cuda", app, f"--devices={devices}", f"--gpu_lb={lb}"), want,
                                      f"{app} P={devices} {lb}")
+
+    @unittest.skipUnless(MPIRUN, "no mpirun: GPU devices inside ranks are not run")
+    def test_gpu_devices_inside_ranks_equal_the_cpu(self):
+        # Ranks of GPU devices (every rank on this machine's GPUs), records
+        # staged through host memory between every pair of devices.
+        env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
+                   OMPI_MCA_rmaps_base_oversubscribe="1")
+        for app in ["bfs", "sssp", "wcc", "pr"]:
+            want = self.output("cpu", app)
+            for ranks, devices in ((2, 1), (2, 2)):
+                path = os.path.join(self.tmp.name, f"ranks_{app}.txt")
+                p = subprocess.run([MPIRUN, "-np", str(ranks), CHATTY, "run", f"--app={app}", "--graph=kron:11",
+                                    "--backend=cuda", f"--devices={devices}", f"--output={path}", "--validate",
+                                    "--json"], capture_output=True, text=True, timeout=600, env=env)
+                what = f"{app} on {ranks} ranks x {devices} GPU devices"
+                self.assertEqual(p.returncode, 0, what + "\n" + p.stdout + p.stderr)
+                j = json.loads(p.stdout.splitlines()[-1])
+                self.assertEqual((j["backend"], j["ranks"], j["validated"]), ("cuda", ranks, "pass"), what)
+                self.assertTrue(j["gpu_rings"].startswith("pinned host memory"), what)
+                if app != "pr":  # PageRank: validated against the reference instead
+                    with open(path) as f:
+                        self.assertEqual(f.read(), want, what)
 
     def test_trace_and_json_on_the_gpu(self):
         trace = os.path.join(self.tmp.name, "t.csv")

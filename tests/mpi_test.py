@@ -290,6 +290,20 @@ class Ranks(unittest.TestCase):
             self.assertIn("--net=verbs: ", p.stderr)
             self.assertIn("--net=mpi runs without one", p.stderr)
 
+    def test_gpu_ranks_need_a_gpu_on_every_rank(self):
+        # GPU devices inside ranks run where every rank has a GPU
+        # (gpu_cli_test.py runs them there); here --backend=cuda fails every
+        # rank with one line, and auto agrees on the CPU everywhere.
+        p = run([MPIRUN, "-np", "2", CHATTY, "run", "--graph=kron:10", "--backend=cuda"])
+        if p.returncode == 0:
+            self.skipTest("these ranks have GPUs")
+        errors = [l for l in p.stderr.splitlines() if l.startswith("chatty: error:")]
+        self.assertEqual(len(errors), 2, p.stderr)
+        self.assertIn("--backend=cuda: ", errors[0])
+        p = run([MPIRUN, "-np", "2", CHATTY, "run", "--graph=kron:10", "--backend=auto", "--json"])
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertEqual(json.loads(p.stdout.splitlines()[-1])["backend"], "cpu")
+
     def test_validate_on_rank_zero(self):
         p = chatty(2, "--app=wcc", "--graph=kron:12", "--validate")
         self.assertEqual(p.returncode, 0, p.stderr)

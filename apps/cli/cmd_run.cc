@@ -219,6 +219,9 @@ int cmd_run(const std::vector<std::string>& args) {
                                                   : "MPI (RDMA devices " + rdma.devices + " unused: no verbs path yet)";
   if (const ClusterPlace* c = cluster())
     r.say("cluster     %d ranks x %d device%s, over %s\n", c->ranks, c->local, c->local > 1 ? "s" : "", fabric.c_str());
+  const GpuRingPlacement rings =
+      cluster() && s.choice.backend == Backend::kCuda ? place_gpu_rings(s.eopt.net) : GpuRingPlacement{};
+  if (!rings.where.empty()) r.say("gpu rings   %s: %s\n", rings.where.c_str(), rings.why.c_str());
   if (p.part) r.say("partition   %.3f s (%d chunks)\n", p.partition_s, s.eopt.devices);
 
   std::vector<double> times, source_times;
@@ -294,6 +297,7 @@ int cmd_run(const std::vector<std::string>& args) {
     const ClusterPlace* c = cluster();
     j.add("ranks", c ? c->ranks : 1).add("devices_per_rank", c ? c->local : s.eopt.devices);
     if (c) j.add("fabric", fabric);
+    if (!rings.where.empty()) j.add("gpu_rings", rings.where).add("gpu_rings_why", rings.why);
     j.add("rank_edges_held", held).add("rank_peak_rss_mb", rss);
     j.add("load_s", p.load_s).add("compute_s", compute_s).add("compute_s_all", times);
     j.add("iterations", iterations).add("edges_traversed", edges).add("gteps", gteps);

@@ -80,10 +80,10 @@ RunSetup check_run_flags() {
   s.eopt = engine_options();
   s.eopt.gpu_lb = parse_gpu_lb(FLAGS_gpu_lb);
   const ClusterPlace* rank = cluster_start(s.eopt.devices);
-  CHATTY_CHECK(!rank || FLAGS_backend != "cuda",
-               "GPU devices inside MPI ranks are not built yet: run ranks with --backend=cpu");
-  s.choice = FLAGS_backend == "cpu" || rank ? select_backend("cpu", GpuInventory{})
-                                            : select_backend(FLAGS_backend, probe_gpus());
+  s.choice =
+      FLAGS_backend == "cpu" ? select_backend("cpu", GpuInventory{}) : select_backend(FLAGS_backend, probe_gpus());
+  if (rank && cluster_max(s.choice.backend == Backend::kCpu ? 1.0 : 0.0) > 0 && s.choice.backend != Backend::kCpu)
+    s.choice = {Backend::kCpu, "cpu (auto): another rank has no usable GPU"};  // every rank runs one backend
   CHATTY_CHECK(rank || s.eopt.net != Net::kVerbs, "--net=verbs connects ranks: start them with mpirun");
   if (rank && s.eopt.net == Net::kVerbs) {
     const RdmaProbe rdma = probe_rdma();
@@ -105,7 +105,11 @@ RunSetup check_run_flags() {
                    " does not sum what its in-neighbours send (its messages travel once per reading device)");
   CHATTY_CHECK(s.choice.backend != Backend::kCuda || s.eopt.messages != Messages::kPerEdge,
                "--messages=per_edge runs on host devices; GPU devices send each value once (use auto or sendall)");
-  if (s.choice.backend == Backend::kCuda)
+  if (rank && s.choice.backend == Backend::kCuda)  // the staging hands received records up from where they land
+    CHATTY_CHECK(s.eopt.comm == Comm::kAuto || s.eopt.comm == Comm::kMpiPut || s.eopt.comm == Comm::kMpiRing,
+                 std::string("--comm=") + comm_name(s.eopt.comm) +
+                     ": GPU devices in ranks exchange through mpi_ring (auto) or mpi_put");
+  else if (s.choice.backend == Backend::kCuda)
     validate_gpu_comm(s.eopt.comm, place_devices(s.eopt.devices, 1 << 20));
   else if (!rank)
     make_host_transport(s.eopt.comm);  // refuses GPU transports on host devices

@@ -10,6 +10,7 @@
 #include <memory>
 #include <vector>
 
+#include "comm/cluster.h"
 #include "runtime/cuda/connectivity_ops.cuh"
 #include "runtime/cuda/gather_ops.cuh"
 #include "runtime/cuda/ordered_ops.cuh"
@@ -19,6 +20,7 @@
 #include "runtime/drivers/ordered.h"
 #include "runtime/drivers/traversal.h"
 #include "runtime/multi_stats.h"
+#include "runtime/rank_results.h"
 
 namespace chatty::cuda {
 
@@ -37,15 +39,30 @@ GpuAppNeeds needs_of(const EngineOptions& opt) {
 
 // SSSP bucket width on the GPU: the mean weight, so a bucket holds about
 // one edge's worth of distance - wide enough to fill the GPU each step.
-inline uint64_t gpu_delta(const Graph& g) { return std::max<uint64_t>(1, uint64_t(sampled_mean_weight(g.out()))); }
+// A rank samples the rows it holds; the ranks take the widest.
+inline uint64_t gpu_delta(const Graph& g, bool ranks) {
+  const Csr& c = g.out();
+  const double mean = sampled_mean_weight(c, c.offsets[g.rows_lo()], c.offsets[g.rows_hi()]);
+  const uint64_t delta = std::max<uint64_t>(1, uint64_t(mean));
+  return ranks ? uint64_t(cluster_max(double(delta))) : delta;
+}
 
+// With `cluster`, this process is one rank and drives its devices only
+// (place.gpu_of lists theirs), the policy's transport reaches the other
+// ranks (make_rank_staged_transport), and the values are complete on rank
+// 0 only.
 template <typename P>
 std::vector<typename P::Value> run_program_gpu(const Graph& g, const P& prog, const Partition& part,
                                                const GpuPlacement& place, const EngineOptions& opt,
-                                               TransportPolicy& policy, MultiStats& stats) {
+                                               TransportPolicy& policy, MultiStats& stats,
+                                               const ClusterPlace* cluster = nullptr) {
   using V = typename P::Value;
   static_assert(sizeof(V) == 4, "GPU value arrays hold 32-bit values");
   const int D = part.devices();
+  const ClusterPlace ranks = cluster ? *cluster : ClusterPlace{0, 1, D};
+  CHATTY_CHECK(ranks.devices() == D && int(place.gpu_of.size()) == ranks.local,
+               "the partition's devices are not the run's (internal error)");
+  const int first = ranks.first(), local = ranks.local;
   const vid_t n = g.num_vertices();
   const GpuAppNeeds needs = needs_of<P>(opt);
   const bool lb = opt.gpu_lb == GpuLb::kLb;
@@ -54,24 +71,30 @@ std::vector<typename P::Value> run_program_gpu(const Graph& g, const P& prog, co
   stats.steps.clear();
   stats.device_migrated.clear();
   stats.structure_bytes = g.num_edges() * sizeof(vid_t) + (uint64_t(n) + uint64_t(D)) * sizeof(eid_t);
-  GpuRun run(D, mb, policy, stats);
+  GpuRun run(D, mb, policy, stats, cluster ? make_cluster_fabric(*cluster, opt.net) : make_thread_fabric(D));
   std::vector<V> result(n);
   std::vector<V> contrib0;
   double dangling0 = 0;
   if constexpr (P::kKind == ProgramKind::kGather) dangling0 = first_contributions(g, prog, contrib0);
   TraversalStart<V> start;  // once for all devices
-  if constexpr (P::kKind == ProgramKind::kTraversal)
+  uint64_t auto_delta = 1;  // a collective between ranks: before the devices start
+  if constexpr (P::kKind == ProgramKind::kTraversal) {
     if (!(P::kConnectivity && opt.union_find)) start = traversal_start(g, prog);
-  std::vector<char> up(size_t(D), 0);
+    if (P::kOrdered && !opt.delta) auto_delta = gpu_delta(g, ranks.ranks > 1);
+  }
+  // Between ranks, send buffers live in mapped host memory, where the
+  // transport between ranks reads them.
+  const bool mapped_send = opt.comm == Comm::kUva || ranks.ranks > 1;
+  bool all_up = false;
   const double t0 = omp_get_wtime();
-#pragma omp parallel num_threads(D)
+#pragma omp parallel num_threads(local)
   {
-    const int d = omp_get_thread_num();
+    const int d = first + omp_get_thread_num();
     std::unique_ptr<GpuDevice> dev;
-    up[size_t(d)] = guarded(run, [&] {
-      CHATTY_CHECK(omp_get_num_threads() == D, "the OpenMP runtime gave fewer threads than the " + std::to_string(D) +
-                                                   " devices (check OMP_THREAD_LIMIT)");
-      dev = std::make_unique<GpuDevice>(d, place.gpu_of[size_t(d)], g, part, needs, opt.comm == Comm::kUva, mb);
+    const bool up = guarded(run, [&] {
+      CHATTY_CHECK(omp_get_num_threads() == local, "the OpenMP runtime gave fewer threads than the " +
+                                                       std::to_string(local) + " devices (check OMP_THREAD_LIMIT)");
+      dev = std::make_unique<GpuDevice>(d, place.gpu_of[size_t(d - first)], g, part, needs, mapped_send, mb);
       policy.prepare(mb, d);  // staging and mapped copies before the timer starts
       const Launch l = dev->launch(n);
       init_values_kernel<P><<<l.grid, l.block, 0, dev->stream>>>(prog, n, reinterpret_cast<V*>(dev->values.get()));
@@ -79,12 +102,10 @@ std::vector<typename P::Value> run_program_gpu(const Graph& g, const P& prog, co
       if constexpr (P::kKind == ProgramKind::kGather) upload_contributions(*dev, contrib0);
       dev->sync();
     });
-    run.meet(d);
+    const bool every = run.all(d, up);  // every rank's devices
     const double t1 = omp_get_wtime();
-    if (d == 0) stats.setup_seconds = t1 - t0;
-    bool all_up = true;
-    for (char u : up) all_up = all_up && u;
-    if (all_up) {
+    if (d == first) stats.setup_seconds = t1 - t0, all_up = every;
+    if (every) {
       if constexpr (P::kKind == ProgramKind::kGather) {
         GatherOps<P> ops(run, *dev, prog, part, dangling0);
         drive_gather(ops, prog);
@@ -93,7 +114,7 @@ std::vector<typename P::Value> run_program_gpu(const Graph& g, const P& prog, co
           ConnectivityOps ops(run, *dev, g.directed(), lb);
           drive_connectivity(ops, n);
         } else if (P::kOrdered) {
-          const uint64_t delta = opt.delta ? opt.delta : gpu_delta(g);
+          const uint64_t delta = opt.delta ? opt.delta : auto_delta;
           OrderedOps<P> ops(run, *dev, prog, delta, lb);
           drive_ordered(ops, prog, start.vertices, delta);
         } else {
@@ -102,7 +123,7 @@ std::vector<typename P::Value> run_program_gpu(const Graph& g, const P& prog, co
         }
       }
       run.meet(d);
-      if (d == 0) stats.run_seconds = omp_get_wtime() - t1;
+      if (d == first) stats.run_seconds = omp_get_wtime() - t1;
       guarded(run, [&] {
         CHATTY_CUDA(cudaMemcpyAsync(result.data() + dev->lo, dev->values.get() + dev->lo, size_t(dev->nd()) * 4,
                                     cudaMemcpyDeviceToHost, dev->stream));
@@ -111,7 +132,9 @@ std::vector<typename P::Value> run_program_gpu(const Graph& g, const P& prog, co
     }
   }
   if (!run.error().empty()) throw Error(run.error());
+  CHATTY_CHECK(all_up, "a GPU device of another rank failed to start");
   stats.transport = policy.describe();
+  if (ranks.ranks > 1) gather_rank_results(result.data(), n, stats, part, ranks);
   return result;
 }
 

@@ -33,8 +33,9 @@ static __global__ void set_counter_kernel(ull* p, ull v) { *p = v; }
 // State every device thread shares.
 class GpuRun {
  public:
-  GpuRun(int devices, Mailboxes& mb, TransportPolicy& policy, MultiStats& stats)
-      : D(devices), mb(mb), fabric_(make_thread_fabric(devices)), sync_(*fabric_, mb, policy, stats) {
+  // `fabric`: how the devices meet (threads of this process, or ranks).
+  GpuRun(int devices, Mailboxes& mb, TransportPolicy& policy, MultiStats& stats, std::unique_ptr<Fabric> fabric)
+      : D(devices), mb(mb), fabric_(std::move(fabric)), sync_(*fabric_, mb, policy, stats) {
     stats.device_seconds.assign(size_t(devices), {});
     CHATTY_CUDA(cudaHostAlloc(reinterpret_cast<void**>(&board_), sizeof(DeviceStatus) * size_t(D),
                               cudaHostAllocMapped | cudaHostAllocPortable));
@@ -52,6 +53,16 @@ class GpuRun {
   const std::string& error() const { return sync_.error(); }
   // Every device's driving thread; returns once all have called.
   void meet(int d) { fabric_->barrier(d); }
+  // Every device's driving thread: whether every device of the run (every
+  // rank's) says `mine`.
+  bool all(int d, bool mine) {
+    const char me = mine;
+    std::vector<char> every(static_cast<size_t>(D));
+    fabric_->all_gather(d, &me, 1, every.data());
+    for (char e : every)
+      if (!e) return false;
+    return true;
+  }
   static bool failed(const std::vector<DeviceStatus>& all) {
     for (auto& s : all)
       if (s.failed) return true;

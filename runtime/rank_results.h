@@ -1,0 +1,33 @@
+// What rank 0 reports for a run over ranks: every rank's owned values
+// and its devices' figures (phase times, records and transfers to each
+// device), gathered once after the last superstep. Both engines (host
+// and GPU devices) end a run over ranks with it.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "comm/cluster.h"
+#include "runtime/multi_stats.h"
+#include "runtime/partition.h"
+
+namespace chatty {
+
+// A collective of every rank: rank 0's `values` get every rank's owned
+// vertices (ranks own part's consecutive device chunks), and its `stats`
+// every device's phase times and rows of pair_records / pair_batches.
+template <typename V>
+void gather_rank_results(V* values, vid_t n, MultiStats& stats, const Partition& part, const ClusterPlace& place) {
+  const int D = part.devices(), local = place.local;
+  std::vector<uint64_t> begin(size_t(place.ranks) + 1);
+  for (int k = 0; k <= place.ranks; ++k) begin[size_t(k)] = k < place.ranks ? part.begin(k * local) : n;
+  cluster_gather(values, sizeof(V), begin.data());
+  stats.device_seconds.resize(size_t(D));
+  for (int k = 0; k <= place.ranks; ++k) begin[size_t(k)] = uint64_t(k * local);
+  cluster_gather(stats.device_seconds.data(), sizeof(stats.device_seconds[0]), begin.data());
+  stats.pair_records.resize(size_t(D) * size_t(D)), stats.pair_batches.resize(size_t(D) * size_t(D));
+  cluster_gather(stats.pair_records.data(), sizeof(uint64_t) * size_t(D), begin.data());
+  cluster_gather(stats.pair_batches.data(), sizeof(uint64_t) * size_t(D), begin.data());
+}
+
+}  // namespace chatty
