@@ -9,7 +9,9 @@ The base is built once into .bench/<sha>/ from a detached worktree (same
 compiler, same flags). Runs alternate base and new, round after round, so
 drift in the machine's speed hits both; each figure is the median of every
 timed run (rounds x repeat) of the app's compute time, and the ratio is
-new / base. On this kind of VM timings move 20-40 % between runs, so only
+new / base, with a 90 % bootstrap interval over the timed runs beside it
+(bench_multi.py's): a ratio whose interval holds 1 is not told apart from
+noise. On this kind of VM timings move 20-40 % between runs, so only
 ratios from one run of this script mean anything."""
 import argparse
 import json
@@ -17,6 +19,8 @@ import os
 import statistics
 import subprocess
 import sys
+
+from bench_multi import ratio_interval
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 APPS = ["bfs", "sssp", "wcc", "pr", "kcore"]
@@ -62,7 +66,7 @@ def main():
     new = os.path.join(ROOT, a.build, "chatty")
     print(f"base {sha[:12]}  new {git('rev-parse', '--short=12', 'HEAD')} (+ working tree)  "
           f"rounds {a.rounds} x repeat {a.repeat}; compute time medians")
-    print(f"{'graph':<16} {'app':<5} {'P':>2} {'base ms':>9} {'new ms':>9} {'new/base':>9}")
+    print(f"{'graph':<16} {'app':<5} {'P':>2} {'base ms':>9} {'new ms':>9} {'new/base':>9} {'90% interval':>14}")
     worst = 0.0
     for graph in a.graphs.split(","):
         for app in a.apps.split(","):
@@ -73,7 +77,9 @@ def main():
                         t[b] += times(b, app, graph, p, a.repeat)
                 mb, mn = statistics.median(t[base]), statistics.median(t[new])
                 worst = max(worst, mn / mb)
-                print(f"{graph:<16} {app:<5} {p:>2} {mb * 1e3:9.1f} {mn * 1e3:9.1f} {mn / mb:9.3f}", flush=True)
+                lo, hi = ratio_interval(t[new], t[base])
+                print(f"{graph:<16} {app:<5} {p:>2} {mb * 1e3:9.1f} {mn * 1e3:9.1f} {mn / mb:9.3f} "
+                      f"{lo:6.3f}-{hi:<6.3f}", flush=True)
     print(f"worst ratio {worst:.3f}")
 
 

@@ -76,9 +76,7 @@ class OrderedOps {
     }
     const PushSums sums =
         multi::push_step(board_, c_.d, g_, prog_, c_.values.data(), frontier_, changed_, claimed_, remote_.get());
-    mine_.edges = sums.edges;
-    mine_.migrated += sums.migrated;
-    mine_.migrated_blocks += sums.remote_blocks;
+    sums.count_into(mine_);
     uint64_t& bucket_low = mine_.at(kBucketSlot);
     for (size_t i = 0; i < changed_.count; ++i) {
       if (i + kAhead < changed_.count) __builtin_prefetch(&c_.values[changed_.ids[i + kAhead]]);

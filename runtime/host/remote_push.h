@@ -29,6 +29,7 @@
 #include "runtime/migration_cache.h"
 #include "runtime/partition.h"
 #include "runtime/status.h"
+#include "runtime/status_data.h"
 
 namespace chatty::host {
 
@@ -79,6 +80,10 @@ struct PushSums {
   PushSums& operator+=(const PushSums& o) {
     edges += o.edges, migrated += o.migrated, scout += o.scout, remote_blocks += o.remote_blocks;
     return *this;
+  }
+  // Into the device's status of the step.
+  void count_into(DeviceStatus& s) const {
+    s.edges = edges, s.migrated += migrated, s.migrated_blocks += remote_blocks;
   }
 };
 

@@ -97,9 +97,7 @@ class TraversalOps {
       sums =
           multi::push_step(push_board_, c_.d, g_, prog_, c_.values.data(), active_, changed_, claimed_, remote_.get());
     }
-    mine_.edges = sums.edges;
-    mine_.migrated += sums.migrated;
-    mine_.migrated_blocks += sums.remote_blocks;
+    sums.count_into(mine_);
     if (c_.solo()) {
       solo_push_done();
       return;
