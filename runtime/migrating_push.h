@@ -57,9 +57,14 @@ PushSums push_step(MigrationBoard<PushTask<typename P::Value>>& board, int d, co
     Bitmap* claimed;
     void operator()(int owner, vid_t lo, vid_t hi, PushSums& s) { r->relax(owner, lo, hi, val, *claimed, s); }
     uint32_t keep(int owner, uint32_t take) const { return r->keep(owner, take); }
+    bool try_now(int owner) { return r->try_now(owner); }
+    void tried(int owner, bool claimed) { r->tried(owner, claimed); }
   } across{remote, val, &claimed};
   Across* help = remote ? &across : nullptr;
-  if (remote) remote->publish(in, val);
+  // A frontier of too few blocks for any to go to another rank is not
+  // published: no thief can win a block of it.
+  const bool publish = remote && board.claimable(uint32_t((in.count + cpu::kGrain - 1) / cpu::kGrain), kKeep);
+  if (publish) remote->publish(in, val);
   board.open(d, PushTask<V>{in.ids.data(), val, &g.out, g.out_degree}, 0, vid_t(in.count), vid_t(cpu::kGrain), kKeep);
   PushSums sums;
   if (omp_get_max_threads() == 1) {
@@ -107,7 +112,7 @@ PushSums push_step(MigrationBoard<PushTask<typename P::Value>>& board, int d, co
   }
   board.wait_done(d);  // peers read `in` and the values of its vertices until then
   if (remote) {
-    remote->done(in.count, size_t(cpu::kGrain));
+    if (publish) remote->done(in.count, size_t(cpu::kGrain));
     std::vector<vid_t>& theirs = remote->changed();  // what claims from other ranks changed here
     std::copy(theirs.begin(), theirs.end(), out.ids.mutable_data() + out.count);
     out.count += theirs.size();

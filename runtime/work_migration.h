@@ -126,6 +126,8 @@ class Worklist {
 // block needs through exposed memory (comm/exposed_memory.h):
 //   void operator()(int owner, vid_t lo, vid_t hi, Acc& acc);  // computes and returns them
 //   uint32_t keep(int owner, uint32_t take) const;              // blocks owner must have left for a claim
+//   bool try_now(int owner);                                     // whether to try owner in this phase
+//   void tried(int owner, bool claimed);                         // what the try gave
 template <typename Task>
 class MigrationBoard {
  public:
@@ -145,6 +147,9 @@ class MigrationBoard {
   }
 
   bool enabled() const { return enabled_; }
+  // Whether a phase of `blocks` blocks whose owner keeps `keep` of them
+  // from its local peers leaves any for peers on other ranks.
+  bool claimable(uint32_t blocks, uint32_t keep) const { return enabled_ && blocks > std::max(keep, remote_.keep); }
   int devices() const { return int(slots_.size()); }
 
   // Owner d publishes its task and opens its blocks of [lo, hi); the last
@@ -196,14 +201,18 @@ class MigrationBoard {
       for (int i = 1; i < P; ++i) {
         const int p = (d + i) % P;
         if (fabric_.shares_memory(d, p)) continue;
+        if (!remote->try_now(p)) continue;
         Slot& peer = slots_[size_t(p)];
+        bool claimed = false;
         while (const uint32_t blocks =
                    peer.list.grab_back(lo, hi, remote_.take, /*remote=*/true, remote->keep(p, remote_.take))) {
           (*remote)(p, lo, hi, acc);
           acc.migrated += hi - lo;
           acc.remote_blocks += blocks;
           peer.list.finish(blocks);
+          claimed = true;
         }
+        remote->tried(p, claimed);
       }
     }
   }

@@ -15,6 +15,7 @@
 #include "comm/fabric.h"
 #include "datasets/generators.h"
 #include "runtime/graph_chunk.h"
+#include "runtime/host/claim_pacer.h"
 #include "runtime/host/remote_gather.h"
 #include "runtime/host/remote_push.h"
 #include "runtime/migration_cache.h"
@@ -47,6 +48,21 @@ TEST(MigrationCache, EvictsTheLeastUsedThenTheOldest) {
   EXPECT_EQ(cache.misses(), 2u);
 }
 
+// A thief tries an owner whose tries claim nothing 1, 2, 4, ... phases
+// apart, at most 16, and every phase again once a try claims.
+TEST(ClaimPacer, BacksOffFromOwnersWithNothingToClaim) {
+  host::ClaimPacer pacer(2);
+  std::vector<int> tried_at;
+  for (int phase = 0; phase < 80; ++phase)
+    if (pacer.try_now(1)) {
+      tried_at.push_back(phase);
+      pacer.tried(1, /*claimed=*/phase >= 60);
+    }
+  const std::vector<int> want = {0, 2, 5, 10, 19, 36, 53, 70, 71, 72, 73, 74, 75, 76, 77, 78, 79};
+  EXPECT_EQ(tried_at, want);
+  EXPECT_TRUE(pacer.try_now(0));  // owners apart
+}
+
 // A peer on another rank claims `take` blocks at a time while more than
 // the owner keeps from other ranks are left; local peers keep their own
 // threshold; every block is handed out once.
@@ -72,6 +88,8 @@ TEST(RemoteMigration, BoardClaimsSeveralBlocksFromAnotherRank) {
       a.ranges.push_back({lo, hi});
     }
     uint32_t keep(int, uint32_t) const { return left; }
+    bool try_now(int) { return true; }
+    void tried(int, bool) {}
   } thief;
   thief.left = 30;  // more than there are: no claim
   board.run(2, remote, never, &thief);

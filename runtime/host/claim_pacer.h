@@ -19,7 +19,7 @@ namespace chatty::host {
 
 class ClaimPacer {
  public:
-  explicit ClaimPacer(int devices) : owner_seconds_(size_t(devices), 0.0) {}
+  explicit ClaimPacer(int devices) : owner_seconds_(size_t(devices), 0.0), backoff_(size_t(devices)) {}
 
   // What `owner`'s header said its time per block is (0: not known yet).
   void heard(int owner, double seconds_per_block) { owner_seconds_[size_t(owner)] = seconds_per_block; }
@@ -31,6 +31,23 @@ class ClaimPacer {
     seconds_ = seconds_ > 0 ? 0.5 * seconds_ + 0.5 * per_block : per_block;
   }
 
+  // Whether to try claiming from `owner` in this phase. A try costs round
+  // trips (the owner's worklist words) even when it claims nothing, which
+  // on a phase of microseconds (a grid's wavefront) costs more than it
+  // could give; so after a try that claimed nothing the next ones come 1,
+  // 2, 4, ... up to kMaxGap phases apart, and a claim resets the gap.
+  bool try_now(int owner) {
+    Backoff& b = backoff_[size_t(owner)];
+    if (b.wait == 0) return true;
+    --b.wait;
+    return false;
+  }
+  void tried(int owner, bool claimed) {
+    Backoff& b = backoff_[size_t(owner)];
+    b.gap = claimed ? 0 : std::min(kMaxGap, std::max(1u, 2 * b.gap));
+    b.wait = b.gap;
+  }
+
   // The fewest blocks `owner` must have left for a claim of `take` to end
   // before it does; 0 until both times are known.
   uint32_t keep(int owner, uint32_t take) const {
@@ -40,7 +57,12 @@ class ClaimPacer {
   }
 
  private:
+  static constexpr uint32_t kMaxGap = 16;
+  struct Backoff {
+    uint32_t gap = 0, wait = 0;  // phases between tries; phases to skip before the next
+  };
   std::vector<double> owner_seconds_;  // per device: its time per block, as its last header said
+  std::vector<Backoff> backoff_;       // per device
   double seconds_ = 0;                 // this thief's time per claimed block, a moving average
 };
 

@@ -159,8 +159,11 @@ class RemotePush {
     pacer_.computed(omp_get_wtime() - t0, (k + cpu::kGrain - 1) / cpu::kGrain);
   }
 
-  // The fewest blocks `owner` must have left for a claim of `take` to pay.
+  // The fewest blocks `owner` must have left for a claim of `take` to pay,
+  // and when to try it (ClaimPacer).
   uint32_t keep(int owner, uint32_t take) const { return pacer_.keep(owner, take); }
+  bool try_now(int owner) { return pacer_.try_now(owner); }
+  void tried(int owner, bool claimed) { pacer_.tried(owner, claimed); }
 
   // Thief: the vertices its claims of this step changed; the step takes
   // them into its output and clears the list.
