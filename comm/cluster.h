@@ -110,6 +110,20 @@ struct GpuRingPlacement {
 };
 GpuRingPlacement place_gpu_rings(Net net);
 
+// Seed 003's small/large switch for mpi_ring: a pair's records under
+// `bytes` a superstep go as one two-sided message, larger ones stream
+// through the ring. A collective: rank 0 looks the cluster up in the cache
+// file cluster_switch.json (runtime/cache_dir.h, beside the topology
+// cache) under its fingerprint (MPI library, one-sided component, hosts
+// and ranks per host); when it is not there, or with `measure_again`,
+// ranks 0 and its first partner on another host (else rank 1) time both
+// paths for 256 B .. 1 MB and rank 0 caches the result. `how` says which.
+struct SwitchPoint {
+  size_t bytes = 0;
+  std::string how;
+};
+SwitchPoint cluster_switch_point(bool measure_again);
+
 // The largest of every rank's `value`; a collective.
 double cluster_max(double value);
 

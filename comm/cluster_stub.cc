@@ -32,5 +32,6 @@ void cluster_allgather(void*, size_t, const uint64_t*) {}
 void cluster_or(void*, size_t) {}
 std::string cluster_agree_error(const std::string& mine) { return mine; }
 double cluster_max(double value) { return value; }
+SwitchPoint cluster_switch_point(bool) { return {size_t(32) << 10, "built without MPI"}; }
 
 }  // namespace chatty

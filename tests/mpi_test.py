@@ -26,14 +26,16 @@ LAYOUTS = [(2, 1), (2, 2)] if PORTABILITY else [(1, 2), (2, 1), (2, 2), (3, 1), 
 
 # Oversubscribed ranks on a small box; chatty picks OpenMPI's one-sided
 # component itself (its default, osc rdma, crashes on 64-bit CAS).
+# The switch points the ranks measure are cached in a folder of the tests' own.
+CACHE = tempfile.mkdtemp(prefix="chatty_mpi_cache_")
 ENV = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
-           OMPI_MCA_rmaps_base_oversubscribe="1", OMP_NUM_THREADS="1")
+           OMPI_MCA_rmaps_base_oversubscribe="1", OMP_NUM_THREADS="1", XDG_CACHE_HOME=CACHE)
 
 APPS = ["bfs", "sssp", "wcc", "pr", "kcore"]
 
 
-def run(cmd, timeout=300):
-    return subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=ENV)
+def run(cmd, timeout=300, env=None):
+    return subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=env or ENV)
 
 
 def chatty(ranks, *args):
@@ -268,6 +270,33 @@ class Ranks(unittest.TestCase):
         # Every pair's records go as one two-sided message, whatever their size.
         self.check_graph("kron:11", rank_extra=["--comm=mpi_ring", "--small_bytes=1073741824"])
 
+    def test_switch_point_is_measured_once_and_cached(self):
+        # Seed 003's small/large switch: measured between two ranks on the
+        # first run of a cluster, read from the cache after, measured again
+        # on request, or given.
+        env = dict(ENV, XDG_CACHE_HOME=self.path("cache"))
+
+        def report(*extra):
+            p = run([MPIRUN, "-np", "2", CHATTY, "run", "--backend=cpu", "--graph=kron:10", "--json", "--quiet",
+                     *extra], env=env)
+            self.assertEqual(p.returncode, 0, p.stderr)
+            j = json.loads(p.stdout.splitlines()[-1])
+            return j["small_bytes"], j["small_bytes_how"]
+
+        measured, how = report()
+        self.assertTrue(how.startswith("measured between ranks 0 and 1"), how)
+        cache = os.path.join(self.path("cache"), "chattygraph", "cluster_switch.json")
+        with open(cache) as f:
+            entry = next(iter(json.load(f).values()))
+        self.assertEqual(entry["small_bytes"], measured)
+        self.assertEqual(len(entry["one_sided_us"]), len(entry["sizes"]))
+        self.assertEqual(report(), (measured, "cached in " + cache))
+        self.assertTrue(report("--small_bytes=measure")[1].startswith("measured"))
+        self.assertEqual(report("--small_bytes=4096"), (4096, "--small_bytes"))
+        p = run([MPIRUN, "-np", "2", CHATTY, "run", "--graph=kron:10", "--small_bytes=lots"], env=env)
+        self.assertNotEqual(p.returncode, 0)
+        self.assertIn("--small_bytes must be auto, measure or a byte count", p.stderr)
+
     def test_one_put_per_peer(self):
         self.check_graph("urand:11", rank_extra=["--comm=mpi_put"])
 
@@ -359,4 +388,7 @@ if __name__ == "__main__":
     if "cluster " not in probe.stdout:
         print("mpi_test: this chatty has no MPI layer; skipped\n" + probe.stdout + probe.stderr)
         sys.exit(77)
-    unittest.main(argv=[sys.argv[0]], verbosity=2)
+    try:
+        unittest.main(argv=[sys.argv[0]], verbosity=2)
+    finally:
+        shutil.rmtree(CACHE, ignore_errors=True)

@@ -48,19 +48,23 @@ TEST(MigrationCache, EvictsTheLeastUsedThenTheOldest) {
   EXPECT_EQ(cache.misses(), 2u);
 }
 
-// A thief tries an owner whose tries claim nothing 1, 2, 4, ... phases
-// apart, at most 16, and every phase again once a try claims.
+// A thief tries an owner whose tries claim nothing 16 us, 32 us, ...
+// apart, at most 1 ms, and whenever it likes again once a try claims.
 TEST(ClaimPacer, BacksOffFromOwnersWithNothingToClaim) {
   host::ClaimPacer pacer(2);
-  std::vector<int> tried_at;
-  for (int phase = 0; phase < 80; ++phase)
-    if (pacer.try_now(1)) {
-      tried_at.push_back(phase);
-      pacer.tried(1, /*claimed=*/phase >= 60);
+  std::vector<int> tried_at;  // in microseconds
+  for (int us = 0; us < 3000; ++us)
+    if (pacer.try_now(1, us * 1e-6)) {
+      tried_at.push_back(us);
+      pacer.tried(1, /*claimed=*/us >= 2000, us * 1e-6);
     }
-  const std::vector<int> want = {0, 2, 5, 10, 19, 36, 53, 70, 71, 72, 73, 74, 75, 76, 77, 78, 79};
-  EXPECT_EQ(tried_at, want);
-  EXPECT_TRUE(pacer.try_now(0));  // owners apart
+  // 16, 32, ..., 512, then 1000 apart until the first claim (past 2000
+  // us), then every microsecond (to the microsecond: the clock is real).
+  const std::vector<int> gaps = {16, 32, 64, 128, 256, 512, 1000, 1, 1, 1};
+  ASSERT_GT(tried_at.size(), gaps.size());
+  for (size_t i = 0; i < gaps.size(); ++i) EXPECT_NEAR(tried_at[i + 1] - tried_at[i], gaps[i], 1) << i;
+  EXPECT_EQ(tried_at.back(), 2999);
+  EXPECT_TRUE(pacer.try_now(0, 0));  // owners apart
 }
 
 // A peer on another rank claims `take` blocks at a time while more than

@@ -5,6 +5,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "runtime/cache_dir.h"
 #include "runtime/status.h"
 
 namespace chatty::topo {
@@ -34,16 +35,7 @@ Topology load_topology(const std::string& what) {
   return t;
 }
 
-std::string default_cache_path() {
-  std::filesystem::path base;
-  if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x)
-    base = x;
-  else if (const char* h = std::getenv("HOME"); h && *h)
-    base = std::filesystem::path(h) / ".cache";
-  else
-    base = std::filesystem::temp_directory_path();
-  return (base / "chattygraph" / "topology.json").string();
-}
+std::string default_cache_path() { return cache_file("topology.json"); }
 
 bool apply_cache(Topology& t, const std::string& path, std::string* why) {
   std::ifstream f(path);

@@ -219,6 +219,9 @@ int cmd_run(const std::vector<std::string>& args) {
                                                   : "MPI (RDMA devices " + rdma.devices + " unused: no verbs path yet)";
   if (const ClusterPlace* c = cluster())
     r.say("cluster     %d ranks x %d device%s, over %s\n", c->ranks, c->local, c->local > 1 ? "s" : "", fabric.c_str());
+  if (!s.switch_how.empty())
+    r.say("switch      records under %zu bytes a pair and superstep go two-sided (%s)\n", s.eopt.small_bytes,
+          s.switch_how.c_str());
   const GpuRingPlacement rings =
       cluster() && s.choice.backend == Backend::kCuda ? place_gpu_rings(s.eopt.net) : GpuRingPlacement{};
   if (!rings.where.empty()) r.say("gpu rings   %s: %s\n", rings.where.c_str(), rings.why.c_str());
@@ -298,6 +301,7 @@ int cmd_run(const std::vector<std::string>& args) {
     j.add("ranks", c ? c->ranks : 1).add("devices_per_rank", c ? c->local : s.eopt.devices);
     if (c) j.add("fabric", fabric);
     if (!rings.where.empty()) j.add("gpu_rings", rings.where).add("gpu_rings_why", rings.why);
+    if (!s.switch_how.empty()) j.add("small_bytes", uint64_t(s.eopt.small_bytes)).add("small_bytes_how", s.switch_how);
     j.add("rank_edges_held", held).add("rank_peak_rss_mb", rss);
     j.add("load_s", p.load_s).add("compute_s", compute_s).add("compute_s_all", times);
     j.add("iterations", iterations).add("edges_traversed", edges).add("gteps", gteps);

@@ -47,9 +47,10 @@ DEFINE_uint64(batch_bytes, 64 << 10, "ranks, --comm=mpi_ring: the most bytes one
 DEFINE_int32(ring_lanes, 1,
              "ranks, --comm=mpi_ring: rings per device pair, one per sending thread, sharing --ring_bytes (as many "
              "as a device has threads where each thread has a core of its own)");
-DEFINE_uint64(small_bytes, 32 << 10,
+DEFINE_string(small_bytes, "auto",
               "ranks, --comm=mpi_ring: a pair's records under this many bytes a superstep go as one two-sided "
-              "message instead of through the ring (0: always the ring)");
+              "message instead of through the ring (0: always the ring); auto: the switch point measured "
+              "between two ranks, cached per cluster; measure: measure it again");
 DEFINE_string(net, "auto",
               "ranks under mpirun: what connects them: mpi (one-sided operations; auto) or verbs (rdma-core; "
               "needs an RDMA device, and has not yet run on one)");
@@ -99,7 +100,12 @@ EngineOptions engine_options() {
   o.batch_bytes = FLAGS_batch_bytes;
   CHATTY_CHECK(FLAGS_ring_lanes >= 1 && FLAGS_ring_lanes <= 64, "--ring_lanes must be 1..64");
   o.ring_lanes = FLAGS_ring_lanes;
-  o.small_bytes = FLAGS_small_bytes;
+  if (FLAGS_small_bytes != "auto" && FLAGS_small_bytes != "measure") {
+    CHATTY_CHECK(!FLAGS_small_bytes.empty() && FLAGS_small_bytes.size() <= 10 &&
+                     FLAGS_small_bytes.find_first_not_of("0123456789") == std::string::npos,
+                 "--small_bytes must be auto, measure or a byte count (got '" + FLAGS_small_bytes + "')");
+    o.small_bytes = std::stoull(FLAGS_small_bytes);
+  }
   o.numa = FLAGS_numa;
   o.migrate = FLAGS_migrate;
   CHATTY_CHECK(FLAGS_migrate_block >= 1, "--migrate_block must be >= 1");

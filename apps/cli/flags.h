@@ -16,6 +16,7 @@ DECLARE_int32(threads);
 DECLARE_bool(json);
 DECLARE_int32(devices);
 DECLARE_string(reorder);
+DECLARE_string(small_bytes);
 
 namespace chatty::cli {
 

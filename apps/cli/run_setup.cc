@@ -118,6 +118,16 @@ RunSetup check_run_flags() {
                      s.eopt.comm == Comm::kMpiAlltoallv,
                  std::string("--comm=") + comm_name(s.eopt.comm) +
                      " does not reach other ranks: use mpi_ring (auto), mpi_put or mpi_alltoallv");
+  const bool ring = s.eopt.comm == Comm::kAuto || s.eopt.comm == Comm::kMpiRing;
+  if (rank && rank->ranks > 1 && ring && s.eopt.net != Net::kVerbs) {
+    if (FLAGS_small_bytes == "auto" || FLAGS_small_bytes == "measure") {  // a collective, before any loading
+      const SwitchPoint sp = cluster_switch_point(FLAGS_small_bytes == "measure");
+      s.eopt.small_bytes = sp.bytes;
+      s.switch_how = sp.how;
+    } else {
+      s.switch_how = "--small_bytes";
+    }
+  }
   CHATTY_CHECK(s.eopt.ring_bytes >= 4096 && s.eopt.ring_bytes <= (size_t(1) << 30),
                "--ring_bytes must be 4096..2^30 (got " + std::to_string(s.eopt.ring_bytes) + ")");
   CHATTY_CHECK(s.eopt.small_bytes <= (size_t(1) << 30),

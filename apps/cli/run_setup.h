@@ -28,6 +28,7 @@ struct RunSetup {
   bool default_weights = true;  // SSSP on an unweighted graph
   uint64_t seed = 1;
   std::string output, trace;
+  std::string switch_how;  // ranks, mpi_ring: where the small/large switch point came from
 
   bool has_source() const { return app_spec(app).needs_source; }
   bool reorders() const { return reorder == Reorder::kDegree || (reorder == Reorder::kAuto && app_spec(app).reorders); }

@@ -31,21 +31,18 @@ class ClaimPacer {
     seconds_ = seconds_ > 0 ? 0.5 * seconds_ + 0.5 * per_block : per_block;
   }
 
-  // Whether to try claiming from `owner` in this phase. A try costs round
-  // trips (the owner's worklist words) even when it claims nothing, which
-  // on a phase of microseconds (a grid's wavefront) costs more than it
-  // could give; so after a try that claimed nothing the next ones come 1,
-  // 2, 4, ... up to kMaxGap phases apart, and a claim resets the gap.
-  bool try_now(int owner) {
+  // Whether to try claiming from `owner` at time `now` (seconds). A try
+  // costs round trips (the owner's worklist words) even when it claims
+  // nothing, which next to phases of microseconds (a grid's wavefront)
+  // costs more than it could give; so after a try that claimed nothing the
+  // next waits 16 us, then twice as long after each that claims nothing,
+  // up to 1 ms, and a claim resets the wait. Phases of milliseconds (a
+  // gather's) are tried every time.
+  bool try_now(int owner, double now) const { return now >= backoff_[size_t(owner)].next; }
+  void tried(int owner, bool claimed, double now) {
     Backoff& b = backoff_[size_t(owner)];
-    if (b.wait == 0) return true;
-    --b.wait;
-    return false;
-  }
-  void tried(int owner, bool claimed) {
-    Backoff& b = backoff_[size_t(owner)];
-    b.gap = claimed ? 0 : std::min(kMaxGap, std::max(1u, 2 * b.gap));
-    b.wait = b.gap;
+    b.gap = claimed ? 0 : std::clamp(2 * b.gap, kFirstGap, kMaxGap);
+    b.next = now + b.gap;
   }
 
   // The fewest blocks `owner` must have left for a claim of `take` to end
@@ -57,9 +54,9 @@ class ClaimPacer {
   }
 
  private:
-  static constexpr uint32_t kMaxGap = 16;
+  static constexpr double kFirstGap = 16e-6, kMaxGap = 1e-3;
   struct Backoff {
-    uint32_t gap = 0, wait = 0;  // phases between tries; phases to skip before the next
+    double gap = 0, next = 0;  // seconds from a try to the next; when the next may be
   };
   std::vector<double> owner_seconds_;  // per device: its time per block, as its last header said
   std::vector<Backoff> backoff_;       // per device

@@ -143,8 +143,8 @@ class RemoteGather {
   // The fewest blocks `owner` must have left for a claim of `take` to pay,
   // and when to try it (ClaimPacer).
   uint32_t keep(int owner, uint32_t take) const { return pacer_.keep(owner, take); }
-  bool try_now(int owner) { return pacer_.try_now(owner); }
-  void tried(int owner, bool claimed) { pacer_.tried(owner, claimed); }
+  bool try_now(int owner) const { return pacer_.try_now(owner, omp_get_wtime()); }
+  void tried(int owner, bool claimed) { pacer_.tried(owner, claimed, omp_get_wtime()); }
 
   uint64_t cache_hits() const { return cache_.hits(); }
   uint64_t cache_misses() const { return cache_.misses(); }

@@ -162,8 +162,8 @@ class RemotePush {
   // The fewest blocks `owner` must have left for a claim of `take` to pay,
   // and when to try it (ClaimPacer).
   uint32_t keep(int owner, uint32_t take) const { return pacer_.keep(owner, take); }
-  bool try_now(int owner) { return pacer_.try_now(owner); }
-  void tried(int owner, bool claimed) { pacer_.tried(owner, claimed); }
+  bool try_now(int owner) const { return pacer_.try_now(owner, omp_get_wtime()); }
+  void tried(int owner, bool claimed) { pacer_.tried(owner, claimed, omp_get_wtime()); }
 
   // Thief: the vertices its claims of this step changed; the step takes
   // them into its output and clears the list.
