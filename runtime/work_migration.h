@@ -157,6 +157,10 @@ class MigrationBoard {
   void open(int d, const Task& task, vid_t lo, vid_t hi, vid_t block, uint32_t keep = 0) {
     Slot& s = slots_[size_t(d)];
     s.task = task;
+    if (lone()) {  // no peer reads the words: the team splits the blocks as an OpenMP loop would
+      s.lo = lo, s.hi = hi, s.block = block;
+      return;
+    }
     s.list.open(lo, hi, block, keep, std::max(keep, remote_.keep));
   }
 
@@ -179,6 +183,14 @@ class MigrationBoard {
   template <typename Acc, typename Work, typename RemoteWork = NoRemote>
   void run(int d, Acc& acc, Work work, RemoteWork* remote = nullptr, bool remote_thread = true) {
     Slot& own = slots_[size_t(d)];
+    if (lone()) {
+      // An orphaned loop: it binds to the calling team (or runs alone).
+      const int64_t blocks = (int64_t(own.hi) - int64_t(own.lo) + own.block - 1) / own.block;
+#pragma omp for schedule(dynamic, 1) nowait
+      for (int64_t b = 0; b < blocks; ++b)
+        work(own.task, own.lo + vid_t(b) * own.block, std::min<vid_t>(own.hi, own.lo + vid_t(b + 1) * own.block), acc);
+      return;
+    }
     vid_t lo, hi;
     while (own.list.grab_front(lo, hi)) {
       work(own.task, lo, hi, acc);
@@ -217,7 +229,9 @@ class MigrationBoard {
     }
   }
 
-  void wait_done(int d) const { slots_[size_t(d)].list.wait_done(); }
+  void wait_done(int d) const {
+    if (!lone()) slots_[size_t(d)].list.wait_done();  // alone, the team's loop ends when its blocks do
+  }
 
   // run() on every thread of device d's team, their sums added into acc
   // (Acc has +=), then wait_done(d). One thread of the team helps peers on
@@ -239,10 +253,14 @@ class MigrationBoard {
   }
 
  private:
+  // The run's only device: its blocks need no words on the fabric.
+  bool lone() const { return slots_.size() == 1; }
+
   struct alignas(64) Slot {
     Slot(Fabric& f, int d, int span, int fields) : list(f, d, span, fields) {}
     Worklist list;
     Task task{};
+    vid_t lo = 0, hi = 0, block = 1;  // a lone device's blocks
   };
   std::vector<Slot> slots_;
   Fabric& fabric_;
