@@ -21,21 +21,32 @@ namespace chatty {
 // comm/cluster.h reports what a rank would lack for it).
 template <typename P>
 std::vector<typename P::Value> run_on_gpus(const AppRun& r, const P& prog, AppOutput& out) {
-  const GpuInventory inv = probe_gpus();
-  CHATTY_CHECK(!inv.gpus.empty(), "--backend=cuda: no usable GPU (" + inv.why_none + ")");
   const ClusterPlace* c = cluster();
   if (c && c->ranks == 1) c = nullptr;  // one rank runs as one process does
   const int D = r.part.devices(), local = c ? c->local : D, first = c ? c->first() : 0;
-  const int gpus = int(inv.gpus.size());
-  GpuPlacement place = place_devices(local, gpus);
-  // Ranks sharing a node start on different GPUs (round-robin from there).
-  const int shift = c ? node_local_rank() * local % gpus : 0;
-  for (int& x : place.gpu_of) x = inv.gpus[size_t((x + shift) % gpus)].ordinal;
-  if (!c) validate_gpu_comm(r.opt.comm, place);
-  const GpuAppNeeds needs = cuda::needs_of<P>(r.opt);
-  std::vector<DeviceLayout> layouts;
-  for (int d = first; d < first + local; ++d) layouts.push_back(plan_device_layout(r.g, r.part, d, needs));
-  check_gpu_memory(place, layouts, inv);
+  GpuPlacement place;
+  // What a rank checks alone (its GPUs, their memory) is agreed before the
+  // first collective, so a rank that fails here does not leave the others
+  // waiting.
+  std::string refused;
+  try {
+    const GpuInventory inv = probe_gpus();
+    CHATTY_CHECK(!inv.gpus.empty(), "--backend=cuda: no usable GPU (" + inv.why_none + ")");
+    const int gpus = int(inv.gpus.size());
+    place = place_devices(local, gpus);
+    // Ranks sharing a node start on different GPUs (round-robin from there).
+    const int shift = c ? node_local_rank() * local % gpus : 0;
+    for (int& x : place.gpu_of) x = inv.gpus[size_t((x + shift) % gpus)].ordinal;
+    if (!c) validate_gpu_comm(r.opt.comm, place);
+    const GpuAppNeeds needs = cuda::needs_of<P>(r.opt);
+    std::vector<DeviceLayout> layouts;
+    for (int d = first; d < first + local; ++d) layouts.push_back(plan_device_layout(r.g, r.part, d, needs));
+    check_gpu_memory(place, layouts, inv);
+  } catch (const Error& e) {
+    refused = e.what();
+  }
+  if (c) refused = cluster_agree_error(refused);
+  CHATTY_CHECK(refused.empty(), refused);
   out.gpu_of = place.gpu_of;
   if (c) {
     const size_t n = r.g.num_vertices();

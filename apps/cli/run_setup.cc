@@ -80,10 +80,19 @@ RunSetup check_run_flags() {
   s.eopt = engine_options();
   s.eopt.gpu_lb = parse_gpu_lb(FLAGS_gpu_lb);
   const ClusterPlace* rank = cluster_start(s.eopt.devices);
-  s.choice =
-      FLAGS_backend == "cpu" ? select_backend("cpu", GpuInventory{}) : select_backend(FLAGS_backend, probe_gpus());
+  // Ranks agree on one backend: a rank without a GPU fails all of them
+  // (--backend=cuda) or takes them all to the CPU (auto).
+  std::string refused;
+  try {
+    s.choice =
+        FLAGS_backend == "cpu" ? select_backend("cpu", GpuInventory{}) : select_backend(FLAGS_backend, probe_gpus());
+  } catch (const Error& e) {
+    refused = e.what();
+  }
+  if (rank) refused = cluster_agree_error(refused);
+  CHATTY_CHECK(refused.empty(), refused);
   if (rank && cluster_max(s.choice.backend == Backend::kCpu ? 1.0 : 0.0) > 0 && s.choice.backend != Backend::kCpu)
-    s.choice = {Backend::kCpu, "cpu (auto): another rank has no usable GPU"};  // every rank runs one backend
+    s.choice = {Backend::kCpu, "cpu (auto): another rank has no usable GPU"};
   CHATTY_CHECK(rank || s.eopt.net != Net::kVerbs, "--net=verbs connects ranks: start them with mpirun");
   if (rank && s.eopt.net == Net::kVerbs) {
     const RdmaProbe rdma = probe_rdma();

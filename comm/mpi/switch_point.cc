@@ -118,7 +118,7 @@ size_t switch_from(const Probe& p) {
 }
 
 // The hosts of every rank, gathered to all: "host:ranks,..." in host order,
-// and the rank of `me`'s first partner on another host (or rank 1).
+// and the first rank on another host than rank 0's (else rank 1).
 std::pair<std::string, int> hosts_and_partner(MPI_Comm comm, int ranks) {
   char name[MPI_MAX_PROCESSOR_NAME] = {};
   int len = 0;
@@ -126,13 +126,14 @@ std::pair<std::string, int> hosts_and_partner(MPI_Comm comm, int ranks) {
   std::vector<char> all(size_t(ranks) * MPI_MAX_PROCESSOR_NAME);
   MPI_Allgather(name, MPI_MAX_PROCESSOR_NAME, MPI_CHAR, all.data(), MPI_MAX_PROCESSOR_NAME, MPI_CHAR, comm);
   std::map<std::string, int> count;
-  int partner = 1;
+  int partner = 0;
   const std::string first(&all[0]);
   for (int r = 0; r < ranks; ++r) {
     const std::string h(&all[size_t(r) * MPI_MAX_PROCESSOR_NAME]);
     ++count[h];
-    if (partner == 1 && h != first && r > 0) partner = r;
+    if (!partner && h != first) partner = r;
   }
+  if (!partner) partner = 1;
   std::string s;
   for (const auto& [h, n] : count) s += (s.empty() ? "" : ",") + h + ":" + std::to_string(n);
   return {s, partner};
@@ -169,7 +170,9 @@ SwitchPoint cluster_switch_point(bool measure_again) {
   uint64_t cached = 0;
   if (me == 0 && !measure_again) {
     const nlohmann::json j = read_cache(path);
-    if (j.contains(key) && j[key].contains("small_bytes")) cached = j[key]["small_bytes"].get<uint64_t>() + 1;
+    if (j.contains(key) && j[key].is_object() && j[key].contains("small_bytes") &&
+        j[key]["small_bytes"].is_number_unsigned())
+      cached = j[key]["small_bytes"].get<uint64_t>() + 1;
   }
   check_mpi(MPI_Bcast(&cached, 1, MPI_UINT64_T, 0, comm), "MPI_Bcast");
   if (cached) {

@@ -36,19 +36,20 @@ inline size_t second_buffer_offset(size_t bytes) { return (bytes + 2048 + 4095) 
 
 // Publishes the values of all n vertices, whose out-degrees `degree` holds,
 // into `place` and `next_place` (n values each) or, when null, into
-// storage of the state's own.
+// storage of the state's own (a null `next_place` follows `place` at
+// second_buffer_offset).
 template <typename P>
 GatherState<typename P::Value> gather_init(vid_t n, Degrees degree, const P& prog, const typename P::Value* val,
                                            typename P::Value* place = nullptr,
                                            typename P::Value* next_place = nullptr) {
   using V = typename P::Value;
   GatherState<V> s;
+  const size_t second = second_buffer_offset(size_t(n) * sizeof(V)) / sizeof(V);
   if (!place) {
-    const size_t second = second_buffer_offset(size_t(n) * sizeof(V)) / sizeof(V);
     s.storage.resize(second + n);
     place = s.storage.data();
-    next_place = place + second;
   }
+  if (!next_place) next_place = place + second;
   s.contrib = place;
   s.next_contrib = next_place;
   double dangling = 0;

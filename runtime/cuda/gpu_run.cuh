@@ -131,8 +131,11 @@ std::vector<typename P::Value> run_program_gpu(const Graph& g, const P& prog, co
       });
     }
   }
-  if (!run.error().empty()) throw Error(run.error());
-  CHATTY_CHECK(all_up, "a GPU device of another rank failed to start");
+  // Every rank learns the first failure (a device's, or a rank's whose
+  // devices did not all start) before the gather, which all must join.
+  std::string failed = run.error().empty() && !all_up ? "a GPU device of another rank failed to start" : run.error();
+  if (ranks.ranks > 1) failed = cluster_agree_error(run.error());
+  CHATTY_CHECK(failed.empty() && all_up, failed.empty() ? "a GPU device of another rank failed to start" : failed);
   stats.transport = policy.describe();
   if (ranks.ranks > 1) gather_rank_results(result.data(), n, stats, part, ranks);
   return result;

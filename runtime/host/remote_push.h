@@ -98,13 +98,13 @@ class RemotePush {
   RemotePush(ExposedMemory& mem, const Partition& part, int d, Degrees degree, const P& prog, size_t cache_bytes)
       : mem_(mem), part_(part), d_(d), degree_(degree), prog_(prog), pacer_(part.devices()), cache_(cache_bytes) {}
 
-  // Owner: the frontier `in` with its values `val` (a replica: indexed by
-  // vertex) becomes what thieves read, with the owner's last time per
-  // block; before the worklist opens.
+  // Owner: the frontier `in` (owned vertices, each once: at most one per
+  // row) with its values `val` (a replica: indexed by vertex) becomes what
+  // thieves read, with the owner's last time per block; before the
+  // worklist opens.
   void publish(const Queue& in, const V* val) {
     std::byte* region = mem_.local(d_);
     const PushRegion<V> r(part_.end(d_) - part_.begin(d_));
-    CHATTY_CHECK(in.count <= part_.end(d_) - part_.begin(d_), "a frontier lists an owned vertex once (internal)");
     auto* ids = reinterpret_cast<vid_t*>(region + r.ids);
     auto* vals = reinterpret_cast<V*>(region + r.vals);
 #pragma omp parallel for schedule(static) if (in.count > 16384)
