@@ -22,6 +22,7 @@
 #include "kernels/cpu/gather_pull.h"
 #include "runtime/graph_chunk.h"
 #include "runtime/host/claim_pacer.h"
+#include "runtime/host/exposed_rows.h"
 #include "runtime/migration_cache.h"
 #include "runtime/partition.h"
 
@@ -56,14 +57,7 @@ struct GatherRegion {
 // would at load time.
 template <typename V>
 void expose_gather(std::byte* region, const GatherRegion<V>& r, const CsrChunk& in) {
-  std::memset(region, 0, r.targets);
-  const vid_t rows = in.hi - in.lo;
-  auto* offsets = reinterpret_cast<eid_t*>(region + r.offsets);
-  const eid_t first = rows ? in.begin(in.lo) : 0;
-  for (vid_t i = 0; i <= rows && in.offsets; ++i) offsets[i] = in.offsets[i] - first;
-  if (!in.offsets) offsets[0] = 0;
-  const eid_t m = in.num_edges();
-  if (m) std::memcpy(region + r.targets, in.targets + first, size_t(m) * sizeof(vid_t));
+  expose_rows(region, r.targets, in, r.offsets, r.targets);
 }
 
 // The header of a superstep's gather: which published-value buffer is

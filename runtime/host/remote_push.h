@@ -26,6 +26,7 @@
 #include "runtime/frontier.h"
 #include "runtime/graph_chunk.h"
 #include "runtime/host/claim_pacer.h"
+#include "runtime/host/exposed_rows.h"
 #include "runtime/migration_cache.h"
 #include "runtime/partition.h"
 #include "runtime/status.h"
@@ -60,16 +61,8 @@ struct PushRegion {
 // out-edges `out` there, as a NIC's memory registration would at load time.
 template <typename V>
 void expose_push(std::byte* region, const CsrChunk& out) {
-  const vid_t rows = out.hi - out.lo;
-  const eid_t m = out.num_edges();
-  const PushRegion<V> r(rows, m);
-  std::memset(region, 0, r.targets);
-  auto* offsets = reinterpret_cast<eid_t*>(region + r.offsets);
-  const eid_t first = rows ? out.begin(out.lo) : 0;
-  for (vid_t i = 0; i <= rows && out.offsets; ++i) offsets[i] = out.offsets[i] - first;
-  if (!out.offsets) offsets[0] = 0;
-  if (m) std::memcpy(region + r.targets, out.targets + first, size_t(m) * sizeof(vid_t));
-  if (m && out.weights) std::memcpy(region + r.weights, out.weights + first, size_t(m) * sizeof(weight_t));
+  const PushRegion<V> r(out.hi - out.lo, out.num_edges());
+  expose_rows(region, r.targets, out, r.offsets, r.targets, r.weights);
   const uint64_t h[2] = {0, uint64_t(out.weights ? r.weights : 0)};
   std::memcpy(region, h, sizeof(h));
 }
