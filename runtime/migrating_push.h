@@ -50,17 +50,6 @@ PushSums push_step(MigrationBoard<PushTask<typename P::Value>>& board, int d, co
   // place: small frontiers (a grid's wavefront) are not worth the traffic,
   // so the last kKeep blocks stay with the owner.
   constexpr uint32_t kKeep = 8;
-  // What the board calls for blocks claimed from other ranks.
-  struct Across {
-    host::RemotePush<P>* r;
-    V* val;
-    Bitmap* claimed;
-    void operator()(int owner, vid_t lo, vid_t hi, PushSums& s) { r->relax(owner, lo, hi, val, *claimed, s); }
-    uint32_t keep(int owner, uint32_t take) const { return r->keep(owner, take); }
-    bool try_now(int owner) { return r->try_now(owner); }
-    void tried(int owner, bool claimed) { r->tried(owner, claimed); }
-  } across{remote, val, &claimed};
-  Across* help = remote ? &across : nullptr;
   // A frontier of too few blocks for any to go to another rank is not
   // published: no thief can win a block of it.
   const bool publish = remote && board.claimable(uint32_t((in.count + cpu::kGrain - 1) / cpu::kGrain), kKeep);
@@ -68,7 +57,7 @@ PushSums push_step(MigrationBoard<PushTask<typename P::Value>>& board, int d, co
   board.open(d, PushTask<V>{in.ids.data(), val, &g.out, g.out_degree}, 0, vid_t(in.count), vid_t(cpu::kGrain), kKeep);
   PushSums sums;
   if (omp_get_max_threads() == 1) {
-    if (remote) remote->set_shared(false);
+    if (remote) remote->begin_step(val, &claimed, /*shared=*/false);
     vid_t* next = out.ids.mutable_data();
     size_t k = 0;
     board.run(
@@ -85,10 +74,10 @@ PushSums push_step(MigrationBoard<PushTask<typename P::Value>>& board, int d, co
           s.edges += edges;
           if constexpr (kScout) s.scout += scout;
         },
-        help);
+        remote);
     out.count = k;
   } else {
-    if (remote) remote->set_shared(true);
+    if (remote) remote->begin_step(val, &claimed, /*shared=*/true);
     std::atomic<size_t> tail{0};
 #pragma omp parallel
     {
@@ -103,7 +92,7 @@ PushSums push_step(MigrationBoard<PushTask<typename P::Value>>& board, int d, co
             s.edges += edges;
             if constexpr (kScout) s.scout += scout;
           },
-          help, omp_get_thread_num() == 0);
+          remote, omp_get_thread_num() == 0);
       local.flush_into(out, tail);
 #pragma omp critical(chatty_push_sums)
       sums += mine;

@@ -246,10 +246,11 @@ void check_remote_push(const Graph& g, const P& prog) {
       owner.publish(frontier, owner_val.data());
       std::vector<V> got = thief_val;
       Bitmap thief_claimed(n);
+      thief.begin_step(got.data(), &thief_claimed, /*shared=*/false);
       host::PushSums sums;
       for (vid_t v = vid_t(frontier.count); v > 0;) {  // from the back, 3 blocks of 64 a claim
         const vid_t from = v > 192 ? v - 192 : 0;
-        thief.relax(1, from, v, got.data(), thief_claimed, sums);
+        thief(1, from, v, sums);
         v = from;
       }
       owner.done(frontier.count, 64);

@@ -119,13 +119,13 @@ class RemotePush {
         host::seconds_per_block(omp_get_wtime() - t0_, omp_get_max_threads(), double((count + block - 1) / block));
   }
 
-  // Thief: before a step, whether other threads of its team relax into
-  // the same replica at the same time.
-  void set_shared(bool shared) { shared_ = shared; }
+  // Thief: before a step, the replica and claims bitmap of the step, and
+  // whether other threads of its team relax into them at the same time.
+  void begin_step(V* val, Bitmap* claimed, bool shared) { val_ = val, claimed_ = claimed, shared_ = shared; }
 
-  // Thief: relaxes owner's tasks [lo, hi) into `val`, with the claims
-  // bitmap of the step; changed() lists what it changed.
-  void relax(int owner, vid_t lo, vid_t hi, V* val, Bitmap& claimed, PushSums& sums) {
+  // Thief (the board's remote computation): relaxes owner's tasks [lo, hi)
+  // into the step's replica; changed() lists what it changed.
+  void operator()(int owner, vid_t lo, vid_t hi, PushSums& sums) {
     const double t0 = omp_get_wtime();
     const PushRegion<V> r(part_.end(owner) - part_.begin(owner));
     uint64_t header[3];
@@ -142,10 +142,10 @@ class RemotePush {
       const eid_t deg = eid_t(row.targets.size());
       auto push = [this](vid_t v) { changed_.push_back(v); };
       if (shared_)
-        cpu::detail::relax_row<true>(degree_, prog_, vals_[i], ids_[i], row.targets.data(), w, 0, deg, val, claimed,
+        cpu::detail::relax_row<true>(degree_, prog_, vals_[i], ids_[i], row.targets.data(), w, 0, deg, val_, *claimed_,
                                      sums.scout, sums.edges, push);
       else
-        cpu::detail::relax_row<false>(degree_, prog_, vals_[i], ids_[i], row.targets.data(), w, 0, deg, val, claimed,
+        cpu::detail::relax_row<false>(degree_, prog_, vals_[i], ids_[i], row.targets.data(), w, 0, deg, val_, *claimed_,
                                       sums.scout, sums.edges, push);
     }
     pacer_.heard(owner, std::bit_cast<double>(header[2]));
@@ -219,6 +219,8 @@ class RemotePush {
   const P& prog_;
   ClaimPacer pacer_;
   MigrationCache<Held> cache_;
+  V* val_ = nullptr;           // thief: the step's replica
+  Bitmap* claimed_ = nullptr;  // thief: the step's claims
   bool shared_ = false;
   double seconds_per_block_ = 0;  // owner: its last step's
   double t0_ = 0;                 // owner: when its step's worklist opened
