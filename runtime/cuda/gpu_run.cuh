@@ -133,8 +133,7 @@ std::vector<typename P::Value> run_program_gpu(const Graph& g, const P& prog, co
   }
   // Every rank learns the first failure (a device's, or a rank's whose
   // devices did not all start) before the gather, which all must join.
-  std::string failed = run.error().empty() && !all_up ? "a GPU device of another rank failed to start" : run.error();
-  if (ranks.ranks > 1) failed = cluster_agree_error(run.error());
+  const std::string failed = ranks.ranks > 1 ? cluster_agree_error(run.error()) : run.error();
   CHATTY_CHECK(failed.empty() && all_up, failed.empty() ? "a GPU device of another rank failed to start" : failed);
   stats.transport = policy.describe();
   if (ranks.ranks > 1) gather_rank_results(result.data(), n, stats, part, ranks);
