@@ -108,7 +108,8 @@ struct GpuRingPlacement {
   std::string where;  // "pinned host memory (staged)"
   std::string why;
 };
-GpuRingPlacement place_gpu_rings(Net net);
+// `rdma`: probe_rdma() of this rank.
+GpuRingPlacement place_gpu_rings(const RdmaProbe& rdma, Net net);
 
 // Seed 003's small/large switch for mpi_ring: a pair's records under
 // `bytes` a superstep go as one two-sided message, larger ones stream

@@ -48,9 +48,8 @@ RdmaProbe probe_rdma() {
   return p;
 }
 
-GpuRingPlacement place_gpu_rings(Net net) {
+GpuRingPlacement place_gpu_rings(const RdmaProbe& rdma, Net net) {
   GpuRingPlacement g{"pinned host memory (staged)", ""};
-  const RdmaProbe rdma = probe_rdma();
   std::error_code ec;
   if (rdma.devices.empty())
     g.why = "no RDMA device (" + rdma.reason + ")";

@@ -61,11 +61,12 @@ TEST(Fabric, WordsAreSharedAndAtomic) {
 // GPU devices inside ranks keep their records in pinned host memory and
 // say why not in GPU memory: on a box without an RDMA device, that it has none.
 TEST(GpuRings, StagedThroughHostMemoryAndSayWhy) {
+  const RdmaProbe rdma = probe_rdma();
   for (Net net : {Net::kMpi, Net::kVerbs}) {
-    const GpuRingPlacement g = place_gpu_rings(net);
+    const GpuRingPlacement g = place_gpu_rings(rdma, net);
     EXPECT_EQ(g.where, "pinned host memory (staged)");
     EXPECT_FALSE(g.why.empty());
-    if (probe_rdma().devices.empty()) {
+    if (rdma.devices.empty()) {
       EXPECT_EQ(g.why.rfind("no RDMA device (", 0), 0u) << g.why;
     }
   }

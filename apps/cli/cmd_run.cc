@@ -223,7 +223,7 @@ int cmd_run(const std::vector<std::string>& args) {
     r.say("switch      records under %zu bytes a pair and superstep go two-sided (%s)\n", s.eopt.small_bytes,
           s.switch_how.c_str());
   const GpuRingPlacement rings =
-      cluster() && s.choice.backend == Backend::kCuda ? place_gpu_rings(s.eopt.net) : GpuRingPlacement{};
+      cluster() && s.choice.backend == Backend::kCuda ? place_gpu_rings(rdma, s.eopt.net) : GpuRingPlacement{};
   if (!rings.where.empty()) r.say("gpu rings   %s: %s\n", rings.where.c_str(), rings.why.c_str());
   if (p.part) r.say("partition   %.3f s (%d chunks)\n", p.partition_s, s.eopt.devices);
 
