@@ -100,7 +100,7 @@ EngineResult<typename P::Value> run_program_multi(const Graph& g, const P& prog,
   const int saved_levels = omp_get_max_active_levels();
   omp_set_max_active_levels(2);
   std::vector<std::vector<V>> replicas(static_cast<size_t>(D));
-  const typename host::GatherBoard<V>::Remote across{opt.migrate_block, opt.migrate_threshold};
+  const RemoteClaims across{opt.migrate_block, opt.migrate_threshold};
   host::GatherBoard<V> gather_board(*fabric, opt.migrate, across);
   // Blocks migrate across ranks too, for Jacobi gathers and push steps:
   // devices expose what a thief reads to the other ranks (a collective, so
@@ -135,8 +135,7 @@ EngineResult<typename P::Value> run_program_multi(const Graph& g, const P& prog,
     }
   }
   const size_t cache_bytes = size_t(opt.migrate_cache_mb) << 20;
-  const typename host::PushBoard<V>::Remote push_across{opt.migrate_block, opt.migrate_threshold};
-  host::PushBoard<V> push_board(*fabric, opt.migrate, push_across);
+  host::PushBoard<V> push_board(*fabric, opt.migrate, across);
   host::PullBoard<V> pull_board(*fabric, opt.migrate);
   host::ConnectivityBoard wcc_board(*fabric, opt.migrate);
   uint64_t delta = 1;

@@ -119,6 +119,15 @@ class Worklist {
   const int span_, w_;
 };
 
+// How peers on other ranks take blocks, the same for every board of a run:
+// `take` blocks a claim (RGraph's migrate_block), while the owner has more
+// than `keep` left (its migrate_threshold: a remote block costs a round
+// trip, so the owner keeps more of its last blocks from them than from its
+// local peers).
+struct RemoteClaims {
+  uint32_t take = 4, keep = 8;
+};
+
 // Every device's worklist and the task a peer needs to compute its blocks
 // (pointers to the owner's arrays), shared by the devices of one run.
 // Peers on other ranks cannot follow those pointers: a family that lets
@@ -131,13 +140,7 @@ class Worklist {
 template <typename Task>
 class MigrationBoard {
  public:
-  // How peers on other ranks take blocks: `take` blocks a claim (RGraph's
-  // migrate_block), while the owner has more than `keep` left (its
-  // migrate_threshold: a remote block costs a round trip, so the owner
-  // keeps more of its last blocks from them than from its local peers).
-  struct Remote {
-    uint32_t take = 4, keep = 8;
-  };
+  using Remote = RemoteClaims;
 
   // Reserves the worklists' words on the fabric: before the devices start.
   MigrationBoard(Fabric& f, bool enabled, Remote remote = {}) : fabric_(f), enabled_(enabled), remote_(remote) {
