@@ -177,8 +177,8 @@ class DeviceContext {
 
   // Publishes status, meets the other devices, exchanges, meets again
   // (runtime/superstep_sync.h). Returns every device's status for this
-  // superstep (same on all devices).
-  std::vector<DeviceStatus> sync(int parity, DeviceStatus mine) {
+  // superstep (same on all devices), valid until the next sync.
+  const std::vector<DeviceStatus>& sync(int parity, DeviceStatus mine) {
     count_sent(parity ^ 1, mine);
     return sync_.run(d, parity, mine, clk_, pull_);
   }

@@ -5,6 +5,7 @@
 // of the device that owns the vertices.
 #pragma once
 
+#include <algorithm>
 #include <atomic>
 #include <bit>
 #include <cstdint>
@@ -94,19 +95,33 @@ struct Queue {
   const vid_t* end() const { return ids.data() + count; }
 };
 
-// Per-thread staging for the next queue: each thread appends locally, then
-// claims a slice of the shared queue with one atomic add (no locks).
+// Per-thread staging for the next queue: each thread appends to its own
+// buffer and, when it fills, claims a slice of the shared queue with one
+// atomic add (no locks).
 class LocalQueue {
  public:
-  void push(vid_t v) { buf_.push_back(v); }
-  void flush_into(Queue& q, std::atomic<size_t>& tail) {
-    size_t at = tail.fetch_add(buf_.size(), std::memory_order_relaxed);
-    std::copy(buf_.begin(), buf_.end(), q.ids.mutable_data() + at);
-    buf_.clear();
+  // Appends to q, whose next free entry is `tail` (shared by the team).
+  LocalQueue(Queue& q, std::atomic<size_t>& tail) : q_(q), tail_(tail) {}
+  void push(vid_t v) {
+    if (k_ == kRoom) flush();
+    buf_[k_++] = v;
+  }
+  // Moves what is buffered into q; call before the team's last use of q.
+  void flush() {
+    const size_t at = tail_.fetch_add(k_, std::memory_order_relaxed);
+    std::copy(buf_, buf_ + k_, q_.ids.mutable_data() + at);
+    k_ = 0;
   }
 
  private:
-  std::vector<vid_t> buf_;
+  // A fixed buffer on the thread's stack: a growing vector would allocate
+  // a few times in every push step, which on a grid's thin frontiers costs
+  // as much as the step.
+  static constexpr size_t kRoom = 512;
+  Queue& q_;
+  std::atomic<size_t>& tail_;
+  size_t k_ = 0;
+  vid_t buf_[kRoom];
 };
 
 void queue_to_bitmap(const Queue& q, Bitmap& b);

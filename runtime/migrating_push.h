@@ -56,7 +56,9 @@ PushSums push_step(MigrationBoard<PushTask<typename P::Value>>& board, int d, co
   if (publish) remote->publish(in, val);
   board.open(d, PushTask<V>{in.ids.data(), val, &g.out, g.out_degree}, 0, vid_t(in.count), vid_t(cpu::kGrain), kKeep);
   PushSums sums;
-  if (omp_get_max_threads() == 1) {
+  // A lone device's frontier of one block is not worth starting its team
+  // (a grid's wavefront starts and ends thin).
+  if (omp_get_max_threads() == 1 || (board.devices() == 1 && in.count <= size_t(cpu::kGrain))) {
     if (remote) remote->begin_step(val, &claimed, /*shared=*/false);
     vid_t* next = out.ids.mutable_data();
     size_t k = 0;
@@ -81,7 +83,7 @@ PushSums push_step(MigrationBoard<PushTask<typename P::Value>>& board, int d, co
     std::atomic<size_t> tail{0};
 #pragma omp parallel
     {
-      LocalQueue local;
+      LocalQueue local(out, tail);
       PushSums mine;
       board.run(
           d, mine,
@@ -93,7 +95,7 @@ PushSums push_step(MigrationBoard<PushTask<typename P::Value>>& board, int d, co
             if constexpr (kScout) s.scout += scout;
           },
           remote, omp_get_thread_num() == 0);
-      local.flush_into(out, tail);
+      local.flush();
 #pragma omp critical(chatty_push_sums)
       sums += mine;
     }

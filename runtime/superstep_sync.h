@@ -37,21 +37,35 @@ struct PhaseClock {
 class SuperstepSync {
  public:
   SuperstepSync(Fabric& fabric, Mailboxes& mb, TransportPolicy& policy, MultiStats& stats)
-      : fabric_(fabric), mb_(mb), policy_(policy), stats_(stats), broken_(size_t(fabric.devices()), 0) {}
+      : fabric_(fabric),
+        mb_(mb),
+        policy_(policy),
+        stats_(stats),
+        broken_(size_t(fabric.devices()), 0),
+        agreed_(size_t(fabric.devices()), std::vector<DeviceStatus>(size_t(fabric.devices()))) {}
 
   int devices() const { return fabric_.devices(); }
   Mailboxes& mailboxes() { return mb_; }
 
   // Device d's sync for `parity`: `mine` counts the records it sends for
   // parity ^ 1 (sent, delivered, offers) and is failed if the device hit an
-  // error. Returns every device's status, the same on every device; unless
+  // error. Returns every device's status, the same on every device (d's
+  // own buffer, reused: valid until d's next sync); unless
   // one failed, the records for parity ^ 1 are then in every receive slot.
   // An exchange that throws is recorded (error()) and fails this device's
   // next status, so every device stops at the next sync instead of waiting.
-  std::vector<DeviceStatus> run(int d, int parity, DeviceStatus mine, PhaseClock& clk, bool pull) {
+  const std::vector<DeviceStatus>& run(int d, int parity, DeviceStatus mine, PhaseClock& clk, bool pull) {
     const int out = parity ^ 1;
     if (broken_[size_t(d)]) mine.failed = 1;
-    std::vector<DeviceStatus> all(static_cast<size_t>(devices()));
+    std::vector<DeviceStatus>& all = agreed_[size_t(d)];
+    if (devices() == 1) {  // the run's only device: nothing to agree on or send, no clock to read
+      all[0] = mine;
+      if (mine.failed)
+        stopped_ = 1;
+      else
+        record(d, all, clk, pull, -1, nullptr);
+      return all;
+    }
     clk.begin(kWait);
     fabric_.all_gather(d, &mine, sizeof mine, all.data());
     clk.end();
@@ -136,7 +150,8 @@ class SuperstepSync {
   Mailboxes& mb_;
   TransportPolicy& policy_;
   MultiStats& stats_;
-  std::vector<char> broken_;  // per device: its exchange threw
+  std::vector<char> broken_;                       // per device: its exchange threw
+  std::vector<std::vector<DeviceStatus>> agreed_;  // per device, what its last sync agreed
   std::string error_;
   char stopped_ = 0;  // written alike by every device that sees a failed status
 };

@@ -187,7 +187,11 @@ class MigrationBoard {
   void run(int d, Acc& acc, Work work, RemoteWork* remote = nullptr, bool remote_thread = true) {
     Slot& own = slots_[size_t(d)];
     if (lone()) {
-      // An orphaned loop: it binds to the calling team (or runs alone).
+      if (omp_get_num_threads() == 1) {  // alone: one call over every block, no scheduler in between
+        if (own.lo < own.hi) work(own.task, own.lo, own.hi, acc);
+        return;
+      }
+      // An orphaned loop: it binds to the calling team.
       const int64_t blocks = (int64_t(own.hi) - int64_t(own.lo) + own.block - 1) / own.block;
 #pragma omp for schedule(dynamic, 1) nowait
       for (int64_t b = 0; b < blocks; ++b)

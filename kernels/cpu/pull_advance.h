@@ -44,29 +44,34 @@ template <typename P>
 void pull_range(const P& prog, const PullTask<typename P::Value>& t, vid_t lo, vid_t hi, PullSums& sums) {
   using V = typename P::Value;
   constexpr vid_t kAhead = 8;
-  const CsrChunk& in_edges = *t.in;
-  const vid_t n = in_edges.hi;
-  const weight_t* wgt = in_edges.weights;
+  // The chunk's fields in locals: a store to val (vid_t-sized values) may
+  // alias the chunk's bounds, and would make every vertex reload them.
+  const vid_t base = t.in->lo, n = t.in->hi;
+  const eid_t* off = t.in->offsets;
+  const vid_t* tgt = t.in->targets;
+  const weight_t* wgt = t.in->weights;
   V* val = t.val;
+  const V level = t.level;
   const Bitmap& front = *t.front;
+  Bitmap& next = *t.next;
   uint64_t awake = 0, edges = 0;
   for (vid_t v = std::max(lo, t.lo); v < hi; ++v) {
     // A pull step reads one or two in-edges of each vertex, a scattered
     // walk over the edge array that the hardware prefetcher cannot follow.
-    if (v + kAhead < n) __builtin_prefetch(&in_edges.targets[in_edges.begin(v + kAhead)], 0, 0);
+    if (v + kAhead < n) __builtin_prefetch(&tgt[off[v + kAhead - base]], 0, 0);
     if (!P::unvisited(val[v])) continue;
-    const eid_t first = in_edges.begin(v), last = in_edges.end(v);
-    for (eid_t e = first; e < last; ++e) {
-      const vid_t u = in_edges.targets[e];
+    const eid_t first = off[v - base], last = off[v - base + 1];
+    eid_t e = first;
+    for (; e < last; ++e) {
+      const vid_t u = tgt[e];
       if (!front.get(u)) continue;
-      const V from = P::kUniformFrontier ? t.level : val[u];
+      const V from = P::kUniformFrontier ? level : val[u];
       val[v] = P::reduce(val[v], prog.scatter(from, u, v, wgt ? wgt[e] : 1));
-      t.next->set(v);
+      next.set(v);
       ++awake;
-      edges += e - first + 1;
       break;
     }
-    if (P::unvisited(val[v])) edges += last - first;
+    edges += e < last ? e - first + 1 : last - first;
   }
   sums.awake += awake;
   sums.edges += edges;

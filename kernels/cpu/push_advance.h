@@ -66,17 +66,6 @@ inline void relax_row(const Degrees& degree, const P& prog, typename P::Value vu
   }
 }
 
-// Relaxes the out-edges of u, whose value is read from src (val itself, or
-// on a block migrated from a peer device the peer's array).
-template <bool kShared, typename P, typename Push>
-inline void relax_out_edges(const CsrChunk& g, const Degrees& degree, const P& prog, const typename P::Value* src,
-                            typename P::Value* val, vid_t u, Bitmap& claimed, uint64_t& scout, uint64_t& edges,
-                            Push&& push) {
-  using V = typename P::Value;
-  const V vu = std::atomic_ref<V>(const_cast<V&>(src[u])).load(std::memory_order_relaxed);
-  relax_row<kShared>(degree, prog, vu, u, g.targets, g.weights, g.begin(u), g.end(u), val, claimed, scout, edges, push);
-}
-
 }  // namespace detail
 
 // Relaxes the out-edges of ids[first, last) (vertices of chunk g), the
@@ -87,8 +76,19 @@ template <bool kShared, typename P, typename Push>
 inline void push_block(const CsrChunk& g, const Degrees& degree, const P& prog, const typename P::Value* src,
                        typename P::Value* val, const vid_t* ids, size_t first, size_t last, Bitmap& claimed,
                        uint64_t& scout, uint64_t& edges, Push&& push) {
-  for (size_t i = first; i < last; ++i)
-    detail::relax_out_edges<kShared>(g, degree, prog, src, val, ids[i], claimed, scout, edges, push);
+  using V = typename P::Value;
+  // The chunk's fields in locals: a store to val may alias its bounds.
+  const vid_t base = g.lo;
+  const eid_t* off = g.offsets;
+  const vid_t* tgt = g.targets;
+  const weight_t* wgt = g.weights;
+  for (size_t i = first; i < last; ++i) {
+    const vid_t u = ids[i];
+    // src is val itself, or on a block migrated from a peer device the peer's array.
+    const V vu = std::atomic_ref<V>(const_cast<V&>(src[u])).load(std::memory_order_relaxed);
+    detail::relax_row<kShared>(degree, prog, vu, u, tgt, wgt, off[u - base], off[u - base + 1], val, claimed, scout,
+                               edges, push);
+  }
 }
 
 // Clears the claims of a push step's output.

@@ -112,8 +112,9 @@ class GpuRun {
   // writes it to mapped memory after the superstep's one stream
   // synchronisation - then runs the shared sync (runtime/superstep_sync.h):
   // agree, exchange the send buffer for parity ^ 1, meet. Returns every
-  // device's status.
-  std::vector<DeviceStatus> sync(GpuDevice& dev, int parity, bool ok, Clock& clk, const SlotSources& slots, bool pull) {
+  // device's status (valid until its next sync).
+  const std::vector<DeviceStatus>& sync(GpuDevice& dev, int parity, bool ok, Clock& clk, const SlotSources& slots,
+                                        bool pull) {
     const int d = dev.d;
     DeviceStatus* slot = &board_[d];
     clk.begin(kWait);

@@ -13,8 +13,9 @@
 
 namespace chatty {
 
+// It refers to the sync's buffer: a driver uses it before the next sync.
 struct Agreed {
-  std::vector<DeviceStatus> all;
+  const std::vector<DeviceStatus>& all;
 
   // Some device hit an error: every device stops at this sync.
   bool failed() const {
