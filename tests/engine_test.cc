@@ -115,14 +115,21 @@ TEST(Engine, ThreadCountDoesNotChangeResults) {
   prepare_graph(App::kSssp, g, true, 1);
   const int saved = omp_get_max_threads();
   std::vector<std::vector<uint32_t>> runs;
-  for (int t : {1, 2, 5}) {
+  std::vector<std::vector<float>> ranks;
+  for (int t : {1, 2, 5}) {  // a team of one takes the loops' serial paths
     omp_set_num_threads(t);
     runs.push_back(run_app(App::kSssp, g, 0, {}).ints);
     runs.push_back(run_app(App::kBfs, g, 0, {}).ints);
     runs.push_back(run_app(App::kWcc, g, 0, {}).ints);
+    runs.push_back(run_app(App::kKcore, g, 0, {}).ints);
+    ranks.push_back(run_app(App::kPageRank, g, 0, {}).ranks);
   }
   omp_set_num_threads(saved);
-  for (size_t i = 3; i < runs.size(); ++i) EXPECT_EQ(runs[i], runs[i % 3]) << i;
+  for (size_t i = 4; i < runs.size(); ++i) EXPECT_EQ(runs[i], runs[i % 4]) << i;
+  for (size_t i = 1; i < ranks.size(); ++i) {
+    ASSERT_EQ(ranks[i].size(), ranks[0].size());
+    for (size_t v = 0; v < ranks[0].size(); ++v) ASSERT_NEAR(ranks[i][v], ranks[0][v], 1e-6f) << i << " " << v;
+  }
 }
 
 TEST(Engine, PageRankStopsAtToleranceOrMaxIters) {
