@@ -39,6 +39,10 @@ template <typename P>
 class GatherOps {
  public:
   using V = typename P::Value;
+  // A block a peer computes reads the owner's arrays from another core's
+  // cache, so it costs the peer more than it saves the owner unless the
+  // owner is well behind: the owner's last blocks stay its own.
+  static constexpr uint32_t kKeepBlocks = 8;
   // With `exposed` (peers on other ranks migrate this device's blocks and
   // it theirs; every device of the run has one or none), the device's
   // region there holds its gather, and `cache_bytes` bounds what it keeps
@@ -100,7 +104,7 @@ class GatherOps {
     board_.open(
         c_.d,
         {val, state_.contrib, next, state_.dangling, &g_.in, g_.out_degree, per_edge_ ? received_.data() : nullptr},
-        c_.lo, c_.hi, vid_t(cpu::kDenseGrain));
+        c_.lo, c_.hi, vid_t(cpu::kDenseGrain), kKeepBlocks);
     cpu::GatherSums sums;
     auto work = [&](const cpu::GatherTask<V>& t, vid_t lo, vid_t hi, cpu::GatherSums& s) {
       cpu::gather_range(prog_, t, lo, hi, s);
