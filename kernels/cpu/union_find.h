@@ -132,10 +132,13 @@ inline void uf_compress_list(const vid_t* list, size_t count, vid_t* comp) {
 
 // Sample round r: links every vertex to its r-th neighbour, then
 // compresses; returns the edges linked.
-inline uint64_t afforest_sample_round(const CsrChunk& g, eid_t r, vid_t* comp) {
+inline uint64_t afforest_sample_round(const CsrChunk& chunk, eid_t r, vid_t* comp) {
+  // A copy per thread (firstprivate): through a reference or a shared
+  // variable, a label store could be a store to the chunk's bounds.
+  const CsrChunk g = chunk;
   const vid_t n = g.hi;
   uint64_t edges = 0;
-#pragma omp parallel for schedule(dynamic, 16384) reduction(+ : edges)
+#pragma omp parallel for schedule(dynamic, 16384) firstprivate(g) reduction(+ : edges)
   for (vid_t u = 0; u < n; ++u) {
     // The neighbour's id is a line per vertex: fetched further ahead.
     if (u + 4 * kPrefetchAhead < n) __builtin_prefetch(g.targets + g.begin(u + 4 * kPrefetchAhead));
@@ -156,10 +159,11 @@ inline uint64_t afforest_sample_round(const CsrChunk& g, eid_t r, vid_t* comp) {
 // Links every edge from `skip` on of the vertices not labelled `giant`
 // (on an undirected graph the giant's inner edges cannot change anything),
 // then compresses; returns the edges linked.
-inline uint64_t afforest_rest(const CsrChunk& g, eid_t skip, vid_t giant, vid_t* comp) {
+inline uint64_t afforest_rest(const CsrChunk& chunk, eid_t skip, vid_t giant, vid_t* comp) {
+  const CsrChunk g = chunk;  // a copy, as above
   const vid_t n = g.hi;
   uint64_t edges = 0;
-#pragma omp parallel for schedule(dynamic, kGrain) reduction(+ : edges)
+#pragma omp parallel for schedule(dynamic, kGrain) firstprivate(g) reduction(+ : edges)
   for (vid_t u = 0; u < n; ++u) {
     if (std::atomic_ref<vid_t>(comp[u]).load(std::memory_order_relaxed) == giant) continue;
     const eid_t lo = g.begin(u) + skip, hi = g.end(u);

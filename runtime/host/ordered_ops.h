@@ -116,7 +116,10 @@ class OrderedOps {
     constexpr size_t kLocalFuse = 1000;  // keep going alone below this size
     constexpr size_t kNone = ~size_t(0);
     SoloBins& sb = *solo_;
-    const CsrChunk& g = g_.out;  // the whole graph: a lone device owns every vertex
+    // The whole graph (a lone device owns every vertex), copied to each
+    // thread (firstprivate): through a reference, every store to a value
+    // could be a store to its bounds.
+    const CsrChunk g = g_.out;
     V* val = c_.values.data();
     size_t total = 0;
     for (auto& mine : sb.bins) total += bucket < mine.size() ? mine[bucket].size() : 0;
@@ -124,7 +127,7 @@ class OrderedOps {
     std::atomic<size_t> tail{0};
     size_t next = kNone;
     uint64_t edges = 0, updated = 0;
-#pragma omp parallel reduction(+ : edges, updated)
+#pragma omp parallel firstprivate(g) reduction(+ : edges, updated)
     {
       const size_t t = size_t(omp_get_thread_num());
       auto& mine = sb.bins[t];

@@ -89,7 +89,9 @@ uint64_t collect(vid_t lo, vid_t hi, std::vector<vid_t>& list, Link link) {
     for (vid_t u = lo; u < hi; ++u) edges += link(u, push);
     return edges;
   }
-#pragma omp parallel reduction(+ : edges)
+  // Each thread its own copy of `link` and what it captured (a shared one
+  // would be read through a pointer that a label store may alias).
+#pragma omp parallel firstprivate(link) reduction(+ : edges)
   {
     std::vector<vid_t> mine;
     auto push = [&mine](vid_t v) {
@@ -112,8 +114,9 @@ vid_t unite(vid_t u, vid_t v, vid_t* label) {
 // Sample round r over owned vertices [lo, hi) on the calling thread:
 // links each to its r-th neighbour; returns the edges linked.
 template <bool kAlone>
-uint64_t link_sample(const CsrChunk& out, vid_t lo, vid_t hi, eid_t r, vid_t* label) {
+uint64_t link_sample(const CsrChunk& chunk, vid_t lo, vid_t hi, eid_t r, vid_t* label) {
   constexpr vid_t kAhead = 16;
+  const CsrChunk out = chunk;  // a copy: through a reference, a label store could be a store to its bounds
   const vid_t* tgt = out.targets;
   uint64_t edges = 0;
   for (vid_t u = lo; u < hi; ++u) {
@@ -183,7 +186,8 @@ template <bool kAlone, typename Meet>
 uint64_t link_rest(const CsrChunk& out, vid_t lo, vid_t hi, eid_t skip, vid_t giant, vid_t* label,
                    std::vector<vid_t>& unions, Meet meet) {
   const vid_t* tgt = out.targets;
-  return collect(lo, hi, unions, [=, &out, &meet](vid_t u, auto push) -> uint64_t {
+  // `out` copied into the closure: a label store cannot be a store to it.
+  return collect(lo, hi, unions, [=, &meet](vid_t u, auto push) -> uint64_t {
     if (std::atomic_ref<vid_t>(label[u]).load(std::memory_order_relaxed) == giant) return 0;
     const eid_t first = out.begin(u) + skip, last = out.end(u);
     for (eid_t e = first; e < last; ++e) {
