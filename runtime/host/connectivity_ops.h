@@ -154,7 +154,7 @@ class ConnectivityOps {
       woken_.clear();
       const wcc::Bits32& touched = f.touched;
       vid_t* label = label_;
-      wcc::collect(c_.lo, c_.hi, woken_, [&](vid_t u, auto push) -> uint64_t {
+      wcc::collect(c_.lo, c_.hi, woken_, [&, out](vid_t u, auto push) -> uint64_t {  // out copied, as in link_rest
         if (std::atomic_ref<vid_t>(label[u]).load(std::memory_order_relaxed) == giant) return 0;
         for (eid_t e = out.begin(u) + kSample; e < out.end(u); ++e)
           if (!touched.get(out.targets[e])) push(out.targets[e]);
