@@ -156,15 +156,17 @@ class MigrationBoard {
   int devices() const { return int(slots_.size()); }
 
   // Owner d publishes its task and opens its blocks of [lo, hi); the last
-  // phase's blocks must all be done (wait_done).
-  void open(int d, const Task& task, vid_t lo, vid_t hi, vid_t block, uint32_t keep = 0) {
+  // phase's blocks must all be done (wait_done). Its last `keep` blocks
+  // stay its own; from peers on other ranks too unless `local_only`, which
+  // leaves them the run's migrate_threshold alone.
+  void open(int d, const Task& task, vid_t lo, vid_t hi, vid_t block, uint32_t keep = 0, bool local_only = false) {
     Slot& s = slots_[size_t(d)];
     s.task = task;
     if (lone()) {  // no peer reads the words: the team splits the blocks as an OpenMP loop would
       s.lo = lo, s.hi = hi, s.block = block;
       return;
     }
-    s.list.open(lo, hi, block, keep, std::max(keep, remote_.keep));
+    s.list.open(lo, hi, block, keep, local_only ? remote_.keep : std::max(keep, remote_.keep));
   }
 
   // No computation for peers on other ranks: they do not help.

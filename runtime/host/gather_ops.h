@@ -39,9 +39,11 @@ template <typename P>
 class GatherOps {
  public:
   using V = typename P::Value;
-  // A block a peer computes reads the owner's arrays from another core's
-  // cache, so it costs the peer more than it saves the owner unless the
-  // owner is well behind: the owner's last blocks stay its own.
+  // A block a local peer computes reads the owner's arrays from another
+  // core's cache, so it costs the peer more than it saves the owner unless
+  // the owner is well behind: the owner's last blocks stay its own. Peers
+  // on other ranks fetch a block's rows whatever it is, and keep to the
+  // run's migrate_threshold.
   static constexpr uint32_t kKeepBlocks = 8;
   // With `exposed` (peers on other ranks migrate this device's blocks and
   // it theirs; every device of the run has one or none), the device's
@@ -104,7 +106,8 @@ class GatherOps {
     board_.open(
         c_.d,
         {val, state_.contrib, next, state_.dangling, &g_.in, g_.out_degree, per_edge_ ? received_.data() : nullptr},
-        c_.lo, c_.hi, vid_t(cpu::kDenseGrain), kKeepBlocks);
+        c_.lo, c_.hi, vid_t(cpu::kDenseGrain), kKeepBlocks,
+        /*local_only=*/true);
     cpu::GatherSums sums;
     auto work = [&](const cpu::GatherTask<V>& t, vid_t lo, vid_t hi, cpu::GatherSums& s) {
       cpu::gather_range(prog_, t, lo, hi, s);
