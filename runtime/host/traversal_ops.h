@@ -57,6 +57,7 @@ class TraversalOps {
         can_pull_(can_pull),
         active_(g.n),
         changed_(g.n),
+        arrived_(can_pull ? g.n : 0),
         claimed_(g.n),
         front_(can_pull ? g.n : 0),
         next_(can_pull ? g.n : 0),
@@ -83,7 +84,12 @@ class TraversalOps {
         parity, [](V a, V b) { return P::reduce(a, b); },
         [&](vid_t v) {
           if (c_.owns(v)) push_unique(active_, c_.marks, v), ++mine_.updated;
-          if (can_pull_) front_.set(v);
+          if (!can_pull_) return;
+          if (!front_current_ && arrived_.count == g_.n) build_front(), front_current_ = true;  // no room left
+          if (front_current_)
+            front_.set(v);
+          else
+            arrived_.ids[arrived_.count++] = v;  // the bitmap is built if a pull step comes
         });
   }
 
@@ -103,10 +109,13 @@ class TraversalOps {
       return;
     }
     clear_marks(active_, c_.marks);
-    if (can_pull_) front_.clear();
+    // The next frontier is changed_ and what merge adds: its bitmap is
+    // built only if a pull step comes (clearing it every push step cost a
+    // grid's thin steps more than the step).
+    front_current_ = false;
+    arrived_.count = 0;
     for (size_t i = 0; i < changed_.count; ++i) {
       const vid_t v = changed_.ids[i];
-      if (can_pull_) front_.set(v);
       if (!c_.owns(v)) continue;
       push_unique(active_, c_.marks, v);
       ++mine_.updated;
@@ -124,7 +133,7 @@ class TraversalOps {
   void pull(V level) {
     if constexpr (P::kPullable) {
       c_.begin(kCompute);
-      if (c_.solo() && !front_current_) queue_to_bitmap(active_, front_);
+      if (!front_current_) build_front();
       front_current_ = true;
       next_.clear();
       pull_board_.open(c_.d, {c_.values.data(), &front_, &next_, level, c_.lo, &g_.in}, cpu::pull_blocks_begin(c_.lo),
@@ -167,6 +176,18 @@ class TraversalOps {
   }
 
  private:
+  // The frontier as a bitmap, after push steps: the only device's is its
+  // queue; else what the last push step changed and what merge added since.
+  void build_front() {
+    if (c_.solo()) {
+      queue_to_bitmap(active_, front_);
+      return;
+    }
+    front_.clear();
+    for (size_t i = 0; i < changed_.count; ++i) front_.set(changed_.ids[i]);
+    for (size_t i = 0; i < arrived_.count; ++i) front_.set(arrived_.ids[i]);
+  }
+
   // The only device: what changed is the next queue as it is (each vertex
   // listed once), and the frontier bitmap is built only if a pull step
   // comes.
@@ -183,12 +204,13 @@ class TraversalOps {
   const P& prog_;
   const bool can_pull_;
   Queue active_, changed_;
+  Queue arrived_;  // merged since the last push step, while front_ is not current
   Bitmap claimed_, front_, next_;
   PushBoard<V>& push_board_;
   PullBoard<V>& pull_board_;
   std::unique_ptr<RemotePush<P>> remote_;  // null: no help across ranks
   DeviceStatus mine_;
-  bool front_current_ = true;  // solo: front_ holds the frontier (else it is rebuilt from active_)
+  bool front_current_ = true;  // front_ holds the frontier (else build_front makes it)
 };
 
 }  // namespace chatty::host
