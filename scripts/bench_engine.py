@@ -74,9 +74,11 @@ def main():
           f"rounds {a.rounds} x repeat {a.repeat}; compute time medians")
     print(f"{'graph':<16} {'app':<5} {'P':>2} {'base ms':>9} {'new ms':>9} {'new/base':>9} {'90% interval':>14}")
     worst = 0.0
+    apps = a.apps.split(",")
+    lacking = {app for app in apps if not knows(base, app)}
     for graph in a.graphs.split(","):
-        for app in a.apps.split(","):
-            if not knows(base, app):
+        for app in apps:
+            if app in lacking:
                 print(f"{graph:<16} {app:<5}  (the base has no such app: skipped)", flush=True)
                 continue
             for p in [int(x) for x in a.devices.split(",")]:
