@@ -118,43 +118,71 @@ struct GatherSums {
   }
 };
 
+namespace detail {
+
+// What a vertex's gather reads: fixed for a whole range, so that the loop
+// tests nothing per vertex beyond its row.
+enum class GatherInput { kValues, kValuesAndReceived, kSnapshot };
+
+template <GatherInput kIn, typename P>
+void gather_rows(const P& prog, const GatherTask<typename P::Value>& t, vid_t lo, vid_t hi, GatherSums& sums) {
+  using V = typename P::Value;
+  const CsrChunk& in = *t.in;
+  // Locals, not members through the task: the compiler cannot always tell
+  // that the stores to the values leave them unchanged, and every register
+  // a reload or spill takes shows in a loop this thin (a grid's rows are 4
+  // edges).
+  // All indexed by i = v - lo.
+  const vid_t* const tgt = in.targets;
+  const eid_t* const row = in.offsets + (lo - in.lo);  // i's in-edges: [row[i], row[i + 1])
+  const eid_t* const deg = t.degree.offsets + lo;      // i's out-degree: deg[i + 1] - deg[i]
+  const V* const contrib = t.contrib;
+  V* const val = t.val + lo;
+  V* const next = t.next + lo;
+  [[maybe_unused]] const V* received = nullptr;
+  if constexpr (kIn == GatherInput::kValuesAndReceived) received = t.received + (lo - in.lo);
+  const double dangling_in = t.dangling_in;
+  const size_t m = hi - lo;
+  double l1 = 0, dangling = 0;
+  [[maybe_unused]] std::vector<V> buf;
+  for (size_t i = 0; i < m; ++i) {
+    const eid_t first = row[i], count = row[i + 1] - first;
+    V value;
+    if constexpr (kIn == GatherInput::kSnapshot)
+      value = prog.gather(val[i], snapshot(contrib, tgt + first, count, buf), dangling_in);
+    else if constexpr (kIn == GatherInput::kValuesAndReceived)
+      value = prog.gather(val[i], InValuesAnd<V>{{contrib, tgt + first, count}, received[i]}, dangling_in);
+    else
+      value = prog.gather(val[i], InValues<V>{contrib, tgt + first, count}, dangling_in);
+    l1 += std::fabs(double(value) - double(val[i]));
+    val[i] = value;
+    const eid_t d = deg[i + 1] - deg[i];
+    if (d == 0) dangling += double(value);
+    if constexpr (kIn == GatherInput::kSnapshot)
+      __atomic_store_n(&next[i], prog.publish(value, d), __ATOMIC_RELAXED);
+    else
+      next[i] = prog.publish(value, d);
+  }
+  sums.l1 += l1;
+  sums.dangling += dangling;
+  sums.edges += in.begin(hi) - in.begin(lo);
+}
+
+}  // namespace detail
+
 // Gathers and applies the program over [lo, hi): writes val and next for
 // each vertex, adds to `sums`. A monotone program runs in place
 // (Gauss-Seidel, t.next == t.contrib), reading a snapshot of its
 // in-neighbours' values, since other threads store into them meanwhile.
 template <typename P>
 void gather_range(const P& prog, const GatherTask<typename P::Value>& t, vid_t lo, vid_t hi, GatherSums& sums) {
-  using V = typename P::Value;
-  const CsrChunk& in = *t.in;
-  // Locals, not members through the task: the compiler cannot always tell
-  // that the stores to the values leave them unchanged.
-  const vid_t* tgt = in.targets;
-  const eid_t* row = in.offsets + (lo - in.lo);  // v's row, walked along with v
-  const Degrees degree = t.degree;
-  double l1 = 0, dangling = 0;
-  [[maybe_unused]] std::vector<V> buf;
-  for (vid_t v = lo; v < hi; ++v, ++row) {
-    const eid_t first = row[0], count = row[1] - first;
-    V value;
-    if constexpr (P::kMonotone)
-      value = prog.gather(t.val[v], snapshot(t.contrib, tgt + first, count, buf), t.dangling_in);
-    else if (t.received)
-      value =
-          prog.gather(t.val[v], InValuesAnd<V>{{t.contrib, tgt + first, count}, t.received[v - in.lo]}, t.dangling_in);
-    else
-      value = prog.gather(t.val[v], InValues<V>{t.contrib, tgt + first, count}, t.dangling_in);
-    l1 += std::fabs(double(value) - double(t.val[v]));
-    t.val[v] = value;
-    const eid_t d = degree[v];
-    if (d == 0) dangling += double(value);
-    if constexpr (P::kMonotone)
-      __atomic_store_n(&t.next[v], prog.publish(value, d), __ATOMIC_RELAXED);
-    else
-      t.next[v] = prog.publish(value, d);
-  }
-  sums.l1 += l1;
-  sums.dangling += dangling;
-  sums.edges += in.begin(hi) - in.begin(lo);
+  using detail::GatherInput;
+  if constexpr (P::kMonotone)
+    detail::gather_rows<GatherInput::kSnapshot>(prog, t, lo, hi, sums);
+  else if (t.received)
+    detail::gather_rows<GatherInput::kValuesAndReceived>(prog, t, lo, hi, sums);
+  else
+    detail::gather_rows<GatherInput::kValues>(prog, t, lo, hi, sums);
 }
 
 }  // namespace chatty::cpu
