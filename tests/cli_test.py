@@ -190,6 +190,8 @@ class Cli(unittest.TestCase):
         rows = read(trace).splitlines()
         self.assertEqual(rows[0], "step,direction,updated,edges,communicated,application_bytes,status_bytes,merge_s,compute_s,compact_s,exchange_s,wait_s")
         self.assertGreater(len(rows), 3)
+        # PageRank gathers from in-neighbours: every superstep is a pull.
+        self.assertEqual({r.split(",")[1] for r in rows[1:]}, {"pull"})
         self.assert_error("run", "--graph=grid:2x2", "--devices=5", contains="exceeds the graph's 4 vertices")
         self.assert_error("run", "--graph=grid:4x4", "--devices=2", "--comm=nccl", "--backend=cpu",
                           contains="need the CUDA backend")

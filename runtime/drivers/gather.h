@@ -7,7 +7,7 @@
 //   void merge(int parity);      // peers' published values of their boundary vertices
 //   void gather(double sink);    // new values of the owned vertices
 //   void compact(int parity);    // owned boundary vertices' published values
-//   Agreed sync(int parity);
+//   Agreed sync(int parity, bool pull);  // a gather's supersteps are pull steps
 #pragma once
 
 #include "runtime/drivers/agreed.h"
@@ -25,7 +25,7 @@ void drive_gather(Ops& dev, const P& prog) {
     dev.merge(parity);
     dev.gather(dangling);
     dev.compact(parity);
-    const Agreed a = dev.sync(parity);
+    const Agreed a = dev.sync(parity, /*pull=*/true);
     if (a.failed()) return;
     dangling = a.fold(kDanglingSlot);
     if (prog.converged(a.fold(kL1Slot))) return;

@@ -145,7 +145,10 @@ class GatherOps {
     c_.compact(first, size_t(last - first), [&](vid_t v) { return state_.contrib[v]; });
   }
 
-  Agreed sync(int parity) { return Agreed{c_.sync(parity, mine_)}; }
+  Agreed sync(int parity, bool pull) {
+    c_.pull_ = pull;
+    return Agreed{c_.sync(parity, mine_)};
+  }
 
   // After the last superstep: the owned values into the device's replica
   // (with exposed memory they lived in the region).
