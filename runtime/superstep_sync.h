@@ -42,7 +42,7 @@ class SuperstepSync {
         policy_(policy),
         stats_(stats),
         broken_(size_t(fabric.devices()), 0),
-        agreed_(size_t(fabric.devices()), std::vector<DeviceStatus>(size_t(fabric.devices()))) {}
+        agreed_(size_t(fabric.devices())) {}
 
   int devices() const { return fabric_.devices(); }
   Mailboxes& mailboxes() { return mb_; }
@@ -58,6 +58,7 @@ class SuperstepSync {
     const int out = parity ^ 1;
     if (broken_[size_t(d)]) mine.failed = 1;
     std::vector<DeviceStatus>& all = agreed_[size_t(d)];
+    if (all.empty()) all.resize(size_t(devices()));  // on first use: only this rank's devices sync here
     if (devices() == 1) {  // the run's only device: nothing to agree on or send, no clock to read
       all[0] = mine;
       if (mine.failed)
@@ -151,7 +152,7 @@ class SuperstepSync {
   TransportPolicy& policy_;
   MultiStats& stats_;
   std::vector<char> broken_;                       // per device: its exchange threw
-  std::vector<std::vector<DeviceStatus>> agreed_;  // per device, what its last sync agreed
+  std::vector<std::vector<DeviceStatus>> agreed_;  // per local device, what its last sync agreed (others: empty)
   std::string error_;
   char stopped_ = 0;  // written alike by every device that sees a failed status
 };
