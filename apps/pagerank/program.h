@@ -28,11 +28,23 @@ struct PageRankProgram {
     const double inv_n = 1.0 / double(num_vertices);
     return Value((1.0 - damping) * inv_n + damping * (sum + dangling_mass * inv_n));
   }
+  // A float sum of k terms may be off by k units in its last place, and
+  // alike terms (a hub's in-neighbours) push it one way: a star of 20000
+  // leaves came out 6.6e-4 low at its centre. Rows longer than kFloatRow
+  // sum in double; shorter ones (a grid's or a road network's) keep the
+  // float loop, whose error stays within kFloatRow units of the sum.
+  static constexpr eid_t kFloatRow = 8;
   template <typename In>
   CHATTY_HD Value gather(Value, const In& in, double dangling_mass) const {
-    float sum = 0;
-    for (eid_t i = 0; i < in.size(); ++i) sum += in[i];
-    return apply(double(sum), dangling_mass);
+    const eid_t k = in.size();
+    if (k <= kFloatRow) {
+      float sum = 0;
+      for (eid_t i = 0; i < k; ++i) sum += in[i];
+      return apply(double(sum), dangling_mass);
+    }
+    double sum = 0;
+    for (eid_t i = 0; i < k; ++i) sum += double(in[i]);
+    return apply(sum, dangling_mass);
   }
   CHATTY_HD bool converged(double l1) const { return l1 < tolerance; }
 };

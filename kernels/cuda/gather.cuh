@@ -54,7 +54,7 @@ __global__ void gather_kernel(P prog, const eid_t* __restrict__ in_off, const vi
   for (ull base = ull(warp) * (32 / G); base < nd; base += ull(warps) * (32 / G)) {
     const vid_t i = vid_t(base) + vid_t(lane / G);
     bool mine = i < nd;
-    float sum = 0;
+    double sum = 0;  // as the program's gather: a float sum drifts on long rows
     if (mine) {
       const eid_t first = in_off[i], last = in_off[i + 1];
       mine = last - first < kHeavyDegree;  // hubs are gathered by heavy_gather_kernel
@@ -63,7 +63,7 @@ __global__ void gather_kernel(P prog, const eid_t* __restrict__ in_off, const vi
     }
     for (int o = G / 2; o > 0; o >>= 1) sum += __shfl_down_sync(kFullMask, sum, o, G);
     if (mine && lane % G == 0)
-      gather_store(prog, lo + i, i, prog.apply(double(sum), dangling_in), out_off, next_contrib, ranks, l1, dangling);
+      gather_store(prog, lo + i, i, prog.apply(sum, dangling_in), out_off, next_contrib, ranks, l1, dangling);
   }
   add_gather_sums(l1, dangling, c);
 }
@@ -94,17 +94,17 @@ __global__ void heavy_gather_kernel(P prog, const vid_t* heavy, ull count, const
                                     const vid_t* __restrict__ in_targets, const eid_t* out_off, vid_t lo,
                                     const float* __restrict__ contrib, float* next_contrib, float* ranks,
                                     double dangling_in, Counters* c) {
-  using Reduce = cub::BlockReduce<float, kBlock>;
+  using Reduce = cub::BlockReduce<double, kBlock>;
   __shared__ typename Reduce::TempStorage tmp;
   for (ull h = blockIdx.x; h < count; h += gridDim.x) {
     const vid_t v = heavy[h], i = v - lo;
-    float sum = 0;
+    double sum = 0;
     for (eid_t e = in_off[i] + threadIdx.x; e < in_off[i + 1]; e += blockDim.x)
       sum += __ldg(&contrib[__ldg(&in_targets[e])]);
     sum = Reduce(tmp).Sum(sum);
     if (threadIdx.x == 0) {
       double l1 = 0, dangling = 0;
-      gather_store(prog, v, i, prog.apply(double(sum), dangling_in), out_off, next_contrib, ranks, l1, dangling);
+      gather_store(prog, v, i, prog.apply(sum, dangling_in), out_off, next_contrib, ranks, l1, dangling);
       if (l1 != 0) atomicAdd(&c->l1, l1);
       if (dangling != 0) atomicAdd(&c->dangling, dangling);
     }
