@@ -105,7 +105,9 @@ struct GatherTask {
   double dangling_in = 0;        // mass of all vertices without out-edges, last superstep
   const CsrChunk* in = nullptr;  // the owner's in-edges
   Degrees degree;                // every vertex's out-degree
-  const V* received = nullptr;   // per-edge messages: per owned vertex from in->lo, what peers sent it; else null
+  // Per-edge messages: per owned vertex from in->lo, the sum of what peers
+  // sent it (in double: a hub's messages are many); else null.
+  const double* received = nullptr;
 };
 
 // What a range of vertices adds to the superstep's global sums.
@@ -139,7 +141,7 @@ void gather_rows(const P& prog, const GatherTask<typename P::Value>& t, vid_t lo
   const V* const contrib = t.contrib;
   V* const val = t.val + lo;
   V* const next = t.next + lo;
-  [[maybe_unused]] const V* received = nullptr;
+  [[maybe_unused]] const double* received = nullptr;
   if constexpr (kIn == GatherInput::kValuesAndReceived) received = t.received + (lo - in.lo);
   const double dangling_in = t.dangling_in;
   const size_t m = hi - lo;
@@ -151,7 +153,7 @@ void gather_rows(const P& prog, const GatherTask<typename P::Value>& t, vid_t lo
     if constexpr (kIn == GatherInput::kSnapshot)
       value = prog.gather(val[i], snapshot(contrib, tgt + first, count, buf), dangling_in);
     else if constexpr (kIn == GatherInput::kValuesAndReceived)
-      value = prog.gather(val[i], InValuesAnd<V>{{contrib, tgt + first, count}, received[i]}, dangling_in);
+      value = prog.gather(val[i], InValuesAnd<V>{{contrib, tgt + first, count}, V(received[i])}, dangling_in);
     else
       value = prog.gather(val[i], InValues<V>{contrib, tgt + first, count}, dangling_in);
     l1 += std::fabs(double(value) - double(val[i]));

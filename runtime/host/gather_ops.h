@@ -72,7 +72,7 @@ class GatherOps {
     // All vertices: the global dangling mass.
     state_ = cpu::gather_init(g_.n, g_.out_degree, prog_, c_.values.data(), place, next_place);
     if (per_edge_) {
-      received_.assign(size_t(c_.hi - c_.lo), V(0));
+      received_.assign(size_t(c_.hi - c_.lo), 0.0);
       for_each_crossing_edge([&](int peer, vid_t, vid_t) { ++bound_[size_t(peer)]; });
     }
     return state_.dangling;
@@ -87,7 +87,7 @@ class GatherOps {
     // The first superstep reads every replica's initial values; from the
     // second on, what peers' vertices publish arrives as partial sums.
     if (merges_++ == 1) forget_peers_values();
-    std::fill(received_.begin(), received_.end(), V(0));
+    std::fill(received_.begin(), received_.end(), 0.0);
     c_.for_each_received(parity, [&](vid_t v, V contribution) { received_[v - c_.lo] += contribution; });
   }
 
@@ -184,7 +184,7 @@ class GatherOps {
   cpu::GatherState<V> state_;
   DeviceStatus mine_;
   const bool per_edge_;
-  std::vector<V> received_;  // per-edge: per owned vertex, what peers sent it this superstep
+  std::vector<double> received_;  // per-edge: per owned vertex, the sum of what peers sent it this superstep
   std::vector<size_t> bound_ = std::vector<size_t>(64);  // per-edge: records to each peer per superstep
   int merges_ = 0;
   ExposedMemory* exposed_;
