@@ -53,6 +53,18 @@ class Usability(unittest.TestCase):
         self.assertEqual(len(p.stderr.strip().splitlines()), 1)
         self.assertIn("did you mean 'convert'", chatty("convrt", expect=2).stderr)
 
+    def test_values_of_the_wrong_type_are_one_error_line(self):
+        for args, message in ((["--repeat=abc", "--delta=-3"], "--repeat=abc: --repeat takes a whole number"),
+                              (["--repeat", "1.5"], "--repeat=1.5: --repeat takes a whole number"),
+                              (["--migrate_block=99999999999"], "--migrate_block takes a whole number from 0 to"),
+                              (["--undirected=pull"], "--undirected takes true or false"),
+                              (["--damping=x"], "--damping takes a number")):
+            p = chatty("run", "--app=bfs", "--graph=grid:5x5", *args, expect=2)
+            self.assertEqual(p.stderr.strip().splitlines(), [p.stderr.strip()], args)
+            self.assertTrue(p.stderr.startswith("chatty: error: "), p.stderr)
+            self.assertIn(message, p.stderr)
+        chatty("run", "--app=bfs", "--graph=grid:5x5", "--repeat", "2", "--novalidate", "--quiet")
+
     def test_mistakes_fail_before_loading(self):
         for args, message in ((["--output=/no/such/dir/x.txt"], "--output=/no/such/dir/x.txt: cannot write"),
                               (["--trace=/no/such/dir/t.csv"], "--trace=/no/such/dir/t.csv: cannot write"),

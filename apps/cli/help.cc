@@ -215,6 +215,45 @@ std::string unknown_flag_error(int argc, char** argv) {
   return {};
 }
 
+namespace {
+
+// What a flag of gflags' type `type` takes, said to a user.
+const char* takes(const std::string& type) {
+  if (type == "bool") return "true or false";
+  if (type == "int32") return "a whole number from -2147483648 to 2147483647";
+  if (type == "uint32") return "a whole number from 0 to 4294967295";
+  if (type == "int64") return "a whole number";
+  if (type == "uint64") return "a whole number, 0 or more";
+  if (type == "double") return "a number";
+  return "a value";
+}
+
+}  // namespace
+
+std::string bad_flag_value_error(int argc, char** argv) {
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a == "--") break;
+    if (a.size() < 2 || a[0] != '-') continue;
+    const std::string body = a.substr(a[1] == '-' ? 2 : 1);
+    const size_t eq = body.find('=');
+    const std::string name = body.substr(0, eq);
+    gflags::CommandLineFlagInfo info;
+    if (!gflags::GetCommandLineFlagInfo(name.c_str(), &info) || info.type == "string") continue;
+    std::string value;
+    if (eq != std::string::npos)
+      value = body.substr(eq + 1);
+    else if (info.type != "bool" && i + 1 < argc)
+      value = argv[++i];  // gflags' `--flag value`
+    else
+      continue;
+    // Parsing sets the flag, as gflags would a moment later.
+    if (gflags::SetCommandLineOption(name.c_str(), value.c_str()).empty())
+      return "--" + name + "=" + value + ": --" + name + " takes " + takes(info.type);
+  }
+  return {};
+}
+
 std::string unknown_command_error(const std::string& command) {
   const std::string near = nearest(command, command_names());
   return "unknown command '" + command + "'" + (near.empty() ? "" : " (did you mean '" + near + "'?)") +

@@ -19,6 +19,11 @@ const std::vector<std::string>& command_names();
 // print its own message.
 std::string unknown_flag_error(int argc, char** argv);
 
+// An error line for the first flag whose value is not of its type (a word
+// for a number, a fraction for a count), "" when all parse. Checked before
+// gflags parses, which would print a line per bad value and exit.
+std::string bad_flag_value_error(int argc, char** argv);
+
 // "unknown command 'X'" with the nearest command.
 std::string unknown_command_error(const std::string& command);
 

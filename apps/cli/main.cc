@@ -42,10 +42,12 @@ int main(int argc, char** argv) {
   mallopt(M_MMAP_THRESHOLD, 32 << 20);
   mallopt(M_TRIM_THRESHOLD, 1 << 30);
   if (const int rc = help(argc, argv); rc >= 0) return rc;
-  if (const std::string err = chatty::cli::unknown_flag_error(argc, argv); !err.empty()) {
-    std::fprintf(stderr, "chatty: error: %s\n", err.c_str());
-    return 2;
-  }
+  for (const std::string& err :
+       {chatty::cli::unknown_flag_error(argc, argv), chatty::cli::bad_flag_value_error(argc, argv)})
+    if (!err.empty()) {
+      std::fprintf(stderr, "chatty: error: %s\n", err.c_str());
+      return 2;
+    }
   gflags::SetVersionString("0.1.0");
   gflags::ParseCommandLineFlags(&argc, &argv, true);
   std::vector<std::string> args(argv + 1, argv + argc);
