@@ -29,8 +29,8 @@ struct PageRankProgram {
     return Value((1.0 - damping) * inv_n + damping * (sum + dangling_mass * inv_n));
   }
   // A float sum of k terms may be off by k units in its last place, and
-  // alike terms (a hub's in-neighbours) push it one way: a star of 20000
-  // leaves came out 6.6e-4 low at its centre. Rows longer than kFloatRow
+  // alike terms (a hub's in-neighbours) push it one way: summed in float,
+  // the centre of a 20000-leaf star is 6.6e-4 low. Rows longer than kFloatRow
   // sum in double; shorter ones (a grid's or a road network's) keep the
   // float loop, whose error stays within kFloatRow units of the sum.
   static constexpr eid_t kFloatRow = 8;
