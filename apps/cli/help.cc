@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <optional>
 #include <string>
 
 #include "apps/registry.h"
@@ -191,17 +192,38 @@ bool print_help(const std::string& command) {
   return false;
 }
 
+namespace {
+
+// An argument that names a flag: "--name" or "-name", with "=value" or not.
+struct FlagArg {
+  int at;  // its index in argv
+  std::string name;
+  std::optional<std::string> value;  // after '='
+};
+
+// The arguments up to "--" that name flags.
+std::vector<FlagArg> flag_args(int argc, char** argv) {
+  std::vector<FlagArg> out;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a == "--") break;
+    if (a.size() < 2 || a[0] != '-') continue;
+    const std::string body = a.substr(a[1] == '-' ? 2 : 1);
+    const size_t eq = body.find('=');
+    out.push_back({i, body.substr(0, eq), eq == std::string::npos ? std::nullopt : std::optional(body.substr(eq + 1))});
+  }
+  return out;
+}
+
+}  // namespace
+
 std::string unknown_flag_error(int argc, char** argv) {
   std::vector<std::string> names;
   std::vector<gflags::CommandLineFlagInfo> all;
   gflags::GetAllFlags(&all);
   for (const auto& f : all) names.push_back(f.name);
-  for (int i = 1; i < argc; ++i) {
-    std::string a = argv[i];
-    if (a == "--") break;
-    if (a.size() < 2 || a[0] != '-') continue;
-    std::string name = a.substr(a[1] == '-' ? 2 : 1);
-    name = name.substr(0, name.find('='));
+  for (const FlagArg& f : flag_args(argc, argv)) {
+    const std::string& name = f.name;
     gflags::CommandLineFlagInfo info;
     if (gflags::GetCommandLineFlagInfo(name.c_str(), &info)) continue;
     // --noFLAG turns a boolean off.
@@ -231,25 +253,23 @@ const char* takes(const std::string& type) {
 }  // namespace
 
 std::string bad_flag_value_error(int argc, char** argv) {
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    if (a == "--") break;
-    if (a.size() < 2 || a[0] != '-') continue;
-    const std::string body = a.substr(a[1] == '-' ? 2 : 1);
-    const size_t eq = body.find('=');
-    const std::string name = body.substr(0, eq);
+  const std::vector<FlagArg> args = flag_args(argc, argv);
+  for (size_t k = 0; k < args.size(); ++k) {
+    const FlagArg& f = args[k];
     gflags::CommandLineFlagInfo info;
-    if (!gflags::GetCommandLineFlagInfo(name.c_str(), &info) || info.type == "string") continue;
+    if (!gflags::GetCommandLineFlagInfo(f.name.c_str(), &info) || info.type == "string") continue;
     std::string value;
-    if (eq != std::string::npos)
-      value = body.substr(eq + 1);
-    else if (info.type != "bool" && i + 1 < argc)
-      value = argv[++i];  // gflags' `--flag value`
-    else
+    if (f.value) {
+      value = *f.value;
+    } else if (info.type != "bool" && f.at + 1 < argc) {
+      value = argv[f.at + 1];                                      // gflags' `--flag value`
+      if (k + 1 < args.size() && args[k + 1].at == f.at + 1) ++k;  // a value that looks like a flag
+    } else {
       continue;
+    }
     // Parsing sets the flag, as gflags would a moment later.
-    if (gflags::SetCommandLineOption(name.c_str(), value.c_str()).empty())
-      return "--" + name + "=" + value + ": --" + name + " takes " + takes(info.type);
+    if (gflags::SetCommandLineOption(f.name.c_str(), value.c_str()).empty())
+      return "--" + f.name + "=" + value + ": --" + f.name + " takes " + takes(info.type);
   }
   return {};
 }
