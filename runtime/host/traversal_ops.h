@@ -85,7 +85,7 @@ class TraversalOps {
         [&](vid_t v) {
           if (c_.owns(v)) push_unique(active_, c_.marks, v), ++mine_.updated;
           if (!can_pull_) return;
-          if (!front_current_ && arrived_.count == g_.n) build_front(), front_current_ = true;  // no room left
+          if (arrived_.count == g_.n) make_front_current();  // no room left
           if (front_current_)
             front_.set(v);
           else
@@ -133,8 +133,7 @@ class TraversalOps {
   void pull(V level) {
     if constexpr (P::kPullable) {
       c_.begin(kCompute);
-      if (!front_current_) build_front();
-      front_current_ = true;
+      make_front_current();
       next_.clear();
       pull_board_.open(c_.d, {c_.values.data(), &front_, &next_, level, c_.lo, &g_.in}, cpu::pull_blocks_begin(c_.lo),
                        c_.hi, cpu::kPullBlock);
@@ -178,7 +177,9 @@ class TraversalOps {
  private:
   // The frontier as a bitmap, after push steps: the only device's is its
   // queue; else what the last push step changed and what merge added since.
-  void build_front() {
+  void make_front_current() {
+    if (front_current_) return;
+    front_current_ = true;
     if (c_.solo()) {
       queue_to_bitmap(active_, front_);
       return;
@@ -210,7 +211,7 @@ class TraversalOps {
   PullBoard<V>& pull_board_;
   std::unique_ptr<RemotePush<P>> remote_;  // null: no help across ranks
   DeviceStatus mine_;
-  bool front_current_ = true;  // front_ holds the frontier (else build_front makes it)
+  bool front_current_ = true;  // front_ holds the frontier (else make_front_current builds it)
 };
 
 }  // namespace chatty::host
