@@ -9,7 +9,7 @@ set -euo pipefail
 DIR=${1:?usage: scripts/fetch_gpu_deps.sh DIR}
 mkdir -p "$DIR/debs"
 DIR=$(cd "$DIR" && pwd)
-PKGS=(libgflags-dev libgflags2.2 libgtest-dev libgmock-dev libnuma-dev libnuma1 nlohmann-json3-dev
+PKGS=(libgflags-dev libgflags2.2 libgomp1 libgtest-dev libgmock-dev libnuma-dev libnuma1 nlohmann-json3-dev
       zlib1g-dev libzstd-dev libzstd1 libbz2-dev libbz2-1.0)
 SUDO=""; [[ $(id -u) != 0 ]] && SUDO=sudo
 [[ -d /var/lib/apt/lists && -n "$(ls -A /var/lib/apt/lists 2>/dev/null)" ]] || $SUDO apt-get update -qq

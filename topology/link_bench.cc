@@ -102,10 +102,6 @@ void run_link_benchmarks(Topology& t, bool verbose) {
   CHATTY_CHECK(api && t.size() > 0, "--bench needs a GPU: " + (why.empty() ? t.note : why));
   const cu::Api& A = *api;
   std::vector<Dev> devs(size_t(t.size()));
-  void* host = nullptr;
-  void* mapped = nullptr;
-  cu::check(A, A.cuMemHostAlloc(&host, kMax, cu::kHostAllocPortable), "cuMemHostAlloc");
-  cu::check(A, A.cuMemHostAlloc(&mapped, kMax, cu::kHostAllocPortable | cu::kHostAllocDeviceMap), "cuMemHostAlloc");
   for (int i = 0; i < t.size(); ++i) {
     Dev& d = devs[size_t(i)];
     cu::check(A, A.cuDevicePrimaryCtxRetain(&d.ctx, i), "cuDevicePrimaryCtxRetain");
@@ -116,6 +112,13 @@ void run_link_benchmarks(Topology& t, bool verbose) {
     cu::check(A, A.cuMemAlloc_v2(&d.a, kMax), "cuMemAlloc (64 MB per GPU)");
     cu::check(A, A.cuMemAlloc_v2(&d.b, kMax), "cuMemAlloc (64 MB per GPU)");
   }
+  // The driver API allocates pinned memory in the current context: portable
+  // makes it usable from every GPU's, but one must be current first.
+  void* host = nullptr;
+  void* mapped = nullptr;
+  cu::check(A, A.cuCtxSetCurrent(devs[0].ctx), "cuCtxSetCurrent");
+  cu::check(A, A.cuMemHostAlloc(&host, kMax, cu::kHostAllocPortable), "cuMemHostAlloc");
+  cu::check(A, A.cuMemHostAlloc(&mapped, kMax, cu::kHostAllocPortable | cu::kHostAllocDeviceMap), "cuMemHostAlloc");
   for (int i = 0; i < t.size(); ++i) {
     Dev& d = devs[size_t(i)];
     Gpu& g = t.gpus[size_t(i)];
