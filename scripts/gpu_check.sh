@@ -54,6 +54,7 @@ pack() {  # DIR: binaries built for sm_90 here, the test data, the libraries the
   echo "$build/tests/data" >"$dir/test_data_path"
   cp -f "$build/tests/data/facebook_combined.txt" "$dir/" || return 1
   [[ -d "$dir/deps/usr" ]] || "$ROOT/scripts/fetch_gpu_deps.sh" "$dir/deps" || return 1
+  git -C "$ROOT" describe --always --dirty >"$dir/commit"
   du -sh "$dir"
 }
 
@@ -111,8 +112,8 @@ trap 'line "FAIL interrupted"; FAILED=1; finish' INT TERM
 
 nvidia-smi -L >"$LOGS/gpus.txt" 2>&1 || echo "no GPU listed (nvidia-smi missing or failed)" >"$LOGS/gpus.txt"
 line "gpu_check $(date -u +%FT%TZ) on $(head -1 "$LOGS/gpus.txt"); driver $(nvidia-smi --query-gpu=driver_version \
-  --format=csv,noheader 2>/dev/null | head -1); kernel $(uname -r); $(nproc) cores; commit $(git -C "$ROOT" \
-  rev-parse --short HEAD 2>/dev/null || echo unknown)"
+  --format=csv,noheader 2>/dev/null | head -1); kernel $(uname -r); $(nproc) cores; binaries of commit $(cat \
+  "$PACK/commit" 2>/dev/null || echo unknown)"
 # gVisor reports a 4.x kernel; compute-sanitizer and ncu need Firecracker.
 FIRECRACKER=1; [[ $(uname -r) == 4.4.* ]] && FIRECRACKER=0
 export ROOT OUT LOGS PACK BIN CHATTY FIRECRACKER
