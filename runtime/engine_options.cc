@@ -32,6 +32,8 @@ constexpr std::pair<Comm, const char*> kComms[] = {{Comm::kAuto, "auto"},
                                                    {Comm::kMpiPut, "mpi_put"},
                                                    {Comm::kMpiRing, "mpi_ring"},
                                                    {Comm::kMpiAlltoallv, "mpi_alltoallv"}};
+constexpr std::pair<GpuGather, const char*> kGpuGathers[] = {{GpuGather::kGroups, "groups"},
+                                                             {GpuGather::kBinned, "binned"}};
 constexpr std::pair<Net, const char*> kNets[] = {{Net::kAuto, "auto"}, {Net::kMpi, "mpi"}, {Net::kVerbs, "verbs"}};
 constexpr std::pair<Exchange, const char*> kExchanges[] = {
     {Exchange::kAuto, "auto"}, {Exchange::kBroadcast, "broadcast"}, {Exchange::kPeer, "peer"}};
@@ -65,6 +67,8 @@ Messages parse_messages(const std::string& s) { return parse_named(kMessages, "m
 const char* messages_name(Messages m) { return name_in(kMessages, m); }
 Net parse_net(const std::string& s) { return parse_named(kNets, "net", s); }
 const char* net_name(Net n) { return name_in(kNets, n); }
+GpuGather parse_gpu_gather(const std::string& s) { return parse_named(kGpuGathers, "gpu_gather", s); }
+const char* gpu_gather_name(GpuGather g) { return name_in(kGpuGathers, g); }
 
 GpuLb parse_gpu_lb(const std::string& s) {
   if (s == "twc") return GpuLb::kTwc;

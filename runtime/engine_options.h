@@ -28,6 +28,10 @@ enum class Messages { kAuto, kSendAll, kPerEdge };
 // (opt-in: that path has not yet run on an RDMA device). auto is MPI.
 enum class Net { kAuto, kMpi, kVerbs };
 enum class GpuLb { kTwc, kLb };  // thread/warp/block by degree, or edge-balanced per block
+// A summing gather on the GPU: one lane-group size for the chunk and a block
+// per hub, or vertices binned by in-degree (lanes, a warp, hubs split over
+// blocks).
+enum class GpuGather { kGroups, kBinned };
 
 struct EngineOptions {
   int threads = 0;  // 0: all cores
@@ -69,6 +73,11 @@ struct EngineOptions {
   size_t small_bytes = size_t(32) << 10;
   Backend backend = Backend::kCpu;  // resolved: never auto
   GpuLb gpu_lb = GpuLb::kTwc;
+  GpuGather gpu_gather = GpuGather::kGroups;
+  // A lone GPU device on a long run of thin push supersteps (grids, roads)
+  // queues this many supersteps behind each other before the host reads
+  // their status.
+  int gpu_steps_per_sync = 1;
 };
 
 // Each parse_* throws chatty::Error naming the flag and its choices.
@@ -84,6 +93,8 @@ Net parse_net(const std::string& s);
 const char* net_name(Net n);
 GpuLb parse_gpu_lb(const std::string& s);
 const char* gpu_lb_name(GpuLb lb);
+GpuGather parse_gpu_gather(const std::string& s);
+const char* gpu_gather_name(GpuGather g);
 const char* backend_name(Backend b);
 
 }  // namespace chatty

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "runtime/gpu_gather_plan.h"
 #include "runtime/status.h"
 
 namespace chatty {
@@ -61,6 +62,7 @@ DeviceLayout plan_device_layout(const Graph& g, const Partition& part, int d, co
   if (needs.labels) L.frontier += (n + 2 * 1024) * sizeof(vid_t) + n;  // prev labels, samples, roots; shared flags
   L.frontier += n + part.boundary_list.size() * sizeof(vid_t);         // boundary flags and list
   if (needs.published) L.published = 2 * n * sizeof(uint32_t);
+  if (needs.published && needs.binned_gather) L.published += gather_bins_bytes(nd, L.in_targets / sizeof(vid_t));
   const int P = part.devices();
   // Every record sent is a boundary vertex, each at most once per
   // superstep; WCC's rest stage may also send every root a device sent in

@@ -57,10 +57,11 @@ struct GpuAppNeeds {
   bool out_targets = true;  // push: out-edge targets (PageRank needs only out-degrees)
   bool in_edges = false;    // pull: in-edges of owned vertices
   bool weights = false;
-  bool frontier = true;     // queues, stamps, bitmaps (traversal apps)
-  bool published = false;   // gather: published values (two 32-bit arrays)
-  bool labels = false;      // WCC: previous boundary labels
-  size_t record_bytes = 8;  // one (vertex, value) update
+  bool frontier = true;        // queues, stamps, bitmaps (traversal apps)
+  bool published = false;      // gather: published values (two 32-bit arrays)
+  bool labels = false;         // WCC: previous boundary labels
+  bool binned_gather = false;  // a sum gathered by in-degree bins (runtime/gpu_gather_plan.h)
+  size_t record_bytes = 8;     // one (vertex, value) update
 };
 
 // Bytes of every array one device allocates.

@@ -26,6 +26,7 @@ struct MultiStep {
   uint64_t app_bytes = 0;     // application data delivered to peers
   uint64_t offer_bytes = 0;   // of it, push offers for peers' vertices (host devices)
   uint64_t status_bytes = 0;  // status data read by peers
+  uint64_t supersteps = 1;    // supersteps this sync covers (--gpu_steps_per_sync)
   bool pull = false;
   double seconds[kPhases] = {0, 0, 0, 0, 0};  // mean over devices
 };
@@ -55,6 +56,13 @@ struct MultiStats {
   // uploading chunks; ranks exposing their gathers to each other.
   double setup_seconds = 0;
   double run_seconds = 0;  // GPU devices: from all devices up to all programs done
+  // Supersteps run: one per sync, or several where a lone GPU device ran
+  // them between syncs.
+  uint64_t supersteps() const {
+    uint64_t s = 0;
+    for (auto& x : steps) s += x.supersteps;
+    return s;
+  }
   uint64_t updated() const {
     uint64_t s = 0;
     for (auto& x : steps) s += x.updated;
@@ -109,6 +117,7 @@ inline void record_step(MultiStats& stats, size_t step, int d, const double (&se
     stats.device_migrated[p] += all[p].migrated;
     stats.device_migrated_blocks[p] += all[p].migrated_blocks;
   }
+  m.supersteps = all.empty() ? 1 : all[0].supersteps;
   for (auto& s : all) {
     m.updated += s.updated;
     m.communicated += s.sent;

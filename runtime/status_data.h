@@ -43,6 +43,7 @@ struct DeviceStatus {
   uint64_t migrated = 0;         // peers' vertices this device computed (work migration)
   uint64_t migrated_blocks = 0;  // of those, blocks claimed from devices of other ranks
   uint64_t failed = 0;           // the device hit an error: every device stops at this sync
+  uint64_t supersteps = 1;       // supersteps this status covers (a lone GPU device may run several per sync)
   uint64_t word[kStatusWords] = {0, 0};
   double real[kStatusReals] = {0, 0};
 

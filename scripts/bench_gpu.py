@@ -12,6 +12,9 @@ machine:
     iteration: in-edge offsets and sources, one contribution read per edge,
     out-degrees, ranks and contributions written) against the
     device-to-device copy of chatty_copy_bench (read + write).
+  * variants (--part variants): each performance variant (default off)
+    against the default in the same run, both validated where the app is:
+    --gpu_gather=binned (PageRank) and --gpu_steps_per_sync=16 (BFS).
   * virtual (--part virtual): P = 4 virtual devices on one GPU against P = 1.
 
   python3 scripts/bench_gpu.py --build DIR [--part apps|virtual|all] [--scale 22]
@@ -83,6 +86,28 @@ def part_apps(binary, graphs, a, ref, results):
     return ok
 
 
+VARIANTS = (("pr", "--gpu_gather=binned"), ("bfs", "--gpu_steps_per_sync=16"))
+
+
+def part_variants(binary, graphs, a, ref, results):
+    print(f"{'graph':16} {'app':5} {'variant':26} {'default ms':>10} {'variant ms':>10} {'ratio':>6}")
+    for spec, path in graphs.items():
+        for app, flag in VARIANTS:
+            extra = [f"--repeat={a.repeat}"] + (["--max_iters=20", "--tolerance=1e-300"] if app == "pr" else [])
+            base = run(binary, path, app, "cuda", 1, *extra, validate=app in VALIDATED)
+            var = run(binary, path, app, "cuda", 1, *extra, flag, validate=True)
+            r = var["compute_s"] / base["compute_s"]
+            name = flag
+            print(f"{spec:16} {app:5} {name:26} {base['compute_s'] * 1e3:10.2f} {var['compute_s'] * 1e3:10.2f} "
+                  f"{r:6.2f}")
+            results["variants"].append({"graph": spec, "app": app, "variant": name, "default_s": base["compute_s"],
+                                        "variant_s": var["compute_s"], "ratio": r,
+                                        "iterations": [base["iterations"], var["iterations"]]})
+            if base["iterations"] != var["iterations"]:
+                raise Mismatch(f"{app} on {spec}: {base['iterations']} iterations, {var['iterations']} with {flag}")
+    return True
+
+
 def part_virtual(binary, graphs, a, ref, results):
     ok = True
     spec, path = next(iter(graphs.items()))
@@ -103,7 +128,7 @@ def part_virtual(binary, graphs, a, ref, results):
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--build", default="build")
-    ap.add_argument("--part", default="apps", choices=["apps", "virtual", "all"])
+    ap.add_argument("--part", default="apps", choices=["apps", "variants", "virtual", "all"])
     ap.add_argument("--scale", type=int, default=22)
     ap.add_argument("--grid", default="2000x2000")
     ap.add_argument("--repeat", type=int, default=3)
@@ -116,8 +141,8 @@ def main():
         print("bench_gpu: " + (copy.stderr.strip() or "chatty_copy_bench failed"), file=sys.stderr)
         return 2
     ref = json.loads(copy.stdout)
-    results = {"gpu": ref["gpu"], "d2d_copy_gbps": ref["d2d_gbps"], "apps": [], "virtual": []}
-    parts = ["apps", "virtual"] if a.part == "all" else [a.part]
+    results = {"gpu": ref["gpu"], "d2d_copy_gbps": ref["d2d_gbps"], "apps": [], "variants": [], "virtual": []}
+    parts = ["apps", "variants", "virtual"] if a.part == "all" else [a.part]
     ok = True
     print("---")
     print(f"{ref['gpu']}: device-to-device copy {ref['d2d_gbps']:.0f} GB/s (read + write); "
@@ -131,7 +156,8 @@ def main():
                 subprocess.run([binary, "generate", spec, path], check=True, capture_output=True)
                 graphs[spec] = path
             for part in parts:
-                ok &= {"apps": part_apps, "virtual": part_virtual}[part](binary, graphs, a, ref, results)
+                ok &= {"apps": part_apps, "variants": part_variants, "virtual": part_virtual}[part](binary, graphs, a,
+                                                                                                    ref, results)
                 print()
     except Mismatch as e:
         print(f"bench_gpu: FAILED: {e}")

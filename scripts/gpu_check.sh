@@ -28,6 +28,7 @@ later phases skipped when it runs out):
   gtests    150  chatty_gpu_tests, one process: every app x P x transports x load balance vs the CPU
   memcheck  100  compute-sanitizer memcheck, every app, P = 1 and 3, kron:10 (Firecracker only)
   bench     150  BFS/SSSP/WCC/PR on kron:22 and grid:2000x2000, GPU vs the same binary's CPU, copy bench
+  variants   90  each performance variant against its default on both graphs, validated
   pytests   100  gpu_cli_test.py and reference_test.py (cuda) against SciPy/NetworkX
   ncu        30  one PageRank run profiled: a kernel must show in the report
   extra      rest racecheck/initcheck/synccheck on BFS, P = 4 virtual devices vs P = 1
@@ -39,7 +40,7 @@ pack() {  # DIR: binaries built for sm_90 here, the test data, the libraries the
   local dir=${1:-$ROOT/.gpu} build=${BUILD_DIR:-$ROOT/build-gpu90}
   mkdir -p "$dir/bin" && dir=$(cd "$dir" && pwd)
   if [[ ! -f "$build/CMakeCache.txt" ]]; then
-    cmake -S "$ROOT" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCHATTY_NATIVE=OFF -DCHATTY_MPI=OFF \
+    cmake -S "$ROOT" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCHATTY_NATIVE=OFF \
       -DCMAKE_CUDA_ARCHITECTURES=90 || return 1
   fi
   cmake --build "$build" -j "$(nproc)" --target chatty chatty_gpu_tests chatty_copy_bench || return 1
@@ -124,11 +125,14 @@ if [[ -f "$PACK/test_data_path" ]]; then
     cp "$PACK/facebook_combined.txt" "$data/" 2>/dev/null
 fi
 
-starts() { "$BIN/chatty" topo && "$BIN/chatty_gpu_tests" --gtest_list_tests >/dev/null; }  # loads, GPU or not
+starts() {  # loads, GPU or not; a missing library is named
+  ! ldd "$BIN/chatty" "$BIN/chatty_gpu_tests" | grep "not found" && "$BIN/chatty" topo &&
+    "$BIN/chatty_gpu_tests" --gtest_list_tests >/dev/null
+}
 build_there() {  # the fallback: only the three targets, every core
   local b=$ROOT/build-gpu-there D=$PACK/deps
   cmake -S "$ROOT" -B "$b" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCHATTY_NATIVE=OFF -DCHATTY_WERROR=OFF \
-    -DCHATTY_MPI=OFF -DCMAKE_CUDA_ARCHITECTURES=90 "-DCMAKE_PREFIX_PATH=$D/usr;$D/usr/lib/x86_64-linux-gnu/cmake" \
+    -DCMAKE_CUDA_ARCHITECTURES=90 "-DCMAKE_PREFIX_PATH=$D/usr;$D/usr/lib/x86_64-linux-gnu/cmake" \
     "-DCMAKE_INCLUDE_PATH=$D/usr/include" "-DCMAKE_LIBRARY_PATH=$D/usr/lib/x86_64-linux-gnu" \
     "-DCMAKE_BUILD_RPATH=$D/usr/lib/x86_64-linux-gnu" &&
     cmake --build "$b" -j 16 --target chatty chatty_gpu_tests chatty_copy_bench &&
@@ -180,6 +184,9 @@ grep -E "ERROR SUMMARY|exit [0-9]" "$LOGS/memcheck.log" 2>/dev/null | sort | uni
 
 phase bench 150 python3 "$ROOT/scripts/bench_gpu.py" --build "$BIN" --part apps --json "$OUT/bench.json"
 sed -n '/^---/,$p' "$LOGS/bench.log" 2>/dev/null | sed 's/^/  /' >>"$SUMMARY"
+
+phase variants 90 python3 "$ROOT/scripts/bench_gpu.py" --build "$BIN" --part variants --json "$OUT/variants.json"
+sed -n '/^---/,$p' "$LOGS/variants.log" 2>/dev/null | sed 's/^/  /' >>"$SUMMARY"
 
 export PYTHONUNBUFFERED=1
 phase gpu_cli_test 60 python3 "$ROOT/tests/gpu_cli_test.py" "$CHATTY"

@@ -188,7 +188,7 @@ class Cli(unittest.TestCase):
         trace = self.path("m.csv")
         chatty("run", "--app=pr", "--graph=grid:30x30", "--devices=3", f"--trace={trace}", "--backend=cpu")
         rows = read(trace).splitlines()
-        self.assertEqual(rows[0], "step,direction,updated,edges,communicated,application_bytes,status_bytes,merge_s,compute_s,compact_s,exchange_s,wait_s")
+        self.assertEqual(rows[0], "step,direction,updated,edges,communicated,application_bytes,status_bytes,merge_s,compute_s,compact_s,exchange_s,wait_s,supersteps")
         self.assertGreater(len(rows), 3)
         # PageRank gathers from in-neighbours: every superstep is a pull.
         self.assertEqual({r.split(",")[1] for r in rows[1:]}, {"pull"})
@@ -247,7 +247,7 @@ class Cli(unittest.TestCase):
             j = json.loads(chatty("run", "--app=bfs", "--graph=kron:10", f"--devices={devices}", f"--trace={trace}",
                                   "--json").stdout)
             rows = read(trace).splitlines()
-            self.assertEqual(rows[0], "step,direction,updated,edges,communicated,application_bytes,status_bytes,merge_s,compute_s,compact_s,exchange_s,wait_s")
+            self.assertEqual(rows[0], "step,direction,updated,edges,communicated,application_bytes,status_bytes,merge_s,compute_s,compact_s,exchange_s,wait_s,supersteps")
             self.assertEqual(len(rows) - 1, j["iterations"])
             self.assertGreater(j["iterations"], 1)
             self.assertEqual(sum(int(r.split(",")[3]) for r in rows[1:]), j["edges_examined"])

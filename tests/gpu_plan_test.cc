@@ -6,6 +6,8 @@
 #include <gtest/gtest.h>
 
 #include "datasets/load.h"
+#include "runtime/drivers/traversal.h"
+#include "runtime/gpu_gather_plan.h"
 #include "runtime/status.h"
 
 namespace chatty {
@@ -126,6 +128,82 @@ TEST(MemoryPlan, TooLittleMemoryNamesEachShortGpu) {
     EXPECT_NE(m.find("not enough GPU memory: GPU 0 (Fake GPU) needs"), std::string::npos) << m;
     EXPECT_NE(m.find("devices 0, 2"), std::string::npos) << m;
     EXPECT_NE(m.find("GPU 1"), std::string::npos) << m;
+  }
+}
+
+// The binned gather's plan: every vertex in exactly one place, each lane
+// bin holding the rows its lane count covers, and the hubs' pieces tiling
+// each hub's in-edges exactly, none longer than kPieceEdges.
+TEST(BinnedGather, EveryVertexOnceAndPiecesTileTheHubs) {
+  const std::vector<eid_t> degrees = {0, 1, 2, 3, 4, 5, 9, 16, 17, 31, 32, 33, 4095, 4096, 4097, 10000, 2048 * 3, 7};
+  std::vector<eid_t> off = {100};  // a chunk's offsets need not start at 0
+  for (eid_t d : degrees) off.push_back(off.back() + d);
+  const vid_t n = vid_t(degrees.size());
+  const GatherBins b = plan_gather_bins(off.data(), n);
+  std::vector<int> seen(n, 0);
+  for (int bin = 0; bin < kLaneBins; ++bin) {
+    for (uint64_t k = b.start[size_t(bin)]; k < b.start[size_t(bin) + 1]; ++k) {
+      const vid_t i = b.list[k];
+      ++seen[i];
+      const eid_t d = degrees[i];
+      EXPECT_LE(d, bin == kLaneBins - 1 ? kHubDegree - 1 : eid_t(lanes_of_bin(bin))) << "vertex " << i;
+      if (bin > 0) {
+        EXPECT_GT(d, eid_t(lanes_of_bin(bin - 1))) << "vertex " << i;
+      }
+      if (k > b.start[size_t(bin)]) {
+        EXPECT_LT(b.list[k - 1], i) << "ascending within a bin";
+      }
+    }
+  }
+  EXPECT_EQ(b.start[kLaneBins], b.list.size());
+  std::vector<eid_t> covered(b.hubs.size(), 0);
+  eid_t next = 0;
+  uint32_t hub = ~0u;
+  for (const GatherPiece& p : b.pieces) {
+    ASSERT_LT(p.hub, b.hubs.size());
+    if (p.hub != hub) hub = p.hub, next = off[b.hubs[p.hub]] - off[0];  // a hub's first piece
+    EXPECT_EQ(p.first, next) << "pieces are contiguous";
+    EXPECT_GT(p.last, p.first);
+    EXPECT_LE(p.last - p.first, kPieceEdges);
+    covered[p.hub] += p.last - p.first;
+    next = p.last;
+  }
+  for (size_t h = 0; h < b.hubs.size(); ++h) {
+    ++seen[b.hubs[h]];
+    EXPECT_GE(degrees[b.hubs[h]], kHubDegree);
+    EXPECT_EQ(covered[h], degrees[b.hubs[h]]) << "hub " << b.hubs[h];
+  }
+  EXPECT_EQ(b.hubs.size(), 4u);
+  for (vid_t i = 0; i < n; ++i) EXPECT_EQ(seen[i], 1) << "vertex " << i;
+  // The device layout reserves room for the plan.
+  const eid_t edges = off.back() - off.front();
+  EXPECT_GE(gather_bins_bytes(n, edges),
+            b.list.size() * sizeof(vid_t) + b.hubs.size() * 12 + b.pieces.size() * sizeof(GatherPiece));
+}
+
+// --gpu_steps_per_sync: supersteps run without a sync only in push steps of
+// a frontier that grows slowly, never on the first sync's word alone, never
+// at a multiple of the batch, never when the batch is 1.
+TEST(StepsPerSync, OnlyThinPushRunsSkipSyncs) {
+  ThinRun one(1);
+  for (uint64_t u : {10, 10, 10}) one.saw(u, 1);
+  EXPECT_FALSE(one.skip_sync(0, false));
+
+  ThinRun grid(8);
+  EXPECT_FALSE(grid.skip_sync(0, false)) << "nothing seen yet";
+  grid.saw(100, 1);
+  EXPECT_FALSE(grid.skip_sync(1, false)) << "one sync says nothing of growth";
+  grid.saw(101, 1);
+  EXPECT_TRUE(grid.skip_sync(1, false));
+  EXPECT_FALSE(grid.skip_sync(7, false)) << "every 8th superstep syncs";
+  EXPECT_FALSE(grid.skip_sync(1, true)) << "pull steps always sync";
+  grid.saw(8 * 102, 8);  // a batch: its updates per superstep are compared
+  EXPECT_TRUE(grid.skip_sync(9, false));
+
+  ThinRun burst(8);
+  for (uint64_t u : {1, 16, 256, 4096}) {
+    burst.saw(u, 1);
+    EXPECT_FALSE(burst.skip_sync(2, false)) << "a frontier growing " << u;
   }
 }
 

@@ -177,6 +177,24 @@ TEST(GpuBackendShapes, DegreeReorderedPageRankOnSeveralDevices) {
   }
 }
 
+// --gpu_gather=binned: lane bins, a warp per row and hubs split over
+// blocks give the CPU's ranks (the hub graph's 5000-edge hub is three pieces).
+TEST(GpuBackendVariants, BinnedGatherMatchesTheCpu) {
+  SKIP_WITHOUT_GPU();
+  Graph kron = load("kron:14");
+  Graph hub = directed_with_hub();
+  for (Graph* g : {&kron, &hub}) {
+    const std::vector<float> cpu = run_app(App::kPageRank, *g, 0, EngineOptions{}).ranks;
+    for (int p : {1, 3}) {
+      EngineOptions o;
+      o.backend = Backend::kCuda, o.devices = p, o.comm = Comm::kP2p, o.gpu_gather = GpuGather::kBinned;
+      const AppOutput pr = run_app(App::kPageRank, *g, 0, o);
+      EXPECT_TRUE(validate_app(pr, *g, 0, o).ok) << "P=" << p;
+      EXPECT_LT(l1(pr.ranks, cpu), 1e-4) << "P=" << p << (g == &hub ? " hub graph" : " kron");
+    }
+  }
+}
+
 TEST(GpuBackendComm, NcclAcrossDistinctGpus) {
   SKIP_WITHOUT_GPU();
   if (gpus().gpus.size() < 2) GTEST_SKIP() << "NCCL needs two GPUs; this machine has one";

@@ -260,7 +260,7 @@ int cmd_run(const std::vector<std::string>& args) {
   else
     r.say("compute     %.4f s%s\n", compute_s,
           s.repeat > 1 ? (" (median of " + std::to_string(s.repeat) + ")").c_str() : "");
-  const int iterations = int(out.multi.steps.size());
+  const int iterations = int(out.multi.supersteps());
   r.say("iterations  %d\n", iterations);
   if (multi) report_multi(r, out);
   r.say("GTEPS       %.3f\n", gteps);

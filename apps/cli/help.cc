@@ -52,6 +52,8 @@ const std::vector<CommandHelp>& commands() {
         "max_iters",
         "damping",
         "gpu_lb",
+        "gpu_gather",
+        "gpu_steps_per_sync",
         "migrate",
         "numa",
         "trace",

@@ -49,14 +49,16 @@ void write_trace(const AppOutput& out, const std::string& path) {
   const MultiStats& ms = out.multi;
   std::fprintf(f, "step,direction,updated,edges,communicated,application_bytes,status_bytes");
   for (int p = 0; p < kPhases; ++p) std::fprintf(f, ",%s_s", phase_name(p));
-  std::fprintf(f, "\n");
+  std::fprintf(f, ",supersteps\n");  // a row per sync: `step` is its first superstep
+  uint64_t first = 0;
   for (size_t i = 0; i < ms.steps.size(); ++i) {
     const MultiStep& s = ms.steps[i];
-    std::fprintf(f, "%zu,%s,%lu,%lu,%lu,%lu,%lu", i, s.pull ? "pull" : "push", (unsigned long)s.updated,
-                 (unsigned long)s.edges, (unsigned long)s.communicated, (unsigned long)s.app_bytes,
-                 (unsigned long)s.status_bytes);
+    std::fprintf(f, "%lu,%s,%lu,%lu,%lu,%lu,%lu", (unsigned long)first, s.pull ? "pull" : "push",
+                 (unsigned long)s.updated, (unsigned long)s.edges, (unsigned long)s.communicated,
+                 (unsigned long)s.app_bytes, (unsigned long)s.status_bytes);
     for (int p = 0; p < kPhases; ++p) std::fprintf(f, ",%.6f", s.seconds[p]);
-    std::fprintf(f, "\n");
+    std::fprintf(f, ",%lu\n", (unsigned long)s.supersteps);
+    first += s.supersteps;
   }
   CHATTY_CHECK(std::fclose(f) == 0, path + ": write failed");
 }

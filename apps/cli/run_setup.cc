@@ -18,6 +18,12 @@ DEFINE_int32(sources, 0,
 DEFINE_string(backend, "auto", "auto (the GPUs if any is usable, else the CPU), cuda or cpu");
 DEFINE_string(gpu_lb, "twc",
               "GPU push load balance: twc (thread/warp/block per vertex by degree) or lb (edge-balanced)");
+DEFINE_string(gpu_gather, "groups",
+              "GPU PageRank gather: groups (one lane count per chunk, a block per hub) or binned (by in-degree: "
+              "lanes, a warp, hubs split over blocks)");
+DEFINE_int32(gpu_steps_per_sync, 1,
+             "one GPU device: on long runs of thin push supersteps (grids, roads), queue this many supersteps "
+             "before the host reads their status (BFS, label propagation)");
 DEFINE_int32(repeat, 1, "run the app this many times on the loaded graph and report the median");
 DEFINE_bool(validate, false, "check the result against the sequential reference");
 DEFINE_string(output, "", "write 'id value' per vertex to this file");
@@ -79,6 +85,10 @@ RunSetup check_run_flags() {
   s.threads = apply_threads();
   s.eopt = engine_options();
   s.eopt.gpu_lb = parse_gpu_lb(FLAGS_gpu_lb);
+  s.eopt.gpu_gather = parse_gpu_gather(FLAGS_gpu_gather);
+  CHATTY_CHECK(FLAGS_gpu_steps_per_sync >= 1 && FLAGS_gpu_steps_per_sync <= 1024,
+               "--gpu_steps_per_sync must be 1..1024");
+  s.eopt.gpu_steps_per_sync = FLAGS_gpu_steps_per_sync;
   const ClusterPlace* rank = cluster_start(s.eopt.devices);
   // Ranks agree on one backend: a rank without a GPU fails all of them
   // (--backend=cuda) or takes them all to the CPU (auto).

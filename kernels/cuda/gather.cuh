@@ -40,10 +40,13 @@ __device__ __forceinline__ void add_gather_sums(double l1, double dangling, Coun
   }
 }
 
+// `list`: the chunk indices to gather (a bin), or null for every owned
+// vertex 0..count-1.
 template <int G, typename P>
-__global__ void gather_kernel(P prog, const eid_t* __restrict__ in_off, const vid_t* __restrict__ in_targets,
-                              const eid_t* out_off, vid_t lo, vid_t nd, const float* __restrict__ contrib,
-                              float* next_contrib, float* ranks, double dangling_in, Counters* c) {
+__global__ void gather_kernel(P prog, const vid_t* __restrict__ list, vid_t count, const eid_t* __restrict__ in_off,
+                              const vid_t* __restrict__ in_targets, const eid_t* out_off, vid_t lo,
+                              const float* __restrict__ contrib, float* next_contrib, float* ranks, double dangling_in,
+                              Counters* c) {
   static_assert(P::kSums, "lanes split only a sum");
   static_assert(G >= 1 && G <= 32 && (32 % G) == 0, "group size divides the warp");
   const int lane = threadIdx.x & 31;
@@ -51,9 +54,10 @@ __global__ void gather_kernel(P prog, const eid_t* __restrict__ in_off, const vi
   const unsigned warps = (gridDim.x * blockDim.x) >> 5;
   double l1 = 0, dangling = 0;
   // Loop bounds are uniform per warp, so every lane reaches the shuffles.
-  for (ull base = ull(warp) * (32 / G); base < nd; base += ull(warps) * (32 / G)) {
-    const vid_t i = vid_t(base) + vid_t(lane / G);
-    bool mine = i < nd;
+  for (ull base = ull(warp) * (32 / G); base < count; base += ull(warps) * (32 / G)) {
+    const vid_t k = vid_t(base) + vid_t(lane / G);
+    bool mine = k < count;
+    const vid_t i = mine && list ? list[k] : k;
     double sum = 0;  // as the program's gather: a float sum drifts on long rows
     if (mine) {
       const eid_t first = in_off[i], last = in_off[i + 1];
@@ -110,6 +114,41 @@ __global__ void heavy_gather_kernel(P prog, const vid_t* heavy, ull count, const
     }
     __syncthreads();  // tmp is reused by the next vertex
   }
+}
+
+// The binned gather's hubs: a block per piece of a hub's in-edges adds its
+// sum to the hub's (double atomics; the order of the pieces' adds varies).
+template <typename Piece>
+__global__ void piece_gather_kernel(const Piece* __restrict__ pieces, ull count, const vid_t* __restrict__ in_targets,
+                                    const float* __restrict__ contrib, double* hub_sum) {
+  using Reduce = cub::BlockReduce<double, kBlock>;
+  __shared__ typename Reduce::TempStorage tmp;
+  for (ull p = blockIdx.x; p < count; p += gridDim.x) {
+    const Piece piece = pieces[p];
+    double sum = 0;
+    for (eid_t e = piece.first + threadIdx.x; e < piece.last; e += blockDim.x)
+      sum += __ldg(&contrib[__ldg(&in_targets[e])]);
+    sum = Reduce(tmp).Sum(sum);
+    if (threadIdx.x == 0) atomicAdd(&hub_sum[piece.hub], sum);
+    __syncthreads();  // tmp is reused by the next piece
+  }
+}
+
+// After piece_gather_kernel: each hub's value from its sum, which is cleared
+// for the next superstep.
+template <typename P>
+__global__ void hub_finish_kernel(P prog, const vid_t* hubs, ull count, double* hub_sum, const eid_t* out_off, vid_t lo,
+                                  float* next_contrib, float* ranks, double dangling_in, Counters* c) {
+  double l1 = 0, dangling = 0;
+  const ull end = (count + 31) / 32 * 32;  // whole warps, so every lane reaches the warp sums
+  for (ull h = ull(blockIdx.x) * blockDim.x + threadIdx.x; h < end; h += ull(gridDim.x) * blockDim.x) {
+    if (h >= count) continue;
+    const vid_t i = hubs[h];
+    const double sum = hub_sum[h];
+    hub_sum[h] = 0;
+    gather_store(prog, lo + i, i, prog.apply(sum, dangling_in), out_off, next_contrib, ranks, l1, dangling);
+  }
+  add_gather_sums(l1, dangling, c);
 }
 
 // Peers send the published values of their boundary vertices: both buffers take them.

@@ -21,6 +21,7 @@ struct Counters {
   ull bucket = ~0ull;      // lowest non-empty bucket (SSSP)
   ull pile = 0, rest = 0;  // SSSP pending vertices (current and rebuilt pile)
   double l1 = 0, dangling = 0;
+  ull steps = 0;  // supersteps begun with work since the last sync
 };
 
 // Edge functor of the push advance: offer scatter(u) to v; the first thread
@@ -195,6 +196,7 @@ static __global__ void publish_kernel(const Counters* c, DeviceStatus* slot, Slo
   s.active = c->active;
   s.updated = c->updated;
   s.edges = c->edges;
+  s.supersteps = c->steps > 1 ? c->steps : 1;
   for (int i = 0; i < kStatusWords; ++i) s.word[i] = src.word[i] ? *src.word[i] : src.word_value[i];
   for (int i = 0; i < kStatusReals; ++i) s.real[i] = src.real[i] ? *src.real[i] : 0.0;
   *slot = s;

@@ -75,8 +75,10 @@ class GatherOps : public GpuOps {
   V* contrib() const { return reinterpret_cast<V*>(dev_.contrib.get()); }
   V* next_contrib() const { return reinterpret_cast<V*>(dev_.next_contrib.get()); }
 
-  // A sum: hubs by a block each, the others by the group size chosen at setup.
+  // A sum: hubs by a block each, the others by the group size chosen at
+  // setup; or by in-degree bins (--gpu_gather=binned).
   void launch_sums(double dangling) {
+    if (dev_.binned) return launch_binned(dangling);
     if (dev_.heavy.size()) {
       const Launch h = dev_.launch(dev_.heavy.size() * kBlock);
       heavy_gather_kernel<P><<<h.grid, h.block, 0, dev_.stream>>>(
@@ -92,14 +94,43 @@ class GatherOps : public GpuOps {
     }
   }
 
-  // The sum kernel with G lanes per vertex (hubs aside).
+  // The sum kernel with G lanes per vertex of `list` (null: every owned
+  // vertex, hubs aside).
   template <int G>
-  void launch(double dangling) {
-    const Launch l = dev_.launch(dev_.nd(), uint64_t(G));
-    gather_kernel<G, P><<<l.grid, l.block, 0, dev_.stream>>>(prog_, dev_.in_off.get(), dev_.in_targets.get(),
-                                                             dev_.off.get(), dev_.lo, dev_.nd(), contrib(),
+  void launch(double dangling, const vid_t* list = nullptr, vid_t count = 0) {
+    if (!list) count = dev_.nd();
+    if (count == 0) return;
+    const Launch l = dev_.launch(count, uint64_t(G));
+    gather_kernel<G, P><<<l.grid, l.block, 0, dev_.stream>>>(prog_, list, count, dev_.in_off.get(),
+                                                             dev_.in_targets.get(), dev_.off.get(), dev_.lo, contrib(),
                                                              next_contrib(), values(), dangling, dev_.c());
     CHATTY_CUDA_LAUNCHED("gather_kernel");
+  }
+
+  // Each lane bin with its lane count, then the hubs' pieces and their finish.
+  void launch_binned(double dangling) {
+    const auto bin = [&](int b) {
+      return std::pair{dev_.bin_list.get() + dev_.bin_start[size_t(b)],
+                       vid_t(dev_.bin_start[size_t(b) + 1] - dev_.bin_start[size_t(b)])};
+    };
+    launch<1>(dangling, bin(0).first, bin(0).second);
+    launch<2>(dangling, bin(1).first, bin(1).second);
+    launch<4>(dangling, bin(2).first, bin(2).second);
+    launch<8>(dangling, bin(3).first, bin(3).second);
+    launch<16>(dangling, bin(4).first, bin(4).second);
+    launch<32>(dangling, bin(5).first, bin(5).second);
+    static_assert(kLaneBins == 6, "a launch per lane bin");
+    if (dev_.pieces.size()) {
+      const Launch p = dev_.launch(dev_.pieces.size() * kBlock);
+      piece_gather_kernel<<<p.grid, p.block, 0, dev_.stream>>>(dev_.pieces.get(), dev_.pieces.size(),
+                                                               dev_.in_targets.get(), contrib(), dev_.hub_sum.get());
+      CHATTY_CUDA_LAUNCHED("piece_gather_kernel");
+      const Launch h = dev_.launch(dev_.bin_hubs.size());
+      hub_finish_kernel<P><<<h.grid, h.block, 0, dev_.stream>>>(prog_, dev_.bin_hubs.get(), dev_.bin_hubs.size(),
+                                                                dev_.hub_sum.get(), dev_.off.get(), dev_.lo,
+                                                                next_contrib(), values(), dangling, dev_.c());
+      CHATTY_CUDA_LAUNCHED("hub_finish_kernel");
+    }
   }
 
   const P prog_;

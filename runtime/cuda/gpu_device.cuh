@@ -11,6 +11,7 @@
 #include "kernels/cuda/gather.cuh"
 #include "kernels/cuda/launch.h"
 #include "runtime/cuda/device_array.cuh"
+#include "runtime/gpu_gather_plan.h"
 #include "runtime/gpu_plan.h"
 
 namespace chatty::cuda {
@@ -47,6 +48,12 @@ class GpuDevice {
   DeviceArray<vid_t> heavy;                  // gather: owned vertices with kHeavyDegree+ in-edges
   DeviceArray<vid_t> samples, sample_roots;  // WCC: the vertices whose roots vote for the giant
   int group = 32;                            // gather: lanes per vertex
+  // The binned gather (--gpu_gather=binned; runtime/gpu_gather_plan.h).
+  bool binned = false;
+  DeviceArray<vid_t> bin_list, bin_hubs;
+  std::array<uint64_t, kLaneBins + 1> bin_start{};
+  DeviceArray<GatherPiece> pieces;
+  DeviceArray<double> hub_sum;
   static constexpr size_t kGiantSamples = 1024;
 
   vid_t nd() const { return hi - lo; }
@@ -80,7 +87,10 @@ class GpuDevice {
     }
     if (needs.published) {
       contrib.allocate(n), next_contrib.allocate(n);
-      plan_gather(g.in(), up);
+      if (needs.binned_gather)
+        plan_binned_gather(g.in(), up);
+      else
+        plan_gather(g.in(), up);
     }
     boundary.allocate(n);
     up.copy(boundary.get(), part.boundary.data(), n);
@@ -137,6 +147,22 @@ class GpuDevice {
       if (best < 0 || cost < best) best = cost, group = G;
     }
     sync();  // `hubs` dies here
+  }
+
+  void plan_binned_gather(const Csr& in, Uploader& up) {
+    static_assert(kHubDegree == kHeavyDegree, "both gathers take the same rows for hubs");
+    const GatherBins b = plan_gather_bins(in.offsets.data() + lo, nd());
+    binned = true;
+    bin_start = b.start;
+    bin_list.allocate(b.list.size());
+    up.copy(bin_list.get(), b.list.data(), b.list.size() * sizeof(vid_t));
+    bin_hubs.allocate(b.hubs.size());
+    up.copy(bin_hubs.get(), b.hubs.data(), b.hubs.size() * sizeof(vid_t));
+    pieces.allocate(b.pieces.size());
+    up.copy(pieces.get(), b.pieces.data(), b.pieces.size() * sizeof(GatherPiece));
+    hub_sum.allocate(b.hubs.size());
+    CHATTY_CUDA(cudaMemsetAsync(hub_sum.get(), 0, b.hubs.size() * sizeof(double), stream));
+    sync();  // `b` dies here
   }
 
   void wire_mailboxes(Mailboxes& mb, size_t slot_bytes, bool mapped_send) {

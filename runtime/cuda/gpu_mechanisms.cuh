@@ -111,8 +111,16 @@ class GpuOps {
   Agreed sync(int parity, bool pull = false) {
     Agreed a{run_.sync(dev_, parity, ok_, clk_, slots_, pull)};
     ++k_;
+    after_sync_ = true;
     return a;
   }
+  // A lone device only (nothing to exchange): ends the superstep without a
+  // sync, so the next one is queued behind it on the stream.
+  void step_on() {
+    ++k_;
+    after_sync_ = false;
+  }
+  bool lone() const { return run_.D == 1; }
 
  protected:
   // Runs body() unless an earlier op failed.
@@ -122,7 +130,7 @@ class GpuOps {
   }
   // Starts a superstep's device work: its counters cleared.
   void reset_step() {
-    reset_step_kernel<<<1, 1, 0, dev_.stream>>>(dev_.c());
+    reset_step_kernel<<<1, 1, 0, dev_.stream>>>(dev_.c(), after_sync_);
     CHATTY_CUDA_LAUNCHED("reset_step_kernel");
   }
 
@@ -131,6 +139,7 @@ class GpuOps {
   GpuRun::Clock clk_;
   SlotSources slots_;  // the family's status slots: set by each ops class
   uint32_t k_ = 0;     // superstep index: stamps and claims are per superstep
+  bool after_sync_ = true;
   bool ok_ = true;
 };
 

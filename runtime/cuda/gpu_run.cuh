@@ -29,6 +29,7 @@ GpuAppNeeds needs_of(const EngineOptions& opt) {
   GpuAppNeeds n;
   if constexpr (P::kKind == ProgramKind::kGather) {
     n.out_targets = false, n.in_edges = true, n.frontier = false, n.published = true;
+    n.binned_gather = P::kSums && opt.gpu_gather == GpuGather::kBinned;
   } else {
     n.weights = P::kNeedsWeights;
     n.in_edges = P::kPullable && opt.direction != Direction::kPush;
@@ -106,18 +107,24 @@ std::vector<typename P::Value> run_program_gpu(const Graph& g, const P& prog, co
     const double t1 = omp_get_wtime();
     if (d == first) stats.setup_seconds = t1 - t0, all_up = every;
     if (every) {
+      // Each program compiles only its family's ops and kernels.
       if constexpr (P::kKind == ProgramKind::kGather) {
         GatherOps<P> ops(run, *dev, prog, part, dangling0);
         drive_gather(ops, prog);
+      } else if constexpr (P::kOrdered) {
+        const uint64_t delta = opt.delta ? opt.delta : auto_delta;
+        OrderedOps<P> ops(run, *dev, prog, delta, lb);
+        drive_ordered(ops, prog, start.vertices, delta);
       } else {
-        if (P::kConnectivity && opt.union_find) {
-          ConnectivityOps ops(run, *dev, g.directed(), lb);
-          drive_connectivity(ops, n);
-        } else if (P::kOrdered) {
-          const uint64_t delta = opt.delta ? opt.delta : auto_delta;
-          OrderedOps<P> ops(run, *dev, prog, delta, lb);
-          drive_ordered(ops, prog, start.vertices, delta);
-        } else {
+        bool linked = false;
+        if constexpr (P::kConnectivity) {
+          if (opt.union_find) {
+            ConnectivityOps ops(run, *dev, g.directed(), lb);
+            drive_connectivity(ops, n);
+            linked = true;
+          }
+        }
+        if (!linked) {
           TraversalOps<P> ops(run, *dev, prog, P::kPullable && opt.direction != Direction::kPush, lb);
           drive_traversal(ops, prog, g, start, opt);
         }

@@ -21,9 +21,13 @@
 
 namespace chatty::cuda {
 
-static __global__ void reset_step_kernel(Counters* c) {
+// `after_sync`: the first superstep since a sync; the ones a lone device
+// runs between syncs add their updates and edges to the status.
+static __global__ void reset_step_kernel(Counters* c, bool after_sync) {
   // active (the frontier) and pile (SSSP) carry over between supersteps
-  c->changed = c->sent = c->updated = c->edges = c->scout = c->rest = 0;
+  if (after_sync) c->updated = c->edges = c->steps = 0;
+  c->steps += c->active > 0;
+  c->changed = c->sent = c->scout = c->rest = 0;
   c->bucket = ~0ull;
   c->l1 = c->dangling = 0;
 }

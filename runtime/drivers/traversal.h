@@ -11,6 +11,9 @@
 //   void compact(int parity);    // changed boundary vertices into the send buffer
 //   Agreed sync(int parity, bool pull);  // publish status, meet, exchange
 //   void resume_push();          // after pull steps: the owned frontier as the push queue
+// and, where a device can run supersteps without a sync (a lone GPU device):
+//   bool lone();                 // no peers: nothing to exchange
+//   void step_on();              // end the superstep without a sync
 #pragma once
 
 #include <algorithm>
@@ -55,6 +58,28 @@ TraversalStart<typename P::Value> traversal_start(const Graph& g, const P& prog)
   return s;
 }
 
+// Whether the next supersteps may run without a sync: a lone device that
+// can, asked to (--gpu_steps_per_sync), in push steps whose frontier grows
+// slowly (a grid's or a road's wave, not a power-law graph's burst, where
+// the direction switch must see every step).
+class ThinRun {
+ public:
+  explicit ThinRun(int steps_per_sync) : batch_(steps_per_sync) {}
+  // After a sync that covered `supersteps` supersteps updating `updated` vertices.
+  void saw(uint64_t updated, uint64_t supersteps) {
+    const uint64_t per_step = updated / std::max<uint64_t>(1, supersteps);
+    thin_ = batch_ > 1 && per_step * 4 <= last_ * 5;  // grew by a quarter at most (none seen: last_ 0)
+    last_ = per_step;
+  }
+  // Superstep k (from 0) ends without a sync.
+  bool skip_sync(int k, bool pull) const { return thin_ && !pull && (k + 1) % batch_ != 0; }
+
+ private:
+  const int batch_;
+  uint64_t last_ = 0;
+  bool thin_ = false;
+};
+
 template <typename P, typename Ops>
 void drive_traversal(Ops& dev, const P& prog, const Graph& g, const TraversalStart<typename P::Value>& start,
                      const EngineOptions& opt) {
@@ -62,6 +87,9 @@ void drive_traversal(Ops& dev, const P& prog, const Graph& g, const TraversalSta
   DirectionSwitch direction(g.num_edges(), start.scout, g.num_vertices(), opt.alpha, opt.beta);
   bool pull = can_pull && opt.direction == Direction::kPull;
   typename P::Value level = start.level;
+  int batch = 1;
+  if constexpr (requires { dev.step_on(); }) batch = dev.lone() ? opt.gpu_steps_per_sync : 1;
+  ThinRun thin(batch);
   dev.start(start.vertices);
   for (int k = 0;; ++k) {
     const int parity = k & 1;
@@ -72,8 +100,15 @@ void drive_traversal(Ops& dev, const P& prog, const Graph& g, const TraversalSta
       dev.push();
     if (P::kUniformFrontier) level = prog.scatter(level, 0, 0, 1);
     dev.compact(parity);
+    if constexpr (requires { dev.step_on(); }) {
+      if (thin.skip_sync(k, pull)) {
+        dev.step_on();
+        continue;
+      }
+    }
     const Agreed a = dev.sync(parity, pull);
     if (a.failed() || a.quiet()) return;
+    thin.saw(a.sum(&DeviceStatus::updated), a.all[0].supersteps);
     if (can_pull && opt.direction == Direction::kAuto) {
       const bool was_pull = pull;
       pull = direction.next(pull, a.sum(&DeviceStatus::updated), a.fold(kScoutSlot));
