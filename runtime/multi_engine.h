@@ -141,7 +141,7 @@ EngineResult<typename P::Value> run_program_multi(const Graph& g, const P& prog,
   uint64_t delta = 1;
   TraversalStart<V> start;
   if constexpr (P::kKind == ProgramKind::kTraversal) {
-    delta = opt.delta ? opt.delta : detail::auto_delta(g);
+    delta = opt.delta ? opt.delta : detail::auto_delta(g, Backend::kCpu);
     if (cluster) delta = uint64_t(cluster_max(double(delta)));  // every rank buckets alike
     if (!(P::kConnectivity && opt.union_find)) start = traversal_start(g, prog);
   }

@@ -21,7 +21,7 @@ DEFINE_string(gpu_lb, "twc",
 DEFINE_string(gpu_gather, "groups",
               "GPU PageRank gather: groups (one lane count per chunk, a block per hub) or binned (by in-degree: "
               "lanes, a warp, hubs split over blocks)");
-DEFINE_int32(gpu_steps_per_sync, 1,
+DEFINE_int32(gpu_steps_per_sync, 16,
              "one GPU device: on long runs of thin push supersteps (grids, roads), queue this many supersteps "
              "before the host reads their status (BFS, label propagation)");
 DEFINE_int32(repeat, 1, "run the app this many times on the loaded graph and report the median");

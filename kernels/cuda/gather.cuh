@@ -40,9 +40,29 @@ __device__ __forceinline__ void add_gather_sums(double l1, double dangling, Coun
   }
 }
 
+// A lane's share of a row: every G-th in-edge from `e`. With kUnroll, four
+// sources are read before their values, so four loads are in flight per
+// lane (the values sit in L2; the loop waits on its latency, not DRAM).
+template <int G, bool kUnroll>
+__device__ __forceinline__ double lane_sum(eid_t e, eid_t last, const vid_t* __restrict__ in_targets,
+                                           const float* __restrict__ contrib) {
+  double sum = 0;
+  if constexpr (kUnroll) {
+    for (; e + 3 * G < last; e += 4 * G) {
+      const vid_t t0 = __ldg(&in_targets[e]), t1 = __ldg(&in_targets[e + G]), t2 = __ldg(&in_targets[e + 2 * G]),
+                  t3 = __ldg(&in_targets[e + 3 * G]);
+      const float c0 = __ldg(&contrib[t0]), c1 = __ldg(&contrib[t1]), c2 = __ldg(&contrib[t2]),
+                  c3 = __ldg(&contrib[t3]);
+      sum += (double(c0) + double(c1)) + (double(c2) + double(c3));
+    }
+  }
+  for (; e < last; e += G) sum += __ldg(&contrib[__ldg(&in_targets[e])]);
+  return sum;
+}
+
 // `list`: the chunk indices to gather (a bin), or null for every owned
 // vertex 0..count-1.
-template <int G, typename P>
+template <int G, typename P, bool kUnroll = false>
 __global__ void gather_kernel(P prog, const vid_t* __restrict__ list, vid_t count, const eid_t* __restrict__ in_off,
                               const vid_t* __restrict__ in_targets, const eid_t* out_off, vid_t lo,
                               const float* __restrict__ contrib, float* next_contrib, float* ranks, double dangling_in,
@@ -62,8 +82,7 @@ __global__ void gather_kernel(P prog, const vid_t* __restrict__ list, vid_t coun
     if (mine) {
       const eid_t first = in_off[i], last = in_off[i + 1];
       mine = last - first < kHeavyDegree;  // hubs are gathered by heavy_gather_kernel
-      if (mine)
-        for (eid_t e = first + lane % G; e < last; e += G) sum += __ldg(&contrib[__ldg(&in_targets[e])]);
+      if (mine) sum = lane_sum<G, kUnroll>(first + lane % G, last, in_targets, contrib);
     }
     for (int o = G / 2; o > 0; o >>= 1) sum += __shfl_down_sync(kFullMask, sum, o, G);
     if (mine && lane % G == 0)

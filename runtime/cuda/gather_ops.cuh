@@ -96,14 +96,14 @@ class GatherOps : public GpuOps {
 
   // The sum kernel with G lanes per vertex of `list` (null: every owned
   // vertex, hubs aside).
-  template <int G>
+  template <int G, bool kUnroll = false>
   void launch(double dangling, const vid_t* list = nullptr, vid_t count = 0) {
     if (!list) count = dev_.nd();
     if (count == 0) return;
     const Launch l = dev_.launch(count, uint64_t(G));
-    gather_kernel<G, P><<<l.grid, l.block, 0, dev_.stream>>>(prog_, list, count, dev_.in_off.get(),
-                                                             dev_.in_targets.get(), dev_.off.get(), dev_.lo, contrib(),
-                                                             next_contrib(), values(), dangling, dev_.c());
+    gather_kernel<G, P, kUnroll><<<l.grid, l.block, 0, dev_.stream>>>(
+        prog_, list, count, dev_.in_off.get(), dev_.in_targets.get(), dev_.off.get(), dev_.lo, contrib(),
+        next_contrib(), values(), dangling, dev_.c());
     CHATTY_CUDA_LAUNCHED("gather_kernel");
   }
 
@@ -113,12 +113,12 @@ class GatherOps : public GpuOps {
       return std::pair{dev_.bin_list.get() + dev_.bin_start[size_t(b)],
                        vid_t(dev_.bin_start[size_t(b) + 1] - dev_.bin_start[size_t(b)])};
     };
-    launch<1>(dangling, bin(0).first, bin(0).second);
-    launch<2>(dangling, bin(1).first, bin(1).second);
-    launch<4>(dangling, bin(2).first, bin(2).second);
-    launch<8>(dangling, bin(3).first, bin(3).second);
-    launch<16>(dangling, bin(4).first, bin(4).second);
-    launch<32>(dangling, bin(5).first, bin(5).second);
+    launch<1, true>(dangling, bin(0).first, bin(0).second);
+    launch<2, true>(dangling, bin(1).first, bin(1).second);
+    launch<4, true>(dangling, bin(2).first, bin(2).second);
+    launch<8, true>(dangling, bin(3).first, bin(3).second);
+    launch<16, true>(dangling, bin(4).first, bin(4).second);
+    launch<32, true>(dangling, bin(5).first, bin(5).second);
     static_assert(kLaneBins == 6, "a launch per lane bin");
     if (dev_.pieces.size()) {
       const Launch p = dev_.launch(dev_.pieces.size() * kBlock);

@@ -19,6 +19,7 @@
 #include "runtime/drivers/gather.h"
 #include "runtime/drivers/ordered.h"
 #include "runtime/drivers/traversal.h"
+#include "runtime/engine.h"
 #include "runtime/multi_stats.h"
 #include "runtime/rank_results.h"
 
@@ -36,16 +37,6 @@ GpuAppNeeds needs_of(const EngineOptions& opt) {
     n.labels = P::kConnectivity && opt.union_find;
   }
   return n;
-}
-
-// SSSP bucket width on the GPU: the mean weight, so a bucket holds about
-// one edge's worth of distance - wide enough to fill the GPU each step.
-// A rank samples the rows it holds; the ranks take the widest.
-inline uint64_t gpu_delta(const Graph& g, bool ranks) {
-  const Csr& c = g.out();
-  const double mean = sampled_mean_weight(c, c.offsets[g.rows_lo()], c.offsets[g.rows_hi()]);
-  const uint64_t delta = std::max<uint64_t>(1, uint64_t(mean));
-  return ranks ? uint64_t(cluster_max(double(delta))) : delta;
 }
 
 // With `cluster`, this process is one rank and drives its devices only
@@ -81,7 +72,10 @@ std::vector<typename P::Value> run_program_gpu(const Graph& g, const P& prog, co
   uint64_t auto_delta = 1;  // a collective between ranks: before the devices start
   if constexpr (P::kKind == ProgramKind::kTraversal) {
     if (!(P::kConnectivity && opt.union_find)) start = traversal_start(g, prog);
-    if (P::kOrdered && !opt.delta) auto_delta = gpu_delta(g, ranks.ranks > 1);
+    if (P::kOrdered && !opt.delta) {
+      auto_delta = detail::auto_delta(g, Backend::kCuda);
+      if (ranks.ranks > 1) auto_delta = uint64_t(cluster_max(double(auto_delta)));  // every rank buckets alike
+    }
   }
   // Between ranks, send buffers live in mapped host memory, where the
   // transport between ranks reads them.
