@@ -183,27 +183,38 @@ TEST(BinnedGather, EveryVertexOnceAndPiecesTileTheHubs) {
 
 // --gpu_steps_per_sync: supersteps run without a sync only in push steps of
 // a frontier that grows slowly, never on the first sync's word alone, never
-// at a multiple of the batch, never when the batch is 1.
+// when the limit is 1; the run between syncs doubles from 2 to the limit.
+// Returns how many supersteps run up to and including the next sync.
+int run_until_sync(ThinRun& t, bool pull = false) {
+  int steps = 1;
+  while (t.skip_sync(pull)) ++steps;
+  return steps;
+}
+
 TEST(StepsPerSync, OnlyThinPushRunsSkipSyncs) {
   ThinRun one(1);
   for (uint64_t u : {10, 10, 10}) one.saw(u, 1);
-  EXPECT_FALSE(one.skip_sync(0, false));
+  EXPECT_EQ(run_until_sync(one), 1);
 
   ThinRun grid(8);
-  EXPECT_FALSE(grid.skip_sync(0, false)) << "nothing seen yet";
+  EXPECT_EQ(run_until_sync(grid), 1) << "nothing seen yet";
   grid.saw(100, 1);
-  EXPECT_FALSE(grid.skip_sync(1, false)) << "one sync says nothing of growth";
+  EXPECT_EQ(run_until_sync(grid), 1) << "one sync says nothing of growth";
   grid.saw(101, 1);
-  EXPECT_TRUE(grid.skip_sync(1, false));
-  EXPECT_FALSE(grid.skip_sync(7, false)) << "every 8th superstep syncs";
-  EXPECT_FALSE(grid.skip_sync(1, true)) << "pull steps always sync";
-  grid.saw(8 * 102, 8);  // a batch: its updates per superstep are compared
-  EXPECT_TRUE(grid.skip_sync(9, false));
+  EXPECT_EQ(run_until_sync(grid, true), 1) << "pull steps always sync";
+  grid.saw(101, 1);
+  EXPECT_EQ(run_until_sync(grid), 4) << "2, then doubling";
+  grid.saw(4 * 102, 4);  // a run: its updates per superstep are compared
+  EXPECT_EQ(run_until_sync(grid), 8);
+  grid.saw(8 * 103, 8);
+  EXPECT_EQ(run_until_sync(grid), 8) << "at most the limit";
+  grid.saw(8 * 200, 8);
+  EXPECT_EQ(run_until_sync(grid), 1) << "a frontier that grew is not thin";
 
   ThinRun burst(8);
   for (uint64_t u : {1, 16, 256, 4096}) {
     burst.saw(u, 1);
-    EXPECT_FALSE(burst.skip_sync(2, false)) << "a frontier growing " << u;
+    EXPECT_EQ(run_until_sync(burst), 1) << "a frontier growing " << u;
   }
 }
 

@@ -61,23 +61,26 @@ TraversalStart<typename P::Value> traversal_start(const Graph& g, const P& prog)
 // Whether the next supersteps may run without a sync: a lone device that
 // can, asked to (--gpu_steps_per_sync), in push steps whose frontier grows
 // slowly (a grid's or a road's wave, not a power-law graph's burst, where
-// the direction switch must see every step).
+// the direction switch must see every step). The run between syncs doubles
+// from 2 up to the limit while the frontier stays thin, so a traversal that
+// ends soon queues few empty supersteps.
 class ThinRun {
  public:
-  explicit ThinRun(int steps_per_sync) : batch_(steps_per_sync) {}
+  explicit ThinRun(int steps_per_sync) : limit_(steps_per_sync) {}
   // After a sync that covered `supersteps` supersteps updating `updated` vertices.
   void saw(uint64_t updated, uint64_t supersteps) {
     const uint64_t per_step = updated / std::max<uint64_t>(1, supersteps);
-    thin_ = batch_ > 1 && per_step * 4 <= last_ * 5;  // grew by a quarter at most (none seen: last_ 0)
-    last_ = per_step;
+    const bool thin = limit_ > 1 && per_step * 4 <= last_ * 5;  // grew by a quarter at most (none seen: last_ 0)
+    run_ = thin ? std::min(limit_, std::max(2, 2 * run_)) : 1;
+    last_ = per_step, since_ = 0;
   }
-  // Superstep k (from 0) ends without a sync.
-  bool skip_sync(int k, bool pull) const { return thin_ && !pull && (k + 1) % batch_ != 0; }
+  // The superstep just computed ends without a sync.
+  bool skip_sync(bool pull) { return !pull && ++since_ < run_; }
 
  private:
-  const int batch_;
+  const int limit_;
+  int run_ = 1, since_ = 0;
   uint64_t last_ = 0;
-  bool thin_ = false;
 };
 
 template <typename P, typename Ops>
@@ -101,7 +104,7 @@ void drive_traversal(Ops& dev, const P& prog, const Graph& g, const TraversalSta
     if (P::kUniformFrontier) level = prog.scatter(level, 0, 0, 1);
     dev.compact(parity);
     if constexpr (requires { dev.step_on(); }) {
-      if (thin.skip_sync(k, pull)) {
+      if (thin.skip_sync(pull)) {
         dev.step_on();
         continue;
       }
