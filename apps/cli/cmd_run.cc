@@ -205,8 +205,6 @@ int cmd_run(const std::vector<std::string>& args) {
   r.say("graph       %s\n", graph_line(p).c_str());
   r.say("load        %.3f s\n", p.load_s);
   r.say("backend     %s\n", s.choice.reason.c_str());
-  if (s.choice.backend == Backend::kCuda)  // until a GPU run has checked it (docs/gpu.md)
-    r.say("note        the CUDA backend has not yet been verified on a GPU: use --validate\n");
   std::string from;
   if (s.has_source())
     from = sources.size() > 1 ? " from " + std::to_string(sources.size()) + " random sources"
