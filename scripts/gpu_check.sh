@@ -16,23 +16,25 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 plan() {
   cat <<'PLAN'
 Here (no GPU needed; ~15 min on 2 cores the first time):
-  scripts/gpu_check.sh pack .gpu        # sm_90 chatty, chatty_gpu_tests, chatty_copy_bench + Debian libraries
-Then one device call (nvidia-h100-x1 or nvidia-h200), carry [".gpu"], timeout_s 560:
-  scripts/gpu_check.sh run $OUT
-Phases and their budgets (seconds; the sum is cut to the 480 s deadline, the
-later phases skipped when it runs out):
-  binaries   15  the carried binaries start there (else a -j16 build of only those targets, 300)
-  gpu        30  the device-to-device copy bench: a usable GPU, the bandwidth reference
-  smoke      20  BFS on kron:14 on the GPU, validated
-  topo       40  chatty topo --bench (link costs measured)
-  gtests    150  chatty_gpu_tests, one process: every app x P x transports x load balance vs the CPU
-  memcheck  100  compute-sanitizer memcheck, every app, P = 1 and 3, kron:10 (Firecracker only)
-  bench     150  BFS/SSSP/WCC/PR on kron:22 and grid:2000x2000, GPU vs the same binary's CPU, copy bench
-  variants   90  each performance variant against its default on both graphs, validated
-  pytests   100  gpu_cli_test.py and reference_test.py (cuda) against SciPy/NetworkX
-  ncu        30  one PageRank run profiled: a kernel must show in the report
-  extra      rest racecheck/initcheck/synccheck on BFS, P = 4 virtual devices vs P = 1
-Device cost: machine start (1-2 min) + the 480 s deadline + transfers: about 10 of the 15 minutes.
+  scripts/gpu_check.sh pack .gpu        # sm_90 chatty, chatty_gpu_tests, chatty_copy_bench + Debian libraries (18 MB)
+Then one device call (nvidia-h100-x1 or nvidia-h200), carry [".gpu"], timeout_s 470:
+  GPU_CHECK_BUDGET=420 scripts/gpu_check.sh run $OUT
+Phases and their budgets (seconds; the sum is cut to the deadline, 480 s
+unless GPU_CHECK_BUDGET says otherwise, the later phases skipped when it
+runs out). Measured on an H200 (2026-11-26) in brackets:
+  binaries   15  the carried binaries start there (else a -j16 build of only those targets, 300) [0-1]
+  gpu        30  the device-to-device copy bench: a usable GPU, the bandwidth reference [0-1]
+  smoke      20  BFS on kron:14 on the GPU, validated [0-1]
+  topo       40  chatty topo --bench (link costs measured) [0-1]
+  gtests    150  chatty_gpu_tests, one process: every app x P x transports x load balance vs the CPU [7-10]
+  memcheck  100  compute-sanitizer memcheck, every app, P = 1 and 3, kron:10 (Firecracker only) [6]
+  bench     150  BFS/SSSP/WCC/PR on kron:22 and grid:2000x2000, GPU vs the same binary's CPU, copy bench [25-30]
+  variants   90  each performance variant against its default on both graphs, validated [46-54]
+  pytests   120  gpu_cli_test.py (MPI ranks of GPU devices too) and reference_test.py (cuda) [26-30]
+  ncu        30  one PageRank run profiled: a kernel must show in the report [4-5]
+  extra      rest racecheck/initcheck/synccheck on BFS and PR, P = 4 virtual devices vs P = 1 [17-18]
+Device cost: machine start and transfers (about 30-40 s) + 135-155 s of command:
+about 3 of the 15 minutes.
 PLAN
 }
 

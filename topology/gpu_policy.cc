@@ -74,20 +74,7 @@ class TopologyGpuPolicy : public TransportPolicy {
         name = dec.choice == topo::Choice::kAsyncCopy ? "p2p" : topo::choice_name(dec.choice);
       } catch (const Error&) {  // no GPU in the probe's view: copies always work
       }
-      if (name == "nccl" && nccl_possible_ && !by_name_.count(name)) {
-        // Communicators only when the policy first wants NCCL (every device
-        // thread waits here for the same answer).
-        int current = 0;
-        CHATTY_CUDA(cudaGetDevice(&current));
-        try {
-          by_name_["nccl"] = make_nccl_transport(gpu_of_);
-          CHATTY_CUDA(cudaSetDevice(current));  // this thread drives its own GPU
-        } catch (const Error& e) {
-          (void)cudaSetDevice(current);
-          nccl_possible_ = false;
-          nccl_note_ = std::string("; nccl unavailable: ") + e.what();
-        }
-      }
+      if (name == "nccl") open_nccl();  // prepare opened it where the policy could want it
       // A transport that cannot connect every pair of this placement is not a choice.
       if (!by_name_.count(name) ||
           !connects_all(int(gpu_of_.size()), [&](int a, int b) { return by_name_.at(name)->can_connect(a, b); }))
@@ -97,8 +84,12 @@ class TopologyGpuPolicy : public TransportPolicy {
     }
     return *by_name_.at(it->second);
   }
+  // Before the run's timer: NCCL's communicators where some exchange size
+  // would pick NCCL (the first device to get here opens them for all), and
+  // each transport's buffers and peer access for device d.
   void prepare(Mailboxes& mb, int d) override {
     std::lock_guard<std::mutex> lock(mu_);
+    if (policy_wants_nccl()) open_nccl();
     for (auto& [name, t] : by_name_) t->prepare(mb, d);  // each touches only device d's buffers
   }
   std::string describe() const override {
@@ -110,6 +101,36 @@ class TopologyGpuPolicy : public TransportPolicy {
   }
 
  private:
+  // Whether the topology policy picks NCCL for application data of any
+  // size a superstep can send (4 KB .. 64 GB). Callers hold mu_.
+  bool policy_wants_nccl() const {
+    if (!nccl_possible_ || by_name_.count("nccl")) return false;
+    for (int band = 0; band <= 24; ++band) {
+      try {
+        if (topo::decide(topo_, DataClass::kApplication, size_t(4096) << band, gpu_of_).choice == topo::Choice::kNccl)
+          return true;
+      } catch (const Error&) {
+        return false;
+      }
+    }
+    return false;
+  }
+  // NCCL's communicators, once (every device thread waits for the same
+  // answer); a failure leaves NCCL out and says why. Callers hold mu_.
+  void open_nccl() {
+    if (!nccl_possible_ || by_name_.count("nccl")) return;
+    int current = 0;
+    CHATTY_CUDA(cudaGetDevice(&current));
+    try {
+      by_name_["nccl"] = make_nccl_transport(gpu_of_);
+      CHATTY_CUDA(cudaSetDevice(current));  // this thread drives its own GPU
+    } catch (const Error& e) {
+      (void)cudaSetDevice(current);
+      nccl_possible_ = false;
+      nccl_note_ = std::string("; nccl unavailable: ") + e.what();
+    }
+  }
+
   std::vector<int> gpu_of_;
   topo::Topology topo_;
   std::map<std::string, std::unique_ptr<Transport>> by_name_;

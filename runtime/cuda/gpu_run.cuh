@@ -8,6 +8,9 @@
 #include <omp.h>
 
 #include <memory>
+#include <optional>
+#include <type_traits>
+#include <variant>
 #include <vector>
 
 #include "comm/cluster.h"
@@ -38,6 +41,30 @@ GpuAppNeeds needs_of(const EngineOptions& opt) {
   }
   return n;
 }
+
+// A program's family, asked only of the kinds that declare it.
+template <typename P>
+constexpr bool ordered_program() {
+  if constexpr (P::kKind == ProgramKind::kTraversal)
+    return P::kOrdered;
+  else
+    return false;
+}
+template <typename P>
+constexpr bool connectivity_program() {
+  if constexpr (P::kKind == ProgramKind::kTraversal)
+    return P::kConnectivity;
+  else
+    return false;
+}
+
+// The ops of a program's family; a connectivity program links by union-find
+// instead unless told otherwise (ConnectivityOps beside these).
+template <typename P>
+using FamilyOps = std::conditional_t<P::kKind == ProgramKind::kGather, GatherOps<P>,
+                                     std::conditional_t<ordered_program<P>(), OrderedOps<P>, TraversalOps<P>>>;
+template <typename P>
+using LinkingOps = std::conditional_t<connectivity_program<P>(), std::optional<ConnectivityOps>, std::monostate>;
 
 // With `cluster`, this process is one rank and drives its devices only
 // (place.gpu_of lists theirs), the policy's transport reaches the other
@@ -80,12 +107,17 @@ std::vector<typename P::Value> run_program_gpu(const Graph& g, const P& prog, co
   // Between ranks, send buffers live in mapped host memory, where the
   // transport between ranks reads them.
   const bool mapped_send = opt.comm == Comm::kUva || ranks.ranks > 1;
+  const uint64_t delta = opt.delta ? opt.delta : auto_delta;
   bool all_up = false;
   const double t0 = omp_get_wtime();
 #pragma omp parallel num_threads(local)
   {
     const int d = first + omp_get_thread_num();
     std::unique_ptr<GpuDevice> dev;
+    // Built with the device, before the timer: their uploads, events and
+    // first synchronisation are setup, not the run.
+    std::optional<FamilyOps<P>> ops;
+    LinkingOps<P> links;
     const bool up = guarded(run, [&] {
       CHATTY_CHECK(omp_get_num_threads() == local, "the OpenMP runtime gave fewer threads than the " +
                                                        std::to_string(local) + " devices (check OMP_THREAD_LIMIT)");
@@ -96,32 +128,34 @@ std::vector<typename P::Value> run_program_gpu(const Graph& g, const P& prog, co
       CHATTY_CUDA_LAUNCHED("init_values_kernel");
       if constexpr (P::kKind == ProgramKind::kGather) upload_contributions(*dev, contrib0);
       dev->sync();
+      // Each program compiles only its family's ops and kernels.
+      if constexpr (P::kKind == ProgramKind::kGather) {
+        ops.emplace(run, *dev, prog, part, dangling0);
+      } else if constexpr (ordered_program<P>()) {
+        ops.emplace(run, *dev, prog, delta, lb);
+      } else {
+        bool linking = false;
+        if constexpr (connectivity_program<P>()) {
+          if (opt.union_find) links.emplace(run, *dev, g.directed(), lb), linking = true;
+        }
+        if (!linking) ops.emplace(run, *dev, prog, P::kPullable && opt.direction != Direction::kPush, lb);
+      }
+      dev->sync();
     });
     const bool every = run.all(d, up);  // every rank's devices
     const double t1 = omp_get_wtime();
     if (d == first) stats.setup_seconds = t1 - t0, all_up = every;
     if (every) {
-      // Each program compiles only its family's ops and kernels.
       if constexpr (P::kKind == ProgramKind::kGather) {
-        GatherOps<P> ops(run, *dev, prog, part, dangling0);
-        drive_gather(ops, prog);
-      } else if constexpr (P::kOrdered) {
-        const uint64_t delta = opt.delta ? opt.delta : auto_delta;
-        OrderedOps<P> ops(run, *dev, prog, delta, lb);
-        drive_ordered(ops, prog, start.vertices, delta);
+        drive_gather(*ops, prog);
+      } else if constexpr (ordered_program<P>()) {
+        drive_ordered(*ops, prog, start.vertices, delta);
       } else {
         bool linked = false;
-        if constexpr (P::kConnectivity) {
-          if (opt.union_find) {
-            ConnectivityOps ops(run, *dev, g.directed(), lb);
-            drive_connectivity(ops, n);
-            linked = true;
-          }
+        if constexpr (connectivity_program<P>()) {
+          if (links) drive_connectivity(*links, n), linked = true;
         }
-        if (!linked) {
-          TraversalOps<P> ops(run, *dev, prog, P::kPullable && opt.direction != Direction::kPush, lb);
-          drive_traversal(ops, prog, g, start, opt);
-        }
+        if (!linked) drive_traversal(*ops, prog, g, start, opt);
       }
       run.meet(d);
       if (d == first) stats.run_seconds = omp_get_wtime() - t1;

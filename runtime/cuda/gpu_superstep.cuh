@@ -80,17 +80,24 @@ class GpuRun {
   struct Clock : PhaseClock {
     cudaEvent_t ev[2 * kPhases] = {};
     bool timed[kPhases] = {};
-    Clock() = default;
+    // Made with the device's ops, before the run's timer starts.
+    Clock() {
+      try {
+        for (cudaEvent_t& e : ev) CHATTY_CUDA(cudaEventCreate(&e));
+      } catch (...) {
+        destroy();  // the destructor does not run for a half-made clock
+        throw;
+      }
+    }
     Clock(const Clock&) = delete;
     Clock& operator=(const Clock&) = delete;
-    ~Clock() {
-      for (cudaEvent_t e : ev)
-        if (e) cudaEventDestroy(e);
+    ~Clock() { destroy(); }
+    void destroy() {
+      for (cudaEvent_t& e : ev)
+        if (e) cudaEventDestroy(e), e = nullptr;
     }
     // A phase run several times in a superstep spans its first begin to its last end.
     void device_begin(Phase p, cudaStream_t s) {
-      if (!ev[0])
-        for (cudaEvent_t& e : ev) CHATTY_CUDA(cudaEventCreate(&e));
       if (!timed[p]) CHATTY_CUDA(cudaEventRecord(ev[2 * p], s));
     }
     void device_end(Phase p, cudaStream_t s) {
