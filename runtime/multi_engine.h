@@ -86,6 +86,7 @@ EngineResult<typename P::Value> run_program_multi(const Graph& g, const P& prog,
   SuperstepSync sync(*fabric, mb, policy, stats);
   stats.devices = D;
   stats.steps.clear();
+  stats.converged = true, stats.last_change = 0;
   stats.device_migrated.clear();
   stats.device_migrated_blocks.clear();
   stats.setup_seconds = 0;
@@ -153,7 +154,8 @@ EngineResult<typename P::Value> run_program_multi(const Graph& g, const P& prog,
     for (vid_t v = 0; v < n; ++v) c.values[v] = prog.init(v);
     if constexpr (P::kKind == ProgramKind::kGather) {
       host::GatherOps<P> ops(c, chunks[d], prog, gather_board, per_edge, exposed, cache_bytes);
-      drive_gather(ops, prog);
+      const GatherEnd end = drive_gather(ops, prog);
+      if (d == first) stats.converged = end.converged, stats.last_change = end.change;
       ops.finish();
     } else {
       if (P::kConnectivity && opt.union_find) {

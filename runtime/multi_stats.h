@@ -56,6 +56,10 @@ struct MultiStats {
   // uploading chunks; ranks exposing their gathers to each other.
   double setup_seconds = 0;
   double run_seconds = 0;  // GPU devices: from all devices up to all programs done
+  // Gather programs: whether the change fell below the tolerance before
+  // max_iters, and the last superstep's change.
+  bool converged = true;
+  double last_change = 0;
   // Supersteps run: one per sync, or several where a lone GPU device ran
   // them between syncs.
   uint64_t supersteps() const {

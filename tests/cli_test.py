@@ -45,6 +45,24 @@ class Cli(unittest.TestCase):
             f.write(text)
         return self.path(name)
 
+    def test_pagerank_stopped_by_max_iters_says_not_converged(self):
+        # As NetworkX raises PowerIterationFailedConvergence: the result line,
+        # --json and the exit code (4) tell that the tolerance was not met.
+        for devices in ("1", "3"):
+            p = chatty("run", "--app=pr", "--graph=kron:10", "--max_iters=3", "--json", f"--devices={devices}",
+                       expect=4)
+            j = json.loads(p.stdout.strip().splitlines()[-1])
+            self.assertFalse(j["converged"])
+            self.assertGreater(j["last_change"], 1e-6)
+            self.assertEqual(j["iterations"], 3)
+            self.assertIn("not converged after 3 iterations (change ", p.stderr)
+            self.assertIn(" > tolerance 1e-06)", p.stderr)
+        p = chatty("run", "--app=pr", "--graph=kron:10", "--json")
+        j = json.loads(p.stdout.strip().splitlines()[-1])
+        self.assertTrue(j["converged"])
+        self.assertNotIn("last_change", j)
+        self.assertNotIn("not converged", p.stderr)
+
     def test_run_every_app_json_and_validate(self):
         for app in ["bfs", "sssp", "pr", "wcc"]:
             p = chatty("run", f"--app={app}", "--graph=kron:10", "--validate", "--repeat=3", "--json")

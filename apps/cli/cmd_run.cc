@@ -263,7 +263,14 @@ int cmd_run(const std::vector<std::string>& args) {
   if (multi) report_multi(r, out);
   r.say("GTEPS       %.3f\n", gteps);
   const AppSpec& spec = app_spec(s.app);
-  r.say("result      %s%s\n", spec.summary_text(result).c_str(), sources.size() > 1 ? " (last source)" : "");
+  // A gather stopped by --max_iters is not an answer to the tolerance asked.
+  char not_converged[160] = "";
+  if (!out.multi.converged)
+    std::snprintf(not_converged, sizeof not_converged,
+                  "; not converged after %d iterations (change %.3g > tolerance %.3g)", iterations,
+                  out.multi.last_change, s.eopt.tolerance);
+  r.say("result      %s%s%s\n", spec.summary_text(result).c_str(), sources.size() > 1 ? " (last source)" : "",
+        not_converged);
   if (s.validate)
     r.say("validate    %s%s\n", validation_message.c_str(),
           sources.size() > 1 && validated == "pass"
@@ -307,10 +314,12 @@ int cmd_run(const std::vector<std::string>& args) {
     j.raw("multi", multi_json(out, p.partition_s, c ? c->local : s.eopt.devices));
     j.raw("summary", spec.summary_json(result));
     j.add("validated", validated);
+    j.add("converged", out.multi.converged);
+    if (!out.multi.converged) j.add("last_change", out.multi.last_change);
     std::printf("%s\n", j.str().c_str());
   }
   std::fflush(stdout);
-  return validated == "fail" ? 3 : 0;
+  return validated == "fail" ? 3 : !out.multi.converged ? 4 : 0;
 }
 
 }  // namespace chatty::cli

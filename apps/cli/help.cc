@@ -27,7 +27,8 @@ const std::vector<CommandHelp>& commands() {
        "Runs an app (listed below) on a graph file (any format below, gzip/zstd/bzip2 or standard input\n"
        "with --graph=-) or a generated graph, on the CPU or the GPUs, over one or several devices; prints\n"
        "the load and compute times, a summary of the result and, with --validate, a check against the\n"
-       "sequential reference. Exit 0 on success, 1 on an error, 3 when validation fails.",
+       "sequential reference. Exit 0 on success, 1 on an error, 2 on a usage error, 3 when validation\n"
+       "fails, 4 when PageRank (or k-core) stopped at --max_iters before converging.",
        {"app",
         "graph",
         "format",

@@ -88,6 +88,7 @@ std::vector<typename P::Value> run_program_gpu(const Graph& g, const P& prog, co
   Mailboxes mb(D, sizeof(Update<V>));
   stats.devices = D;
   stats.steps.clear();
+  stats.converged = true, stats.last_change = 0;
   stats.device_migrated.clear();
   stats.structure_bytes = g.num_edges() * sizeof(vid_t) + (uint64_t(n) + uint64_t(D)) * sizeof(eid_t);
   GpuRun run(D, mb, policy, stats, cluster ? make_cluster_fabric(*cluster, opt.net) : make_thread_fabric(D));
@@ -147,7 +148,8 @@ std::vector<typename P::Value> run_program_gpu(const Graph& g, const P& prog, co
     if (d == first) stats.setup_seconds = t1 - t0, all_up = every;
     if (every) {
       if constexpr (P::kKind == ProgramKind::kGather) {
-        drive_gather(*ops, prog);
+        const GatherEnd end = drive_gather(*ops, prog);
+        if (d == first) stats.converged = end.converged, stats.last_change = end.change;
       } else if constexpr (ordered_program<P>()) {
         drive_ordered(*ops, prog, start.vertices, delta);
       } else {

@@ -17,19 +17,30 @@ namespace chatty {
 inline constexpr StatusSlot<double> kL1Slot{0, Fold::kSum};        // change of the owned values
 inline constexpr StatusSlot<double> kDanglingSlot{1, Fold::kSum};  // mass of owned vertices without out-edges
 
+// How a gather ended: converged, or stopped by max_iters with the last
+// superstep's change (the same on every device).
+struct GatherEnd {
+  bool converged = true;
+  double change = 0;
+};
+
 template <typename Ops, typename P>
-void drive_gather(Ops& dev, const P& prog) {
+GatherEnd drive_gather(Ops& dev, const P& prog) {
   double dangling = dev.start();
+  GatherEnd end;
   for (int k = 0; k < prog.max_iters; ++k) {
     const int parity = k & 1;
     dev.merge(parity);
     dev.gather(dangling);
     dev.compact(parity);
     const Agreed a = dev.sync(parity, /*pull=*/true);
-    if (a.failed()) return;
+    if (a.failed()) return end;  // the failure is reported, not a convergence
     dangling = a.fold(kDanglingSlot);
-    if (prog.converged(a.fold(kL1Slot))) return;
+    end.change = a.fold(kL1Slot);
+    if (prog.converged(end.change)) return end;
   }
+  end.converged = false;
+  return end;
 }
 
 }  // namespace chatty
