@@ -14,6 +14,7 @@
 #include "runtime/graph.h"
 #include "runtime/multi_stats.h"
 #include "runtime/partition.h"
+#include "runtime/vertex_ids.h"
 
 namespace chatty {
 
@@ -27,6 +28,10 @@ struct AppOutput {
   double seconds = 0;          // compute time
   Backend backend = Backend::kCpu;
   std::vector<int> gpu_of;  // cuda: the GPU of every device
+  // The input's ids of the vertices, for what is shown to the user
+  // (summaries, --output); positions where unset.
+  const VertexIds* ids = nullptr;
+  uint64_t id_of(vid_t v) const { return ids ? ids->of(v) : uint64_t(v); }
 };
 
 // What one run of an app is given; `part` has one chunk per device.
@@ -55,7 +60,8 @@ struct AppSpec {
   void (*run_gpu)(const AppRun& r, AppOutput& out);  // null in builds without CUDA
   // Invariants in GAP's manner, then the sequential reference.
   Validation (*validate)(const AppOutput& out, const Graph& g, vid_t source, const EngineOptions& opt);
-  // Values that name vertices, remapped to input ids (optional).
+  // Values that name vertices, remapped to input ids (optional; --output
+  // shows such values in the input's ids too).
   void (*relabel)(AppOutput& out, const std::vector<vid_t>& old_of_new);
   uint64_t (*traversed_edges)(const AppOutput& out, const Graph& g);  // for GTEPS
   std::string (*summary_text)(const AppOutput& out);                  // `out` in input ids

@@ -81,18 +81,22 @@ void write_values(const AppOutput& out, const std::string& path) {
   FILE* f = std::fopen(path.c_str(), "wb");
   if (!f) throw Error(path + ": cannot write: " + std::strerror(errno));
   const bool reals = app_spec(out.app).real_values;
+  const bool names_vertices = app_spec(out.app).relabel != nullptr;  // WCC's labels
   const size_t n = reals ? out.ranks.size() : out.ints.size();
   std::string buf;
   bool ok = true;
   char tmp[64];
   for (size_t v = 0; v < n && ok; ++v) {
     int len;
+    const auto id = static_cast<unsigned long long>(out.id_of(vid_t(v)));
     if (reals)
-      len = std::snprintf(tmp, sizeof tmp, "%zu %.9g\n", v, double(out.ranks[v]));
+      len = std::snprintf(tmp, sizeof tmp, "%llu %.9g\n", id, double(out.ranks[v]));
     else if (out.ints[v] == kInfinity)
-      len = std::snprintf(tmp, sizeof tmp, "%zu inf\n", v);
+      len = std::snprintf(tmp, sizeof tmp, "%llu inf\n", id);
+    else if (names_vertices)
+      len = std::snprintf(tmp, sizeof tmp, "%llu %llu\n", id, static_cast<unsigned long long>(out.id_of(out.ints[v])));
     else
-      len = std::snprintf(tmp, sizeof tmp, "%zu %u\n", v, out.ints[v]);
+      len = std::snprintf(tmp, sizeof tmp, "%llu %u\n", id, out.ints[v]);
     buf.append(tmp, size_t(len));
     if (buf.size() > (1 << 20)) {
       ok = std::fwrite(buf.data(), 1, buf.size(), f) == buf.size();

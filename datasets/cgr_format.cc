@@ -32,15 +32,17 @@ static_assert(sizeof(Header) == 64);
 uint64_t pad8(uint64_t x) { return (x + 7) & ~uint64_t(7); }
 
 struct Layout {
-  uint64_t offsets, targets, weights, total;
+  uint64_t offsets, targets, weights, ids, total;
 };
 
-Layout layout(uint64_t n, uint64_t m, bool weighted) {
+Layout layout(uint64_t n, uint64_t m, bool weighted, bool ids) {
   Layout l{};
   l.offsets = sizeof(Header);
   l.targets = l.offsets + (n + 1) * sizeof(eid_t);
   l.weights = pad8(l.targets + m * sizeof(vid_t));
   l.total = weighted ? l.weights + m * sizeof(weight_t) : l.targets + m * sizeof(vid_t);
+  l.ids = pad8(l.total);
+  if (ids) l.total = l.ids + n * sizeof(uint64_t);
   return l;
 }
 
@@ -100,7 +102,7 @@ uint64_t checksum(const std::vector<std::pair<const void*, size_t>>& ranges, con
 
 }  // namespace
 
-Graph read_cgr(const std::string& path) {
+Graph read_cgr(const std::string& path, VertexIds* ids) {
   auto file = MappedFile::open(path);
   const auto* base = reinterpret_cast<const unsigned char*>(file->data());
   CHATTY_CHECK(file->size() >= sizeof(Header),
@@ -108,13 +110,15 @@ Graph read_cgr(const std::string& path) {
   Header h;
   std::memcpy(&h, base, sizeof h);
   CHATTY_CHECK(std::memcmp(h.magic, kMagic, 8) == 0, path + ": not a .cgr file (bad magic)");
-  CHATTY_CHECK(h.version == kCgrVersion, path + ": unsupported .cgr version " + std::to_string(h.version) +
-                                             " (this build reads version " + std::to_string(kCgrVersion) + ")");
+  CHATTY_CHECK(h.version == 1 || h.version == 2, path + ": unsupported .cgr version " + std::to_string(h.version) +
+                                                     " (this build reads versions 1 and 2)");
+  const uint64_t scheme = h.version == 2 ? h.reserved[0] : 0;
+  CHATTY_CHECK(scheme <= 2, path + ": corrupted .cgr header (id scheme " + std::to_string(scheme) + ")");
   CHATTY_CHECK((h.flags & ~(kDirected | kWeighted)) == 0, path + ": corrupted .cgr header (unknown flags)");
   CHATTY_CHECK(h.num_vertices > 0 && h.num_vertices <= kMaxVertices - 1 && h.num_edges < (uint64_t(1) << 48),
                path + ": corrupted .cgr header (|V| = " + std::to_string(h.num_vertices) + ")");
   const bool weighted = h.flags & kWeighted;
-  const Layout l = layout(h.num_vertices, h.num_edges, weighted);
+  const Layout l = layout(h.num_vertices, h.num_edges, weighted, scheme == 2);
   CHATTY_CHECK(file->size() >= l.total, path + ": truncated .cgr file: " + std::to_string(file->size()) +
                                             " bytes, header promises " + std::to_string(l.total));
   CHATTY_CHECK(file->size() == l.total,
@@ -136,6 +140,17 @@ Graph read_cgr(const std::string& path) {
     ok = ok && good;
   }
   CHATTY_CHECK(ok, path + ": corrupted .cgr file (offsets or targets out of range)");
+  if (ids) {
+    *ids = VertexIds{};
+    ids->scheme = scheme == 2 ? IdScheme::kOccurring : scheme == 1 ? IdScheme::kOneBased : IdScheme::kPositions;
+    if (scheme == 2) {
+      const auto* id = reinterpret_cast<const uint64_t*>(base + l.ids);
+      ids->original.assign(id, id + n);
+      CHATTY_CHECK(std::is_sorted(ids->original.begin(), ids->original.end()) &&
+                       std::adjacent_find(ids->original.begin(), ids->original.end()) == ids->original.end(),
+                   path + ": corrupted .cgr file (the ids are not ascending and distinct)");
+    }
+  }
 
   Csr csr;
   std::shared_ptr<const void> keep = file;
@@ -145,15 +160,18 @@ Graph read_cgr(const std::string& path) {
   return Graph(std::move(csr), h.flags & kDirected);
 }
 
-void write_cgr(const Graph& g, const std::string& path) {
+void write_cgr(const Graph& g, const std::string& path, const VertexIds& ids) {
   const Csr& c = g.out();
   Header h{};
   std::memcpy(h.magic, kMagic, 8);
-  h.version = kCgrVersion;
+  // Positions stay version 1, which every build reads.
+  const uint64_t scheme = ids.scheme == IdScheme::kOccurring ? 2 : ids.scheme == IdScheme::kOneBased ? 1 : 0;
+  h.version = scheme ? 2 : 1;
+  h.reserved[0] = scheme;
   h.flags = (g.directed() ? kDirected : 0) | (g.weighted() ? kWeighted : 0);
   h.num_vertices = g.num_vertices();
   h.num_edges = g.num_edges();
-  const Layout l = layout(h.num_vertices, h.num_edges, g.weighted());
+  const Layout l = layout(h.num_vertices, h.num_edges, g.weighted(), scheme == 2);
   const uint64_t zero = 0;
   const size_t pad = l.weights - (l.targets + h.num_edges * sizeof(vid_t));
   std::vector<std::pair<const void*, size_t>> parts = {{c.offsets.data(), c.offsets.size() * sizeof(eid_t)},
@@ -161,6 +179,13 @@ void write_cgr(const Graph& g, const std::string& path) {
   if (g.weighted()) {
     parts.push_back({&zero, pad});
     parts.push_back({c.weights.data(), c.weights.size() * sizeof(weight_t)});
+  }
+  if (scheme == 2) {
+    CHATTY_CHECK(ids.original.size() == h.num_vertices,
+                 path + ": the id map does not match the graph (internal error)");
+    const uint64_t end = g.weighted() ? l.weights + h.num_edges * sizeof(weight_t) : l.targets + h.num_edges * 4;
+    parts.push_back({&zero, l.ids - end});
+    parts.push_back({ids.original.data(), ids.original.size() * sizeof(uint64_t)});
   }
   h.checksum = checksum(parts, h);
   FILE* f = std::fopen(path.c_str(), "wb");

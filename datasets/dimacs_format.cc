@@ -82,6 +82,7 @@ Graph load_dimacs(TextSource& src, const LoadOptions& opt, LoadInfo& info) {
   BuildOptions build = opt.build;
   build.symmetrize = build.symmetrize || undirected;
   info.format = "DIMACS";
+  info.ids.scheme = IdScheme::kOneBased;
   info.weights_dropped = !parser.keep && !unit;
   info.direction_reason = opt.build.symmetrize ? "asked for (--undirected)"
                           : undirected         ? "the file's 'c undirected graph' comment"

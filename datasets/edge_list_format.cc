@@ -1,9 +1,13 @@
-// SNAP / KONECT / GAP edge lists: "u v" or "u v w" per line, ids kept as
-// they are (|V| = max id + 1) except KONECT's 1-based ones, '#' and '%'
+// SNAP / KONECT / GAP edge lists: "u v" or "u v w" per line, '#' and '%'
 // comment lines, and the headers that say whether the graph is undirected.
+// Vertices are the ids that occur (SNAP, KONECT, plain text), or positions
+// 0..max id (GAP's .el/.wel; KONECT's 1-based ids as positions 1..max).
+#include <algorithm>
 #include <cctype>
 #include <string>
+#include <vector>
 
+#include "datasets/id_compaction.h"
 #include "datasets/text_formats.h"
 #include "datasets/text_parse.h"
 #include "datasets/text_writer.h"
@@ -50,6 +54,37 @@ struct EdgeListLine {
     }
     out.src.push_back(vid_t(u - shift));
     out.dst.push_back(vid_t(v - shift));
+    if (keep_weight) out.weight.push_back(weight_t(w));
+    return {};
+  }
+};
+
+// The same line with its ids kept as written (any 64-bit value), for an
+// input whose vertices are the ids that occur.
+struct WideEdgeListLine {
+  using List = WideEdgeList;
+  bool has_weight = false, keep_weight = false, extra_columns = false;
+
+  std::string parse(const char* b, const char* e, WideEdgeList& out) const {
+    if (is_comment_or_blank(b, e)) return {};
+    const char* p = b;
+    uint64_t u = 0, v = 0, w = 0;
+    NumStatus s = parse_uint(p, e, UINT64_MAX, u);
+    if (s != NumStatus::kOk) return field_error("source id", s, UINT64_MAX);
+    s = parse_uint(p, e, UINT64_MAX, v);
+    if (s != NumStatus::kOk) return field_error("target id", s, UINT64_MAX);
+    if (has_weight) {
+      if (skip_space(p, e) == e) return "missing weight (earlier lines have three columns)";
+      std::string err = parse_weight(p, e, keep_weight, w);
+      if (!err.empty()) return err;
+    }
+    if (extra_columns) {
+      p = e;
+    } else if (skip_space(p, e) != e) {
+      return has_weight ? "malformed line: expected 'u v w'" : "malformed line: expected 'u v' (or 'u v w' throughout)";
+    }
+    out.src.push_back(u);
+    out.dst.push_back(v);
     if (keep_weight) out.weight.push_back(weight_t(w));
     return {};
   }
@@ -142,17 +177,66 @@ Shape sniff(const TextSource& src) {
 
 }  // namespace
 
+namespace {
+
+// GAP's formats, and files that open with a vertex count, number vertices
+// by position; every other edge list names them by the ids that occur.
+bool positions_by_default(const TextSource& src, const Shape& shape) {
+  const std::string ext = lower(src.path().substr(src.path().find_last_of('.') + 1));
+  return shape.has_count || ext == "el" || ext == "wel" || ext == "el.gz" || ext == "wel.gz";
+}
+
+std::string direction_reason(const LoadOptions& opt, const Shape& shape) {
+  if (opt.build.symmetrize) return "asked for (--undirected)";
+  if (shape.undirected >= 0) return shape.why;
+  return "an edge list without an '# Undirected graph' header; --undirected symmetrizes";
+}
+
+// The ids that occur, numbered in ascending order.
+Graph load_occurring(TextSource& src, const LoadOptions& opt, LoadInfo& info, const Shape& shape) {
+  WideEdgeListLine parser;
+  parser.has_weight = shape.columns >= 3;
+  parser.keep_weight = parser.has_weight && opt.weights == WeightUse::kNeeded;
+  parser.extra_columns = shape.konect;
+  info.weights_dropped = parser.has_weight && !parser.keep_weight;
+  BasicParsedBody<WideEdgeList> body = parse_text(src, shape.begin, shape.first_line, parser, /*end_marker=*/true);
+  CHATTY_CHECK(body.any, src.path() + ": empty graph: no edges");
+  std::vector<EdgeList> lists;
+  info.ids.scheme = IdScheme::kOccurring;
+  info.ids.original = compact_ids(body.lists, lists);
+  CHATTY_CHECK(info.ids.original.size() <= kMaxVertices, src.path() + ": " + std::to_string(info.ids.original.size()) +
+                                                             " distinct ids: at most " + std::to_string(kMaxVertices) +
+                                                             " vertices");
+  BuildOptions build = opt.build;
+  if (shape.undirected == 1) build.symmetrize = true;
+  info.direction_reason = direction_reason(opt, shape);
+  return build_graph(std::move(lists), vid_t(info.ids.original.size()), parser.keep_weight, build);
+}
+
+}  // namespace
+
 Graph load_edge_list(TextSource& src, const LoadOptions& opt, LoadInfo& info) {
   const Shape shape = sniff(src);
+  info.format = shape.konect ? "KONECT edge list" : "edge list";
+  const bool positions =
+      opt.ids == IdChoice::kPositions || (opt.ids == IdChoice::kAuto && positions_by_default(src, shape));
+  if (!positions) return load_occurring(src, opt, info, shape);
   EdgeListLine parser;
   parser.has_weight = shape.columns >= 3;
   parser.keep_weight = parser.has_weight && opt.weights == WeightUse::kNeeded;
   parser.extra_columns = shape.konect;  // KONECT's fourth column is a timestamp
   parser.shift = shape.konect ? 1 : 0;
-  info.format = shape.konect ? "KONECT edge list" : "edge list";
+  info.ids.scheme = shape.konect ? IdScheme::kOneBased : IdScheme::kPositions;
   info.weights_dropped = parser.has_weight && !parser.keep_weight;
   ParsedBody body = parse_text(src, shape.begin, shape.first_line, parser, /*end_marker=*/true);
   CHATTY_CHECK(body.any, src.path() + ": empty graph: no edges");
+  // Positions reach every id up to the largest: a file whose largest id is
+  // far beyond its edges would allocate for nothing.
+  CHATTY_CHECK(shape.has_count || body.max_id < 64 * body.records + (uint64_t(1) << 20),
+               src.path() + ": its largest id, " + std::to_string(body.max_id + parser.shift) + ", is far beyond its " +
+                   std::to_string(body.records) +
+                   " edges: with --ids=positions every id up to it is a vertex; --ids=occurring takes "
+                   "only the ids that occur");
   uint64_t n = body.max_id + 1;
   if (shape.has_count) {
     CHATTY_CHECK(body.max_id < shape.count, src.path() + ": vertex id " + std::to_string(body.max_id) +
@@ -164,16 +248,39 @@ Graph load_edge_list(TextSource& src, const LoadOptions& opt, LoadInfo& info) {
   }
   BuildOptions build = opt.build;
   if (shape.undirected == 1) build.symmetrize = true;
-  if (opt.build.symmetrize)
-    info.direction_reason = "asked for (--undirected)";
-  else if (shape.undirected >= 0)
-    info.direction_reason = shape.why;
-  else
-    info.direction_reason = "an edge list without an '# Undirected graph' header; --undirected symmetrizes";
+  info.direction_reason = direction_reason(opt, shape);
   return build_graph(std::move(body.lists), vid_t(n), parser.keep_weight, build);
 }
 
-std::string write_edge_list(const Graph& g, const std::string& path, EdgeListStyle style) {
+namespace {
+
+// Vertices without an edge in or out: an edge list cannot name them.
+uint64_t isolated_vertices(const Graph& g) {
+  const Csr& c = g.out();
+  std::vector<char> touched(g.num_vertices(), 0);
+  for (vid_t u = 0; u < g.num_vertices(); ++u)
+    if (c.degree(u)) {
+      touched[u] = 1;
+      for (eid_t e = c.offsets[u]; e < c.offsets[u + 1]; ++e) touched[c.targets[e]] = 1;
+    }
+  return uint64_t(std::count(touched.begin(), touched.end(), 0));
+}
+
+}  // namespace
+
+std::string write_edge_list(const Graph& g, const std::string& path, EdgeListStyle style, const VertexIds& input_ids) {
+  // GAP reads .el/.wel ids as positions, so positions are written; SNAP text
+  // keeps the input's ids, as a reader of the ids that occur takes them.
+  const VertexIds ids = style == EdgeListStyle::kSnap ? input_ids : VertexIds{};
+  std::vector<std::string> notes;
+  if (style != EdgeListStyle::kSnap && input_ids.scheme == IdScheme::kOccurring)
+    notes.push_back("the input's ids are not kept: GAP's .el/.wel number vertices by position 0.." +
+                    std::to_string(g.num_vertices() - 1) + " (write .txt to keep them)");
+  if (style == EdgeListStyle::kSnap)
+    if (const uint64_t lone = isolated_vertices(g))
+      notes.push_back(std::to_string(lone) +
+                      " isolated vertices are not in the file: an edge list names vertices by "
+                      "their edges (write .el or .cgr to keep them)");
   const bool undirected = !g.directed();
   const bool weighted = g.weighted() && style != EdgeListStyle::kGapEl;
   CHATTY_CHECK(g.weighted() || style != EdgeListStyle::kGapWel,
@@ -186,17 +293,19 @@ std::string write_edge_list(const Graph& g, const std::string& path, EdgeListSty
   }
   write_text_graph(g, path, header, [&](vid_t u, vid_t v, weight_t w, std::string& s) {
     if (undirected && v < u) return;  // each edge once
-    append_uint(s, u);
+    append_uint(s, ids.of(u));
     s.push_back(' ');
-    append_uint(s, v);
+    append_uint(s, ids.of(v));
     if (weighted) {
       s.push_back(' ');
       append_uint(s, w);
     }
     s.push_back('\n');
   });
-  if (g.weighted() && !weighted) return "weights not written: .el has two columns (write .wel to keep them)";
-  return {};
+  if (g.weighted() && !weighted) notes.push_back("weights not written: .el has two columns (write .wel to keep them)");
+  std::string all;
+  for (const std::string& n : notes) all += (all.empty() ? "" : "; ") + n;
+  return all;
 }
 
 }  // namespace chatty

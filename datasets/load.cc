@@ -99,7 +99,7 @@ Graph load_file(const std::string& what, const LoadOptions& opt, LoadInfo& info)
                                       ": a .cgr graph is used in place and must be a regular, "
                                       "uncompressed file (decompress it first)");
       src.reset();
-      Graph g = read_cgr(what);
+      Graph g = read_cgr(what, &info.ids);
       info.format = "cgr";
       info.direction_reason = "stored in the .cgr file";
       if (opt.build.symmetrize && g.directed()) {
@@ -138,6 +138,13 @@ std::string catalogued(const std::string& what) {
 }  // namespace
 
 Graph load_graph_unchecked(const std::string& what, const LoadOptions& opt, LoadInfo& info);
+
+IdChoice parse_id_choice(const std::string& s) {
+  if (s == "auto") return IdChoice::kAuto;
+  if (s == "positions") return IdChoice::kPositions;
+  if (s == "occurring") return IdChoice::kOccurring;
+  throw Error("unknown --ids '" + s + "' (auto, positions or occurring)");
+}
 
 Format parse_format(const std::string& name) {
   if (name == "auto" || name.empty()) return Format::kAuto;
@@ -210,20 +217,31 @@ Graph load_graph_unchecked(const std::string& what, const LoadOptions& opt, Load
   return g;
 }
 
-std::string save_graph(const Graph& g, const std::string& path, Format format) {
+std::string save_graph(const Graph& g, const std::string& path, Format format, const VertexIds& ids) {
   const std::string ext = extension(path);
   Format f = format == Format::kAuto ? format_of_path(path) : format;
+  // DIMACS and Matrix Market number vertices 1..n whatever the input called them.
+  const std::string renumbered = ids.scheme != IdScheme::kOccurring
+                                     ? ""
+                                     : "the input's ids are not kept: DIMACS and Matrix Market number vertices 1.." +
+                                           std::to_string(g.num_vertices());
   switch (f) {
     case Format::kEdgeList: {
       const EdgeListStyle style = ext == "el"    ? EdgeListStyle::kGapEl
                                   : ext == "wel" ? EdgeListStyle::kGapWel
                                                  : EdgeListStyle::kSnap;
-      return write_edge_list(g, path, style);
+      return write_edge_list(g, path, style, ids);
     }
-    case Format::kDimacs: return write_dimacs(g, path);
-    case Format::kMatrixMarket: return write_matrix_market(g, path);
+    case Format::kDimacs: {
+      const std::string note = write_dimacs(g, path);
+      return note.empty() ? renumbered : renumbered.empty() ? note : note + "; " + renumbered;
+    }
+    case Format::kMatrixMarket: {
+      const std::string note = write_matrix_market(g, path);
+      return note.empty() ? renumbered : renumbered.empty() ? note : note + "; " + renumbered;
+    }
     case Format::kMetis: throw Error(path + ": writing METIS is not supported (write .el, .wel, .gr, .mtx or .cgr)");
-    case Format::kCgr: write_cgr(g, path); return {};
+    case Format::kCgr: write_cgr(g, path, ids); return {};
     case Format::kAuto: break;
   }
   return {};

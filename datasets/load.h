@@ -10,6 +10,7 @@
 
 #include "runtime/graph.h"
 #include "runtime/graph_builder.h"
+#include "runtime/vertex_ids.h"
 
 namespace chatty {
 
@@ -20,11 +21,19 @@ enum class Format { kAuto, kEdgeList, kDimacs, kMatrixMarket, kMetis, kCgr };
 // and PageRank run on files whose weights SSSP would refuse.
 enum class WeightUse { kNeeded, kIgnored };
 
+// --ids: how an edge list's ids name its vertices (runtime/vertex_ids.h).
+// auto: positions for GAP's .el/.wel and files that start with a vertex
+// count, the ids that occur for every other edge list (SNAP, KONECT, plain
+// text). DIMACS, Matrix Market and METIS are 1-based by their format.
+enum class IdChoice { kAuto, kPositions, kOccurring };
+IdChoice parse_id_choice(const std::string& s);
+
 struct LoadOptions {
   Format format = Format::kAuto;
   BuildOptions build;
   WeightUse weights = WeightUse::kNeeded;
   uint64_t seed = 1;  // generators
+  IdChoice ids = IdChoice::kAuto;
 };
 
 // What loading found, for the graph line of `chatty run` and `--json`.
@@ -35,6 +44,7 @@ struct LoadInfo {
   // graph' header", "--symmetrize", "Matrix Market 'symmetric'".
   std::string direction_reason;
   bool weights_dropped = false;  // the file had weights the app does not use
+  VertexIds ids;                 // the input's ids of the graph's vertices
 };
 
 // Parses a --format value: auto, el (also txt, snap, edges, wel), gr, mtx,
@@ -55,7 +65,10 @@ Graph load_graph(const std::string& what, const LoadOptions& opt, LoadInfo* info
 // columns, .wel three (GAP), .txt/.edges/.snap SNAP text with a header.
 // Returns a note for the user when part of g could not be written (the
 // weights in .el), else "".
-std::string save_graph(const Graph& g, const std::string& path, Format format = Format::kAuto);
+// Edge lists and .cgr keep the input's ids `ids`; DIMACS and Matrix Market
+// number vertices 1..n (the note says so where that renumbers them).
+std::string save_graph(const Graph& g, const std::string& path, Format format = Format::kAuto,
+                       const VertexIds& ids = {});
 
 // The same graph with every edge also reversed (undirected).
 Graph symmetrized(const Graph& g);

@@ -162,6 +162,7 @@ Graph load_metis(TextSource& src, const LoadOptions& opt, LoadInfo& info) {
   BuildOptions build = opt.build;
   build.symmetrize = build.symmetrize || undirected;
   info.format = "METIS";
+  info.ids.scheme = IdScheme::kOneBased;
   info.weights_dropped = h.edge_weights && !keep;
   info.direction_reason = opt.build.symmetrize ? "asked for (--undirected)"
                           : undirected         ? "METIS lines list each edge twice"

@@ -103,6 +103,7 @@ Graph load_matrix_market(TextSource& src, const LoadOptions& opt, LoadInfo& info
   BuildOptions build = opt.build;
   if (symmetry == "symmetric") build.symmetrize = true;
   info.format = "Matrix Market";
+  info.ids.scheme = IdScheme::kOneBased;
   info.weights_dropped = parser.field != Field::kPattern && !parser.keep;
   info.direction_reason = opt.build.symmetrize ? "asked for (--undirected)" : "Matrix Market '" + symmetry + "'";
   vid_t n = vid_t(std::max(parser.rows, parser.cols));

@@ -14,6 +14,7 @@
 #include "datasets/load.h"
 #include "datasets/text_source.h"
 #include "runtime/graph.h"
+#include "runtime/vertex_ids.h"
 
 namespace chatty {
 
@@ -36,7 +37,7 @@ enum class EdgeListStyle { kGapEl, kGapWel, kSnap };
 // directions in .gr, marked by a comment this reader honours. Each returns
 // a note for the user when something of the graph could not be written
 // (weights in .el), else "".
-std::string write_edge_list(const Graph& g, const std::string& path, EdgeListStyle style);
+std::string write_edge_list(const Graph& g, const std::string& path, EdgeListStyle style, const VertexIds& ids = {});
 std::string write_dimacs(const Graph& g, const std::string& path);
 std::string write_matrix_market(const Graph& g, const std::string& path);
 

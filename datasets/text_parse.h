@@ -13,6 +13,7 @@
 #include <cstring>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 #include "datasets/progress.h"
@@ -92,22 +93,42 @@ inline std::string parse_weight(const char*& p, const char* e, bool keep, uint64
   return {};
 }
 
+// Edges whose ids are kept as written (up to 64 bits), for inputs whose
+// vertices are the ids that occur: compacted after the parse.
+struct WideEdgeList {
+  std::vector<uint64_t> src, dst;
+  std::vector<weight_t> weight;
+  size_t size() const { return src.size(); }
+};
+
+// The edge container a line parser fills: its `List`, else EdgeList.
+template <typename P, typename = void>
+struct ListOf {
+  using type = EdgeList;
+};
+template <typename P>
+struct ListOf<P, std::void_t<typename P::List>> {
+  using type = typename P::List;
+};
+
 // Per-thread results of the body parse.
-struct ParsedBody {
-  std::vector<EdgeList> lists;
+template <typename List>
+struct BasicParsedBody {
+  std::vector<List> lists;
   uint64_t max_id = 0;   // largest vertex id seen (after any 1-based shift)
   uint64_t records = 0;  // data lines (edges as written, before symmetrize)
   uint64_t lines = 0;    // lines parsed
   bool any = false;      // at least one edge
 
-  void append(ParsedBody&& b) {
-    for (EdgeList& l : b.lists) lists.push_back(std::move(l));
+  void append(BasicParsedBody&& b) {
+    for (List& l : b.lists) lists.push_back(std::move(l));
     max_id = std::max(max_id, b.max_id);
     records += b.records;
     lines += b.lines;
     any = any || b.any;
   }
 };
+using ParsedBody = BasicParsedBody<EdgeList>;
 
 // Parser concept: `std::string parse(const char* b, const char* e, EdgeList& out)`
 // for one line without its newline; returns an error message or "" (an empty
@@ -115,9 +136,9 @@ struct ParsedBody {
 // state, so one copy is made per thread.
 // Parses bytes [begin, end) of base in parallel; `name` and `first_line`
 // (the line number of `begin`) place errors.
-template <typename LineParser>
-ParsedBody parse_span(const char* base, size_t begin, size_t end, const std::string& name, uint64_t first_line,
-                      const LineParser& proto, Progress& progress) {
+template <typename LineParser, typename List = typename ListOf<LineParser>::type>
+BasicParsedBody<List> parse_span(const char* base, size_t begin, size_t end, const std::string& name,
+                                 uint64_t first_line, const LineParser& proto, Progress& progress) {
   const size_t size = std::max(begin, end);
   // Small spans are not worth a team: a tiny graph loads on one thread.
   const int threads = size - begin < (size_t(1) << 16) ? 1 : omp_get_max_threads();
@@ -129,7 +150,7 @@ ParsedBody parse_span(const char* base, size_t begin, size_t end, const std::str
     while (c > begin && c < size && base[c - 1] != '\n') ++c;  // chunks start on a line start
     cut[t] = c;
   }
-  ParsedBody out;
+  BasicParsedBody<List> out;
   out.lists.resize(size_t(threads));
   std::vector<uint64_t> lines(size_t(threads), 0), err_line(size_t(threads), 0);
   std::vector<std::string> err{size_t(threads)};
@@ -138,7 +159,7 @@ ParsedBody parse_span(const char* base, size_t begin, size_t end, const std::str
   {
     const int t = omp_get_thread_num();
     LineParser parser = proto;
-    EdgeList& el = out.lists[size_t(t)];
+    List& el = out.lists[size_t(t)];
     const char* p = base + cut[size_t(t)];
     const char* end_t = base + cut[size_t(t) + 1];
     const char* last_report = p;
@@ -192,17 +213,17 @@ inline size_t end_marker_at(const char* base, size_t begin, size_t end) {
 
 // Parses every block of src, the first from byte `begin` on (after the
 // header the loader read from first()); `end_marker` drops a trailing "-1".
-template <typename LineParser>
-ParsedBody parse_text(TextSource& src, size_t begin, uint64_t first_line, const LineParser& proto,
-                      bool end_marker = false) {
-  ParsedBody all;
+template <typename LineParser, typename List = typename ListOf<LineParser>::type>
+BasicParsedBody<List> parse_text(TextSource& src, size_t begin, uint64_t first_line, const LineParser& proto,
+                                 bool end_marker = false) {
+  BasicParsedBody<List> all;
   Progress progress("loading " + src.path(), src.mapped() ? src.first().size - begin : 0);
   TextBlock b;
   uint64_t line_no = first_line;
   for (bool first = true; src.next(b); first = false) {
     const size_t from = first ? std::min(begin, b.size) : 0;
     const size_t to = end_marker && b.last ? end_marker_at(b.data, from, b.size) : b.size;
-    ParsedBody part = parse_span(b.data, from, to, src.path(), line_no, proto, progress);
+    BasicParsedBody<List> part = parse_span(b.data, from, to, src.path(), line_no, proto, progress);
     line_no += part.lines;
     if (!src.mapped()) progress.add(b.size - from);
     all.append(std::move(part));

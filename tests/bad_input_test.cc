@@ -110,8 +110,13 @@ TEST(BadInput, EmptyGraphs) {
 }
 
 TEST(BadInput, GraphsLargerThanMemoryAreRefusedBeforeAllocating) {
-  // One edge naming vertex 4e9 means 4e9 vertices: 64 GB of offsets.
-  EXPECT_THAT(load_error("huge.el", "0 4000000000\n"), AllOf(HasSubstr("huge.el"), HasSubstr("GiB of memory")));
+  // One edge naming vertex 4e9 in a positions file means 4e9 vertices: it
+  // is refused before allocating, with the way to load it compacted.
+  EXPECT_THAT(load_error("huge.el", "0 4000000000\n"),
+              AllOf(HasSubstr("huge.el"), HasSubstr("far beyond its 1 edges"), HasSubstr("--ids=occurring")));
+  // A vertex count line says the vertices are meant: memory is the limit.
+  EXPECT_THAT(load_error("huge2.el", "4000000001\n0 4000000000\n"),
+              AllOf(HasSubstr("huge2.el"), HasSubstr("GiB of memory")));
   EXPECT_THAT(error_of([] { load_graph("kron:31:1024", {}); }), HasSubstr("GiB of memory"));
 }
 

@@ -135,7 +135,7 @@ class Cli(unittest.TestCase):
             # SSSP: the one app that reads weights (the others ignore them).
             self.assert_error("run", "--app=sssp", "--graph=" + self.write(name, text), contains=message)
         self.assert_error("run", "--graph=kron:99", contains="bad scale")
-        self.assert_error("run", "--graph=grid:5x5", "--source=25", contains="--source=25 out of range")
+        self.assert_error("run", "--graph=grid:5x5", "--source=25", contains="--source=25 is not a vertex of grid:5x5 (its ids: 0..24)")
         self.assert_error("run", "--graph=grid:5x5", "--source=-2", contains="--source must be")
         self.assert_error("run", "--app=sssp", "--graph=grid:5x5", "--no_default_weights", contains="sssp needs edge weights")
         self.assert_error("run", "--app=nope", contains="unknown app")

@@ -68,7 +68,7 @@ class Inputs(unittest.TestCase):
         err = p.stderr.strip().splitlines()
         self.assertEqual(len(err), 1, p.stderr)
         self.assertRegex(err[0], r"real\.mtx:\d+: (weight 0\.3 is not an integer|negative weight -1\.5)")
-        p = chatty("run", "--app=bfs", "--backend=cpu", f"--graph={mtx}", "--source=0", "--validate", "--json")
+        p = chatty("run", "--app=bfs", "--backend=cpu", f"--graph={mtx}", "--source=1", "--validate", "--json")
         j = last_json(p)
         self.assertEqual(j["validated"], "pass")
         self.assertFalse(j["weighted"])
@@ -86,7 +86,8 @@ class Inputs(unittest.TestCase):
         for ext in ["el", "txt", "gr", "mtx", "cgr"]:
             out = self.path("fb_u." + ext)
             chatty("convert", FACEBOOK, out, "--undirected")
-            j = last_json(chatty("run", "--app=bfs", "--backend=cpu", f"--graph={out}", "--source=0", "--json"))
+            first = "1" if ext in ("gr", "mtx") else "0"  # DIMACS and Matrix Market ids are 1-based
+            j = last_json(chatty("run", "--app=bfs", "--backend=cpu", f"--graph={out}", f"--source={first}", "--json"))
             self.assertFalse(j["directed"], ext)
             self.assertEqual(j["edges"], 176468, ext)
 

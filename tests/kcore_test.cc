@@ -18,7 +18,7 @@ namespace {
 Graph undirected(vid_t n, const std::vector<std::pair<vid_t, vid_t>>& edges) {
   std::string text = "# Undirected graph\n# Nodes: " + std::to_string(n) + "\n";
   for (auto [u, v] : edges) text += std::to_string(u) + " " + std::to_string(v) + "\n";
-  return load_graph(testing::write_file("kcore.txt", text), {});
+  return load_graph(testing::write_file("kcore.el", text), {});  // positions: isolated vertices stay
 }
 
 // Coreness by definition: peel every vertex of degree < k, for k = 1, 2, ...

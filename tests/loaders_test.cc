@@ -124,7 +124,9 @@ TEST_P(RoundTrip, EveryFormatPreservesTheGraph) {
     }
     const std::string note = save_graph(*g, p);
     EXPECT_EQ(note.empty(), !(ext == "el" && g->weighted())) << ext << ": " << note;
-    Graph h = load_graph(p, {});
+    LoadOptions positions;  // the graphs number vertices by position, isolated ones too
+    positions.ids = IdChoice::kPositions;
+    Graph h = load_graph(p, positions);
     EXPECT_EQ(h.directed(), g->directed()) << ext;
     if (ext == "el") {
       EXPECT_FALSE(h.weighted());
@@ -173,6 +175,75 @@ TEST(RealGraph, FacebookLoads) {
   Graph g = load_graph(testing::data_file("facebook_combined.txt"), {});
   EXPECT_EQ(g.num_vertices(), 4039u);
   EXPECT_EQ(g.num_edges(), 176468u);  // 88234 friendships, both directions
+}
+
+// The input's ids (--ids): a SNAP/plain edge list's vertices are the ids
+// that occur (gaps, an offset and 64-bit ids included), numbered in
+// ascending order; GAP's .el keeps positions; DIMACS is 1-based; a .cgr
+// keeps the ids it was written with.
+TEST(InputIds, OccurringPositionsOneBasedAndCgr) {
+  LoadInfo info;
+  Graph g = load_graph(write_file("ids.txt", "1 2\n2 3\n3 1\n3 4\n"), {}, &info);
+  EXPECT_EQ(g.num_vertices(), 4u);  // no vertex 0: ids 1..4 are 4 vertices
+  EXPECT_EQ(info.ids.scheme, IdScheme::kOccurring);
+  EXPECT_EQ(info.ids.of(0), 1u);
+  EXPECT_EQ(info.ids.find(4, 4), std::optional<vid_t>(3));
+  EXPECT_EQ(info.ids.find(0, 4), std::nullopt);
+
+  Graph wide =
+      load_graph(write_file("wide.txt", "5000000000 7\n7 99999999999\n# c\n5000000000 99999999999\n"), {}, &info);
+  EXPECT_EQ(wide.num_vertices(), 3u);
+  EXPECT_EQ(info.ids.original, (std::vector<uint64_t>{7, 5000000000ull, 99999999999ull}));
+  EXPECT_EQ(adjacency(wide)[1], (std::vector<std::pair<vid_t, weight_t>>{{0, 0}, {2, 0}}));  // 5e9 -> 7, 99999999999
+
+  Graph el = load_graph(write_file("pos.el", "1 2\n2 3\n"), {}, &info);
+  EXPECT_EQ(el.num_vertices(), 4u);  // GAP: positions 0..3
+  EXPECT_EQ(info.ids.scheme, IdScheme::kPositions);
+  LoadOptions occurring;
+  occurring.ids = IdChoice::kOccurring;
+  EXPECT_EQ(load_graph(write_file("pos2.el", "1 2\n2 3\n"), occurring).num_vertices(), 3u);
+
+  Graph konect = load_graph(write_file("k.tsv", "% sym unweighted\n2 4\n4 9\n"), {}, &info);
+  EXPECT_EQ(konect.num_vertices(), 3u);
+  EXPECT_EQ(info.ids.original, (std::vector<uint64_t>{2, 4, 9}));
+
+  Graph gr = load_graph(write_file("ids.gr", "p sp 3 2\na 1 2 5\na 2 3 7\n"), {}, &info);
+  EXPECT_EQ(info.ids.scheme, IdScheme::kOneBased);
+  EXPECT_EQ(info.ids.find(1, 3), std::optional<vid_t>(0));
+  EXPECT_EQ(info.ids.find(0, 3), std::nullopt);
+  EXPECT_EQ(info.ids.describe(3), "1..3");
+
+  LoadInfo wrote;
+  Graph w = load_graph(temp_path("wide.txt"), {}, &wrote);
+  const std::string cgr = temp_path("wide.cgr");
+  save_graph(w, cgr, Format::kAuto, wrote.ids);
+  LoadInfo back;
+  Graph r = load_graph(cgr, {}, &back);
+  expect_same(w, r);
+  EXPECT_EQ(back.ids.scheme, IdScheme::kOccurring);
+  EXPECT_EQ(back.ids.original, wrote.ids.original);
+  const std::string txt = temp_path("wide_out.txt");  // text keeps the ids as written
+  save_graph(w, txt, Format::kAuto, wrote.ids);
+  LoadInfo again;
+  expect_same(w, load_graph(txt, {}, &again));
+  EXPECT_EQ(again.ids.original, wrote.ids.original);
+}
+
+// Many scattered 64-bit ids go the sorted path, few dense ones the bitmap:
+// both number the same ids the same way.
+TEST(InputIds, SortedAndBitmapCompactionAgree) {
+  std::string dense, scattered;
+  for (uint64_t i = 0; i < 3000; ++i) {
+    const uint64_t u = (i * 7919) % 2000 + 10, v = (i * 104729) % 2000 + 10;
+    dense += std::to_string(u) + " " + std::to_string(v) + "\n";
+    scattered += std::to_string(u * 1000000007ull) + " " + std::to_string(v * 1000000007ull) + "\n";
+  }
+  LoadInfo a, b;
+  Graph d = load_graph(write_file("dense.txt", dense), {}, &a);
+  Graph s = load_graph(write_file("scattered.txt", scattered), {}, &b);
+  expect_same(d, s);
+  ASSERT_EQ(a.ids.original.size(), b.ids.original.size());
+  for (size_t i = 0; i < a.ids.original.size(); ++i) EXPECT_EQ(a.ids.original[i] * 1000000007ull, b.ids.original[i]);
 }
 
 }  // namespace

@@ -34,9 +34,10 @@ std::pair<std::string, std::string> in_out(const char* cmd, const std::vector<st
 int write(const char* cmd, const std::string& in, const std::string& out) {
   apply_threads();
   double t0 = omp_get_wtime();
-  Graph g = load_graph(in, load_options());
+  LoadInfo info;
+  Graph g = load_graph(in, load_options(), &info);
   double t1 = omp_get_wtime();
-  const std::string note = save_graph(g, out, parse_format(FLAGS_out_format));
+  const std::string note = save_graph(g, out, parse_format(FLAGS_out_format), info.ids);
   if (!note.empty()) std::fprintf(stderr, "chatty: warning: %s\n", note.c_str());
   double t2 = omp_get_wtime();
   std::printf("%s: %s -> %s: %u vertices, %lu edges (%s%s); load %.3f s, write %.3f s\n", cmd, in.c_str(), out.c_str(),
@@ -129,6 +130,7 @@ int cmd_info(const std::vector<std::string>& args) {
     j.add("directed", g.directed()).add("weighted", g.weighted());
     j.add("format", loaded.format).add("compression", loaded.compression);
     j.add("direction_reason", loaded.direction_reason);
+    j.add("ids", loaded.ids.name()).add("ids_range", loaded.ids.describe(n));
     j.add("degree_min", uint64_t(isolated ? 0 : *std::min_element(deg.begin(), deg.end())));
     j.add("degree_max", uint64_t(max_deg)).add("degree_mean", mean).add("degree_median", uint64_t(median));
     j.add("isolated", uint64_t(isolated)).add("self_loops", uint64_t(self_loops)).add("load_s", load_s);
@@ -137,6 +139,7 @@ int cmd_info(const std::vector<std::string>& args) {
   }
   std::printf("graph        %s\n", in.c_str());
   std::printf("vertices     %u\n", n);
+  std::printf("ids          %s: %s\n", loaded.ids.name(), loaded.ids.describe(n).c_str());
   if (g.directed())
     std::printf("edges        %lu (directed)\n", (unsigned long)g.num_edges());
   else

@@ -36,6 +36,8 @@ struct Prepared {
   double load_s = 0, partition_s = 0;
   LoadInfo info;
 
+  // `input_id` here is the loader's numbering 0..n-1; info.ids maps it to
+  // the ids the user wrote.
   vid_t to_run(vid_t input_id) const { return new_of_old.empty() ? input_id : new_of_old[input_id]; }
   eid_t input_out_degree(vid_t input_id) const { return g.out_degree(to_run(input_id)); }
 };
@@ -122,10 +124,11 @@ Prepared prepare(const RunSetup& s) {
 std::vector<vid_t> choose_sources(const RunSetup& s, const Prepared& p) {
   if (!s.has_source()) return {0};
   const vid_t n = p.g.num_vertices();
-  if (s.source >= 0) {
-    CHATTY_CHECK(uint64_t(s.source) < n, "--source=" + std::to_string(s.source) + " out of range: " + FLAGS_graph +
-                                             " has vertices 0.." + std::to_string(n - 1));
-    return {vid_t(s.source)};
+  if (s.source >= 0) {  // in the input's ids
+    const std::optional<vid_t> v = p.info.ids.find(uint64_t(s.source), n);
+    CHATTY_CHECK(v.has_value(), "--source=" + std::to_string(s.source) + " is not a vertex of " + FLAGS_graph +
+                                    " (its ids: " + p.info.ids.describe(n) + ")");
+    return {*v};
   }
   std::vector<vid_t> with_edges;
   for (vid_t v = 0; v < n; ++v)
@@ -177,7 +180,8 @@ std::string graph_line(const Prepared& p) {
   std::string what = p.info.format + (p.info.compression.empty() ? "" : ", " + p.info.compression);
   std::string weights = g.weighted() ? "weighted" : p.info.weights_dropped ? "weights ignored" : "unweighted";
   return FLAGS_graph + ": " + std::to_string(g.num_vertices()) + " vertices, " + std::to_string(g.num_edges()) +
-         " edges (" + (g.directed() ? "directed" : "undirected") + why + "; " + weights + "; " + what + ")";
+         " edges (" + (g.directed() ? "directed" : "undirected") + why + "; " + weights + "; " + what + "; ids " +
+         p.info.ids.name() + ": " + p.info.ids.describe(g.num_vertices()) + ")";
 }
 
 }  // namespace
@@ -208,7 +212,7 @@ int cmd_run(const std::vector<std::string>& args) {
   std::string from;
   if (s.has_source())
     from = sources.size() > 1 ? " from " + std::to_string(sources.size()) + " random sources"
-                              : " from " + std::to_string(sources[0]);
+                              : " from " + std::to_string(p.info.ids.of(sources[0]));
   r.say("app         %s%s on %s backend, %d device%s, %d threads\n", app_name(s.app), from.c_str(), backend,
         s.eopt.devices, s.eopt.devices > 1 ? "s" : "", s.threads);
   // The verbs path is not built: ranks use MPI, and say whether RDMA was there.
@@ -242,12 +246,14 @@ int cmd_run(const std::vector<std::string>& args) {
       validation_message = v.message;
       if (!v.ok) {
         validated = "fail";
-        if (sources.size() > 1) validation_message = "from source " + std::to_string(src) + ": " + v.message;
+        if (sources.size() > 1)
+          validation_message = "from source " + std::to_string(p.info.ids.of(src)) + ": " + v.message;
       }
     }
   }
   const double compute_s = median(source_times);
-  const AppOutput result = in_input_ids(out, p.old_of_new);
+  AppOutput result = in_input_ids(out, p.old_of_new);
+  result.ids = &p.info.ids;
   const bool multi = p.part || out.backend == Backend::kCuda;  // exchange and time split are worth a line
   const uint64_t edges = traversed_edges(out, g);
   const double gteps = compute_s > 0 ? double(edges) / compute_s / 1e9 : 0;
@@ -293,10 +299,12 @@ int cmd_run(const std::vector<std::string>& args) {
     j.add("directed", g.directed()).add("weighted", g.weighted());
     j.add("format", p.info.format).add("compression", p.info.compression);
     j.add("direction_reason", p.info.direction_reason);
+    j.add("ids", p.info.ids.name()).add("ids_range", p.info.ids.describe(g.num_vertices()));
     if (s.has_source()) {
-      j.add("source", uint64_t(sources.back()));
+      j.add("source", p.info.ids.of(sources.back()));
       if (sources.size() > 1) {
-        std::vector<double> ids(sources.begin(), sources.end());
+        std::vector<double> ids;
+        for (vid_t v : sources) ids.push_back(double(p.info.ids.of(v)));
         j.add("sources", ids).add("source_times", source_times);
       }
     }

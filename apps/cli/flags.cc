@@ -10,6 +10,10 @@ DEFINE_string(graph, "kron:16",
               "input: a graph file (.txt .el .wel .edges .snap .gr .mtx .graph .cgr, also gzip/zstd/bzip2), "
               "- for standard input, or a spec kron:SCALE[:EF], urand:SCALE[:EF], grid:WxH");
 DEFINE_string(format, "auto", "input format: auto (by content, else extension), el, gr, mtx, metis or cgr");
+DEFINE_string(ids, "auto",
+              "how an edge list's ids name its vertices: auto (positions 0..max for GAP's .el/.wel and files "
+              "opening with a vertex count; else the ids that occur, as SNAP and NetworkX count them), "
+              "positions or occurring. DIMACS, Matrix Market and METIS are 1-based");
 DEFINE_bool(symmetrize, false, "add the reverse of every edge (undirected graph)");
 DEFINE_bool(undirected, false, "the graph is undirected: same as --symmetrize (Gunrock's spelling)");
 DEFINE_bool(dedupe, true, "keep one copy of parallel edges (the lightest)");
@@ -69,6 +73,7 @@ namespace chatty::cli {
 LoadOptions load_options() {
   LoadOptions o;
   o.format = parse_format(FLAGS_format);
+  o.ids = parse_id_choice(FLAGS_ids);
   o.build.symmetrize = FLAGS_symmetrize || FLAGS_undirected;
   o.build.dedupe = FLAGS_dedupe;
   o.build.drop_self_loops = FLAGS_drop_self_loops;

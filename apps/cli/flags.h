@@ -8,6 +8,7 @@
 
 DECLARE_string(graph);
 DECLARE_string(format);
+DECLARE_string(ids);
 DECLARE_bool(symmetrize);
 DECLARE_bool(dedupe);
 DECLARE_bool(drop_self_loops);

@@ -32,6 +32,7 @@ const std::vector<CommandHelp>& commands() {
        {"app",
         "graph",
         "format",
+        "ids",
         "undirected",
         "source",
         "sources",
@@ -83,7 +84,7 @@ const std::vector<CommandHelp>& commands() {
        "Converts a graph between formats, chosen by OUT's extension: .el (two columns, as GAP reads it),\n"
        ".wel (three), .txt/.edges/.snap (SNAP text with a header), .gr (DIMACS), .mtx (Matrix Market),\n"
        ".cgr (ChattyGraph's binary, loaded in place). Undirected graphs stay undirected.",
-       {"out_format", "format", "undirected", "dedupe", "drop_self_loops", "seed", "threads"},
+       {"out_format", "format", "ids", "undirected", "dedupe", "drop_self_loops", "seed", "threads"},
        "  chatty convert soc-LiveJournal1.txt.gz lj.cgr --undirected\n"
        "  chatty convert road.mtx road.gr"},
       {"generate",
@@ -97,7 +98,7 @@ const std::vector<CommandHelp>& commands() {
        "chatty info FILE|SPEC [flags]",
        "Prints |V|, |E|, directedness, weights and degree statistics; with --devices=P, the chunks the\n"
        "multi-device runtime would use.",
-       {"format", "undirected", "devices", "reorder", "json", "threads"},
+       {"format", "ids", "undirected", "devices", "reorder", "json", "threads"},
        "  chatty info facebook_combined.txt\n"
        "  chatty info kron:20 --devices=4"},
       {"topo",

@@ -65,7 +65,7 @@ std::string text(const AppOutput& out) {
   std::string t = "top ranks:";
   char b[64];
   for (vid_t v : top(out.ranks)) {
-    std::snprintf(b, sizeof b, " %u (%.6g)", v, double(out.ranks[v]));
+    std::snprintf(b, sizeof b, " %llu (%.6g)", static_cast<unsigned long long>(out.id_of(v)), double(out.ranks[v]));
     t += b;
   }
   return t;
@@ -75,7 +75,7 @@ std::string json(const AppOutput& out) {
   std::string list = "[";
   for (vid_t v : top(out.ranks)) {
     JsonObject t;
-    t.add("vertex", uint64_t(v)).add("rank", double(out.ranks[v]));
+    t.add("vertex", out.id_of(v)).add("rank", double(out.ranks[v]));
     if (list.size() > 1) list += ',';
     list += t.str();
   }

@@ -1,0 +1,18 @@
+// Numbers the ids that occur in an edge list 0..n-1 in ascending order
+// (the input's ids of an "occurring" graph, runtime/vertex_ids.h).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "datasets/text_parse.h"
+
+namespace chatty {
+
+// Fills `out` (one list per input list, weights moved along) with the
+// compacted ids of `wide`, which it empties; returns the ids, ascending:
+// vertex v is the input's id result[v]. Ids that lie within a small factor
+// of the edge count are ranked through a bitmap; others are sorted.
+std::vector<uint64_t> compact_ids(std::vector<WideEdgeList>& wide, std::vector<EdgeList>& out);
+
+}  // namespace chatty
