@@ -9,6 +9,7 @@
 
 #include "runtime/graph_builder.h"
 #include "runtime/reorder.h"
+#include "runtime/replace_file.h"
 #include "runtime/status.h"
 
 namespace chatty {
@@ -77,7 +78,9 @@ Validation validate_app(const AppOutput& out, const Graph& g, vid_t source, cons
 
 uint64_t traversed_edges(const AppOutput& out, const Graph& g) { return app_spec(out.app).traversed_edges(out, g); }
 
-void write_values(const AppOutput& out, const std::string& path) {
+namespace {
+
+void write_values_to(const AppOutput& out, const std::string& path) {
   FILE* f = std::fopen(path.c_str(), "wb");
   if (!f) throw Error(path + ": cannot write: " + std::strerror(errno));
   const bool reals = app_spec(out.app).real_values;
@@ -106,6 +109,12 @@ void write_values(const AppOutput& out, const std::string& path) {
   ok = ok && std::fwrite(buf.data(), 1, buf.size(), f) == buf.size();
   ok = (std::fclose(f) == 0) && ok;
   if (!ok) throw Error(path + ": write failed: " + std::strerror(errno));
+}
+
+}  // namespace
+
+void write_values(const AppOutput& out, const std::string& path) {
+  write_replacing(path, [&](const std::string& tmp) { write_values_to(out, tmp); });
 }
 
 }  // namespace chatty

@@ -9,6 +9,7 @@
 #include "datasets/generators.h"
 #include "datasets/text_formats.h"
 #include "datasets/text_source.h"
+#include "runtime/replace_file.h"
 #include "runtime/status.h"
 
 namespace chatty {
@@ -217,9 +218,10 @@ Graph load_graph_unchecked(const std::string& what, const LoadOptions& opt, Load
   return g;
 }
 
-std::string save_graph(const Graph& g, const std::string& path, Format format, const VertexIds& ids) {
-  const std::string ext = extension(path);
-  Format f = format == Format::kAuto ? format_of_path(path) : format;
+namespace {
+
+std::string save_graph_to(const Graph& g, const std::string& path, const std::string& ext, Format f,
+                          const VertexIds& ids) {
   // DIMACS and Matrix Market number vertices 1..n whatever the input called them.
   const std::string renumbered = ids.scheme != IdScheme::kOccurring
                                      ? ""
@@ -245,6 +247,16 @@ std::string save_graph(const Graph& g, const std::string& path, Format format, c
     case Format::kAuto: break;
   }
   return {};
+}
+
+}  // namespace
+
+std::string save_graph(const Graph& g, const std::string& path, Format format, const VertexIds& ids) {
+  const std::string ext = extension(path);
+  const Format f = format == Format::kAuto ? format_of_path(path) : format;
+  std::string note;
+  write_replacing(path, [&](const std::string& tmp) { note = save_graph_to(g, tmp, ext, f, ids); });
+  return note;
 }
 
 }  // namespace chatty

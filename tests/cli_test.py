@@ -45,6 +45,22 @@ class Cli(unittest.TestCase):
             f.write(text)
         return self.path(name)
 
+    def test_files_are_never_destroyed(self):
+        # The same file in and out is refused and the input survives intact;
+        # a write that fails leaves the old output as it was, and no
+        # temporary file behind.
+        cgr = self.path("g.cgr")
+        chatty("generate", "kron:8", cgr)
+        before = read(cgr, "rb")
+        self.assert_error("convert", cgr, cgr, contains="is the input itself")
+        self.assertEqual(read(cgr, "rb"), before)
+        out = self.write("out.txt", "precious\n")
+        self.assert_error("run", "--app=bfs", "--graph=kron:8", "--source=999999", f"--output={out}",
+                          contains="--source=999999 is not a vertex")
+        self.assertEqual(read(out), "precious\n")
+        chatty("convert", cgr, self.path("copy.txt"))
+        self.assertEqual(sorted(os.listdir(self.dir)), ["copy.txt", "g.cgr", "out.txt"])
+
     def test_pagerank_stopped_by_max_iters_says_not_converged(self):
         # As NetworkX raises PowerIterationFailedConvergence: the result line,
         # --json and the exit code (4) tell that the tolerance was not met.

@@ -98,7 +98,7 @@ class Usability(unittest.TestCase):
     def test_summary_line_and_json(self):
         expect = {"bfs": r"result      reached \d+ of 1024 vertices .* max depth \d+",
                   "sssp": r"result      reached \d+ of 1024 vertices .* max distance \d+",
-                  "wcc": r"result      \d+ components, the largest \d+ vertices",
+                  "wcc": r"result      \d+ components?, the largest \d+ vertices",
                   "pr": r"result      top ranks:( \d+ \([0-9.e-]+\)){5}"}
         keys = {"bfs": "max_depth", "sssp": "max_distance", "wcc": "components", "pr": "top"}
         for app, pattern in expect.items():

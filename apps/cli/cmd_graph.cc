@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <vector>
 
 #include "apps/cli/commands.h"
@@ -28,6 +29,9 @@ std::pair<std::string, std::string> in_out(const char* cmd, const std::vector<st
   if (args.size() >= 2) out = args[1];
   CHATTY_CHECK(args.size() <= 2, std::string(cmd) + ": too many arguments");
   CHATTY_CHECK(!out.empty(), std::string(cmd) + ": no output file (chatty " + cmd + " IN OUT, or --out=FILE)");
+  std::error_code ec;
+  CHATTY_CHECK(!std::filesystem::equivalent(in, out, ec),
+               std::string(cmd) + ": " + out + " is the input itself: write to another file");
   return {in, out};
 }
 

@@ -66,8 +66,9 @@ Components components(const std::vector<uint32_t>& label) {
 std::string text(const AppOutput& out) {
   const Components c = components(out.ints);
   char b[256];
-  std::snprintf(b, sizeof b, "%lu components, the largest %lu vertices (%.1f %%)", (unsigned long)c.count,
-                (unsigned long)c.largest, out.ints.empty() ? 0.0 : 100.0 * double(c.largest) / double(out.ints.size()));
+  std::snprintf(b, sizeof b, "%lu component%s, the largest %lu vertices (%.1f %%)", (unsigned long)c.count,
+                c.count == 1 ? "" : "s", (unsigned long)c.largest,
+                out.ints.empty() ? 0.0 : 100.0 * double(c.largest) / double(out.ints.size()));
   return b;
 }
 
