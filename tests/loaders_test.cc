@@ -196,6 +196,10 @@ TEST(InputIds, OccurringPositionsOneBasedAndCgr) {
   EXPECT_EQ(info.ids.original, (std::vector<uint64_t>{7, 5000000000ull, 99999999999ull}));
   EXPECT_EQ(adjacency(wide)[1], (std::vector<std::pair<vid_t, weight_t>>{{0, 0}, {2, 0}}));  // 5e9 -> 7, 99999999999
 
+  Graph top = load_graph(write_file("top.txt", "18446744073709551615 3\n3 0\n"), {}, &info);  // the largest id
+  EXPECT_EQ(info.ids.original, (std::vector<uint64_t>{0, 3, UINT64_MAX}));
+  EXPECT_EQ(adjacency(top)[2], (std::vector<std::pair<vid_t, weight_t>>{{1, 0}}));
+
   Graph el = load_graph(write_file("pos.el", "1 2\n2 3\n"), {}, &info);
   EXPECT_EQ(el.num_vertices(), 4u);  // GAP: positions 0..3
   EXPECT_EQ(info.ids.scheme, IdScheme::kPositions);
