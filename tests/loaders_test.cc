@@ -3,6 +3,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <fstream>
 #include <iterator>
 #include <vector>
@@ -123,7 +124,15 @@ TEST_P(RoundTrip, EveryFormatPreservesTheGraph) {
       continue;
     }
     const std::string note = save_graph(*g, p);
-    EXPECT_EQ(note.empty(), !(ext == "el" && g->weighted())) << ext << ": " << note;
+    if (ext == "txt") {  // a SNAP edge list cannot name isolated vertices, and says so
+      std::vector<char> touched(g->num_vertices(), 0);
+      const auto adj = adjacency(*g);
+      for (vid_t u = 0; u < g->num_vertices(); ++u)
+        for (auto [v, w] : adj[u]) touched[u] = touched[v] = 1;
+      const bool isolated = std::count(touched.begin(), touched.end(), 0) > 0;
+      EXPECT_EQ(note.find("isolated vertices are not in the file") != std::string::npos, isolated) << note;
+    } else
+      EXPECT_EQ(note.empty(), !(ext == "el" && g->weighted())) << ext << ": " << note;
     LoadOptions positions;  // the graphs number vertices by position, isolated ones too
     positions.ids = IdChoice::kPositions;
     Graph h = load_graph(p, positions);

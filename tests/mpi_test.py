@@ -239,16 +239,17 @@ class Ranks(unittest.TestCase):
                                                  "--batch_bytes=256", "--small_bytes=0"])
 
     def test_ranks_without_edges(self):
-        # A triangle among 1000 vertices: two of four ranks hold no edge.
+        # A triangle among 1000 vertices (positions: "# Nodes: 1000" keeps the
+        # isolated ones): two of four ranks hold no edge.
         graph = self.path("triangle.txt")
         with open(graph, "w") as f:
             f.write("# Nodes: 1000 Edges: 3\n0 1\n1 2\n2 0\n")
         for app in APPS:
             ref, got = self.path(f"{app}.ref"), self.path(f"{app}.got")
-            p = chatty(0, f"--app={app}", f"--graph={graph}", "--undirected", f"--output={ref}")
+            p = chatty(0, f"--app={app}", f"--graph={graph}", "--ids=positions", "--undirected", f"--output={ref}")
             self.assertEqual(p.returncode, 0, p.stderr)
-            p = chatty(4, f"--app={app}", f"--graph={graph}", "--undirected", "--devices=2", f"--output={got}",
-                       "--json")
+            p = chatty(4, f"--app={app}", f"--graph={graph}", "--ids=positions", "--undirected", "--devices=2",
+                       f"--output={got}", "--json")
             self.assertEqual(p.returncode, 0, p.stderr)
             self.assertIn(0, json.loads(p.stdout.splitlines()[-1])["rank_edges_held"], app)
             self.assert_same(app, ref, got, f"{app} with edgeless ranks")
