@@ -74,7 +74,7 @@ const std::vector<CommandHelp>& commands() {
         "migrate_threshold",
         "migrate_cache_mb"},
        "  chatty run --app=bfs --graph=kron:20 --validate\n"
-       "  chatty run --app=sssp --graph=road.gr --source=0 --output=dist.txt\n"
+       "  chatty run --app=sssp --graph=road.gr --source=1 --output=dist.txt   (DIMACS ids are 1..N)\n"
        "  zcat web.txt.gz | chatty run --app=pr --graph=- --json\n"
        "  chatty run --app=bfs --graph=soc.txt --undirected --sources=64     # GAP's -n 64\n"
        "  chatty run --app=wcc --graph=kron:20 --devices=4 --backend=cpu\n"
