@@ -4,7 +4,12 @@
 
 namespace chatty {
 
-Validation validate_exact(const std::vector<uint32_t>& got, const std::vector<uint32_t>& want, const char* what) {
+namespace {
+std::string id_text(size_t v, const VertexIds* ids) { return std::to_string(ids ? ids->of(vid_t(v)) : v); }
+}  // namespace
+
+Validation validate_exact(const std::vector<uint32_t>& got, const std::vector<uint32_t>& want, const char* what,
+                          const VertexIds* ids) {
   Validation v;
   if (got.size() != want.size()) {
     v.message = "FAIL: " + std::to_string(got.size()) + " values, reference has " + std::to_string(want.size());
@@ -12,7 +17,7 @@ Validation validate_exact(const std::vector<uint32_t>& got, const std::vector<ui
   }
   for (size_t i = 0; i < got.size(); ++i)
     if (got[i] != want[i]) {
-      v.message = "FAIL: vertex " + std::to_string(i) + ": " + what + " " + show_value(got[i]) + ", reference " +
+      v.message = "FAIL: vertex " + id_text(i, ids) + ": " + what + " " + show_value(got[i]) + ", reference " +
                   show_value(want[i]);
       return v;
     }
@@ -21,9 +26,9 @@ Validation validate_exact(const std::vector<uint32_t>& got, const std::vector<ui
   return v;
 }
 
-Validation fail_at(size_t v, const std::string& why) {
+Validation fail_at(size_t v, const std::string& why, const VertexIds* ids) {
   Validation r;
-  r.message = "FAIL: vertex " + std::to_string(v) + ": " + why;
+  r.message = "FAIL: vertex " + id_text(v, ids) + ": " + why;
   return r;
 }
 

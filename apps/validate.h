@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "runtime/graph.h"
+#include "runtime/vertex_ids.h"
 
 namespace chatty {
 
@@ -16,9 +17,10 @@ struct Validation {
   std::string message;  // "PASS ..." or "FAIL: ..."
 };
 
-Validation validate_exact(const std::vector<uint32_t>& got, const std::vector<uint32_t>& want, const char* what);
+Validation validate_exact(const std::vector<uint32_t>& got, const std::vector<uint32_t>& want, const char* what,
+                          const VertexIds* ids = nullptr);
 // "FAIL: vertex v: why".
-Validation fail_at(size_t v, const std::string& why);
+Validation fail_at(size_t v, const std::string& why, const VertexIds* ids = nullptr);
 // "inf" for kInfinity, else the number.
 std::string show_value(uint32_t x);
 

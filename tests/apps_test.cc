@@ -113,5 +113,23 @@ TEST(Validation, DetectsAWrongAnswer) {
   EXPECT_FALSE(validate_app(pr, g, 0, {}).ok);
 }
 
+// A verifier that finds a wrong value names the vertex as the input does.
+TEST(Validate, FailuresNameTheInputsIds) {
+  LoadInfo info;
+  Graph g = load_graph(testing::write_file("named.txt", "10 20\n20 30\n"), {}, &info);
+  AppOutput bfs = run_app(App::kBfs, g, 0, EngineOptions{});
+  bfs.ids = &info.ids;
+  ASSERT_TRUE(validate_app(bfs, g, 0, EngineOptions{}).ok);
+  bfs.ints[2] = 5;  // vertex 30 is at depth 2
+  const Validation v = validate_app(bfs, g, 0, EngineOptions{});
+  EXPECT_FALSE(v.ok);
+  EXPECT_NE(v.message.find("vertex 30"), std::string::npos) << v.message;
+  AppOutput wcc = run_app(App::kWcc, g, 0, EngineOptions{});
+  wcc.ids = &info.ids;
+  wcc.ints[1] = 2;  // 20 labelled by 30, not its component's least id 10
+  const Validation w = validate_app(wcc, g, 0, EngineOptions{});
+  EXPECT_NE(w.message.find("vertex 20: label 30"), std::string::npos) << w.message;
+}
+
 }  // namespace
 }  // namespace chatty

@@ -17,23 +17,26 @@ void run_host(const AppRun& r, AppOutput& out) { out.ints = run_on_host(r, BfsPr
 Validation validate(const AppOutput& out, const Graph& g, vid_t source, const EngineOptions&) {
   const std::vector<uint32_t>& depth = out.ints;
   const Csr& c = g.out();
-  if (depth.size() != c.num_vertices()) return validate_exact(depth, reference::bfs(g, source), "depth");
-  if (depth[source] != 0) return fail_at(source, "the source has depth " + show_value(depth[source]));
+  const VertexIds* ids = out.ids;
+  if (depth.size() != c.num_vertices()) return validate_exact(depth, reference::bfs(g, source), "depth", ids);
+  if (depth[source] != 0) return fail_at(source, "the source has depth " + show_value(depth[source]), ids);
   std::vector<char> has_parent(depth.size(), 0);
   for (vid_t u = 0; u < c.num_vertices(); ++u) {
     if (depth[u] == kInfinity) continue;
     for (eid_t e = c.offsets[u]; e < c.offsets[u + 1]; ++e) {
       const vid_t v = c.targets[e];
       if (depth[v] == kInfinity || depth[v] > depth[u] + 1)
-        return fail_at(v, "depth " + show_value(depth[v]) + " behind an edge from vertex " + std::to_string(u) +
-                              " at depth " + std::to_string(depth[u]));
+        return fail_at(v,
+                       "depth " + show_value(depth[v]) + " behind an edge from vertex " + std::to_string(out.id_of(u)) +
+                           " at depth " + std::to_string(depth[u]),
+                       ids);
       if (depth[v] == depth[u] + 1) has_parent[v] = 1;
     }
   }
   for (vid_t v = 0; v < c.num_vertices(); ++v)
     if (v != source && depth[v] != kInfinity && !has_parent[v])
-      return fail_at(v, "depth " + std::to_string(depth[v]) + " but no in-neighbour one level up");
-  return validate_exact(depth, reference::bfs(g, source), "depth");
+      return fail_at(v, "depth " + std::to_string(depth[v]) + " but no in-neighbour one level up", ids);
+  return validate_exact(depth, reference::bfs(g, source), "depth", ids);
 }
 
 std::string text(const AppOutput& out) { return reached_text(out.ints, "depth"); }

@@ -242,7 +242,9 @@ int cmd_run(const std::vector<std::string>& args) {
     source_times.push_back(median(t));
     if (s.validate && validated == "pass") {
       // On the input's ids and graph, so that the relabelling is checked too.
-      Validation v = validate_app(in_input_ids(out, p.old_of_new), p.input.num_vertices() ? p.input : g, src, s.eopt);
+      AppOutput checked = in_input_ids(out, p.old_of_new);
+      checked.ids = &p.info.ids;  // messages name vertices as the input does
+      Validation v = validate_app(checked, p.input.num_vertices() ? p.input : g, src, s.eopt);
       validation_message = v.message;
       if (!v.ok) {
         validated = "fail";

@@ -35,12 +35,15 @@ Validation validate(const AppOutput& out, const Graph& g, vid_t, const EngineOpt
       }
       if (here < core[v])
         return fail_at(v,
-                       "coreness " + show_value(core[v]) + " but only " + std::to_string(here) + " neighbours as high");
+                       "coreness " + show_value(core[v]) + " but only " + std::to_string(here) + " neighbours as high",
+                       out.ids);
       if (above > core[v])
-        return fail_at(v, "coreness " + std::to_string(core[v]) + " but " + std::to_string(above) +
-                              " neighbours higher: it lies in a deeper core");
+        return fail_at(v,
+                       "coreness " + std::to_string(core[v]) + " but " + std::to_string(above) +
+                           " neighbours higher: it lies in a deeper core",
+                       out.ids);
     }
-  return validate_exact(core, reference::kcore(g), "coreness");
+  return validate_exact(core, reference::kcore(g), "coreness", out.ids);
 }
 
 struct Cores {

@@ -26,7 +26,8 @@ Validation validate(const AppOutput& out, const Graph& g, vid_t, const EngineOpt
   const double floor = (1 - opt.damping) / double(std::max<vid_t>(1, g.num_vertices()));
   for (size_t v = 0; v < got.size(); ++v)
     if (!(double(got[v]) >= floor * (1 - 1e-4)))
-      return fail_at(v, "rank " + std::to_string(got[v]) + " below the teleport share " + std::to_string(floor));
+      return fail_at(v, "rank " + std::to_string(got[v]) + " below the teleport share " + std::to_string(floor),
+                     out.ids);
   const std::vector<double> want = reference::pagerank(g, opt.damping, opt.tolerance, opt.max_iters);
   if (got.size() != want.size()) return fail_at(got.size(), "past the last rank of the reference");
   double l1 = 0, worst = 0, sum = 0;
@@ -43,9 +44,10 @@ Validation validate(const AppOutput& out, const Graph& g, vid_t, const EngineOpt
   Validation v;
   v.ok = l1 <= bound && std::fabs(sum - 1.0) < 1e-4;
   std::snprintf(buf, sizeof buf,
-                "%s: L1 distance to reference %.3g (bound %.3g), sum of ranks %.9f, worst vertex %zu (%.9g vs %.9g)",
-                v.ok ? "PASS" : "FAIL", l1, bound, sum, worst_at, got.empty() ? 0.0 : double(got[worst_at]),
-                want.empty() ? 0.0 : want[worst_at]);
+                "%s: L1 distance to reference %.3g (bound %.3g), sum of ranks %.9f, worst vertex %llu (%.9g vs %.9g)",
+                v.ok ? "PASS" : "FAIL", l1, bound, sum,
+                static_cast<unsigned long long>(got.empty() ? 0 : out.id_of(vid_t(worst_at))),
+                got.empty() ? 0.0 : double(got[worst_at]), want.empty() ? 0.0 : want[worst_at]);
   v.message = buf;
   return v;
 }

@@ -22,9 +22,10 @@ void run_host(const AppRun& r, AppOutput& out) {
 Validation validate(const AppOutput& out, const Graph& g, vid_t source, const EngineOptions&) {
   const std::vector<uint32_t>& dist = out.ints;
   const Csr& c = g.out();
+  const VertexIds* ids = out.ids;
   if (dist.size() != c.num_vertices() || !g.weighted())
-    return validate_exact(dist, reference::sssp(g, source), "distance");
-  if (dist[source] != 0) return fail_at(source, "the source has distance " + show_value(dist[source]));
+    return validate_exact(dist, reference::sssp(g, source), "distance", ids);
+  if (dist[source] != 0) return fail_at(source, "the source has distance " + show_value(dist[source]), ids);
   std::vector<char> tight(dist.size(), 0);
   for (vid_t u = 0; u < c.num_vertices(); ++u) {
     if (dist[u] == kInfinity) continue;
@@ -32,15 +33,17 @@ Validation validate(const AppOutput& out, const Graph& g, vid_t source, const En
       const vid_t v = c.targets[e];
       const uint64_t via = uint64_t(dist[u]) + c.weights[e];
       if (dist[v] == kInfinity || dist[v] > via)
-        return fail_at(v, "distance " + show_value(dist[v]) + " but vertex " + std::to_string(u) + " offers " +
-                              std::to_string(via));
+        return fail_at(v,
+                       "distance " + show_value(dist[v]) + " but vertex " + std::to_string(out.id_of(u)) + " offers " +
+                           std::to_string(via),
+                       ids);
       if (dist[v] == via) tight[v] = 1;
     }
   }
   for (vid_t v = 0; v < c.num_vertices(); ++v)
     if (v != source && dist[v] != kInfinity && !tight[v])
-      return fail_at(v, "distance " + std::to_string(dist[v]) + " given by no in-edge");
-  return validate_exact(dist, reference::sssp(g, source), "distance");
+      return fail_at(v, "distance " + std::to_string(dist[v]) + " given by no in-edge", ids);
+  return validate_exact(dist, reference::sssp(g, source), "distance", ids);
 }
 
 std::string text(const AppOutput& out) { return reached_text(out.ints, "distance"); }

@@ -27,16 +27,21 @@ void run_host(const AppRun& r, AppOutput& out) { out.ints = run_on_host(r, WccPr
 Validation validate(const AppOutput& out, const Graph& g, vid_t, const EngineOptions&) {
   const std::vector<uint32_t>& label = out.ints;
   const Csr& c = g.out();
-  if (label.size() != c.num_vertices()) return validate_exact(label, reference::wcc(g), "label");
+  const VertexIds* ids = out.ids;
+  // A label names a vertex: shown in the input's ids.
+  const auto named = [&](uint32_t l) { return l < c.num_vertices() ? std::to_string(out.id_of(l)) : show_value(l); };
+  if (label.size() != c.num_vertices()) return validate_exact(label, reference::wcc(g), "label", ids);
   for (vid_t v = 0; v < c.num_vertices(); ++v)
     if (label[v] > v || label[label[v]] != label[v])
-      return fail_at(v, "label " + show_value(label[v]) + " is not the least id of its component");
+      return fail_at(v, "label " + named(label[v]) + " is not the least id of its component", ids);
   for (vid_t u = 0; u < c.num_vertices(); ++u)
     for (eid_t e = c.offsets[u]; e < c.offsets[u + 1]; ++e)
       if (label[c.targets[e]] != label[u])
-        return fail_at(c.targets[e], "label " + std::to_string(label[c.targets[e]]) + " differs from vertex " +
-                                         std::to_string(u) + "'s " + std::to_string(label[u]) + " across an edge");
-  return validate_exact(label, reference::wcc(g), "label");
+        return fail_at(c.targets[e],
+                       "label " + named(label[c.targets[e]]) + " differs from vertex " + std::to_string(out.id_of(u)) +
+                           "'s " + named(label[u]) + " across an edge",
+                       ids);
+  return validate_exact(label, reference::wcc(g), "label", ids);
 }
 
 // A component's label is its least vertex id, which relabelling changes.
