@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cctype>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "datasets/id_compaction.h"
@@ -27,20 +28,26 @@ bool is_comment_or_blank(const char* p, const char* e) {
   return p == e || *p == '#' || *p == '%';
 }
 
+// One line "u v [w]" into List: EdgeList with ids up to kMaxId shifted by
+// `shift` (positions), or WideEdgeList with any 64-bit id kept as written
+// (the ids that occur, compacted after the parse).
+template <typename L>
 struct EdgeListLine {
+  using List = L;
+  static constexpr uint64_t kMax = std::is_same_v<L, WideEdgeList> ? UINT64_MAX : kMaxId;
   bool has_weight = false;   // a third column
   bool keep_weight = false;  // stored (else checked and dropped)
   bool extra_columns = false;
-  uint64_t shift = 0;  // 1 for 1-based ids
+  uint64_t shift = 0;  // 1 for 1-based ids (positions only)
 
-  std::string parse(const char* b, const char* e, EdgeList& out) const {
+  std::string parse(const char* b, const char* e, L& out) const {
     if (is_comment_or_blank(b, e)) return {};
     const char* p = b;
     uint64_t u = 0, v = 0, w = 0;
-    NumStatus s = parse_uint(p, e, kMaxId + shift, u);
-    if (s != NumStatus::kOk) return field_error("source id", s, kMaxId + shift);
-    s = parse_uint(p, e, kMaxId + shift, v);
-    if (s != NumStatus::kOk) return field_error("target id", s, kMaxId + shift);
+    NumStatus s = parse_uint(p, e, kMax + shift, u);
+    if (s != NumStatus::kOk) return field_error("source id", s, kMax + shift);
+    s = parse_uint(p, e, kMax + shift, v);
+    if (s != NumStatus::kOk) return field_error("target id", s, kMax + shift);
     if (shift && (u == 0 || v == 0)) return "vertex id 0 in a 1-based (KONECT) file";
     if (has_weight) {
       if (skip_space(p, e) == e) return "missing weight (earlier lines have three columns)";
@@ -52,39 +59,9 @@ struct EdgeListLine {
     } else if (skip_space(p, e) != e) {
       return has_weight ? "malformed line: expected 'u v w'" : "malformed line: expected 'u v' (or 'u v w' throughout)";
     }
-    out.src.push_back(vid_t(u - shift));
-    out.dst.push_back(vid_t(v - shift));
-    if (keep_weight) out.weight.push_back(weight_t(w));
-    return {};
-  }
-};
-
-// The same line with its ids kept as written (any 64-bit value), for an
-// input whose vertices are the ids that occur.
-struct WideEdgeListLine {
-  using List = WideEdgeList;
-  bool has_weight = false, keep_weight = false, extra_columns = false;
-
-  std::string parse(const char* b, const char* e, WideEdgeList& out) const {
-    if (is_comment_or_blank(b, e)) return {};
-    const char* p = b;
-    uint64_t u = 0, v = 0, w = 0;
-    NumStatus s = parse_uint(p, e, UINT64_MAX, u);
-    if (s != NumStatus::kOk) return field_error("source id", s, UINT64_MAX);
-    s = parse_uint(p, e, UINT64_MAX, v);
-    if (s != NumStatus::kOk) return field_error("target id", s, UINT64_MAX);
-    if (has_weight) {
-      if (skip_space(p, e) == e) return "missing weight (earlier lines have three columns)";
-      std::string err = parse_weight(p, e, keep_weight, w);
-      if (!err.empty()) return err;
-    }
-    if (extra_columns) {
-      p = e;
-    } else if (skip_space(p, e) != e) {
-      return has_weight ? "malformed line: expected 'u v w'" : "malformed line: expected 'u v' (or 'u v w' throughout)";
-    }
-    out.src.push_back(u);
-    out.dst.push_back(v);
+    using Id = typename decltype(out.src)::value_type;
+    out.src.push_back(Id(u - shift));
+    out.dst.push_back(Id(v - shift));
     if (keep_weight) out.weight.push_back(weight_t(w));
     return {};
   }
@@ -192,18 +169,25 @@ std::string direction_reason(const LoadOptions& opt, const Shape& shape) {
   return "an edge list without an '# Undirected graph' header; --undirected symmetrizes";
 }
 
-// The ids that occur, numbered in ascending order.
-Graph load_occurring(TextSource& src, const LoadOptions& opt, LoadInfo& info, const Shape& shape) {
-  WideEdgeListLine parser;
+// The line parser for the file's columns; says whether weights are dropped.
+template <typename L>
+EdgeListLine<L> line_parser(const Shape& shape, const LoadOptions& opt, LoadInfo& info) {
+  EdgeListLine<L> parser;
   parser.has_weight = shape.columns >= 3;
   parser.keep_weight = parser.has_weight && opt.weights == WeightUse::kNeeded;
-  parser.extra_columns = shape.konect;
+  parser.extra_columns = shape.konect;  // KONECT's fourth column is a timestamp
   info.weights_dropped = parser.has_weight && !parser.keep_weight;
+  return parser;
+}
+
+// The ids that occur, numbered in ascending order.
+Graph load_occurring(TextSource& src, const LoadOptions& opt, LoadInfo& info, const Shape& shape) {
+  const EdgeListLine<WideEdgeList> parser = line_parser<WideEdgeList>(shape, opt, info);
   BasicParsedBody<WideEdgeList> body = parse_text(src, shape.begin, shape.first_line, parser, /*end_marker=*/true);
   CHATTY_CHECK(body.any, src.path() + ": empty graph: no edges");
   std::vector<EdgeList> lists;
   info.ids.scheme = IdScheme::kOccurring;
-  info.ids.original = compact_ids(body.lists, lists);
+  info.ids.original = compact_ids(body.lists, body.max_id, lists);
   CHATTY_CHECK(info.ids.original.size() <= kMaxVertices, src.path() + ": " + std::to_string(info.ids.original.size()) +
                                                              " distinct ids: at most " + std::to_string(kMaxVertices) +
                                                              " vertices");
@@ -221,13 +205,9 @@ Graph load_edge_list(TextSource& src, const LoadOptions& opt, LoadInfo& info) {
   const bool positions =
       opt.ids == IdChoice::kPositions || (opt.ids == IdChoice::kAuto && positions_by_default(src, shape));
   if (!positions) return load_occurring(src, opt, info, shape);
-  EdgeListLine parser;
-  parser.has_weight = shape.columns >= 3;
-  parser.keep_weight = parser.has_weight && opt.weights == WeightUse::kNeeded;
-  parser.extra_columns = shape.konect;  // KONECT's fourth column is a timestamp
+  EdgeListLine<EdgeList> parser = line_parser<EdgeList>(shape, opt, info);
   parser.shift = shape.konect ? 1 : 0;
   info.ids.scheme = shape.konect ? IdScheme::kOneBased : IdScheme::kPositions;
-  info.weights_dropped = parser.has_weight && !parser.keep_weight;
   ParsedBody body = parse_text(src, shape.begin, shape.first_line, parser, /*end_marker=*/true);
   CHATTY_CHECK(body.any, src.path() + ": empty graph: no edges");
   // Positions reach every id up to the largest: a file whose largest id is

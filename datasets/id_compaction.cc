@@ -26,6 +26,11 @@ std::vector<uint64_t> rank_dense(std::vector<WideEdgeList>& wide, uint64_t max_i
   return ids;
 }
 
+// Open addressing over 64-bit ids (IdSet, IdIndex): all ones marks an empty
+// slot, so that one id is kept beside the table.
+constexpr uint64_t kEmpty = ~uint64_t(0);
+size_t slot_of(uint64_t id, size_t mask) { return size_t((id * 0x9E3779B97F4A7C15ull) >> 20) & mask; }
+
 // The distinct ids of a list: far fewer than its endpoints, so each thread
 // collects its list's into a hash set first and only those are sorted.
 class IdSet {
@@ -47,8 +52,7 @@ class IdSet {
   }
 
  private:
-  static constexpr uint64_t kEmpty = ~uint64_t(0);
-  size_t slot(uint64_t id) const { return size_t((id * 0x9E3779B97F4A7C15ull) >> 20) & (keys_.size() - 1); }
+  size_t slot(uint64_t id) const { return slot_of(id, keys_.size() - 1); }
   void grow() {
     std::vector<uint64_t> old = std::move(keys_);
     keys_.assign(std::max<size_t>(1 << 12, 2 * old.size()), kEmpty);
@@ -107,8 +111,7 @@ class IdIndex {
   }
 
  private:
-  static constexpr uint64_t kEmpty = ~uint64_t(0);  // an empty slot
-  size_t slot(uint64_t id) const { return size_t((id * 0x9E3779B97F4A7C15ull) >> 20) & mask_; }
+  size_t slot(uint64_t id) const { return slot_of(id, mask_); }
   size_t mask_ = 0;
   std::vector<uint64_t> keys_;
   std::vector<vid_t> ranks_;
@@ -117,12 +120,9 @@ class IdIndex {
 
 }  // namespace
 
-std::vector<uint64_t> compact_ids(std::vector<WideEdgeList>& wide, std::vector<EdgeList>& out) {
-  uint64_t max_id = 0, endpoints = 0;
-  for (const WideEdgeList& w : wide) {
-    endpoints += 2 * w.size();
-    for (size_t i = 0; i < w.size(); ++i) max_id = std::max({max_id, w.src[i], w.dst[i]});
-  }
+std::vector<uint64_t> compact_ids(std::vector<WideEdgeList>& wide, uint64_t max_id, std::vector<EdgeList>& out) {
+  uint64_t endpoints = 0;
+  for (const WideEdgeList& w : wide) endpoints += 2 * w.size();
   std::vector<vid_t> rank;
   const bool dense = max_id < 4 * endpoints + (uint64_t(1) << 16);
   std::vector<uint64_t> ids = dense ? rank_dense(wide, max_id, rank) : sorted_unique(wide);

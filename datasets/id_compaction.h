@@ -10,10 +10,11 @@
 namespace chatty {
 
 // Fills `out` (one list per input list, weights moved along) with the
-// compacted ids of `wide`, which it empties; returns the ids, ascending:
+// compacted ids of `wide`, which it empties; `max_id` is its largest id
+// (the parse has it); returns the ids, ascending:
 // vertex v is the input's id result[v]. Ids that lie within a small factor
 // of the edge count are ranked through a bitmap; others are sorted and
 // found through a hash table.
-std::vector<uint64_t> compact_ids(std::vector<WideEdgeList>& wide, std::vector<EdgeList>& out);
+std::vector<uint64_t> compact_ids(std::vector<WideEdgeList>& wide, uint64_t max_id, std::vector<EdgeList>& out);
 
 }  // namespace chatty

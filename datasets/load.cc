@@ -223,10 +223,13 @@ namespace {
 std::string save_graph_to(const Graph& g, const std::string& path, const std::string& ext, Format f,
                           const VertexIds& ids) {
   // DIMACS and Matrix Market number vertices 1..n whatever the input called them.
-  const std::string renumbered = ids.scheme != IdScheme::kOccurring
-                                     ? ""
-                                     : "the input's ids are not kept: DIMACS and Matrix Market number vertices 1.." +
-                                           std::to_string(g.num_vertices());
+  const auto one_based = [&](const std::string& note) {
+    if (ids.scheme != IdScheme::kOccurring) return note;
+    return (note.empty() ? "" : note + "; ") +
+           "the input's ids are not kept: DIMACS and Matrix Market number "
+           "vertices 1.." +
+           std::to_string(g.num_vertices());
+  };
   switch (f) {
     case Format::kEdgeList: {
       const EdgeListStyle style = ext == "el"    ? EdgeListStyle::kGapEl
@@ -234,14 +237,8 @@ std::string save_graph_to(const Graph& g, const std::string& path, const std::st
                                                  : EdgeListStyle::kSnap;
       return write_edge_list(g, path, style, ids);
     }
-    case Format::kDimacs: {
-      const std::string note = write_dimacs(g, path);
-      return note.empty() ? renumbered : renumbered.empty() ? note : note + "; " + renumbered;
-    }
-    case Format::kMatrixMarket: {
-      const std::string note = write_matrix_market(g, path);
-      return note.empty() ? renumbered : renumbered.empty() ? note : note + "; " + renumbered;
-    }
+    case Format::kDimacs: return one_based(write_dimacs(g, path));
+    case Format::kMatrixMarket: return one_based(write_matrix_market(g, path));
     case Format::kMetis: throw Error(path + ": writing METIS is not supported (write .el, .wel, .gr, .mtx or .cgr)");
     case Format::kCgr: write_cgr(g, path, ids); return {};
     case Format::kAuto: break;

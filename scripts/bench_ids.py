@@ -13,18 +13,13 @@ a bitmap), and the same edges with every id v written as v * 1000003 +
 each figure is the median load time (`chatty info --json`), and the ratios
 are against the dense file in the same run."""
 import argparse
-import json
 import os
 import statistics
 import subprocess
 
+from bench_load import load_seconds
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-
-
-def load_seconds(binary, path, *extra):
-    out = subprocess.run([binary, "info", "--json", f"--graph={path}", *extra], check=True, capture_output=True,
-                         text=True).stdout
-    return json.loads(out.strip().splitlines()[-1])
 
 
 def main():
@@ -55,7 +50,7 @@ def main():
     info = {}
     for _ in range(a.rounds):
         for k, (path, flag) in inputs.items():
-            j = load_seconds(binary, path, flag)
+            j = load_seconds(binary, path, extra=[flag])
             times[k].append(j["load_s"])
             info[k] = (j["vertices"], j["edges"], j["ids"])
     base = statistics.median(times["dense, positions"])

@@ -19,8 +19,9 @@ import sys
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
-def load_seconds(binary, path, stdin=None):
-    args = [binary, "info", "--json", "--graph=" + ("-" if stdin else path)]
+def load_seconds(binary, path, stdin=None, extra=()):
+    """`chatty info --json` of path (or of standard input), as a dict."""
+    args = [binary, "info", "--json", "--graph=" + ("-" if stdin else path), *extra]
     if stdin:
         with open(path, "rb") as f:
             out = subprocess.run(args, stdin=f, check=True, capture_output=True, text=True).stdout
