@@ -47,7 +47,10 @@ def run(binary, graph, app, backend, devices=1, *extra, validate=False):
            "--json", *extra] + (["--validate"] if validate else [])
     p = subprocess.run(cmd, capture_output=True, text=True)
     lines = p.stdout.strip().splitlines()
-    if p.returncode != 0 or not lines or not lines[-1].startswith("{"):
+    # A PageRank run held to a fixed count by an unreachable tolerance ends
+    # "not converged" (exit 4) by design; its timing is still the figure wanted.
+    forced = "--tolerance=1e-300" in extra and p.returncode == 4
+    if (p.returncode != 0 and not forced) or not lines or not lines[-1].startswith("{"):
         raise Mismatch(f"{' '.join(cmd)} exited {p.returncode}: {p.stderr.strip()[-2000:]}")
     j = json.loads(lines[-1])
     if validate and j.get("validated") != "pass":

@@ -272,11 +272,15 @@ int cmd_run(const std::vector<std::string>& args) {
   r.say("GTEPS       %.3f\n", gteps);
   const AppSpec& spec = app_spec(s.app);
   // A gather stopped by --max_iters is not an answer to the tolerance asked.
-  char not_converged[160] = "";
+  // Ranks are 4-byte floats summing to 1: rounding alone moves them by up to
+  // about 2^-23 in all, so a smaller tolerance may never be met.
+  constexpr double kRankResolution = 0x1p-23;
+  char not_converged[240] = "";
   if (!out.multi.converged)
     std::snprintf(not_converged, sizeof not_converged,
-                  "; not converged after %d iterations (change %.3g > tolerance %.3g)", iterations,
-                  out.multi.last_change, s.eopt.tolerance);
+                  "; not converged after %d iterations (change %.3g > tolerance %.3g%s)", iterations,
+                  out.multi.last_change, s.eopt.tolerance,
+                  s.eopt.tolerance < kRankResolution ? ", below the 1.2e-07 that 4-byte ranks resolve" : "");
   r.say("result      %s%s%s\n", spec.summary_text(result).c_str(), sources.size() > 1 ? " (last source)" : "",
         not_converged);
   if (s.validate)
