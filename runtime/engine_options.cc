@@ -32,8 +32,12 @@ constexpr std::pair<Comm, const char*> kComms[] = {{Comm::kAuto, "auto"},
                                                    {Comm::kMpiPut, "mpi_put"},
                                                    {Comm::kMpiRing, "mpi_ring"},
                                                    {Comm::kMpiAlltoallv, "mpi_alltoallv"}};
-constexpr std::pair<GpuGather, const char*> kGpuGathers[] = {{GpuGather::kGroups, "groups"},
-                                                             {GpuGather::kBinned, "binned"}};
+constexpr std::pair<GpuGather, const char*> kGpuGathers[] = {
+    {GpuGather::kGroups, "groups"}, {GpuGather::kBinned, "binned"}, {GpuGather::kTiled, "tiled"}};
+constexpr std::pair<GpuLb, const char*> kGpuLbs[] = {
+    {GpuLb::kTwc, "twc"}, {GpuLb::kLb, "lb"}, {GpuLb::kSplit, "split"}};
+constexpr std::pair<GpuBucketMin, const char*> kGpuBucketMins[] = {{GpuBucketMin::kThread, "thread"},
+                                                                   {GpuBucketMin::kWarp, "warp"}};
 constexpr std::pair<Net, const char*> kNets[] = {{Net::kAuto, "auto"}, {Net::kMpi, "mpi"}, {Net::kVerbs, "verbs"}};
 constexpr std::pair<Exchange, const char*> kExchanges[] = {
     {Exchange::kAuto, "auto"}, {Exchange::kBroadcast, "broadcast"}, {Exchange::kPeer, "peer"}};
@@ -70,13 +74,10 @@ const char* net_name(Net n) { return name_in(kNets, n); }
 GpuGather parse_gpu_gather(const std::string& s) { return parse_named(kGpuGathers, "gpu_gather", s); }
 const char* gpu_gather_name(GpuGather g) { return name_in(kGpuGathers, g); }
 
-GpuLb parse_gpu_lb(const std::string& s) {
-  if (s == "twc") return GpuLb::kTwc;
-  if (s == "lb") return GpuLb::kLb;
-  throw Error("--gpu_lb must be twc or lb (got '" + s + "')");
-}
-
-const char* gpu_lb_name(GpuLb lb) { return lb == GpuLb::kLb ? "lb" : "twc"; }
+GpuLb parse_gpu_lb(const std::string& s) { return parse_named(kGpuLbs, "gpu_lb", s); }
+const char* gpu_lb_name(GpuLb lb) { return name_in(kGpuLbs, lb); }
+GpuBucketMin parse_gpu_bucket_min(const std::string& s) { return parse_named(kGpuBucketMins, "gpu_bucket_min", s); }
+const char* gpu_bucket_min_name(GpuBucketMin b) { return name_in(kGpuBucketMins, b); }
 
 const char* backend_name(Backend b) { return b == Backend::kCuda ? "cuda" : "cpu"; }
 

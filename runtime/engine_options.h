@@ -27,11 +27,17 @@ enum class Messages { kAuto, kSendAll, kPerEdge };
 // What connects ranks: MPI one-sided operations, or rdma-core verbs
 // (opt-in: that path has not yet run on an RDMA device). auto is MPI.
 enum class Net { kAuto, kMpi, kVerbs };
-enum class GpuLb { kTwc, kLb };  // thread/warp/block by degree, or edge-balanced per block
+// thread/warp/block per vertex by degree; edge-balanced per block; or twc
+// with hubs' edges shared by every block (kernels/cuda/advance.cuh)
+enum class GpuLb { kTwc, kLb, kSplit };
+// SSSP's lowest-bucket minimum on the GPU: an atomic per thread, or one per
+// warp after a warp reduction.
+enum class GpuBucketMin { kThread, kWarp };
 // A summing gather on the GPU: one lane-group size for the chunk and a block
-// per hub, or vertices binned by in-degree (lanes, a warp, hubs split over
-// blocks).
-enum class GpuGather { kGroups, kBinned };
+// per hub; vertices binned by in-degree (lanes, a warp, hubs split over
+// blocks); or tiles of equal rows + edges (merge-path: rows split between
+// tiles summed with atomics).
+enum class GpuGather { kGroups, kBinned, kTiled };
 
 struct EngineOptions {
   int threads = 0;  // 0: all cores
@@ -74,6 +80,7 @@ struct EngineOptions {
   Backend backend = Backend::kCpu;  // resolved: never auto
   GpuLb gpu_lb = GpuLb::kTwc;
   GpuGather gpu_gather = GpuGather::kGroups;
+  GpuBucketMin gpu_bucket_min = GpuBucketMin::kThread;
   // A lone GPU device on a long run of thin push supersteps (grids, roads)
   // queues this many supersteps behind each other before the host reads
   // their status.
@@ -95,6 +102,8 @@ GpuLb parse_gpu_lb(const std::string& s);
 const char* gpu_lb_name(GpuLb lb);
 GpuGather parse_gpu_gather(const std::string& s);
 const char* gpu_gather_name(GpuGather g);
+GpuBucketMin parse_gpu_bucket_min(const std::string& s);
+const char* gpu_bucket_min_name(GpuBucketMin b);
 const char* backend_name(Backend b);
 
 }  // namespace chatty

@@ -41,4 +41,32 @@ GatherBins plan_gather_bins(const eid_t* offsets, vid_t count) {
   return bins;
 }
 
+GatherTiles plan_gather_tiles(const eid_t* offsets, vid_t count, uint64_t items) {
+  const eid_t base = offsets[0], edges = offsets[count] - base;
+  const uint64_t total = uint64_t(count) + edges, tiles = (total + items - 1) / items;
+  GatherTiles plan;
+  plan.tiles.reserve(tiles + 1);
+  for (uint64_t t = 0; t <= tiles; ++t) {
+    const uint64_t diag = t * items < total ? t * items : total;
+    // Row r's end is merge item (r's end offset) + r; the rows before the
+    // diagonal are those whose end item lies before it (increasing in r).
+    vid_t lo = 0, hi = count;
+    while (lo < hi) {
+      const vid_t mid = lo + (hi - lo) / 2;
+      if (offsets[mid + 1] - base + mid < diag)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+    const eid_t edge = diag - lo;
+    uint32_t lead = kNoSlot;
+    if (lo < count && offsets[lo] - base < edge) {  // row lo began in an earlier tile
+      if (plan.split.empty() || plan.split.back() != lo) plan.split.push_back(lo);
+      lead = uint32_t(plan.split.size() - 1);
+    }
+    plan.tiles.push_back({edge, lo, lead});
+  }
+  return plan;
+}
+
 }  // namespace chatty

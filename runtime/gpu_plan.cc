@@ -61,8 +61,12 @@ DeviceLayout plan_device_layout(const Graph& g, const Partition& part, int d, co
   if (needs.frontier) L.frontier = n * (4 + 4 + 4 + 4) + bitmap + 2 * nd * sizeof(vid_t);
   if (needs.labels) L.frontier += (n + 2 * 1024) * sizeof(vid_t) + n;  // prev labels, samples, roots; shared flags
   L.frontier += n + part.boundary_list.size() * sizeof(vid_t);         // boundary flags and list
+  if (needs.split_hubs) L.frontier += (ed / kSplitHubDegree + 1) * kSplitHubBytes + 3 * sizeof(uint64_t);
   if (needs.published) L.published = 2 * n * sizeof(uint32_t);
-  if (needs.published && needs.binned_gather) L.published += gather_bins_bytes(nd, L.in_targets / sizeof(vid_t));
+  if (needs.published && needs.sum_gather == GpuGather::kBinned)
+    L.published += gather_bins_bytes(nd, L.in_targets / sizeof(vid_t));
+  if (needs.published && needs.sum_gather == GpuGather::kTiled)
+    L.published += gather_tiles_bytes(nd, L.in_targets / sizeof(vid_t));
   const int P = part.devices();
   // Every record sent is a boundary vertex, each at most once per
   // superstep; WCC's rest stage may also send every root a device sent in

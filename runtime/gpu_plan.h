@@ -52,16 +52,21 @@ struct GpuPlacement {
 // Device d on GPU d % gpus. Throws chatty::Error if gpus < 1.
 GpuPlacement place_devices(int devices, int gpus);
 
+// --gpu_lb=split lists the frontier's vertices of this many out-edges or
+// more, each in an entry of this many bytes (kernels/cuda/advance.cuh).
+inline constexpr uint64_t kSplitHubDegree = 4096, kSplitHubBytes = 32;
+
 // What an app needs on the device.
 struct GpuAppNeeds {
   bool out_targets = true;  // push: out-edge targets (PageRank needs only out-degrees)
   bool in_edges = false;    // pull: in-edges of owned vertices
   bool weights = false;
-  bool frontier = true;        // queues, stamps, bitmaps (traversal apps)
-  bool published = false;      // gather: published values (two 32-bit arrays)
-  bool labels = false;         // WCC: previous boundary labels
-  bool binned_gather = false;  // a sum gathered by in-degree bins (runtime/gpu_gather_plan.h)
-  size_t record_bytes = 8;     // one (vertex, value) update
+  bool frontier = true;                       // queues, stamps, bitmaps (traversal apps)
+  bool published = false;                     // gather: published values (two 32-bit arrays)
+  bool labels = false;                        // WCC: previous boundary labels
+  GpuGather sum_gather = GpuGather::kGroups;  // a sum's gather (runtime/gpu_gather_plan.h)
+  bool split_hubs = false;                    // push: a list of hubs (--gpu_lb=split)
+  size_t record_bytes = 8;                    // one (vertex, value) update
 };
 
 // Bytes of every array one device allocates.

@@ -29,7 +29,7 @@ runs out). Measured on an H200 (2026-11-26) in brackets:
   gtests    150  chatty_gpu_tests, one process: every app x P x transports x load balance vs the CPU [7-10]
   memcheck  100  compute-sanitizer memcheck, every app, P = 1 and 3, kron:10 (Firecracker only) [6]
   bench     150  BFS/SSSP/WCC/PR on kron:22 and grid:2000x2000, GPU vs the same binary's CPU, copy bench [25-30]
-  variants   90  each performance variant against its default on both graphs, validated [46-54]
+  variants  150  each performance variant against its default on both graphs, validated [46-54 for 6 of 12]
   pytests   120  gpu_cli_test.py (MPI ranks of GPU devices too) and reference_test.py (cuda) [26-30]
   ncu        30  one PageRank run profiled: a kernel must show in the report [4-5]
   extra      rest racecheck/initcheck/synccheck on BFS and PR, P = 4 virtual devices vs P = 1 [17-18]
@@ -187,7 +187,7 @@ grep -E "ERROR SUMMARY|exit [0-9]" "$LOGS/memcheck.log" 2>/dev/null | sort | uni
 phase bench 150 python3 "$ROOT/scripts/bench_gpu.py" --build "$BIN" --part apps --json "$OUT/bench.json"
 sed -n '/^---/,$p' "$LOGS/bench.log" 2>/dev/null | sed 's/^/  /' >>"$SUMMARY"
 
-phase variants 90 python3 "$ROOT/scripts/bench_gpu.py" --build "$BIN" --part variants --json "$OUT/variants.json"
+phase variants 150 python3 "$ROOT/scripts/bench_gpu.py" --build "$BIN" --part variants --json "$OUT/variants.json"
 sed -n '/^---/,$p' "$LOGS/variants.log" 2>/dev/null | sed 's/^/  /' >>"$SUMMARY"
 
 export PYTHONUNBUFFERED=1

@@ -247,7 +247,12 @@ TEST(EngineOptions, EnumsRoundTripAndRefuseUnknownNames) {
   EXPECT_THROW(parse_comm("ncl"), Error);
   EXPECT_EQ(parse_gpu_lb("lb"), GpuLb::kLb);
   EXPECT_EQ(parse_gpu_lb("twc"), GpuLb::kTwc);
+  EXPECT_EQ(parse_gpu_lb("split"), GpuLb::kSplit);
   EXPECT_THROW(parse_gpu_lb("warp"), Error);
+  EXPECT_EQ(parse_gpu_bucket_min("warp"), GpuBucketMin::kWarp);
+  EXPECT_EQ(std::string(gpu_bucket_min_name(GpuBucketMin::kThread)), "thread");
+  EXPECT_THROW(parse_gpu_bucket_min("block"), Error);
+  EXPECT_EQ(parse_gpu_gather("tiled"), GpuGather::kTiled);
   EXPECT_THROW(make_host_transport(Comm::kNccl), Error);
   EXPECT_NO_THROW(make_host_transport(Comm::kAuto));
 }

@@ -181,6 +181,72 @@ TEST(BinnedGather, EveryVertexOnceAndPiecesTileTheHubs) {
             b.list.size() * sizeof(vid_t) + b.hubs.size() * 12 + b.pieces.size() * sizeof(GatherPiece));
 }
 
+// The tiled gather's plan, replayed as the kernel uses it: every tile holds
+// at most `items` row ends + edges, the tiles cover every edge once, each
+// row is finished by exactly one tile or else is a split row, and adding
+// each tile's parts as the kernel does gives every row's in-degree.
+TEST(TiledGather, TilesCoverEveryEdgeOnceAndSplitRowsAreSlotted) {
+  const std::vector<eid_t> degrees = {0, 0, 3, 1, 0, 40, 2, 0, 0, 0, 0, 0, 0, 5, 17, 1, 100, 0, 9, 33, 0, 1};
+  std::vector<eid_t> off = {100};  // a chunk's offsets need not start at 0
+  for (eid_t d : degrees) off.push_back(off.back() + d);
+  const vid_t n = vid_t(degrees.size());
+  for (uint64_t items : {4u, 7u, 16u, 1024u}) {
+    const GatherTiles p = plan_gather_tiles(off.data(), n, items);
+    ASSERT_GE(p.tiles.size(), 2u);
+    EXPECT_EQ(p.tiles.front().edge, 0u);
+    EXPECT_EQ(p.tiles.front().row, 0u);
+    EXPECT_EQ(p.tiles.back().edge, off.back() - off.front());
+    EXPECT_EQ(p.tiles.back().row, n);
+    EXPECT_EQ(p.tiles.back().lead, kNoSlot);
+    std::vector<eid_t> sum(n, 0);
+    std::vector<double> parts(p.split.size(), 0);
+    std::vector<int> finished(n, 0);
+    for (size_t t = 0; t + 1 < p.tiles.size(); ++t) {
+      const GatherTile a = p.tiles[t], b = p.tiles[t + 1];
+      const vid_t rows = b.row - a.row;
+      EXPECT_LE(rows + (b.edge - a.edge), items) << "tile " << t;
+      EXPECT_LE(a.edge, b.edge);
+      std::vector<eid_t> local(rows + 1, 0);
+      for (eid_t e = a.edge; e < b.edge; ++e) {  // the row whose edges include e
+        vid_t k = 0;
+        while (k < rows && off[a.row + k + 1] - off[0] <= e) ++k;
+        ASSERT_GE(e, off[a.row + k] - off[0]) << "tile " << t;
+        ++local[k];
+      }
+      for (vid_t k = 0; k < rows + (b.lead != kNoSlot); ++k) {
+        if (k == 0 && a.lead != kNoSlot) {
+          EXPECT_EQ(p.split[a.lead], a.row);
+          parts[a.lead] += double(local[k]);
+        } else if (k == rows) {
+          EXPECT_EQ(p.split[b.lead], b.row);
+          parts[b.lead] += double(local[k]);
+        } else {
+          sum[a.row + k] = local[k];
+          ++finished[a.row + k];
+        }
+      }
+      if (b.lead == kNoSlot) {
+        EXPECT_EQ(local[rows], 0u) << "edges of an unslotted row after tile " << t;
+      }
+    }
+    for (size_t s = 0; s < p.split.size(); ++s) {
+      if (s > 0) {
+        EXPECT_LT(p.split[s - 1], p.split[s]);
+      }
+      sum[p.split[s]] = eid_t(parts[s]);
+      ++finished[p.split[s]];
+    }
+    for (vid_t i = 0; i < n; ++i) {
+      EXPECT_EQ(finished[i], 1) << "row " << i << ", " << items << " items";
+      EXPECT_EQ(sum[i], degrees[i]) << "row " << i << ", " << items << " items";
+    }
+    if (items == kTileItems) {
+      EXPECT_GE(gather_tiles_bytes(n, off.back() - off.front()),
+                p.tiles.size() * sizeof(GatherTile) + p.split.size() * 12);
+    }
+  }
+}
+
 // --gpu_steps_per_sync: supersteps run without a sync only in push steps of
 // a frontier that grows slowly, never on the first sync's word alone, never
 // when the limit is 1; the run between syncs doubles from 2 to the limit.

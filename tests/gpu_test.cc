@@ -99,6 +99,7 @@ std::vector<GpuCase> cases() {
   v.push_back({"kron:14", 1, "p2p", "lb"});
   v.push_back({"kron:14", 4, "p2p", "lb"});
   v.push_back({"grid:120x90", 2, "uva", "lb"});
+  v.push_back({"kron:14", 3, "p2p", "split"});
   return v;
 }
 
@@ -177,20 +178,74 @@ TEST(GpuBackendShapes, DegreeReorderedPageRankOnSeveralDevices) {
   }
 }
 
-// --gpu_gather=binned: lane bins, a warp per row and hubs split over
-// blocks give the CPU's ranks (the hub graph's 5000-edge hub is three pieces).
-TEST(GpuBackendVariants, BinnedGatherMatchesTheCpu) {
+// --gpu_gather=binned (lane bins, a warp per row, hubs split over blocks)
+// and tiled (merge-path tiles, rows split between tiles) give the CPU's
+// ranks (the hub graph's 5000-edge hub is three pieces, or five tiles).
+TEST(GpuBackendVariants, BinnedAndTiledGathersMatchTheCpu) {
   SKIP_WITHOUT_GPU();
   Graph kron = load("kron:14");
   Graph hub = directed_with_hub();
   for (Graph* g : {&kron, &hub}) {
     const std::vector<float> cpu = run_app(App::kPageRank, *g, 0, EngineOptions{}).ranks;
+    for (GpuGather gather : {GpuGather::kBinned, GpuGather::kTiled}) {
+      for (int p : {1, 3}) {
+        EngineOptions o;
+        o.backend = Backend::kCuda, o.devices = p, o.comm = Comm::kP2p, o.gpu_gather = gather;
+        const AppOutput pr = run_app(App::kPageRank, *g, 0, o);
+        const std::string where =
+            std::string(gpu_gather_name(gather)) + " P=" + std::to_string(p) + (g == &hub ? " hub graph" : " kron");
+        EXPECT_TRUE(validate_app(pr, *g, 0, o).ok) << where;
+        EXPECT_LT(l1(pr.ranks, cpu), 1e-4) << where;
+      }
+    }
+  }
+}
+
+// Out-hubs of 6000..21000 edges, several reached in the same superstep, on
+// a weighted ring.
+Graph out_hubs() {
+  std::string text;
+  const int n = 30000;
+  for (int i = 0; i < n; ++i) text += std::to_string(i) + " " + std::to_string((i + 1) % n) + " 2\n";
+  for (int h = 0; h < 4; ++h)
+    for (int k = 0; k < 6000 + 5000 * h; ++k)
+      text += std::to_string(h * 10) + " " + std::to_string((k * 31 + h * 977) % n) + " " + std::to_string(1 + k % 7) +
+              "\n";
+  const std::string path = ::testing::TempDir() + "/gpu_out_hubs.wel";
+  FILE* f = std::fopen(path.c_str(), "w");
+  std::fputs(text.c_str(), f);
+  std::fclose(f);
+  Graph g = load_graph(path, {});
+  (void)g.in();
+  return g;
+}
+
+// --gpu_lb=split (hubs' edges shared by every block) and
+// --gpu_bucket_min=warp give the CPU's depths and distances, and split
+// examines each edge of a forced push exactly once.
+TEST(GpuBackendVariants, SplitHubsAndWarpMinimaMatchTheCpu) {
+  SKIP_WITHOUT_GPU();
+  Graph hubs = out_hubs();
+  ASSERT_GE(hubs.out().degree(30), 21000u);
+  Graph kron = load("kron:14");
+  for (Graph* g : {&hubs, &kron}) {
+    const vid_t s = g == &hubs ? 0 : default_source(*g);
+    const std::string which = g == &hubs ? "hubs" : "kron";
+    const AppOutput bfs = run_app(App::kBfs, *g, s, EngineOptions{});
+    const AppOutput sssp = run_app(App::kSssp, *g, s, EngineOptions{});
     for (int p : {1, 3}) {
       EngineOptions o;
-      o.backend = Backend::kCuda, o.devices = p, o.comm = Comm::kP2p, o.gpu_gather = GpuGather::kBinned;
-      const AppOutput pr = run_app(App::kPageRank, *g, 0, o);
-      EXPECT_TRUE(validate_app(pr, *g, 0, o).ok) << "P=" << p;
-      EXPECT_LT(l1(pr.ranks, cpu), 1e-4) << "P=" << p << (g == &hub ? " hub graph" : " kron");
+      o.backend = Backend::kCuda, o.devices = p, o.comm = Comm::kP2p, o.gpu_lb = GpuLb::kSplit;
+      o.direction = Direction::kPush;
+      const AppOutput b = run_app(App::kBfs, *g, s, o);
+      EXPECT_EQ(b.ints, bfs.ints) << which << " split P=" << p;
+      if (p == 1 && g == &hubs) {
+        EXPECT_EQ(b.multi.edges(), g->num_edges()) << "each edge once";
+      }
+      EXPECT_EQ(run_app(App::kSssp, *g, s, o).ints, sssp.ints) << which << " split P=" << p;
+      EngineOptions w;
+      w.backend = Backend::kCuda, w.devices = p, w.comm = Comm::kP2p, w.gpu_bucket_min = GpuBucketMin::kWarp;
+      EXPECT_EQ(run_app(App::kSssp, *g, s, w).ints, sssp.ints) << which << " warp minima P=" << p;
     }
   }
 }

@@ -55,6 +55,7 @@ const std::vector<CommandHelp>& commands() {
         "damping",
         "gpu_lb",
         "gpu_gather",
+        "gpu_bucket_min",
         "gpu_steps_per_sync",
         "migrate",
         "numa",

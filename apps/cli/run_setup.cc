@@ -17,10 +17,13 @@ DEFINE_int32(sources, 0,
              "BFS/SSSP: run from N random sources with out-edges (from --seed), report the median and spread");
 DEFINE_string(backend, "auto", "auto (the GPUs if any is usable, else the CPU), cuda or cpu");
 DEFINE_string(gpu_lb, "twc",
-              "GPU push load balance: twc (thread/warp/block per vertex by degree) or lb (edge-balanced)");
+              "GPU push load balance: twc (thread/warp/block per vertex by degree), lb (edge-balanced per block) or "
+              "split (twc, hubs' edges shared by every block)");
+DEFINE_string(gpu_bucket_min, "thread",
+              "GPU SSSP lowest-bucket minimum: thread (an atomic per thread) or warp (one per warp)");
 DEFINE_string(gpu_gather, "groups",
-              "GPU PageRank gather: groups (one lane count per chunk, a block per hub) or binned (by in-degree: "
-              "lanes, a warp, hubs split over blocks)");
+              "GPU PageRank gather: groups (one lane count per chunk, a block per hub), binned (by in-degree: "
+              "lanes, a warp, hubs split over blocks) or tiled (equal tiles of rows + edges)");
 DEFINE_int32(gpu_steps_per_sync, 16,
              "one GPU device: on long runs of thin push supersteps (grids, roads), queue this many supersteps "
              "before the host reads their status (BFS, label propagation)");
@@ -86,6 +89,7 @@ RunSetup check_run_flags() {
   s.eopt = engine_options();
   s.eopt.gpu_lb = parse_gpu_lb(FLAGS_gpu_lb);
   s.eopt.gpu_gather = parse_gpu_gather(FLAGS_gpu_gather);
+  s.eopt.gpu_bucket_min = parse_gpu_bucket_min(FLAGS_gpu_bucket_min);
   CHATTY_CHECK(FLAGS_gpu_steps_per_sync >= 1 && FLAGS_gpu_steps_per_sync <= 1024,
                "--gpu_steps_per_sync must be 1..1024");
   s.eopt.gpu_steps_per_sync = FLAGS_gpu_steps_per_sync;

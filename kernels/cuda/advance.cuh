@@ -8,6 +8,11 @@
 //   lb  - edge-balanced per block: a block scans its tile's degrees (CUB
 //         BlockScan) and every thread takes edges, finding each edge's
 //         source by binary search in the scan.
+//   split - twc, but vertices of kSplitDegree+ edges are listed instead of
+//         taking one block each; a one-block scan of their degrees lets
+//         every block of a second kernel take an equal share of all their
+//         edges (a hub of a million edges no longer holds one block for the
+//         whole step).
 // A Source maps item i < *count to (u, first edge, end edge); EdgeFn is
 // called as fn(u, e).
 #pragma once
@@ -33,8 +38,27 @@ struct QueueSource {
   }
 };
 
+inline constexpr eid_t kSplitDegree = 4096;
+
+// A listed hub: its edges [b, e) and where they start in the scan of all hubs.
+struct SplitHub {
+  eid_t b, e, start;
+  vid_t u;
+};
+
+// Where twc lists its hubs (split): at most `capacity`; a hub that finds the
+// list full is done by its block as twc does. `run[0]` and `run[1]` take
+// the listed hubs' edge total and count from the scan, which clears `count`
+// for the next advance.
+struct HubList {
+  SplitHub* hubs = nullptr;
+  ull* count = nullptr;
+  ull capacity = 0;
+  ull* run = nullptr;
+};
+
 template <typename Source, typename EdgeFn>
-__global__ void twc_advance_kernel(Source src, EdgeFn fn, ull* edges) {
+__global__ void twc_advance_kernel(Source src, EdgeFn fn, ull* edges, HubList split = {}) {
   __shared__ vid_t s_u;
   __shared__ eid_t s_b, s_e;
   __shared__ int s_owner;
@@ -46,6 +70,10 @@ __global__ void twc_advance_kernel(Source src, EdgeFn fn, ull* edges) {
     vid_t u = 0;
     eid_t b = 0, e = 0;
     if (i < count) src.get(i, u, b, e);
+    if (split.hubs && e - b >= kSplitDegree) {
+      const ull at = append_slot(split.count);
+      if (at < split.capacity) split.hubs[at] = SplitHub{b, e, 0, u}, b = e;
+    }
     // Block phase: the whole block on each vertex with >= blockDim edges.
     while (true) {
       if (threadIdx.x == 0) s_owner = -1;
@@ -81,6 +109,57 @@ __global__ void twc_advance_kernel(Source src, EdgeFn fn, ull* edges) {
     visited = warp_sum(visited);
     if (lane == 0 && visited) atomicAdd(edges, visited);
   }
+}
+
+// split, second step: one block writes each listed hub's first position in
+// the run of all their edges (an exclusive scan of the degrees) and the total.
+static __global__ void __launch_bounds__(kBlock) scan_hubs_kernel(HubList split) {
+  using Scan = cub::BlockScan<eid_t, kBlock>;
+  __shared__ typename Scan::TempStorage tmp;
+  const ull count = *split.count < split.capacity ? *split.count : split.capacity;
+  __syncthreads();  // every thread has read the count before it is cleared
+  eid_t carry = 0;
+  for (ull base = 0; base < count; base += kBlock) {
+    const ull i = base + threadIdx.x;
+    const eid_t d = i < count ? split.hubs[i].e - split.hubs[i].b : 0;
+    eid_t start = 0, sum = 0;
+    Scan(tmp).ExclusiveSum(d, start, sum);
+    if (i < count) split.hubs[i].start = carry + start;
+    carry += sum;
+    __syncthreads();  // tmp is reused by the next round
+  }
+  if (threadIdx.x == 0) split.run[0] = carry, split.run[1] = count, *split.count = 0;
+}
+
+// split, third step: block k of G takes the k-th of G equal runs of the
+// hubs' edges; each thread finds its first edge's hub by binary search and
+// walks on from there.
+template <typename EdgeFn>
+__global__ void spread_hubs_kernel(HubList split, EdgeFn fn, ull* edges) {
+  const eid_t all = split.run[0];
+  const ull count = split.run[1];
+  const eid_t share = (all + gridDim.x - 1) / gridDim.x;
+  const eid_t first = eid_t(blockIdx.x) * share, last = first + share < all ? first + share : all;
+  ull visited = 0;
+  ull h = 0;
+  if (first + threadIdx.x < last) {
+    ull lo = 0, hi = count - 1;  // the last hub starting at or before the edge
+    while (lo < hi) {
+      const ull mid = (lo + hi + 1) / 2;
+      if (split.hubs[mid].start <= first + threadIdx.x)
+        lo = mid;
+      else
+        hi = mid - 1;
+    }
+    h = lo;
+  }
+  for (eid_t k = first + threadIdx.x; k < last; k += blockDim.x) {
+    while (h + 1 < count && split.hubs[h + 1].start <= k) ++h;
+    const SplitHub hub = split.hubs[h];
+    fn(hub.u, hub.b + (k - hub.start));
+    ++visited;
+  }
+  if (edges) add_warp_total(edges, visited);
 }
 
 // lb: edge-balanced within each block. A block takes kBlock items, scans

@@ -49,6 +49,19 @@ __device__ __forceinline__ T warp_sum(T x) {
   return x;
 }
 
+// Lowers *low to the least of every lane's x: one atomic per thread, or with
+// kWarp one per warp after a warp minimum (all 32 lanes must call it then).
+// ~0 is "none".
+template <bool kWarp>
+__device__ __forceinline__ void min_into(ull* low, ull x) {
+  if constexpr (kWarp)
+    for (int o = 16; o > 0; o >>= 1) {
+      const ull y = __shfl_xor_sync(kFullMask, x, o);
+      x = y < x ? y : x;
+    }
+  if (x != ~0ull && (!kWarp || (threadIdx.x & 31) == 0)) atomicMin(low, x);
+}
+
 // Adds every lane's x to *total with one atomic per warp; all 32 lanes must call it.
 __device__ __forceinline__ void add_warp_total(ull* total, ull x) {
   x = warp_sum(x);

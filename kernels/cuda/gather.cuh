@@ -13,6 +13,7 @@
 
 #include "kernels/cuda/launch.h"
 #include "kernels/cuda/traversal.cuh"
+#include "runtime/gpu_gather_plan.h"
 #include "runtime/program.h"
 
 namespace chatty::cuda {
@@ -166,6 +167,85 @@ __global__ void hub_finish_kernel(P prog, const vid_t* hubs, ull count, double* 
     const double sum = hub_sum[h];
     hub_sum[h] = 0;
     gather_store(prog, lo + i, i, prog.apply(sum, dangling_in), out_off, next_contrib, ranks, l1, dangling);
+  }
+  add_gather_sums(l1, dangling, c);
+}
+
+// The tiled gather (--gpu_gather=tiled; runtime/gpu_gather_plan.h): a block
+// per tile of kItems row ends + edges. Every thread loads its kItems/kBlock
+// edges' sources, then their values (all in flight together), finds each
+// edge's row by binary search in the tile's row ends (shared memory), and
+// each warp adds its run of a row with one shared atomic after a segmented
+// scan. The tile then finishes its own rows and adds the parts of split rows
+// to their slots; hub_finish_kernel finishes those.
+template <typename P, int kItems>
+__global__ void __launch_bounds__(kBlock)
+    tile_gather_kernel(P prog, const GatherTile* __restrict__ tiles, ull count, const eid_t* __restrict__ in_off,
+                       const vid_t* __restrict__ in_targets, const eid_t* out_off, vid_t lo,
+                       const float* __restrict__ contrib, float* next_contrib, float* ranks, double* split_sum,
+                       double dangling_in, Counters* c) {
+  static_assert(kItems % kBlock == 0, "whole rounds of the block");
+  constexpr int kPer = kItems / kBlock;
+  constexpr vid_t kNone = ~vid_t(0);
+  __shared__ eid_t s_end[kItems];
+  __shared__ double s_sum[kItems + 1];
+  const int lane = threadIdx.x & 31;
+  double l1 = 0, dangling = 0;
+  for (ull t = blockIdx.x; t < count; t += gridDim.x) {
+    const GatherTile a = tiles[t], b = tiles[t + 1];
+    const vid_t rows = b.row - a.row;                  // finished here; at most kItems
+    const vid_t touched = rows + (b.lead != kNoSlot);  // and the row split after the tile
+    for (vid_t k = threadIdx.x; k < touched; k += kBlock) {
+      if (k < rows) s_end[k] = in_off[a.row + k + 1];
+      s_sum[k] = 0;
+    }
+    __syncthreads();
+    vid_t src[kPer];
+#pragma unroll
+    for (int q = 0; q < kPer; ++q) {
+      const eid_t e = a.edge + threadIdx.x + eid_t(q) * kBlock;
+      src[q] = e < b.edge ? __ldg(&in_targets[e]) : kNone;
+    }
+    double x[kPer];
+#pragma unroll
+    for (int q = 0; q < kPer; ++q) x[q] = src[q] != kNone ? double(__ldg(&contrib[src[q]])) : 0.0;
+#pragma unroll
+    for (int q = 0; q < kPer; ++q) {
+      const eid_t e = a.edge + threadIdx.x + eid_t(q) * kBlock;
+      vid_t k = kNone;  // the edge's row within the tile: the rows whose ends are <= e come before it
+      if (src[q] != kNone) {
+        vid_t l = 0, h = rows;
+        while (l < h) {
+          const vid_t m = (l + h) / 2;
+          if (s_end[m] <= e)
+            l = m + 1;
+          else
+            h = m;
+        }
+        k = l;
+      }
+      // A warp's edges are consecutive, so its rows ascend by lane: a
+      // segmented scan leaves each run's total on its last lane.
+      double v = x[q];
+      for (int o = 1; o < 32; o <<= 1) {
+        const double up = __shfl_up_sync(kFullMask, v, o);
+        const vid_t kup = __shfl_up_sync(kFullMask, k, o);
+        if (lane >= o && kup == k) v += up;
+      }
+      const vid_t next = __shfl_down_sync(kFullMask, k, 1);
+      if (k != kNone && (lane == 31 || next != k)) atomicAdd(&s_sum[k], v);
+    }
+    __syncthreads();
+    for (vid_t k = threadIdx.x; k < touched; k += kBlock) {
+      const vid_t i = a.row + k;
+      if (k == 0 && a.lead != kNoSlot)
+        atomicAdd(&split_sum[a.lead], s_sum[k]);
+      else if (k == rows)
+        atomicAdd(&split_sum[b.lead], s_sum[k]);
+      else
+        gather_store(prog, lo + i, i, prog.apply(s_sum[k], dangling_in), out_off, next_contrib, ranks, l1, dangling);
+    }
+    __syncthreads();  // the next tile overwrites the shared arrays
   }
   add_gather_sums(l1, dangling, c);
 }

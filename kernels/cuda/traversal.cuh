@@ -138,7 +138,8 @@ static __global__ void compact_kernel(const vid_t* list, const ull* count, ull f
 
 // SSSP: moves the pile's vertices in buckets <= `bucket` to the frontier
 // and keeps the others in `rest`; `in_pile` flags stay set only for kept ones.
-template <typename P>
+// kWarpMin: the lowest kept bucket by one atomic per warp (--gpu_bucket_min).
+template <typename P, bool kWarpMin>
 __global__ void split_kernel(P prog, const vid_t* pile, const uint32_t* values, uint64_t delta, ull bucket,
                              uint32_t* in_pile, vid_t* frontier, vid_t* rest, Counters* c) {
   const ull n = c->pile;
@@ -156,13 +157,13 @@ __global__ void split_kernel(P prog, const vid_t* pile, const uint32_t* values, 
   }
   // The kept items' lowest bucket: one whose value drops in the relaxation
   // that follows is in the changed list, whose buckets are added after it.
-  if (low != ~0ull) atomicMin(&c->bucket, low);
+  min_into<kWarpMin>(&c->bucket, low);
 }
 
 // SSSP after a relaxation: owned changed vertices join the pile, and the
 // lowest bucket of everything pending (changed vertices included: their
 // owners will pile them) becomes this device's status.
-template <typename P>
+template <typename P, bool kWarpMin>
 __global__ void pile_changed_kernel(P prog, const vid_t* changed, vid_t lo, vid_t hi, const uint32_t* values,
                                     uint64_t delta, uint32_t* in_pile, vid_t* pile, ull* pile_count, Counters* c) {
   const ull count = c->changed;
@@ -175,7 +176,7 @@ __global__ void pile_changed_kernel(P prog, const vid_t* changed, vid_t lo, vid_
     ++updated;
     if (atomicExch(&in_pile[v], 1u) == 0) pile[append_slot(pile_count)] = v;
   }
-  if (low != ~0ull) atomicMin(&c->bucket, low);
+  min_into<kWarpMin>(&c->bucket, low);
   add_warp_total(&c->updated, updated);
 }
 

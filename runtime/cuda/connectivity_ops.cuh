@@ -19,7 +19,7 @@ class ConnectivityOps : public GpuOps {
   static constexpr eid_t kSample = 2;
 
  public:
-  ConnectivityOps(GpuRun& run, GpuDevice& dev, bool directed, bool lb)
+  ConnectivityOps(GpuRun& run, GpuDevice& dev, bool directed, GpuLb lb)
       : GpuOps(run, dev), directed_(directed), lb_(lb) {
     guard([&] {
       const ull boundary = dev_.boundary_list.size();
@@ -148,7 +148,8 @@ class ConnectivityOps : public GpuOps {
     cuda::compact(run_, dev_, parity, dev_.changed.get(), &dev_.c()->changed, 0, label(), true);
   }
 
-  const bool directed_, lb_;
+  const bool directed_;
+  const GpuLb lb_;
   std::vector<vid_t> samples_, roots_;
 };
 

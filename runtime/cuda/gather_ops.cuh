@@ -76,9 +76,10 @@ class GatherOps : public GpuOps {
   V* next_contrib() const { return reinterpret_cast<V*>(dev_.next_contrib.get()); }
 
   // A sum: hubs by a block each, the others by the group size chosen at
-  // setup; or by in-degree bins (--gpu_gather=binned).
+  // setup; or by in-degree bins or tiles (--gpu_gather=binned, tiled).
   void launch_sums(double dangling) {
-    if (dev_.binned) return launch_binned(dangling);
+    if (dev_.sum_gather == GpuGather::kBinned) return launch_binned(dangling);
+    if (dev_.sum_gather == GpuGather::kTiled) return launch_tiled(dangling);
     if (dev_.heavy.size()) {
       const Launch h = dev_.launch(dev_.heavy.size() * kBlock);
       heavy_gather_kernel<P><<<h.grid, h.block, 0, dev_.stream>>>(
@@ -125,12 +126,29 @@ class GatherOps : public GpuOps {
       piece_gather_kernel<<<p.grid, p.block, 0, dev_.stream>>>(dev_.pieces.get(), dev_.pieces.size(),
                                                                dev_.in_targets.get(), contrib(), dev_.hub_sum.get());
       CHATTY_CUDA_LAUNCHED("piece_gather_kernel");
-      const Launch h = dev_.launch(dev_.bin_hubs.size());
-      hub_finish_kernel<P><<<h.grid, h.block, 0, dev_.stream>>>(prog_, dev_.bin_hubs.get(), dev_.bin_hubs.size(),
-                                                                dev_.hub_sum.get(), dev_.off.get(), dev_.lo,
-                                                                next_contrib(), values(), dangling, dev_.c());
-      CHATTY_CUDA_LAUNCHED("hub_finish_kernel");
+      finish_parts(dangling);
     }
+  }
+
+  // A block per tile, then the rows split between tiles.
+  void launch_tiled(double dangling) {
+    const ull count = dev_.tiles.size() - 1;
+    if (count == 0) return;
+    const Launch l = dev_.launch(count * kBlock);
+    tile_gather_kernel<P, int(kTileItems)><<<l.grid, l.block, 0, dev_.stream>>>(
+        prog_, dev_.tiles.get(), count, dev_.in_off.get(), dev_.in_targets.get(), dev_.off.get(), dev_.lo, contrib(),
+        next_contrib(), values(), dev_.hub_sum.get(), dangling, dev_.c());
+    CHATTY_CUDA_LAUNCHED("tile_gather_kernel");
+    if (dev_.bin_hubs.size()) finish_parts(dangling);
+  }
+
+  // The rows summed in parts into hub_sum (binned: hubs; tiled: split rows).
+  void finish_parts(double dangling) {
+    const Launch h = dev_.launch(dev_.bin_hubs.size());
+    hub_finish_kernel<P><<<h.grid, h.block, 0, dev_.stream>>>(prog_, dev_.bin_hubs.get(), dev_.bin_hubs.size(),
+                                                              dev_.hub_sum.get(), dev_.off.get(), dev_.lo,
+                                                              next_contrib(), values(), dangling, dev_.c());
+    CHATTY_CUDA_LAUNCHED("hub_finish_kernel");
   }
 
   const P prog_;

@@ -48,12 +48,17 @@ class GpuDevice {
   DeviceArray<vid_t> heavy;                  // gather: owned vertices with kHeavyDegree+ in-edges
   DeviceArray<vid_t> samples, sample_roots;  // WCC: the vertices whose roots vote for the giant
   int group = 32;                            // gather: lanes per vertex
-  // The binned gather (--gpu_gather=binned; runtime/gpu_gather_plan.h).
-  bool binned = false;
-  DeviceArray<vid_t> bin_list, bin_hubs;
+  // The gather's variant (--gpu_gather; runtime/gpu_gather_plan.h).
+  GpuGather sum_gather = GpuGather::kGroups;
+  DeviceArray<vid_t> bin_list, bin_hubs;  // binned: the lane bins; the hubs (tiled: the split rows)
   std::array<uint64_t, kLaneBins + 1> bin_start{};
   DeviceArray<GatherPiece> pieces;
-  DeviceArray<double> hub_sum;
+  DeviceArray<GatherTile> tiles;
+  // --gpu_lb=split: room for every owned vertex of kSplitDegree+ out-edges.
+  DeviceArray<SplitHub> split_hubs;
+  DeviceArray<ull> split_counts;  // listed now; the last scan's edge total and count
+  HubList split;
+  DeviceArray<double> hub_sum;  // rows summed in parts: a sum per hub (binned) or split row (tiled)
   static constexpr size_t kGiantSamples = 1024;
 
   vid_t nd() const { return hi - lo; }
@@ -81,14 +86,18 @@ class GpuDevice {
       CHATTY_CUDA(cudaMemsetAsync(claim.get(), 0, size_t(n) * 4, stream));
       CHATTY_CUDA(cudaMemsetAsync(front.get(), 0, front.size() * 4, stream));
     }
+    if (needs.frontier && needs.split_hubs) list_split_hubs(g.out());
     if (needs.labels) {
       prev.allocate(n), shared.allocate(n);
       samples.allocate(kGiantSamples), sample_roots.allocate(kGiantSamples);
     }
     if (needs.published) {
       contrib.allocate(n), next_contrib.allocate(n);
-      if (needs.binned_gather)
+      sum_gather = needs.sum_gather;
+      if (sum_gather == GpuGather::kBinned)
         plan_binned_gather(g.in(), up);
+      else if (sum_gather == GpuGather::kTiled)
+        plan_tiled_gather(g.in(), up);
       else
         plan_gather(g.in(), up);
     }
@@ -152,7 +161,6 @@ class GpuDevice {
   void plan_binned_gather(const Csr& in, Uploader& up) {
     static_assert(kHubDegree == kHeavyDegree, "both gathers take the same rows for hubs");
     const GatherBins b = plan_gather_bins(in.offsets.data() + lo, nd());
-    binned = true;
     bin_start = b.start;
     bin_list.allocate(b.list.size());
     up.copy(bin_list.get(), b.list.data(), b.list.size() * sizeof(vid_t));
@@ -163,6 +171,27 @@ class GpuDevice {
     hub_sum.allocate(b.hubs.size());
     CHATTY_CUDA(cudaMemsetAsync(hub_sum.get(), 0, b.hubs.size() * sizeof(double), stream));
     sync();  // `b` dies here
+  }
+
+  void list_split_hubs(const Csr& out) {
+    static_assert(kSplitDegree == kSplitHubDegree && sizeof(SplitHub) == kSplitHubBytes, "runtime/gpu_plan's room");
+    ull hubs = 0;
+    for (vid_t v = lo; v < hi; ++v) hubs += out.degree(v) >= kSplitDegree;
+    split_hubs.allocate(hubs);
+    split_counts.allocate(3);
+    CHATTY_CUDA(cudaMemsetAsync(split_counts.get(), 0, 3 * sizeof(ull), stream));
+    split = HubList{split_hubs.get(), split_counts.get(), hubs, split_counts.get() + 1};
+  }
+
+  void plan_tiled_gather(const Csr& in, Uploader& up) {
+    const GatherTiles t = plan_gather_tiles(in.offsets.data() + lo, nd());
+    tiles.allocate(t.tiles.size());
+    up.copy(tiles.get(), t.tiles.data(), t.tiles.size() * sizeof(GatherTile));
+    bin_hubs.allocate(t.split.size());
+    up.copy(bin_hubs.get(), t.split.data(), t.split.size() * sizeof(vid_t));
+    hub_sum.allocate(t.split.size());
+    CHATTY_CUDA(cudaMemsetAsync(hub_sum.get(), 0, t.split.size() * sizeof(double), stream));
+    sync();  // `t` dies here
   }
 
   void wire_mailboxes(Mailboxes& mb, size_t slot_bytes, bool mapped_send) {

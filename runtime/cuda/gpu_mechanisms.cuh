@@ -33,13 +33,21 @@ inline void set_counter(GpuDevice& dev, ull Counters::*field, ull v) {
 // the kernels). Both kernels read the item count on the device when it lives
 // there, so no step waits for the host.
 template <typename Source, typename Fn>
-void advance(GpuDevice& dev, const Source& src, const Fn& fn, bool lb, const ull* count_on_device, ull count) {
+void advance(GpuDevice& dev, const Source& src, const Fn& fn, GpuLb lb, const ull* count_on_device, ull count) {
   if (!count_on_device && count == 0) return;
   const Launch l = count_on_device ? dev.launch_max() : dev.launch(count);
-  if (lb) {
+  if (lb == GpuLb::kLb) {
     lb_advance_kernel<<<l.grid, kBlock, 0, dev.stream>>>(src, fn, &dev.c()->edges);
     CHATTY_CUDA_LAUNCHED("lb_advance_kernel");
-  } else {
+  } else if (lb == GpuLb::kSplit && dev.split.capacity) {
+    twc_advance_kernel<<<l.grid, l.block, 0, dev.stream>>>(src, fn, &dev.c()->edges, dev.split);
+    CHATTY_CUDA_LAUNCHED("twc_advance_kernel");
+    scan_hubs_kernel<<<1, kBlock, 0, dev.stream>>>(dev.split);
+    CHATTY_CUDA_LAUNCHED("scan_hubs_kernel");
+    const Launch wave = launch_for(uint64_t(dev.sms) * 2048, dev.sms, 1, 1);  // one resident wave
+    spread_hubs_kernel<<<wave.grid, wave.block, 0, dev.stream>>>(dev.split, fn, &dev.c()->edges);
+    CHATTY_CUDA_LAUNCHED("spread_hubs_kernel");
+  } else {  // twc, or split on a chunk without hubs
     twc_advance_kernel<<<l.grid, l.block, 0, dev.stream>>>(src, fn, &dev.c()->edges);
     CHATTY_CUDA_LAUNCHED("twc_advance_kernel");
   }

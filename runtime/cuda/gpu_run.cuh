@@ -33,10 +33,11 @@ GpuAppNeeds needs_of(const EngineOptions& opt) {
   GpuAppNeeds n;
   if constexpr (P::kKind == ProgramKind::kGather) {
     n.out_targets = false, n.in_edges = true, n.frontier = false, n.published = true;
-    n.binned_gather = P::kSums && opt.gpu_gather == GpuGather::kBinned;
+    if constexpr (P::kSums) n.sum_gather = opt.gpu_gather;
   } else {
     n.weights = P::kNeedsWeights;
     n.in_edges = P::kPullable && opt.direction != Direction::kPush;
+    n.split_hubs = opt.gpu_lb == GpuLb::kSplit;
     n.labels = P::kConnectivity && opt.union_find;
   }
   return n;
@@ -84,7 +85,7 @@ std::vector<typename P::Value> run_program_gpu(const Graph& g, const P& prog, co
   const int first = ranks.first(), local = ranks.local;
   const vid_t n = g.num_vertices();
   const GpuAppNeeds needs = needs_of<P>(opt);
-  const bool lb = opt.gpu_lb == GpuLb::kLb;
+  const GpuLb lb = opt.gpu_lb;
   Mailboxes mb(D, sizeof(Update<V>));
   stats.devices = D;
   stats.steps.clear();
@@ -133,7 +134,7 @@ std::vector<typename P::Value> run_program_gpu(const Graph& g, const P& prog, co
       if constexpr (P::kKind == ProgramKind::kGather) {
         ops.emplace(run, *dev, prog, part, dangling0);
       } else if constexpr (ordered_program<P>()) {
-        ops.emplace(run, *dev, prog, delta, lb);
+        ops.emplace(run, *dev, prog, delta, lb, opt.gpu_bucket_min == GpuBucketMin::kWarp);
       } else {
         bool linking = false;
         if constexpr (connectivity_program<P>()) {

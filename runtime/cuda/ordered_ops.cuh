@@ -14,15 +14,15 @@ namespace chatty::cuda {
 template <typename P>
 class OrderedOps : public GpuOps {
  public:
-  OrderedOps(GpuRun& run, GpuDevice& dev, const P& prog, uint64_t delta, bool lb)
-      : GpuOps(run, dev), prog_(prog), delta_(delta), lb_(lb), relax_{prog,
-                                                                      dev.targets.get(),
-                                                                      dev.weights.get(),
-                                                                      dev.values.get(),
-                                                                      dev.claim.get(),
-                                                                      0,
-                                                                      dev.changed.get(),
-                                                                      &dev.c()->changed} {
+  OrderedOps(GpuRun& run, GpuDevice& dev, const P& prog, uint64_t delta, GpuLb lb, bool warp_min)
+      : GpuOps(run, dev), prog_(prog), delta_(delta), lb_(lb), warp_min_(warp_min), relax_{prog,
+                                                                                           dev.targets.get(),
+                                                                                           dev.weights.get(),
+                                                                                           dev.values.get(),
+                                                                                           dev.claim.get(),
+                                                                                           0,
+                                                                                           dev.changed.get(),
+                                                                                           &dev.c()->changed} {
     slots_.word[kBucketSlot.index] = &dev.c()->bucket;
   }
 
@@ -60,9 +60,9 @@ class OrderedOps : public GpuOps {
       phase(clk_, dev_, kCompute, [&] {
         set_counter(dev_, &Counters::active, 0);
         const Launch m = dev_.launch_max();
-        split_kernel<P><<<m.grid, m.block, 0, dev_.stream>>>(prog_, dev_.pile.get(), dev_.values.get(), delta_, bucket,
-                                                             dev_.stamp.get(), dev_.active.get(), dev_.rest.get(),
-                                                             dev_.c());
+        (warp_min_ ? split_kernel<P, true> : split_kernel<P, false>)<<<m.grid, m.block, 0, dev_.stream>>>(
+            prog_, dev_.pile.get(), dev_.values.get(), delta_, bucket, dev_.stamp.get(), dev_.active.get(),
+            dev_.rest.get(), dev_.c());
         CHATTY_CUDA_LAUNCHED("split_kernel");
         std::swap(dev_.pile, dev_.rest);
         CHATTY_CUDA(
@@ -70,9 +70,9 @@ class OrderedOps : public GpuOps {
         relax_.epoch = k_ + 1;
         advance(dev_, QueueSource{dev_.active.get(), &dev_.c()->active, dev_.off.get(), dev_.lo}, relax_, lb_,
                 &dev_.c()->active, 0);
-        pile_changed_kernel<P><<<m.grid, m.block, 0, dev_.stream>>>(prog_, dev_.changed.get(), dev_.lo, dev_.hi,
-                                                                    dev_.values.get(), delta_, dev_.stamp.get(),
-                                                                    dev_.pile.get(), &dev_.c()->pile, dev_.c());
+        (warp_min_ ? pile_changed_kernel<P, true> : pile_changed_kernel<P, false>)<<<m.grid, m.block, 0, dev_.stream>>>(
+            prog_, dev_.changed.get(), dev_.lo, dev_.hi, dev_.values.get(), delta_, dev_.stamp.get(), dev_.pile.get(),
+            &dev_.c()->pile, dev_.c());
         CHATTY_CUDA_LAUNCHED("pile_changed_kernel");
       });
     });
@@ -88,7 +88,8 @@ class OrderedOps : public GpuOps {
  private:
   const P prog_;
   const uint64_t delta_;
-  const bool lb_;
+  const GpuLb lb_;
+  const bool warp_min_;  // --gpu_bucket_min=warp
   PushRelax<P> relax_;
 };
 

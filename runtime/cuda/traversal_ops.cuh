@@ -14,7 +14,7 @@ namespace chatty::cuda {
 template <typename P>
 class TraversalOps : public GpuOps {
  public:
-  TraversalOps(GpuRun& run, GpuDevice& dev, const P& prog, bool can_pull, bool lb)
+  TraversalOps(GpuRun& run, GpuDevice& dev, const P& prog, bool can_pull, GpuLb lb)
       : GpuOps(run, dev),
         prog_(prog),
         front_(can_pull ? dev.front.get() : nullptr),
@@ -102,7 +102,7 @@ class TraversalOps : public GpuOps {
 
   const P prog_;
   uint32_t* front_;
-  const bool lb_;
+  const GpuLb lb_;
   PushRelax<P> relax_;
 };
 
