@@ -78,9 +78,9 @@ struct EngineOptions {
   // two-sided message instead (seed 003's small/large switch).
   size_t small_bytes = size_t(32) << 10;
   Backend backend = Backend::kCpu;  // resolved: never auto
-  GpuLb gpu_lb = GpuLb::kTwc;
-  GpuGather gpu_gather = GpuGather::kGroups;
-  GpuBucketMin gpu_bucket_min = GpuBucketMin::kThread;
+  GpuLb gpu_lb = GpuLb::kSplit;
+  GpuGather gpu_gather = GpuGather::kTiled;
+  GpuBucketMin gpu_bucket_min = GpuBucketMin::kWarp;
   // A lone GPU device on a long run of thin push supersteps (grids, roads)
   // queues this many supersteps behind each other before the host reads
   // their status.

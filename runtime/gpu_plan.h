@@ -61,12 +61,12 @@ struct GpuAppNeeds {
   bool out_targets = true;  // push: out-edge targets (PageRank needs only out-degrees)
   bool in_edges = false;    // pull: in-edges of owned vertices
   bool weights = false;
-  bool frontier = true;                       // queues, stamps, bitmaps (traversal apps)
-  bool published = false;                     // gather: published values (two 32-bit arrays)
-  bool labels = false;                        // WCC: previous boundary labels
-  GpuGather sum_gather = GpuGather::kGroups;  // a sum's gather (runtime/gpu_gather_plan.h)
-  bool split_hubs = false;                    // push: a list of hubs (--gpu_lb=split)
-  size_t record_bytes = 8;                    // one (vertex, value) update
+  bool frontier = true;                      // queues, stamps, bitmaps (traversal apps)
+  bool published = false;                    // gather: published values (two 32-bit arrays)
+  bool labels = false;                       // WCC: previous boundary labels
+  GpuGather sum_gather = GpuGather::kTiled;  // a sum's gather (runtime/gpu_gather_plan.h)
+  bool split_hubs = false;                   // push: a list of hubs (--gpu_lb=split)
+  size_t record_bytes = 8;                   // one (vertex, value) update
 };
 
 // Bytes of every array one device allocates.

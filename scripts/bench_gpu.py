@@ -12,12 +12,13 @@ machine:
     iteration: in-edge offsets and sources, one contribution read per edge,
     out-degrees, ranks and contributions written) against the
     device-to-device copy of chatty_copy_bench (read + write).
-  * variants (--part variants): each performance variant (default off)
+  * variants (--part variants): each mechanism the defaults did not pick
     against the default in the same run, both validated where the app is:
-    --gpu_gather=binned and tiled (PageRank), --gpu_steps_per_sync=1 (BFS: a
-    sync per superstep, the default before it measured faster at 16),
-    --gpu_lb=split (BFS: hubs' edges shared by every block),
-    --gpu_bucket_min=warp (SSSP), and the CPU's SSSP bucket width on the GPU.
+    --gpu_gather=groups and binned (PageRank; tiled is the default),
+    --gpu_steps_per_sync=1 (BFS: a sync per superstep; 16 is the default),
+    --gpu_lb=twc (BFS and SSSP; split, hubs' edges shared by every block, is
+    the default), --gpu_bucket_min=thread (SSSP; warp is the default), and
+    the CPU's SSSP bucket width on the GPU.
   * virtual (--part virtual): P = 4 virtual devices on one GPU against P = 1.
 
   python3 scripts/bench_gpu.py --build DIR [--part apps|virtual|all] [--scale 22]
@@ -95,11 +96,12 @@ def part_apps(binary, graphs, a, ref, results):
 # (app, flag per graph family); SSSP's row is the CPU backend's bucket width
 # rule (mean weight x 8 / degree^2: 1 on kron, 64 on grids, weights 1..255)
 # against the GPU's (the mean weight).
-VARIANTS = (("pr", {"kron": "--gpu_gather=binned", "grid": "--gpu_gather=binned"}),
-            ("pr", {"kron": "--gpu_gather=tiled", "grid": "--gpu_gather=tiled"}),
+VARIANTS = (("pr", {"kron": "--gpu_gather=groups", "grid": "--gpu_gather=groups"}),
+            ("pr", {"kron": "--gpu_gather=binned", "grid": "--gpu_gather=binned"}),
             ("bfs", {"kron": "--gpu_steps_per_sync=1", "grid": "--gpu_steps_per_sync=1"}),
-            ("bfs", {"kron": "--gpu_lb=split", "grid": "--gpu_lb=split"}),
-            ("sssp", {"kron": "--gpu_bucket_min=warp", "grid": "--gpu_bucket_min=warp"}),
+            ("bfs", {"kron": "--gpu_lb=twc", "grid": "--gpu_lb=twc"}),
+            ("sssp", {"kron": "--gpu_lb=twc", "grid": "--gpu_lb=twc"}),
+            ("sssp", {"kron": "--gpu_bucket_min=thread", "grid": "--gpu_bucket_min=thread"}),
             ("sssp", {"kron": "--delta=1", "grid": "--delta=64"}))
 
 

@@ -42,7 +42,7 @@ class GpuCli(unittest.TestCase):
         for app in ["bfs", "sssp", "wcc"]:
             want = self.output("cpu", app)
             for devices in ["1", "3"]:
-                for lb in ["twc", "lb"]:
+                for lb in ["split", "twc", "lb"]:
                     self.assertEqual(self.output("cuda", app, f"--devices={devices}", f"--gpu_lb={lb}"), want,
                                      f"{app} P={devices} {lb}")
 

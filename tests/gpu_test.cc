@@ -94,12 +94,13 @@ TEST_P(GpuBackend, EveryAppMatchesTheCpu) {
 std::vector<GpuCase> cases() {
   std::vector<GpuCase> v;
   for (const char* graph : {"kron:14", "urand:13", "grid:120x90", CHATTY_TEST_DATA "/facebook_combined.txt"})
-    for (int p = 1; p <= 4; ++p) v.push_back({graph, p, "p2p", "twc"});
-  for (const char* comm : {"uva", "host", "auto"}) v.push_back({"kron:14", 3, comm, "twc"});
+    for (int p = 1; p <= 4; ++p) v.push_back({graph, p, "p2p", "split"});
+  for (const char* comm : {"uva", "host", "auto"}) v.push_back({"kron:14", 3, comm, "split"});
   v.push_back({"kron:14", 1, "p2p", "lb"});
   v.push_back({"kron:14", 4, "p2p", "lb"});
   v.push_back({"grid:120x90", 2, "uva", "lb"});
-  v.push_back({"kron:14", 3, "p2p", "split"});
+  v.push_back({"kron:14", 1, "p2p", "twc"});
+  v.push_back({"kron:14", 3, "p2p", "twc"});
   return v;
 }
 
@@ -178,16 +179,17 @@ TEST(GpuBackendShapes, DegreeReorderedPageRankOnSeveralDevices) {
   }
 }
 
-// --gpu_gather=binned (lane bins, a warp per row, hubs split over blocks)
-// and tiled (merge-path tiles, rows split between tiles) give the CPU's
-// ranks (the hub graph's 5000-edge hub is three pieces, or five tiles).
-TEST(GpuBackendVariants, BinnedAndTiledGathersMatchTheCpu) {
+// Every --gpu_gather gives the CPU's ranks: tiled (the default; merge-path
+// tiles, rows split between tiles), binned (lane bins, a warp per row, hubs
+// split over blocks) and groups (the hub graph's 5000-edge hub is five
+// tiles, or three pieces).
+TEST(GpuBackendVariants, EveryGatherMatchesTheCpu) {
   SKIP_WITHOUT_GPU();
   Graph kron = load("kron:14");
   Graph hub = directed_with_hub();
   for (Graph* g : {&kron, &hub}) {
     const std::vector<float> cpu = run_app(App::kPageRank, *g, 0, EngineOptions{}).ranks;
-    for (GpuGather gather : {GpuGather::kBinned, GpuGather::kTiled}) {
+    for (GpuGather gather : {GpuGather::kTiled, GpuGather::kBinned, GpuGather::kGroups}) {
       for (int p : {1, 3}) {
         EngineOptions o;
         o.backend = Backend::kCuda, o.devices = p, o.comm = Comm::kP2p, o.gpu_gather = gather;
@@ -220,10 +222,10 @@ Graph out_hubs() {
   return g;
 }
 
-// --gpu_lb=split (hubs' edges shared by every block) and
-// --gpu_bucket_min=warp give the CPU's depths and distances, and split
-// examines each edge of a forced push exactly once.
-TEST(GpuBackendVariants, SplitHubsAndWarpMinimaMatchTheCpu) {
+// --gpu_lb=split (the default: hubs' edges shared by every block) and twc,
+// --gpu_bucket_min=warp (the default) and thread give the CPU's depths and
+// distances, and split examines each edge of a forced push exactly once.
+TEST(GpuBackendVariants, SplitHubsAndBucketMinimaMatchTheCpu) {
   SKIP_WITHOUT_GPU();
   Graph hubs = out_hubs();
   ASSERT_GE(hubs.out().degree(30), 21000u);
@@ -234,18 +236,21 @@ TEST(GpuBackendVariants, SplitHubsAndWarpMinimaMatchTheCpu) {
     const AppOutput bfs = run_app(App::kBfs, *g, s, EngineOptions{});
     const AppOutput sssp = run_app(App::kSssp, *g, s, EngineOptions{});
     for (int p : {1, 3}) {
-      EngineOptions o;
-      o.backend = Backend::kCuda, o.devices = p, o.comm = Comm::kP2p, o.gpu_lb = GpuLb::kSplit;
-      o.direction = Direction::kPush;
-      const AppOutput b = run_app(App::kBfs, *g, s, o);
-      EXPECT_EQ(b.ints, bfs.ints) << which << " split P=" << p;
-      if (p == 1 && g == &hubs) {
-        EXPECT_EQ(b.multi.edges(), g->num_edges()) << "each edge once";
+      for (GpuLb lb : {GpuLb::kSplit, GpuLb::kTwc}) {
+        EngineOptions o;
+        o.backend = Backend::kCuda, o.devices = p, o.comm = Comm::kP2p, o.gpu_lb = lb;
+        o.direction = Direction::kPush;
+        const std::string where = which + " " + gpu_lb_name(lb) + " P=" + std::to_string(p);
+        const AppOutput b = run_app(App::kBfs, *g, s, o);
+        EXPECT_EQ(b.ints, bfs.ints) << where;
+        if (p == 1 && g == &hubs) {
+          EXPECT_EQ(b.multi.edges(), g->num_edges()) << where << ": each edge once";
+        }
+        EXPECT_EQ(run_app(App::kSssp, *g, s, o).ints, sssp.ints) << where;
       }
-      EXPECT_EQ(run_app(App::kSssp, *g, s, o).ints, sssp.ints) << which << " split P=" << p;
-      EngineOptions w;
-      w.backend = Backend::kCuda, w.devices = p, w.comm = Comm::kP2p, w.gpu_bucket_min = GpuBucketMin::kWarp;
-      EXPECT_EQ(run_app(App::kSssp, *g, s, w).ints, sssp.ints) << which << " warp minima P=" << p;
+      EngineOptions t;
+      t.backend = Backend::kCuda, t.devices = p, t.comm = Comm::kP2p, t.gpu_bucket_min = GpuBucketMin::kThread;
+      EXPECT_EQ(run_app(App::kSssp, *g, s, t).ints, sssp.ints) << which << " thread minima P=" << p;
     }
   }
 }

@@ -16,14 +16,14 @@ DEFINE_int64(source, -1, "BFS/SSSP source vertex (default: lowest id with an out
 DEFINE_int32(sources, 0,
              "BFS/SSSP: run from N random sources with out-edges (from --seed), report the median and spread");
 DEFINE_string(backend, "auto", "auto (the GPUs if any is usable, else the CPU), cuda or cpu");
-DEFINE_string(gpu_lb, "twc",
-              "GPU push load balance: twc (thread/warp/block per vertex by degree), lb (edge-balanced per block) or "
-              "split (twc, hubs' edges shared by every block)");
-DEFINE_string(gpu_bucket_min, "thread",
-              "GPU SSSP lowest-bucket minimum: thread (an atomic per thread) or warp (one per warp)");
-DEFINE_string(gpu_gather, "groups",
-              "GPU PageRank gather: groups (one lane count per chunk, a block per hub), binned (by in-degree: "
-              "lanes, a warp, hubs split over blocks) or tiled (equal tiles of rows + edges)");
+DEFINE_string(gpu_lb, "split",
+              "GPU push load balance: split (twc, hubs' edges shared by every block), twc (thread/warp/block per "
+              "vertex by degree) or lb (edge-balanced per block)");
+DEFINE_string(gpu_bucket_min, "warp",
+              "GPU SSSP lowest-bucket minimum: warp (one atomic per warp) or thread (one per thread)");
+DEFINE_string(gpu_gather, "tiled",
+              "GPU PageRank gather: tiled (equal tiles of rows + edges), groups (one lane count per chunk, a block "
+              "per hub) or binned (by in-degree: lanes, a warp, hubs split over blocks)");
 DEFINE_int32(gpu_steps_per_sync, 16,
              "one GPU device: on long runs of thin push supersteps (grids, roads), queue this many supersteps "
              "before the host reads their status (BFS, label propagation)");

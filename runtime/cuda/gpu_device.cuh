@@ -49,7 +49,7 @@ class GpuDevice {
   DeviceArray<vid_t> samples, sample_roots;  // WCC: the vertices whose roots vote for the giant
   int group = 32;                            // gather: lanes per vertex
   // The gather's variant (--gpu_gather; runtime/gpu_gather_plan.h).
-  GpuGather sum_gather = GpuGather::kGroups;
+  GpuGather sum_gather = GpuGather::kTiled;
   DeviceArray<vid_t> bin_list, bin_hubs;  // binned: the lane bins; the hubs (tiled: the split rows)
   std::array<uint64_t, kLaneBins + 1> bin_start{};
   DeviceArray<GatherPiece> pieces;
