@@ -15,7 +15,7 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 
 plan() {
   cat <<'PLAN'
-Here (no GPU needed; ~15 min on 2 cores the first time):
+Here (no GPU needed; 2-15 min on 2 cores the first time):
   scripts/gpu_check.sh pack .gpu        # sm_90 chatty, chatty_gpu_tests, chatty_copy_bench + Debian libraries (18 MB)
 Then one device call (nvidia-h100-x1 or nvidia-h200), carry [".gpu"], timeout_s 470:
   GPU_CHECK_BUDGET=420 scripts/gpu_check.sh run $OUT
@@ -29,12 +29,12 @@ runs out). Measured on an H200 (2026-11-26) in brackets:
   gtests    150  chatty_gpu_tests, one process: every app x P x transports x load balance vs the CPU [7-10]
   memcheck  100  compute-sanitizer memcheck, every app, P = 1 and 3, kron:10 (Firecracker only) [6]
   bench     150  BFS/SSSP/WCC/PR on kron:22 and grid:2000x2000, GPU vs the same binary's CPU, copy bench [25-30]
-  variants  150  each performance variant against its default on both graphs, validated [46-54 for 6 of 12]
+  variants  150  each performance variant against its default on both graphs, validated [107 for 14 rows]
   pytests   120  gpu_cli_test.py (MPI ranks of GPU devices too) and reference_test.py (cuda) [26-30]
   ncu        30  one PageRank run profiled: a kernel must show in the report [4-5]
   extra      rest racecheck/initcheck/synccheck on BFS and PR, P = 4 virtual devices vs P = 1 [17-18]
-Device cost: machine start and transfers (about 30-40 s) + 135-155 s of command:
-about 3 of the 15 minutes.
+Device cost: machine start and transfers (about 30-40 s) + 135-205 s of command:
+about 3-4 of the 15 minutes.
 PLAN
 }
 
