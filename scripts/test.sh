@@ -5,13 +5,18 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/setup.sh
+start=$SECONDS
+# Each pass says when it ends, so the command's time can be kept in bounds.
+took() { echo "== $1: done at $((SECONDS - start)) s"; }
 if command -v clang-format >/dev/null; then
   # Formatting is checked, not left to review.
   unformatted=$(git ls-files '*.h' '*.cc' '*.cu' | xargs clang-format --dry-run 2>&1 | grep -c warning || true)
   [ "$unformatted" = 0 ] || { echo "clang-format: $unformatted lines need formatting (run clang-format -i)"; exit 1; }
 fi
 ./scripts/build.sh
+took "main build"
 (cd "${BUILD_DIR:-build}" && ctest --output-on-failure -j 2)
+took "main tests"
 if [ "${MPICH:-1}" = 1 ] && [ -x /usr/bin/mpicxx.mpich ]; then
   # The cluster layer under MPICH too (the ctest label mpi runs OpenMPI):
   # two ranks, since MPICH busy-polls.
@@ -19,6 +24,7 @@ if [ "${MPICH:-1}" = 1 ] && [ -x /usr/bin/mpicxx.mpich ]; then
   BUILD_DIR=build-mpich TARGET=chatty ./scripts/build.sh -DCHATTY_CUDA=OFF -DMPI_CXX_COMPILER=/usr/bin/mpicxx.mpich
   MPIRUN=mpirun.mpich python3 tests/mpi_test.py build-mpich/chatty build-mpich/tests/data/facebook_combined.txt \
     --portability
+  took "MPICH pass"
 fi
 if [ "${SANITIZE:-1}" = 1 ]; then
   echo "== sanitizer pass (ASan + UBSan)"
@@ -26,6 +32,7 @@ if [ "${SANITIZE:-1}" = 1 ]; then
   # LeakSanitizer does not work under every ptrace-restricted CI sandbox;
   # leaks are not what this pass is for.
   (cd build-asan && ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=print_stacktrace=1 ctest --output-on-failure -j 2)
+  took "sanitizer pass"
 fi
 if [ "${TSAN:-1}" = 1 ] && command -v clang++ >/dev/null; then
   # ThreadSanitizer over the runtime's tests (multi-device, engine, frontier).
@@ -45,6 +52,7 @@ if [ "${TSAN:-1}" = 1 ] && command -v clang++ >/dev/null; then
     KMP_HOT_TEAMS_MAX_LEVEL=2 OMP_TOOL_LIBRARIES="$archer" \
       TSAN_OPTIONS="halt_on_error=1 report_thread_leaks=0 suppressions=$PWD/tests/tsan.supp" \
       build-tsan/tests/chatty_tests --gtest_filter='*Multi*:Engine.*:Partition.*:Frontier.*:Reorder.*' --gtest_brief=1
+    took "thread sanitizer pass"
   fi
 fi
 echo "== all tests passed"
