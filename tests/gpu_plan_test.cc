@@ -111,7 +111,10 @@ TEST(MemoryPlan, CountsTheChunkAndTheMailboxes) {
   pr.out_targets = false, pr.in_edges = true, pr.frontier = false, pr.published = true;
   const DeviceLayout p = plan_device_layout(g, one, 0, pr);
   EXPECT_EQ(p.targets, 0u);
-  EXPECT_EQ(p.published, uint64_t(g.num_vertices()) * 8);
+  // Published values, and the tiled gather's tiles and split-row slots.
+  EXPECT_EQ(p.published, uint64_t(g.num_vertices()) * 8 + gather_tiles_bytes(g.num_vertices(), g.num_edges()));
+  pr.sum_gather = GpuGather::kGroups;
+  EXPECT_EQ(plan_device_layout(g, one, 0, pr).published, uint64_t(g.num_vertices()) * 8);
 }
 
 TEST(MemoryPlan, TooLittleMemoryNamesEachShortGpu) {
