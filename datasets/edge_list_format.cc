@@ -159,8 +159,12 @@ namespace {
 // GAP's formats, and files that open with a vertex count, number vertices
 // by position; every other edge list names them by the ids that occur.
 bool positions_by_default(const TextSource& src, const Shape& shape) {
-  const std::string ext = lower(src.path().substr(src.path().find_last_of('.') + 1));
-  return shape.has_count || ext == "el" || ext == "wel" || ext == "el.gz" || ext == "wel.gz";
+  std::string name = lower(src.path());
+  for (const std::string z : {".gz", ".zst", ".zstd", ".bz2"})  // g.el.gz is a GAP .el
+    if (name.size() > z.size() && name.compare(name.size() - z.size(), z.size(), z) == 0)
+      name.resize(name.size() - z.size());
+  const std::string ext = name.substr(name.find_last_of('.') + 1);
+  return shape.has_count || ext == "el" || ext == "wel";
 }
 
 std::string direction_reason(const LoadOptions& opt, const Shape& shape) {

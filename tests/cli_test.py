@@ -92,6 +92,19 @@ class Cli(unittest.TestCase):
                 self.assertIn(key, j)
             self.assertIn("validate    PASS", p.stderr)  # with --json the human lines go to stderr
 
+    def test_validate_reads_the_file_a_second_time(self):
+        # The graph the run was given is checked against an independent
+        # reading of the file; standard input cannot be read twice and says so.
+        g = self.write("und.txt", "# Undirected graph\n10 20\n20 30\n30 30\n")
+        for app in ["bfs", "wcc", "pr"]:
+            p = chatty("run", f"--app={app}", f"--graph={g}", "--validate")
+            self.assertIn("second, independent reading of the file gives the same 3 vertices and 4 edges", p.stderr
+                          + p.stdout)
+        p = subprocess.run([CHATTY, "run", "--app=bfs", "--graph=-", "--format=el", "--validate", "--backend=cpu"],
+                           input="0 1\n1 2\n", capture_output=True, text=True, timeout=60)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertIn("not read a second time (standard input cannot be read twice)", p.stdout + p.stderr)
+
     def test_output_file_format(self):
         out = self.path("bfs.txt")
         g = self.write("g.el", "0 1\n1 2\n3 4\n")

@@ -14,6 +14,7 @@
 #include "apps/cli/run_report.h"
 #include "apps/cli/run_setup.h"
 #include "comm/cluster.h"
+#include "datasets/second_reading.h"
 #include "runtime/exchange_policy.h"
 #include "runtime/reorder.h"
 #include "runtime/status.h"
@@ -117,6 +118,22 @@ Prepared prepare(const RunSetup& s) {
   if (p.part) mark_readers(s, p.g, *p.part, cluster());
   p.partition_s += omp_get_wtime() - t0;
   return p;
+}
+
+// --validate's check of the reading itself: the file read again by an
+// independent parser must give the graph the run was given, in the input's
+// ids. Returns a note for a PASS line, or the failure.
+Validation check_reading(const RunSetup& s, const Graph& input, const VertexIds& ids) {
+  std::string why;
+  if (!can_read_again(FLAGS_graph, &why))
+    return {true, FLAGS_graph.find(':') != std::string::npos && why.rfind("a generated", 0) == 0
+                      ? ""
+                      : "; the file is not read a second time (" + why + ")"};
+  const SecondReading r = read_again(FLAGS_graph, s.lopt);
+  const std::string diff = compare_with_reading(input, ids, r);
+  if (!diff.empty()) return {false, "FAIL: the graph differs from a second, independent reading of the file: " + diff};
+  return {true, "; a second, independent reading of the file gives the same " + std::to_string(r.ids.size()) +
+                    " vertices and " + std::to_string(r.edges.size()) + " edges"};
 }
 
 // The sources in input ids: --source, N random ones with out-edges (GAP's
@@ -252,6 +269,11 @@ int cmd_run(const std::vector<std::string>& args) {
           validation_message = "from source " + std::to_string(p.info.ids.of(src)) + ": " + v.message;
       }
     }
+  }
+  if (s.validate && validated == "pass" && (!cluster() || cluster()->rank == 0)) {
+    const Validation v = check_reading(s, p.input.num_vertices() ? p.input : g, p.info.ids);
+    validation_message = v.ok ? validation_message + v.message : v.message;
+    if (!v.ok) validated = "fail";
   }
   const double compute_s = median(source_times);
   AppOutput result = in_input_ids(out, p.old_of_new);

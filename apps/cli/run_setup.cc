@@ -28,7 +28,9 @@ DEFINE_int32(gpu_steps_per_sync, 16,
              "one GPU device: on long runs of thin push supersteps (grids, roads), queue this many supersteps "
              "before the host reads their status (BFS, label propagation)");
 DEFINE_int32(repeat, 1, "run the app this many times on the loaded graph and report the median");
-DEFINE_bool(validate, false, "check the result against the sequential reference");
+DEFINE_bool(validate, false,
+            "check the result against the sequential reference, and the graph against a second, independent "
+            "reading of the file");
 DEFINE_string(output, "", "write 'id value' per vertex to this file");
 DEFINE_string(reorder, "auto",
               "relabel vertices by degree before running: auto (for pr), degree or none; "
