@@ -255,12 +255,13 @@ uint64_t isolated_vertices(const Graph& g) {
 std::string write_edge_list(const Graph& g, const std::string& path, EdgeListStyle style, const VertexIds& input_ids) {
   // GAP reads .el/.wel ids as positions, so positions are written; SNAP text
   // keeps the input's ids, as a reader of the ids that occur takes them.
-  const VertexIds ids = style == EdgeListStyle::kSnap ? input_ids : VertexIds{};
+  const bool gap = style == EdgeListStyle::kGapEl || style == EdgeListStyle::kGapWel;
+  const VertexIds ids = gap ? VertexIds{} : input_ids;
   std::vector<std::string> notes;
-  if (style != EdgeListStyle::kSnap && input_ids.scheme == IdScheme::kOccurring)
+  if (gap && input_ids.scheme == IdScheme::kOccurring)
     notes.push_back("the input's ids are not kept: GAP's .el/.wel number vertices by position 0.." +
                     std::to_string(g.num_vertices() - 1) + " (write .txt to keep them)");
-  if (style == EdgeListStyle::kSnap)
+  if (!gap)
     if (const uint64_t lone = isolated_vertices(g))
       notes.push_back(std::to_string(lone) +
                       " isolated vertices are not in the file: an edge list names vertices by "
@@ -269,19 +270,25 @@ std::string write_edge_list(const Graph& g, const std::string& path, EdgeListSty
   const bool weighted = g.weighted() && style != EdgeListStyle::kGapEl;
   CHATTY_CHECK(g.weighted() || style != EdgeListStyle::kGapWel,
                path + ": the graph has no weights and .wel needs one per edge (write .el)");
+  // Only SNAP text has a header: GAP's reader stops at a '#' line, and a
+  // CSV reader takes the first line for column names.
   std::string header;
-  if (undirected) header = "# Undirected graph (each unordered pair of nodes is saved once)\n";
   if (style == EdgeListStyle::kSnap) {
-    if (!undirected) header = "# Directed graph\n";
+    header = undirected ? "# Undirected graph (each unordered pair of nodes is saved once)\n" : "# Directed graph\n";
     header += "# Nodes: " + std::to_string(g.num_vertices()) + " Edges: " + std::to_string(edges_once(g)) + "\n";
+  } else if (undirected) {
+    notes.push_back(
+        "the graph is undirected and each edge is written once, with no header to say so: read it "
+        "back with --undirected (GAP: -s), or write .txt to keep it");
   }
+  const char sep = style == EdgeListStyle::kCsv ? ',' : ' ';
   write_text_graph(g, path, header, [&](vid_t u, vid_t v, weight_t w, std::string& s) {
     if (undirected && v < u) return;  // each edge once
     append_uint(s, ids.of(u));
-    s.push_back(' ');
+    s.push_back(sep);
     append_uint(s, ids.of(v));
     if (weighted) {
-      s.push_back(' ');
+      s.push_back(sep);
       append_uint(s, w);
     }
     s.push_back('\n');

@@ -6,6 +6,7 @@
 #include <fstream>
 
 #include "datasets/cgr_format.h"
+#include "datasets/file_compressor.h"
 #include "datasets/generators.h"
 #include "datasets/text_formats.h"
 #include "datasets/text_source.h"
@@ -25,15 +26,6 @@ std::string extension(const std::string& path) {
   size_t dot = path.find_last_of('.');
   if (dot == std::string::npos || (slash != std::string::npos && dot < slash)) return "";
   return lower(path.substr(dot + 1));
-}
-
-// The path without a compression suffix: "g.txt.gz" names a .txt.
-std::string without_compression(const std::string& path) {
-  for (const char* z : {".gz", ".zst", ".zstd", ".bz2"}) {
-    const size_t k = std::strlen(z);
-    if (path.size() > k && lower(path.substr(path.size() - k)) == z) return path.substr(0, path.size() - k);
-  }
-  return path;
 }
 
 const char* format_name(Format f) {
@@ -83,7 +75,7 @@ Format resolve_format(const std::string& what, const TextSource& src, Format ask
   }
   if (content != Format::kAuto) return content;
   if (what == "-") return Format::kEdgeList;
-  return format_of_path(without_compression(what));
+  return format_of_path(without_compression_suffix(what));
 }
 
 Graph load_file(const std::string& what, const LoadOptions& opt, LoadInfo& info) {
@@ -234,6 +226,7 @@ std::string save_graph_to(const Graph& g, const std::string& path, const std::st
     case Format::kEdgeList: {
       const EdgeListStyle style = ext == "el"    ? EdgeListStyle::kGapEl
                                   : ext == "wel" ? EdgeListStyle::kGapWel
+                                  : ext == "csv" ? EdgeListStyle::kCsv
                                                  : EdgeListStyle::kSnap;
       return write_edge_list(g, path, style, ids);
     }
@@ -249,10 +242,29 @@ std::string save_graph_to(const Graph& g, const std::string& path, const std::st
 }  // namespace
 
 std::string save_graph(const Graph& g, const std::string& path, Format format, const VertexIds& ids) {
-  const std::string ext = extension(path);
-  const Format f = format == Format::kAuto ? format_of_path(path) : format;
+  // "g.el.gz": a .el, gzip-compressed.
+  const Compression z = compression_of_name(path);
+  const std::string plain = without_compression_suffix(path);
+  const std::string ext = extension(plain);
+  const Format f = format == Format::kAuto ? format_of_path(plain) : format;
+  CHATTY_CHECK(z == Compression::kNone || f != Format::kCgr,
+               path + ": a .cgr is mapped in place and cannot be compressed (write .cgr)");
   std::string note;
-  write_replacing(path, [&](const std::string& tmp) { note = save_graph_to(g, tmp, ext, f, ids); });
+  write_replacing(path, [&](const std::string& tmp) {
+    if (z == Compression::kNone) {
+      note = save_graph_to(g, tmp, ext, f, ids);
+      return;
+    }
+    const std::string text = tmp + ".text";
+    try {
+      note = save_graph_to(g, text, ext, f, ids);
+      compress_file(text, tmp, z);
+    } catch (const Error&) {
+      std::remove(text.c_str());
+      throw;
+    }
+    std::remove(text.c_str());
+  });
   return note;
 }
 

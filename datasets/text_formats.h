@@ -26,14 +26,16 @@ Graph load_matrix_market(TextSource& src, const LoadOptions& opt, LoadInfo& info
 // METIS .graph: undirected when every edge is listed in both of its lines.
 Graph load_metis(TextSource& src, const LoadOptions& opt, LoadInfo& info);
 
-// Edge list layouts: GAP's .el (two columns) and .wel (three), and SNAP's
-// text (.txt .edges .snap: "# Directed graph"/"# Undirected graph" and
-// "# Nodes: N Edges: M" header, a weight column when weighted).
-enum class EdgeListStyle { kGapEl, kGapWel, kSnap };
+// Edge list layouts: GAP's .el (two columns) and .wel (three), positions,
+// no header; SNAP's text (.txt .edges .snap: "# Directed graph"/"# Undirected
+// graph" and "# Nodes: N Edges: M" header, a weight column when weighted);
+// .csv "u,v[,w]" with no header. SNAP text and CSV keep the input's ids.
+enum class EdgeListStyle { kGapEl, kGapWel, kSnap, kCsv };
 
 // Writers for `chatty convert` and round-trip tests. An undirected graph is
 // written with each edge once (u <= v) under a header that says so (.mtx
-// "symmetric"; SNAP's "# Undirected graph" in edge lists), and in both
+// "symmetric"; SNAP's "# Undirected graph" in .txt; the note says what .el,
+// .wel and .csv cannot), and in both
 // directions in .gr, marked by a comment this reader honours. Each returns
 // a note for the user when something of the graph could not be written
 // (weights in .el), else "".

@@ -103,12 +103,16 @@ TEST(MatrixMarket, SymmetricPatternAndIntegralRealValues) {
 }
 
 // Every format writes a graph that reads back the same, directedness and
-// weights included, with no option on the way back in: .el keeps no weights
-// (two columns, as GAP reads it) and .wel needs them.
+// weights included: .el keeps no weights (two columns, as GAP reads it) and
+// .wel needs them; .el, .wel and .csv have no header, so an undirected
+// graph's note says to read it back with --undirected. A compression suffix
+// compresses (the loader takes it by its magic).
 class RoundTrip : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(RoundTrip, EveryFormatPreservesTheGraph) {
   const std::string ext = GetParam();
+  const std::string plain = ext.substr(0, ext.find('.'));  // "el.gz": a .el
+  const bool headerless = plain == "el" || plain == "wel" || plain == "csv";
   LoadOptions gen;
   gen.seed = 7;
   Graph undirected = load_graph("kron:9", gen);
@@ -119,25 +123,37 @@ TEST_P(RoundTrip, EveryFormatPreservesTheGraph) {
   int k = 0;
   for (Graph* g : {&undirected, &undirected_weighted, &directed, &directed_plain}) {
     const std::string p = temp_path("rt" + std::to_string(k++) + "." + ext);
-    if (ext == "wel" && !g->weighted()) {
+    if (plain == "wel" && !g->weighted()) {
       EXPECT_THAT(testing::error_of([&] { save_graph(*g, p); }), ::testing::HasSubstr("has no weights"));
       continue;
     }
     const std::string note = save_graph(*g, p);
-    if (ext == "txt") {  // a SNAP edge list cannot name isolated vertices, and says so
+    auto says = [&](const char* what) { return note.find(what) != std::string::npos; };
+    if (plain == "txt" || plain == "csv") {  // an edge list of ids cannot name isolated vertices, and says so
       std::vector<char> touched(g->num_vertices(), 0);
       const auto adj = adjacency(*g);
       for (vid_t u = 0; u < g->num_vertices(); ++u)
         for (auto [v, w] : adj[u]) touched[u] = touched[v] = 1;
       const bool isolated = std::count(touched.begin(), touched.end(), 0) > 0;
-      EXPECT_EQ(note.find("isolated vertices are not in the file") != std::string::npos, isolated) << note;
-    } else
-      EXPECT_EQ(note.empty(), !(ext == "el" && g->weighted())) << ext << ": " << note;
-    LoadOptions positions;  // the graphs number vertices by position, isolated ones too
-    positions.ids = IdChoice::kPositions;
-    Graph h = load_graph(p, positions);
+      EXPECT_EQ(says("isolated vertices are not in the file"), isolated) << note;
+    }
+    EXPECT_EQ(says("read it back with --undirected"), headerless && !g->directed()) << ext << ": " << note;
+    EXPECT_EQ(says("weights not written"), plain == "el" && g->weighted()) << ext << ": " << note;
+    if (!headerless && plain != "txt") {
+      EXPECT_EQ(note, "") << ext;
+    }
+    if (ext != plain) {
+      std::ifstream f(p, std::ios::binary);
+      unsigned char magic[2] = {0, 0};
+      f.read(reinterpret_cast<char*>(magic), 2);
+      EXPECT_NE(magic[0], '0') << ext << ": compressed";
+    }
+    LoadOptions back;  // the graphs number vertices by position, isolated ones too
+    back.ids = IdChoice::kPositions;
+    back.build.symmetrize = headerless && !g->directed();
+    Graph h = load_graph(p, back);
     EXPECT_EQ(h.directed(), g->directed()) << ext;
-    if (ext == "el") {
+    if (plain == "el") {
       EXPECT_FALSE(h.weighted());
       EXPECT_EQ(unweighted(adjacency(*g)), adjacency(h));
     } else {
@@ -146,16 +162,43 @@ TEST_P(RoundTrip, EveryFormatPreservesTheGraph) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Formats, RoundTrip, ::testing::Values("el", "wel", "txt", "gr", "mtx", "cgr"));
+INSTANTIATE_TEST_SUITE_P(Formats, RoundTrip,
+                         ::testing::Values("el", "wel", "txt", "csv", "gr", "mtx", "cgr", "el.gz", "txt.zst",
+                                           "mtx.bz2"),
+                         [](const ::testing::TestParamInfo<std::string>& i) {
+                           std::string n = i.param;
+                           std::replace(n.begin(), n.end(), '.', '_');
+                           return n;
+                         });
 
-TEST(Writers, GapEdgeListsHaveTwoOrThreeColumnsAndNoHeaderWhenDirected) {
-  Graph d = load_graph(write_file("gap.wel", "0 1 5\n1 2 7\n"), {});
-  save_graph(d, temp_path("gap_out.el"));
-  save_graph(d, temp_path("gap_out.wel"));
-  std::ifstream el(temp_path("gap_out.el")), wel(temp_path("gap_out.wel"));
-  std::string a((std::istreambuf_iterator<char>(el)), {}), b((std::istreambuf_iterator<char>(wel)), {});
-  EXPECT_EQ(a, "0 1\n1 2\n");
-  EXPECT_EQ(b, "0 1 5\n1 2 7\n");
+TEST(Writers, CompressedCgrIsRefused) {
+  Graph g = load_graph("kron:6", {});
+  EXPECT_THAT(testing::error_of([&] { save_graph(g, temp_path("g.cgr.gz")); }),
+              ::testing::HasSubstr("cannot be compressed"));
+}
+
+TEST(Writers, CsvIsCommaSeparatedInTheInputsIds) {
+  LoadInfo info;
+  Graph d = load_graph(write_file("ids.txt", "10 20 5\n20 30 7\n"), {}, &info);
+  save_graph(d, temp_path("ids_out.csv"), Format::kAuto, info.ids);
+  std::ifstream f(temp_path("ids_out.csv"));
+  std::string a((std::istreambuf_iterator<char>(f)), {});
+  EXPECT_EQ(a, "10,20,5\n20,30,7\n");
+}
+
+// GAP's reader stops at a '#' line: no header, undirected graphs included.
+TEST(Writers, GapEdgeListsHaveTwoOrThreeColumnsAndNoHeader) {
+  for (bool undirected : {false, true}) {
+    LoadOptions o;
+    o.build.symmetrize = undirected;
+    Graph d = load_graph(write_file("gap.wel", "0 1 5\n1 2 7\n"), o);
+    save_graph(d, temp_path("gap_out.el"));
+    save_graph(d, temp_path("gap_out.wel"));
+    std::ifstream el(temp_path("gap_out.el")), wel(temp_path("gap_out.wel"));
+    std::string a((std::istreambuf_iterator<char>(el)), {}), b((std::istreambuf_iterator<char>(wel)), {});
+    EXPECT_EQ(a, "0 1\n1 2\n") << undirected;
+    EXPECT_EQ(b, "0 1 5\n1 2 7\n") << undirected;
+  }
 }
 
 TEST(Cgr, IsUsedInPlaceAndKeepsFlags) {
