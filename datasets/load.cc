@@ -63,6 +63,30 @@ Format format_of_content(const TextBlock& b) {
   return Format::kAuto;
 }
 
+// Whether the first line that is not a comment holds two to four numbers,
+// as every edge list's lines do.
+bool looks_like_edge_list(const TextBlock& b) {
+  size_t pos = 0;
+  const size_t n = std::min<size_t>(b.size, 1 << 16);
+  while (pos < n) {
+    size_t end = pos;
+    while (end < n && b.data[end] != '\n') ++end;
+    const std::string line(b.data + pos, end - pos);
+    pos = end + 1;
+    const size_t first = line.find_first_not_of(" \t\r");
+    if (first == std::string::npos || line[first] == '#' || line[first] == '%') continue;
+    int fields = 0;
+    for (size_t k = first; k < line.size();) {
+      const size_t e = std::min(line.find_first_of(" \t\r,", k), line.size());
+      if (line.find_first_not_of("0123456789.-+eE", k) < e) return false;
+      ++fields;
+      k = std::min(line.find_first_not_of(" \t\r,", e), line.size());
+    }
+    return fields >= 2 && fields <= 4;
+  }
+  return false;
+}
+
 // --format wins when the content does not contradict it, the content wins
 // over the extension, and an unknown extension is an error unless the
 // content says what it is.
@@ -75,7 +99,14 @@ Format resolve_format(const std::string& what, const TextSource& src, Format ask
   }
   if (content != Format::kAuto) return content;
   if (what == "-") return Format::kEdgeList;
-  return format_of_path(without_compression_suffix(what));
+  try {
+    return format_of_path(without_compression_suffix(what));
+  } catch (const Error&) {
+    // A name without a known extension ("web-Google", "graph.gz"): lines of
+    // numbers are an edge list.
+    if (looks_like_edge_list(src.first())) return Format::kEdgeList;
+    throw;
+  }
 }
 
 Graph load_file(const std::string& what, const LoadOptions& opt, LoadInfo& info) {

@@ -230,6 +230,9 @@ std::unique_ptr<TextSource> TextSource::open(const std::string& path) {
   int fd = std_in ? STDIN_FILENO : ::open(path.c_str(), O_RDONLY);
   if (fd < 0) {
     const bool bare = errno == ENOENT && path.find('/') == std::string::npos;
+    if (bare && (" " + std::string(CHATTY_CATALOG_NAMES) + " ").find(" " + path + " ") != std::string::npos)
+      throw Error(path + ": a data set of the catalogue, not fetched yet: python3 datasets/fetch.py get " + path +
+                  " (then --graph=" + path + ")");
     throw Error(
         path + ": cannot open: " + std::strerror(errno) +
         (bare ? " (not a file, a spec such as kron:20, or a fetched data set: python3 datasets/fetch.py list)" : ""));

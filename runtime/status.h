@@ -14,6 +14,27 @@ class Error : public std::runtime_error {
   explicit Error(const std::string& what) : std::runtime_error(what) {}
 };
 
+// A command line the program cannot take: a flag's value, a flag that does
+// not apply, flags that exclude each other. `chatty` exits 2 for it, 1 for
+// every other Error (the input, the machine).
+class UsageError : public Error {
+ public:
+  using Error::Error;
+};
+
+// Calls f, turning the chatty::Error it throws into a UsageError: for code
+// that checks flags and nothing else.
+template <typename F>
+auto as_usage(F&& f) {
+  try {
+    return f();
+  } catch (const UsageError&) {
+    throw;
+  } catch (const Error& e) {
+    throw UsageError(e.what());
+  }
+}
+
 // Throws chatty::Error(msg) unless cond holds.
 #define CHATTY_CHECK(cond, msg)              \
   do {                                       \

@@ -152,7 +152,7 @@ class Cli(unittest.TestCase):
     def test_bad_input_is_one_error_line(self):
         self.assert_error("run", "--graph=/no/such/file.el", contains="/no/such/file.el: cannot open")
         files = {
-            "x.abc": ("0 1", "unknown format"),
+            "x.abc": ("a b c", "unknown format"),  # lines of numbers would be an edge list
             "bad.el": ("0 1\n1 x\n", "bad.el:2: target id not a non-negative integer"),
             "neg.el": ("0 1\n-1 2\n", "neg.el:2: source id negative"),
             "neg.wel": ("0 1 -5\n", "neg.wel:1: negative weight -5"),

@@ -77,6 +77,51 @@ class Usability(unittest.TestCase):
             self.assertIn(message, p.stderr)
             self.assertLess(time.time() - t0, 3.0, args)  # kron:23 alone takes far longer to generate
 
+    def test_a_flag_that_cannot_apply_is_a_usage_error(self):
+        # One rule for every command (the flags its help lists), exit 2 and
+        # one line; unset values typed out (-1, 0) are not choices.
+        for args, message in ((["convert", "kron:8", self.path("a.el"), "--validate"],
+                               "--validate does not apply to `chatty convert`"),
+                              (["info", "kron:8", "--app=bfs"], "--app does not apply to `chatty info`"),
+                              (["topo", "--graph=kron:8"], "--graph does not apply to `chatty topo`"),
+                              (["generate", "kron:8", self.path("b.el"), "--undirected"], "--undirected does not apply"),
+                              (["run", "--app=kcore", "--graph=kron:8", "--source=3"], "--source: kcore has no source"),
+                              (["run", "--app=bfs", "--graph=kron:8", "--sources=0"], "--sources must be at least 1"),
+                              (["run", "--app=bfs", "--graph=kron:8", "--source=-1"], "--source must be a vertex id"),
+                              (["run", "--app=bfs", "--graph=kron:8", "--backend=gpu"], "unknown --backend 'gpu'")):
+            p = chatty(*args, expect=2)
+            self.assertEqual(p.stderr.strip().splitlines(), ["chatty: error: " + p.stderr.strip()[15:]], args)
+            self.assertIn(message, p.stderr, args)
+        # The input's problems exit 1, as the help says.
+        self.assertIn("cannot open", chatty("run", "--app=bfs", "--graph=/no/such.el", expect=1).stderr)
+        self.assertIn("exit 0 on success, 1 on an error, 2 on a usage error", chatty("run", "--help").stdout.lower())
+
+    def test_smaller_truths(self):
+        # SSSP's generated weights are not the file's.
+        g = self.path("plain.txt")
+        with open(g, "w") as f:
+            f.write("0 1\n1 2\n2 0\n5 6\n")
+        p = chatty("run", "--app=sssp", f"--graph={g}", "--backend=cpu", "--json")
+        j = json.loads(p.stdout.splitlines()[-1])
+        self.assertEqual((j["weighted"], j["weights"]), (False, "generated"))
+        self.assertIn("weights 1..255 generated from --seed", p.stderr)
+        # info tells isolated vertices (no edge) from sinks (in-edges only).
+        el = self.path("gaps.el")
+        with open(el, "w") as f:
+            f.write("0 1\n1 2\n5 6\n")
+        j = json.loads(chatty("info", el, "--json").stdout)
+        self.assertEqual((j["isolated"], j["sinks"]), (2, 2))  # 3 and 4; 2 and 6
+        # A compressed file is read by its magic whatever its name.
+        subprocess.run(f"gzip -c {g} > {self.path('webgraph')}", shell=True, check=True)
+        self.assertEqual(json.loads(chatty("info", self.path("webgraph"), "--json").stdout)["compression"], "gzip")
+        # A catalogue name not fetched yet says how to fetch it.
+        env_home = dict(os.environ, CHATTY_DATA=self.path("nodata"))
+        p = subprocess.run([CHATTY, "run", "--app=bfs", "--graph=usa-road"], capture_output=True, text=True,
+                           env=env_home)
+        self.assertIn("python3 datasets/fetch.py get usa-road", p.stderr)
+        # Defaults as written.
+        self.assertIn("[default: 1e-06]", chatty("run", "--help").stdout)
+
     def test_relabelled_results_are_in_input_ids(self):
         for app in ("wcc", "bfs", "sssp"):
             plain, relabelled = self.path(f"{app}_none.txt"), self.path(f"{app}_degree.txt")
@@ -127,7 +172,7 @@ class Usability(unittest.TestCase):
         again = json.loads(chatty("run", "--app=bfs", "--graph=kron:12", "--backend=cpu", "--sources=5",
                                   "--json").stdout)
         self.assertEqual(again["sources"], j["sources"])  # from --seed, so repeatable
-        self.assertIn("exclude each other", chatty("run", "--sources=2", "--source=1", expect=1).stderr)
+        self.assertIn("exclude each other", chatty("run", "--sources=2", "--source=1", expect=2).stderr)
 
     def test_absurd_thread_counts_stay_fast_on_tiny_graphs(self):
         g = self.path("tiny.el")

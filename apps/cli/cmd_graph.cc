@@ -39,9 +39,10 @@ int write(const char* cmd, const std::string& in, const std::string& out) {
   apply_threads();
   double t0 = omp_get_wtime();
   LoadInfo info;
-  Graph g = load_graph(in, load_options(), &info);
+  const Format out_format = as_usage([] { return parse_format(FLAGS_out_format); });
+  Graph g = load_graph(in, as_usage(load_options), &info);
   double t1 = omp_get_wtime();
-  const std::string note = save_graph(g, out, parse_format(FLAGS_out_format), info.ids);
+  const std::string note = save_graph(g, out, out_format, info.ids);
   if (!note.empty()) std::fprintf(stderr, "chatty: warning: %s\n", note.c_str());
   double t2 = omp_get_wtime();
   std::printf("%s: %s -> %s: %u vertices, %lu edges (%s%s); load %.3f s, write %.3f s\n", cmd, in.c_str(), out.c_str(),
@@ -100,11 +101,13 @@ int cmd_info(const std::vector<std::string>& args) {
   apply_threads();
   double t0 = omp_get_wtime();
   LoadInfo loaded;
-  Graph g = load_graph(in, load_options(), &loaded);
+  Graph g = load_graph(in, as_usage(load_options), &loaded);
   // As `run --reorder=degree` (PageRank's default) relabels: within the
   // chunks of --devices, so each chunk keeps its vertices and edges.
-  CHATTY_CHECK(FLAGS_reorder == "auto" || FLAGS_reorder == "degree" || FLAGS_reorder == "none",
-               "--reorder must be auto, degree or none");
+  as_usage([] {
+    CHATTY_CHECK(FLAGS_reorder == "auto" || FLAGS_reorder == "degree" || FLAGS_reorder == "none",
+                 "--reorder must be auto, degree or none");
+  });
   Partition part;
   if (FLAGS_devices > 1) part = partition_graph(g, FLAGS_devices);
   if (FLAGS_reorder == "degree") {
@@ -114,15 +117,22 @@ int cmd_info(const std::vector<std::string>& args) {
   const double load_s = omp_get_wtime() - t0;
   const vid_t n = g.num_vertices();
   std::vector<eid_t> deg(n);
-  eid_t max_deg = 0, isolated = 0, self_loops = 0;
+  eid_t max_deg = 0, no_out = 0, isolated = 0, self_loops = 0;
   const Csr& c = g.out();
-#pragma omp parallel for schedule(dynamic, 1024) reduction(max : max_deg) reduction(+ : isolated, self_loops)
+  std::vector<char> has_in(n, 0);  // racy writes of the same 1
+#pragma omp parallel for schedule(dynamic, 1024) reduction(max : max_deg) reduction(+ : no_out, self_loops)
   for (vid_t v = 0; v < n; ++v) {
     deg[v] = c.degree(v);
     max_deg = std::max(max_deg, deg[v]);
-    isolated += deg[v] == 0;
-    for (eid_t e = c.offsets[v]; e < c.offsets[v + 1]; ++e) self_loops += c.targets[e] == v;
+    no_out += deg[v] == 0;
+    for (eid_t e = c.offsets[v]; e < c.offsets[v + 1]; ++e) {
+      self_loops += c.targets[e] == v;
+      __atomic_store_n(&has_in[c.targets[e]], 1, __ATOMIC_RELAXED);
+    }
   }
+#pragma omp parallel for reduction(+ : isolated)
+  for (vid_t v = 0; v < n; ++v) isolated += deg[v] == 0 && !has_in[v];
+  const eid_t sinks = no_out - isolated;  // in-edges but no out-edge
   std::nth_element(deg.begin(), deg.begin() + n / 2, deg.end());
   const eid_t median = deg[n / 2];
   const double mean = double(g.num_edges()) / double(n);
@@ -135,9 +145,12 @@ int cmd_info(const std::vector<std::string>& args) {
     j.add("format", loaded.format).add("compression", loaded.compression);
     j.add("direction_reason", loaded.direction_reason);
     j.add("ids", loaded.ids.name()).add("ids_range", loaded.ids.describe(n));
-    j.add("degree_min", uint64_t(isolated ? 0 : *std::min_element(deg.begin(), deg.end())));
+    j.add("degree_min", uint64_t(no_out ? 0 : *std::min_element(deg.begin(), deg.end())));
     j.add("degree_max", uint64_t(max_deg)).add("degree_mean", mean).add("degree_median", uint64_t(median));
-    j.add("isolated", uint64_t(isolated)).add("self_loops", uint64_t(self_loops)).add("load_s", load_s);
+    j.add("isolated", uint64_t(isolated))
+        .add("sinks", uint64_t(sinks))
+        .add("self_loops", uint64_t(self_loops))
+        .add("load_s", load_s);
     std::printf("%s\n", j.str().c_str());
     return 0;
   }
@@ -154,9 +167,10 @@ int cmd_info(const std::vector<std::string>& args) {
   std::printf("format       %s%s\n", loaded.format.c_str(),
               loaded.compression.empty() ? "" : (", " + loaded.compression).c_str());
   std::printf("out-degree   min %lu, median %lu, mean %.2f, max %lu\n",
-              (unsigned long)(isolated ? 0 : *std::min_element(deg.begin(), deg.end())), (unsigned long)median, mean,
+              (unsigned long)(no_out ? 0 : *std::min_element(deg.begin(), deg.end())), (unsigned long)median, mean,
               (unsigned long)max_deg);
-  std::printf("isolated     %lu vertices without out-edges\n", (unsigned long)isolated);
+  std::printf("isolated     %lu vertices without edges\n", (unsigned long)isolated);
+  if (g.directed()) std::printf("sinks        %lu vertices with in-edges only\n", (unsigned long)sinks);
   std::printf("self loops   %lu\n", (unsigned long)self_loops);
   std::printf("load         %.3f s\n", load_s);
   if (FLAGS_devices > 1) print_chunks(g, part);

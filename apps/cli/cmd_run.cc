@@ -36,6 +36,7 @@ struct Prepared {
   std::unique_ptr<Partition> part;
   double load_s = 0, partition_s = 0;
   LoadInfo info;
+  bool weights_made = false;  // SSSP's deterministic weights on a file without them
 
   // `input_id` here is the loader's numbering 0..n-1; info.ids maps it to
   // the ids the user wrote.
@@ -63,6 +64,7 @@ Prepared prepare_rank(const RunSetup& s, const ClusterPlace& rank) {
   const AppSpec& app = app_spec(s.app);
   RankGraph rg = load_rank_graph(FLAGS_graph, s.lopt, rank, app.needs_in_edges, &p.info);
   p.g = std::move(rg.g);
+  p.weights_made = app.needs_weights && !p.g.weighted();
   add_default_weights(s.app, p.g, s.default_weights, s.seed);  // on input ids, as in one process
   if (s.reorders()) {  // within chunks: every rank derives the same ids from the degrees alone
     Reordered r = reorder_by_degree(p.g, rg.bounds);
@@ -102,6 +104,7 @@ Prepared prepare(const RunSetup& s) {
   t0 = omp_get_wtime();
   // Default SSSP weights hash the input's ids, so they are made first and
   // travel with their edges.
+  p.weights_made = app_spec(s.app).needs_weights && !p.g.weighted();
   add_default_weights(s.app, p.g, s.default_weights, s.seed);
   if (s.reorders()) {
     Reordered r = reorder_by_degree(p.g, p.part ? p.part->bounds : std::vector<vid_t>{});
@@ -191,11 +194,20 @@ std::string list(const std::vector<double>& v, const char* fmt) {
   return t;
 }
 
+// Where the edge weights come from: the file, SSSP's generated ones, or none.
+const char* weights_of(const Prepared& p) {
+  if (p.weights_made) return "generated";
+  return p.g.weighted() ? "file" : p.info.weights_dropped ? "ignored" : "none";
+}
+
 std::string graph_line(const Prepared& p) {
   const Graph& g = p.g;
   std::string why = p.info.direction_reason.empty() ? "" : ": " + p.info.direction_reason;
   std::string what = p.info.format + (p.info.compression.empty() ? "" : ", " + p.info.compression);
-  std::string weights = g.weighted() ? "weighted" : p.info.weights_dropped ? "weights ignored" : "unweighted";
+  std::string weights = p.weights_made           ? "weights 1..255 generated from --seed"
+                        : g.weighted()           ? "weighted"
+                        : p.info.weights_dropped ? "weights ignored"
+                                                 : "unweighted";
   return FLAGS_graph + ": " + std::to_string(g.num_vertices()) + " vertices, " + std::to_string(g.num_edges()) +
          " edges (" + (g.directed() ? "directed" : "undirected") + why + "; " + weights + "; " + what + "; ids " +
          p.info.ids.name() + ": " + p.info.ids.describe(g.num_vertices()) + ")";
@@ -324,7 +336,7 @@ int cmd_run(const std::vector<std::string>& args) {
     JsonObject j;
     j.add("app", app_name(s.app)).add("graph", FLAGS_graph);
     j.add("vertices", uint64_t(g.num_vertices())).add("edges", uint64_t(g.num_edges()));
-    j.add("directed", g.directed()).add("weighted", g.weighted());
+    j.add("directed", g.directed()).add("weighted", g.weighted() && !p.weights_made).add("weights", weights_of(p));
     j.add("format", p.info.format).add("compression", p.info.compression);
     j.add("direction_reason", p.info.direction_reason);
     j.add("ids", p.info.ids.name()).add("ids_range", p.info.ids.describe(g.num_vertices()));

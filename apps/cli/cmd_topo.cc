@@ -22,7 +22,8 @@ int cmd_topo(const std::vector<std::string>& args) {
   using namespace chatty::topo;
   Topology t;
   if (!FLAGS_topology.empty()) {
-    CHATTY_CHECK(!FLAGS_bench, "--bench measures this machine; it cannot be combined with --topology");
+    as_usage(
+        [] { CHATTY_CHECK(!FLAGS_bench, "--bench measures this machine; it cannot be combined with --topology"); });
     t = load_topology(FLAGS_topology);
   } else {
     t = probe();

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <optional>
 #include <string>
 
@@ -34,6 +35,7 @@ const std::vector<CommandHelp>& commands() {
         "format",
         "ids",
         "undirected",
+        "symmetrize",
         "source",
         "sources",
         "backend",
@@ -85,21 +87,23 @@ const std::vector<CommandHelp>& commands() {
        "Converts a graph between formats, chosen by OUT's extension: .el (two columns, as GAP reads it),\n"
        ".wel (three), .txt/.edges/.snap (SNAP text with a header), .gr (DIMACS), .mtx (Matrix Market),\n"
        ".cgr (ChattyGraph's binary, loaded in place). Undirected graphs stay undirected.",
-       {"out_format", "format", "ids", "undirected", "dedupe", "drop_self_loops", "seed", "threads"},
+       {"graph", "out", "out_format", "format", "ids", "undirected", "symmetrize", "dedupe", "drop_self_loops", "seed",
+        "threads"},
        "  chatty convert soc-LiveJournal1.txt.gz lj.cgr --undirected\n"
        "  chatty convert road.mtx road.gr"},
       {"generate",
        "chatty generate SPEC OUT [flags]",
        "Writes a generated graph: kron:SCALE[:EF] (Graph500 Kronecker), urand:SCALE[:EF] (uniform\n"
        "random), grid:WxH (2D grid); all undirected.",
-       {"out_format", "seed", "threads"},
+       {"graph", "out", "out_format", "seed", "threads"},
        "  chatty generate kron:20 kron20.cgr\n"
        "  chatty generate grid:1000x1000 grid.el"},
       {"info",
        "chatty info FILE|SPEC [flags]",
        "Prints |V|, |E|, directedness, weights and degree statistics; with --devices=P, the chunks the\n"
        "multi-device runtime would use.",
-       {"format", "ids", "undirected", "devices", "reorder", "json", "threads"},
+       {"graph", "format", "ids", "undirected", "symmetrize", "dedupe", "drop_self_loops", "seed", "devices", "reorder",
+        "json", "threads"},
        "  chatty info facebook_combined.txt\n"
        "  chatty info kron:20 --devices=4"},
       {"topo",
@@ -139,6 +143,15 @@ std::string nearest(const std::string& word, const std::vector<std::string>& nam
   return best_d <= std::max<size_t>(2, word.size() / 3) ? best : "";
 }
 
+// A default as a person writes it: gflags prints doubles with 17 digits
+// (1e-06 as 9.9999999999999995e-07).
+std::string shown_default(const gflags::CommandLineFlagInfo& info) {
+  if (info.type != "double") return info.default_value;
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g", std::strtod(info.default_value.c_str(), nullptr));
+  return buf;
+}
+
 void print_flag(const char* name) {
   gflags::CommandLineFlagInfo info;
   if (!gflags::GetCommandLineFlagInfo(name, &info)) return;
@@ -147,7 +160,7 @@ void print_flag(const char* name) {
   std::printf("%-28s %s", head.c_str(), info.description.c_str());
   if (!info.default_value.empty() && info.default_value != "0" && info.default_value != "false" &&
       info.description.find("default") == std::string::npos)
-    std::printf(" [default: %s]", info.default_value.c_str());
+    std::printf(" [default: %s]", shown_default(info).c_str());
   std::printf("\n");
 }
 
@@ -275,6 +288,32 @@ std::string bad_flag_value_error(int argc, char** argv) {
     // Parsing sets the flag, as gflags would a moment later.
     if (gflags::SetCommandLineOption(f.name.c_str(), value.c_str()).empty())
       return "--" + f.name + "=" + value + ": --" + f.name + " takes " + takes(info.type);
+  }
+  return {};
+}
+
+std::string inapplicable_flag_error(const std::string& command, int argc, char** argv) {
+  const CommandHelp* c = nullptr;
+  for (const CommandHelp& h : commands())
+    if (command == h.name) c = &h;
+  if (!c) return {};
+  auto takes_flag = [&](const std::string& name) {
+    return std::any_of(c->flags.begin(), c->flags.end(), [&](const char* f) { return name == f; });
+  };
+  for (const FlagArg& f : flag_args(argc, argv)) {
+    std::string name = f.name;
+    gflags::CommandLineFlagInfo info;
+    if (!gflags::GetCommandLineFlagInfo(name.c_str(), &info) && name.rfind("no", 0) == 0) name = name.substr(2);
+    if (!gflags::GetCommandLineFlagInfo(name.c_str(), &info) || info.filename.find("gflags") != std::string::npos)
+      continue;  // unknown flags have their own error; gflags' own (--flagfile) apply everywhere
+    if (takes_flag(name)) continue;
+    std::string applies;
+    for (const CommandHelp& h : commands())
+      if (std::any_of(h.flags.begin(), h.flags.end(), [&](const char* g) { return name == g; }))
+        applies += std::string(applies.empty() ? "" : ", ") + h.name;
+    return "--" + name + " does not apply to `chatty " + command + "`" +
+           (applies.empty() ? "" : " (it is a flag of " + applies + ")") + "; `chatty " + command +
+           " --help` lists its flags";
   }
   return {};
 }

@@ -24,6 +24,11 @@ std::string unknown_flag_error(int argc, char** argv);
 // gflags parses, which would print a line per bad value and exit.
 std::string bad_flag_value_error(int argc, char** argv);
 
+// An error line for the first flag given that `command` does not take
+// (`convert --validate`, `topo --graph`), "" when all apply; one rule for
+// every command, from the flags its help lists.
+std::string inapplicable_flag_error(const std::string& command, int argc, char** argv);
+
 // "unknown command 'X'" with the nearest command.
 std::string unknown_command_error(const std::string& command);
 

@@ -48,6 +48,7 @@ int main(int argc, char** argv) {
       std::fprintf(stderr, "chatty: error: %s\n", err.c_str());
       return 2;
     }
+  std::vector<char*> given(argv, argv + argc);  // gflags reorders argv
   gflags::SetVersionString("0.1.0");
   gflags::ParseCommandLineFlags(&argc, &argv, true);
   std::vector<std::string> args(argv + 1, argv + argc);
@@ -57,6 +58,11 @@ int main(int argc, char** argv) {
   }
   const std::string cmd = args.front();
   args.erase(args.begin());
+  if (const std::string err = chatty::cli::inapplicable_flag_error(cmd, int(given.size()), given.data());
+      !err.empty()) {
+    std::fprintf(stderr, "chatty: error: %s\n", err.c_str());
+    return 2;
+  }
   try {
     if (cmd == "run") return chatty::cli::cmd_run(args);
     if (cmd == "convert") return chatty::cli::cmd_convert(args);
@@ -64,6 +70,9 @@ int main(int argc, char** argv) {
     if (cmd == "info") return chatty::cli::cmd_info(args);
     if (cmd == "topo") return chatty::cli::cmd_topo(args);
     std::fprintf(stderr, "chatty: error: %s\n", chatty::cli::unknown_command_error(cmd).c_str());
+    return 2;
+  } catch (const chatty::UsageError& e) {
+    std::fprintf(stderr, "chatty: error: %s\n", e.what());
     return 2;
   } catch (const chatty::Error& e) {
     std::fprintf(stderr, "chatty: error: %s\n", e.what());

@@ -74,27 +74,36 @@ Reorder parse_reorder(const std::string& s) {
 
 RunSetup check_run_flags() {
   RunSetup s;
-  s.app = parse_app(FLAGS_app);
-  s.reorder = parse_reorder(FLAGS_reorder);
-  CHATTY_CHECK(FLAGS_backend == "auto" || FLAGS_backend == "cpu" || FLAGS_backend == "cuda",
-               "unknown --backend '" + FLAGS_backend + "' (auto, cpu or cuda)");
-  CHATTY_CHECK(FLAGS_repeat >= 1, "--repeat must be at least 1");
-  CHATTY_CHECK(FLAGS_source >= -1, "--source must be a vertex id >= 0");
-  CHATTY_CHECK(FLAGS_sources >= 0, "--sources must be >= 0");
-  if (FLAGS_sources > 0) {
-    CHATTY_CHECK(s.has_source(),
-                 std::string("--sources: ") + app_name(s.app) + " has no source (" + apps_with_source() + " do)");
-    CHATTY_CHECK(FLAGS_source == -1, "--source and --sources exclude each other (one fixed source, or N random ones)");
-    CHATTY_CHECK(FLAGS_output.empty(), "--output writes one result: with --sources, give one --source instead");
-  }
-  s.threads = apply_threads();
-  s.eopt = engine_options();
-  s.eopt.gpu_lb = parse_gpu_lb(FLAGS_gpu_lb);
-  s.eopt.gpu_gather = parse_gpu_gather(FLAGS_gpu_gather);
-  s.eopt.gpu_bucket_min = parse_gpu_bucket_min(FLAGS_gpu_bucket_min);
-  CHATTY_CHECK(FLAGS_gpu_steps_per_sync >= 1 && FLAGS_gpu_steps_per_sync <= 1024,
-               "--gpu_steps_per_sync must be 1..1024");
-  s.eopt.gpu_steps_per_sync = FLAGS_gpu_steps_per_sync;
+  as_usage([&] {
+    s.app = parse_app(FLAGS_app);
+    s.reorder = parse_reorder(FLAGS_reorder);
+    CHATTY_CHECK(FLAGS_backend == "auto" || FLAGS_backend == "cpu" || FLAGS_backend == "cuda",
+                 "unknown --backend '" + FLAGS_backend + "' (auto, cpu or cuda)");
+    CHATTY_CHECK(FLAGS_repeat >= 1, "--repeat must be at least 1");
+    // A flag given must apply: -1 and 0 are the unset values, not choices.
+    const bool source_given = !gflags::GetCommandLineFlagInfoOrDie("source").is_default;
+    const bool sources_given = !gflags::GetCommandLineFlagInfoOrDie("sources").is_default;
+    CHATTY_CHECK(!source_given || FLAGS_source >= 0, "--source must be a vertex id >= 0");
+    CHATTY_CHECK(!sources_given || FLAGS_sources >= 1, "--sources must be at least 1");
+    CHATTY_CHECK(!source_given || s.has_source(),
+                 std::string("--source: ") + app_name(s.app) + " has no source (" + apps_with_source() + " do)");
+    if (FLAGS_sources > 0) {
+      CHATTY_CHECK(s.has_source(),
+                   std::string("--sources: ") + app_name(s.app) + " has no source (" + apps_with_source() + " do)");
+      CHATTY_CHECK(FLAGS_source == -1,
+                   "--source and --sources exclude each other (one fixed source, or N random ones)");
+      CHATTY_CHECK(FLAGS_output.empty(), "--output writes one result: with --sources, give one --source instead");
+    }
+    s.threads = apply_threads();
+    s.eopt = engine_options();
+    s.eopt.gpu_lb = parse_gpu_lb(FLAGS_gpu_lb);
+    s.eopt.gpu_gather = parse_gpu_gather(FLAGS_gpu_gather);
+    s.eopt.gpu_bucket_min = parse_gpu_bucket_min(FLAGS_gpu_bucket_min);
+    CHATTY_CHECK(FLAGS_gpu_steps_per_sync >= 1 && FLAGS_gpu_steps_per_sync <= 1024,
+                 "--gpu_steps_per_sync must be 1..1024");
+    s.eopt.gpu_steps_per_sync = FLAGS_gpu_steps_per_sync;
+    s.lopt = load_options();
+  });
   const ClusterPlace* rank = cluster_start(s.eopt.devices);
   // Ranks agree on one backend: a rank without a GPU fails all of them
   // (--backend=cuda) or takes them all to the CPU (auto).
@@ -159,7 +168,6 @@ RunSetup check_run_flags() {
                "--small_bytes must be 0..2^30 (got " + std::to_string(s.eopt.small_bytes) + ")");
   CHATTY_CHECK(s.eopt.batch_bytes >= 64 && s.eopt.batch_bytes <= s.eopt.ring_bytes / 2,
                "--batch_bytes must be 64..ring_bytes/2 (got " + std::to_string(s.eopt.batch_bytes) + ")");
-  s.lopt = load_options();
   s.lopt.weights = app_spec(s.app).needs_weights ? WeightUse::kNeeded : WeightUse::kIgnored;
   check_writable(FLAGS_output, "--output");
   check_writable(FLAGS_trace, "--trace");
