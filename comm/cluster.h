@@ -10,10 +10,12 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "comm/fabric.h"
 #include "comm/transport.h"
 #include "runtime/engine_options.h"
+#include "runtime/status.h"
 
 namespace chatty {
 
@@ -83,9 +85,20 @@ void cluster_allgather(void* values, size_t item_bytes, const uint64_t* begin);
 void cluster_or(void* values, size_t bytes);
 
 // A collective after work that may fail on some ranks only: returns the
-// error of the lowest rank that has one (every rank gets the same), or ""
-// when none has. Without a cluster, returns `mine`.
+// error of the lowest rank that has one, "rank R: " first unless every
+// rank had it, the same text on every rank; or "" when none has. Without a
+// cluster, returns `mine`.
 std::string cluster_agree_error(const std::string& mine);
+
+// An error every rank of the cluster holds (from cluster_agree_error), so
+// that rank 0 alone prints it.
+class AgreedError : public Error {
+ public:
+  using Error::Error;
+};
+
+// Throws AgreedError(cluster_agree_error(mine)) when any rank has an error.
+void cluster_throw_agreed(const std::string& mine);
 
 // RDMA devices for the verbs data path: their names, or why there are none
 // (this machine's kernel has no InfiniBand support: ibv_get_device_list
@@ -127,5 +140,9 @@ SwitchPoint cluster_switch_point(bool measure_again);
 
 // The largest of every rank's `value`; a collective.
 double cluster_max(double value);
+
+// The ranks whose `value` differs from rank 0's, ascending (every rank gets
+// the same list); a collective. Empty without a cluster.
+std::vector<int> cluster_ranks_differing(uint64_t value);
 
 }  // namespace chatty

@@ -31,7 +31,11 @@ void cluster_gather(void*, size_t, const uint64_t*) {}
 void cluster_allgather(void*, size_t, const uint64_t*) {}
 void cluster_or(void*, size_t) {}
 std::string cluster_agree_error(const std::string& mine) { return mine; }
+void cluster_throw_agreed(const std::string& mine) {
+  if (!mine.empty()) throw AgreedError(mine);
+}
 double cluster_max(double value) { return value; }
+std::vector<int> cluster_ranks_differing(uint64_t) { return {}; }
 SwitchPoint cluster_switch_point(bool) { return {size_t(32) << 10, "built without MPI"}; }
 
 }  // namespace chatty

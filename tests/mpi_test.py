@@ -23,6 +23,12 @@ FACEBOOK = sys.argv[2] if len(sys.argv) > 2 else "build/tests/data/facebook_comb
 PORTABILITY = "--portability" in sys.argv
 MPIRUN = shutil.which(os.environ.get("MPIRUN", "mpirun"))
 LAYOUTS = [(2, 1), (2, 2)] if PORTABILITY else [(1, 2), (2, 1), (2, 2), (3, 1), (4, 1)]  # ranks x devices
+# The other graphs and options each take two layouts, between them every
+# rank count: the layouts' partitions are kron's matrix, the graphs' data
+# (and the mpirun launches cost a second each on this 2-core machine).
+SOME_LAYOUTS = [(2, 2), (3, 1)]
+# A transport between ranks: two of them, and four.
+TRANSPORT_LAYOUTS = LAYOUTS if PORTABILITY else [(2, 2), (4, 1)]
 
 # Oversubscribed ranks on a small box; chatty picks OpenMPI's one-sided
 # component itself (its default, osc rdma, crashes on 64-bit CAS).
@@ -72,12 +78,12 @@ class Ranks(unittest.TestCase):
             bad = [v for v in a if a[v] != b[v]]
             self.assertEqual(bad[:5], [], what)
 
-    def check_graph(self, graph, extra=(), rank_extra=()):
+    def check_graph(self, graph, extra=(), rank_extra=(), layouts=None):
         for app in APPS:
             ref = self.path(f"{app}.ref")
             p = chatty(0, f"--app={app}", f"--graph={graph}", f"--output={ref}", *extra)
             self.assertEqual(p.returncode, 0, p.stderr)
-            for ranks, devices in LAYOUTS:
+            for ranks, devices in layouts or LAYOUTS:
                 got = self.path(f"{app}.{ranks}.{devices}")
                 what = f"{app} on {graph}, {ranks} ranks x {devices} devices"
                 p = chatty(ranks, f"--app={app}", f"--graph={graph}", f"--devices={devices}", f"--output={got}",
@@ -103,19 +109,19 @@ class Ranks(unittest.TestCase):
 
     @unittest.skipIf(PORTABILITY, "the full matrix runs under OpenMPI")
     def test_urand(self):
-        self.check_graph("urand:12")
+        self.check_graph("urand:12", layouts=[(4, 1), (1, 2)])
 
     @unittest.skipIf(PORTABILITY, "the full matrix runs under OpenMPI")
     def test_grid(self):
-        self.check_graph("grid:30x40")
+        self.check_graph("grid:30x40", layouts=SOME_LAYOUTS)
 
     @unittest.skipIf(PORTABILITY, "the full matrix runs under OpenMPI")
     def test_real_graph(self):
-        self.check_graph(FACEBOOK, ["--undirected"])
+        self.check_graph(FACEBOOK, ["--undirected"], layouts=[(2, 1), (4, 1)])
 
     @unittest.skipIf(PORTABILITY, "the full matrix runs under OpenMPI")
     def test_per_peer_exchange_and_no_migration(self):
-        self.check_graph("kron:11", ["--exchange=peer", "--migrate=false"])
+        self.check_graph("kron:11", ["--exchange=peer", "--migrate=false"], layouts=SOME_LAYOUTS)
 
     def test_migration_across_ranks(self):
         # Blocks migrate across ranks (claimed by compare-and-swap on the
@@ -224,19 +230,21 @@ class Ranks(unittest.TestCase):
     @unittest.skipIf(PORTABILITY, "the full matrix runs under OpenMPI")
     def test_relabelled_ranks(self):
         # Every app relabelled by degree within chunks on every rank.
-        self.check_graph("kron:11", rank_extra=["--reorder=degree"])
+        self.check_graph("kron:11", rank_extra=["--reorder=degree"], layouts=[(2, 1), (3, 1)])
 
     def test_streamed_rings(self):
         # Rings far smaller than a superstep's records: batches wrap around
         # the ring and senders wait for receivers to free room.
         self.check_graph("urand:11", rank_extra=["--comm=mpi_ring", "--ring_bytes=4096", "--batch_bytes=256",
-                                                 "--small_bytes=0"])
+                                                 "--small_bytes=0"],
+                         layouts=TRANSPORT_LAYOUTS)
 
     def test_ring_lanes(self):
         # Three rings per pair, each fed by one thread of the sender's team
         # and read by one of the receiver's, small enough to wrap and fill.
         self.check_graph("urand:11", rank_extra=["--comm=mpi_ring", "--ring_lanes=3", "--ring_bytes=8192",
-                                                 "--batch_bytes=256", "--small_bytes=0"])
+                                                 "--batch_bytes=256", "--small_bytes=0"],
+                         layouts=TRANSPORT_LAYOUTS)
 
     def test_ranks_without_edges(self):
         # A triangle among 1000 vertices (positions: "# Nodes: 1000" keeps the
@@ -269,7 +277,8 @@ class Ranks(unittest.TestCase):
 
     def test_small_messages_two_sided(self):
         # Every pair's records go as one two-sided message, whatever their size.
-        self.check_graph("kron:11", rank_extra=["--comm=mpi_ring", "--small_bytes=1073741824"])
+        self.check_graph("kron:11", rank_extra=["--comm=mpi_ring", "--small_bytes=1073741824"],
+                         layouts=TRANSPORT_LAYOUTS)
 
     def test_switch_point_is_measured_once_and_cached(self):
         # Seed 003's small/large switch: measured between two ranks on the
@@ -299,10 +308,10 @@ class Ranks(unittest.TestCase):
         self.assertIn("--small_bytes must be auto, measure or a byte count", p.stderr)
 
     def test_one_put_per_peer(self):
-        self.check_graph("urand:11", rank_extra=["--comm=mpi_put"])
+        self.check_graph("urand:11", rank_extra=["--comm=mpi_put"], layouts=TRANSPORT_LAYOUTS)
 
     def test_two_sided_baseline(self):
-        self.check_graph("urand:11", rank_extra=["--comm=mpi_alltoallv"])
+        self.check_graph("urand:11", rank_extra=["--comm=mpi_alltoallv"], layouts=TRANSPORT_LAYOUTS)
 
     def test_transport_that_cannot_reach_ranks_is_refused(self):
         p = chatty(2, "--comm=host")
@@ -345,7 +354,49 @@ class Ranks(unittest.TestCase):
             p = chatty(2, *args)
             self.assertNotEqual(p.returncode, 0, args)
             errors = [l for l in p.stderr.splitlines() if l.startswith("chatty: error:")]
-            self.assertEqual(len(errors), 2, p.stderr)  # one line from each rank
+            self.assertEqual(len(errors), 1, p.stderr)  # every rank holds it; rank 0 says it
+
+    def one_rank_differs(self, mine, theirs, ranks=(1, 2)):
+        """Rank 0 runs `mine`, the others `theirs` (an MPMD launch): the job
+        ends within seconds, non-zero, with one line."""
+        base = [CHATTY, "run", "--backend=cpu", "--app=bfs"]
+        t0 = time.time()
+        p = run([MPIRUN, "-np", "1", *base, *mine, ":", "-np", str(ranks[1]), *base, *theirs], timeout=60)
+        self.assertNotEqual(p.returncode, 0, p.stderr)
+        self.assertLess(time.time() - t0, 30)
+        errors = [l for l in p.stderr.splitlines() if l.startswith("chatty: error:")]
+        self.assertEqual(len(errors), 1, p.stderr)
+        return errors[0]
+
+    def test_a_file_missing_on_one_rank_ends_the_job(self):
+        line = self.one_rank_differs([f"--graph={FACEBOOK}"], [f"--graph={self.path('missing.txt')}"], (1, 1))
+        self.assertIn("rank 1: ", line)
+        self.assertIn("missing.txt: cannot open", line)
+
+    def test_a_different_file_on_one_rank_is_refused(self):
+        half = self.path("half.txt")
+        with open(FACEBOOK) as f, open(half, "w") as g:
+            g.writelines(f.readlines()[:100000])
+        line = self.one_rank_differs([f"--graph={FACEBOOK}"], [f"--graph={half}"])
+        self.assertIn("ranks 1, 2 loaded a different graph from rank 0's", line)
+
+    def test_standard_input_under_ranks_is_refused(self):
+        with open(FACEBOOK) as f:
+            p = subprocess.run([MPIRUN, "-np", "2", CHATTY, "run", "--backend=cpu", "--graph=-"], stdin=f,
+                               capture_output=True, text=True, timeout=60, env=ENV)
+        self.assertNotEqual(p.returncode, 0)
+        self.assertIn("a pipe or standard input can be read by only one", p.stderr)
+        fifo = self.path("fifo")
+        os.mkfifo(fifo)
+        p = chatty(2, f"--graph={fifo}")  # nothing writes it: a rank reading it would wait forever
+        self.assertIn("a pipe or standard input can be read by only one", p.stderr)
+
+    def test_rank_zeros_unwritable_output_reaches_every_rank(self):
+        p = chatty(2, "--graph=kron:10", f"--output={self.path('no/such/dir/out.txt')}")
+        self.assertNotEqual(p.returncode, 0)
+        errors = [l for l in p.stderr.splitlines() if l.startswith("chatty: error:")]
+        self.assertEqual(len(errors), 1, p.stderr)
+        self.assertIn("cannot write", errors[0])
 
     def test_more_ranks_than_vertices_is_refused(self):
         p = chatty(3, "--graph=grid:1x2")  # fails before any rank waits on another

@@ -62,26 +62,41 @@ Prepared prepare_rank(const RunSetup& s, const ClusterPlace& rank) {
   Prepared p;
   double t0 = omp_get_wtime();
   const AppSpec& app = app_spec(s.app);
-  RankGraph rg = load_rank_graph(FLAGS_graph, s.lopt, rank, app.needs_in_edges, &p.info);
-  p.g = std::move(rg.g);
-  p.weights_made = app.needs_weights && !p.g.weighted();
-  add_default_weights(s.app, p.g, s.default_weights, s.seed);  // on input ids, as in one process
-  if (s.reorders()) {  // within chunks: every rank derives the same ids from the degrees alone
-    Reordered r = reorder_by_degree(p.g, rg.bounds);
-    p.g = std::move(r.graph);
-    p.old_of_new = std::move(r.old_of_new);
-    p.new_of_old = std::move(r.new_of_old);
+  // Every stretch between collectives agrees on its errors (rank_graph.h).
+  RankGraph rg;
+  agreed([&] { rg = load_rank_graph(FLAGS_graph, s.lopt, rank, app.needs_in_edges, &p.info); });
+  // Ranks that loaded different graphs (a stale copy on one node) would
+  // exchange nonsense: they agree on what they hold first.
+  const std::vector<int> differ = cluster_ranks_differing(rg.fingerprint);
+  if (!differ.empty()) {
+    std::string which;
+    for (int r : differ) which += (which.empty() ? "" : ", ") + std::to_string(r);
+    // The same line on every rank; rank 0 prints it.
+    throw AgreedError("rank" + std::string(differ.size() > 1 ? "s " : " ") + which +
+                      " loaded a different graph from rank 0's (|V|, |E|, degrees or edges differ): every rank must "
+                      "read the same file (a shared file system, or identical copies)");
   }
-  prepare_graph(s.app, p.g, s.default_weights, s.seed);
-  if (s.validate) {
-    p.input = load_graph(FLAGS_graph, s.lopt);
-    prepare_graph(s.app, p.input, s.default_weights, s.seed);
-  }
-  p.load_s = omp_get_wtime() - t0;
-  t0 = omp_get_wtime();
-  p.part = std::make_unique<Partition>(partition_at(p.g, std::move(rg.bounds), p.g.rows_lo(), p.g.rows_hi()));
+  agreed([&] {
+    p.g = std::move(rg.g);
+    p.weights_made = app.needs_weights && !p.g.weighted();
+    add_default_weights(s.app, p.g, s.default_weights, s.seed);  // on input ids, as in one process
+    if (s.reorders()) {  // within chunks: every rank derives the same ids from the degrees alone
+      Reordered r = reorder_by_degree(p.g, rg.bounds);
+      p.g = std::move(r.graph);
+      p.old_of_new = std::move(r.old_of_new);
+      p.new_of_old = std::move(r.new_of_old);
+    }
+    prepare_graph(s.app, p.g, s.default_weights, s.seed);
+    if (s.validate) {
+      p.input = load_graph(FLAGS_graph, s.lopt);
+      prepare_graph(s.app, p.input, s.default_weights, s.seed);
+    }
+    p.load_s = omp_get_wtime() - t0;
+    t0 = omp_get_wtime();
+    p.part = std::make_unique<Partition>(partition_at(p.g, std::move(rg.bounds), p.g.rows_lo(), p.g.rows_hi()));
+  });
   cluster_or(p.part->boundary.data(), p.part->boundary.size());
-  p.part->list_boundary();
+  agreed([&] { p.part->list_boundary(); });
   mark_readers(s, p.g, *p.part, &rank);
   p.partition_s = omp_get_wtime() - t0;
   return p;
@@ -230,8 +245,7 @@ int cmd_run(const std::vector<std::string>& args) {
   } catch (const Error& e) {
     failed = e.what();
   }
-  failed = cluster_agree_error(failed);
-  CHATTY_CHECK(failed.empty(), failed);
+  cluster_throw_agreed(failed);
   const Graph& g = p.g;
   const char* backend = backend_name(s.eopt.backend);
 

@@ -9,6 +9,7 @@
 #include "apps/cli/commands.h"
 #include "apps/cli/flags.h"
 #include "apps/cli/help.h"
+#include "comm/cluster.h"
 #include "runtime/status.h"
 
 namespace {
@@ -71,6 +72,9 @@ int main(int argc, char** argv) {
     if (cmd == "topo") return chatty::cli::cmd_topo(args);
     std::fprintf(stderr, "chatty: error: %s\n", chatty::cli::unknown_command_error(cmd).c_str());
     return 2;
+  } catch (const chatty::AgreedError& e) {
+    // Every rank holds it: one line, from rank 0.
+    if (!chatty::cluster() || chatty::cluster()->rank == 0) std::fprintf(stderr, "chatty: error: %s\n", e.what());
   } catch (const chatty::UsageError& e) {
     std::fprintf(stderr, "chatty: error: %s\n", e.what());
     return 2;

@@ -1,6 +1,7 @@
 #include "apps/cli/rank_graph.h"
 
 #include <algorithm>
+#include <functional>
 #include <memory>
 
 #include "datasets/generators.h"
@@ -33,6 +34,28 @@ Buffer<eid_t> gathered_offsets(const Graph& rows, const std::vector<vid_t>& boun
   return off;
 }
 
+uint64_t mix(uint64_t x) {  // splitmix64's finaliser
+  x += 0x9e3779b97f4a7c15ull;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+  return x ^ (x >> 31);
+}
+
+// An order-free hash of the graph: its shape, every vertex's degree and,
+// with `edges`, every edge (a mapped .cgr's targets are left unread).
+uint64_t fingerprint(const Csr& c, bool directed, bool weighted, bool edges) {
+  const vid_t n = c.num_vertices();
+  uint64_t h = mix(n) ^ mix(c.num_edges() + 1) ^ mix(uint64_t(directed) + 2 * uint64_t(weighted) + 7);
+#pragma omp parallel for schedule(dynamic, 4096) reduction(+ : h)
+  for (vid_t u = 0; u < n; ++u) {
+    h += mix((uint64_t(u) << 32) ^ c.degree(u));
+    if (edges)
+      for (eid_t e = c.offsets[u]; e < c.offsets[u + 1]; ++e)
+        h += mix((uint64_t(u) << 32 | c.targets[e]) ^ (weighted ? uint64_t(c.weights[e]) << 40 : 0));
+  }
+  return h;
+}
+
 Buffer<eid_t> copy_offsets(const Csr& c) {
   Buffer<eid_t> off(c.offsets.size());
   std::copy(c.offsets.begin(), c.offsets.end(), off.mutable_data());
@@ -51,14 +74,17 @@ RankGraph load_rank_graph(const std::string& what, const LoadOptions& opt, const
     const vid_t n = vid_t(raw.size() - 1);
     r.bounds = cuts(raw.data(), n, place, what);
     const vid_t lo = r.bounds[size_t(first)], hi = r.bounds[size_t(first + place.local)];
-    Graph rows = generate_rows(spec, opt.seed, raw, lo, hi);
+    Graph rows;
+    agreed([&] { rows = generate_rows(spec, opt.seed, raw, lo, hi); });  // before the collective
     Buffer<eid_t> off = gathered_offsets(rows, r.bounds, place, lo, hi);
     CHATTY_CHECK(off[n] > 0, what + ": empty graph: no edges");
     r.g = graph_of_rows(std::move(off), rows.out(), lo, hi, /*directed=*/false);
     if (info) info->format = "generator", info->direction_reason = "generated";
+    r.fingerprint = mix(std::hash<std::string>{}(what)) ^ fingerprint(r.g.out(), false, false, false);
     return r;
   }
   Graph whole = load_graph(what, opt, info);
+  r.fingerprint = fingerprint(whole.out(), whole.directed(), whole.weighted(), whole.out().targets.owned());
   r.bounds = cuts(whole.out().offsets.data(), whole.num_vertices(), place, what);
   const vid_t lo = r.bounds[size_t(first)], hi = r.bounds[size_t(first + place.local)];
   const bool mapped = !whole.out().targets.owned();  // in place: untouched rows are never read in

@@ -18,13 +18,33 @@
 #include "comm/cluster.h"
 #include "datasets/load.h"
 #include "runtime/graph.h"
+#include "runtime/status.h"
 
 namespace chatty::cli {
 
 struct RankGraph {
   Graph g;                    // rows [bounds[first], bounds[first + local]) held (g.rows_lo(), g.rows_hi())
   std::vector<vid_t> bounds;  // R x P + 1 chunk cuts of the run
+  // What this rank loaded, for the ranks to agree on: |V|, |E|, direction,
+  // weights and every vertex's degree (and, for a text file parsed whole,
+  // every edge), hashed.
+  uint64_t fingerprint = 0;
 };
+
+// Runs f, then agrees with every other rank on the first error any of them
+// had (every rank throws it) before any goes on to a collective: a failure
+// on one rank alone (a missing file) would otherwise leave the others
+// waiting in a collective it never enters.
+template <typename F>
+void agreed(F&& f) {
+  std::string err;
+  try {
+    f();
+  } catch (const Error& e) {
+    err = e.what();
+  }
+  cluster_throw_agreed(err);
+}
 
 // Throws chatty::Error, naming `what`, as load_graph does; `in_edges`: the
 // app reads in-edges (built here, before rows are dropped).

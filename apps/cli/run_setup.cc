@@ -114,7 +114,14 @@ RunSetup check_run_flags() {
   } catch (const Error& e) {
     refused = e.what();
   }
-  if (rank) refused = cluster_agree_error(refused);
+  // Each rank reads the graph itself: a stream can be read by one of them.
+  struct stat st {};
+  const bool stream = FLAGS_graph == "-" || (::stat(FLAGS_graph.c_str(), &st) == 0 && S_ISFIFO(st.st_mode));
+  if (rank && rank->ranks > 1 && stream && refused.empty())
+    refused = "--graph=" + FLAGS_graph +
+              ": every rank reads the graph itself, and a pipe or standard input can be read by only one (write "
+              "it to a file on a shared file system, or convert it to .cgr)";
+  if (rank) cluster_throw_agreed(refused);
   CHATTY_CHECK(refused.empty(), refused);
   if (rank && cluster_max(s.choice.backend == Backend::kCpu ? 1.0 : 0.0) > 0 && s.choice.backend != Backend::kCpu)
     s.choice = {Backend::kCpu, "cpu (auto): another rank has no usable GPU"};
@@ -169,8 +176,16 @@ RunSetup check_run_flags() {
   CHATTY_CHECK(s.eopt.batch_bytes >= 64 && s.eopt.batch_bytes <= s.eopt.ring_bytes / 2,
                "--batch_bytes must be 64..ring_bytes/2 (got " + std::to_string(s.eopt.batch_bytes) + ")");
   s.lopt.weights = app_spec(s.app).needs_weights ? WeightUse::kNeeded : WeightUse::kIgnored;
-  check_writable(FLAGS_output, "--output");
-  check_writable(FLAGS_trace, "--trace");
+  // Only rank 0 writes: its error reaches the others before they load.
+  std::string unwritable;
+  try {
+    check_writable(FLAGS_output, "--output");
+    check_writable(FLAGS_trace, "--trace");
+  } catch (const Error& e) {
+    unwritable = e.what();
+  }
+  if (rank) cluster_throw_agreed(unwritable);
+  CHATTY_CHECK(unwritable.empty(), unwritable);
   s.source = FLAGS_source;
   s.sources = FLAGS_sources;
   s.repeat = FLAGS_repeat;

@@ -240,7 +240,24 @@ std::string cluster_agree_error(const std::string& mine) {
   MPI_Bcast(&len, 1, MPI_INT, first, MPI_COMM_WORLD);
   std::string text = me == first ? mine : std::string(size_t(len), ' ');
   MPI_Bcast(text.data(), len, MPI_CHAR, first, MPI_COMM_WORLD);
-  return text == mine ? text : "rank " + std::to_string(first) + ": " + text;  // a failure the others did not share
+  int shared = text == mine;
+  MPI_Allreduce(MPI_IN_PLACE, &shared, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  return shared ? text : "rank " + std::to_string(first) + ": " + text;  // a failure the others did not share
+}
+
+std::vector<int> cluster_ranks_differing(uint64_t value) {
+  if (!g_started) return {};
+  std::vector<uint64_t> all(size_t(g_place.ranks));
+  check_mpi(MPI_Allgather(&value, 1, MPI_UINT64_T, all.data(), 1, MPI_UINT64_T, MPI_COMM_WORLD), "MPI_Allgather");
+  std::vector<int> differ;
+  for (int r = 1; r < g_place.ranks; ++r)
+    if (all[size_t(r)] != all[0]) differ.push_back(r);
+  return differ;
+}
+
+void cluster_throw_agreed(const std::string& mine) {
+  const std::string agreed = cluster_agree_error(mine);
+  if (!agreed.empty()) throw AgreedError(agreed);
 }
 
 double cluster_max(double value) {
