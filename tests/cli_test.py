@@ -170,7 +170,7 @@ class Cli(unittest.TestCase):
         self.assert_error("run", "--app=nope", contains="unknown app")
         auto = json.loads(chatty("run", "--graph=grid:3x3", "--json", "--backend=auto").stdout.splitlines()[-1])
         if auto["backend"] == "cpu":  # no usable GPU (or no CUDA in this build): cuda is an error, auto says why
-            self.assert_error("run", "--backend=cuda", "--graph=grid:3x3", contains="--backend=cuda: no")
+            self.assert_error("run", "--backend=cuda", "--graph=grid:3x3", contains="--backend=cuda: ")
             self.assertIn("cpu (auto)", chatty("run", "--graph=grid:3x3", "--backend=auto").stdout)
         else:
             j = json.loads(chatty("run", "--backend=cuda", "--graph=grid:3x3", "--validate", "--json").stdout.splitlines()[-1])
