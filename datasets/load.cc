@@ -102,9 +102,12 @@ Format resolve_format(const std::string& what, const TextSource& src, Format ask
   try {
     return format_of_path(without_compression_suffix(what));
   } catch (const Error&) {
-    // A name without a known extension ("web-Google", "graph.gz"): lines of
-    // numbers are an edge list.
-    if (looks_like_edge_list(src.first())) return Format::kEdgeList;
+    // A name without an extension ("web-Google", "graph.gz"), or compressed
+    // data under any name: lines of numbers are an edge list. An unknown
+    // extension stays an error (it may name a format this does not read).
+    const bool nameless = extension(without_compression_suffix(what)).empty();
+    if ((nameless || src.compression() != Compression::kNone) && looks_like_edge_list(src.first()))
+      return Format::kEdgeList;
     throw;
   }
 }

@@ -37,6 +37,8 @@ TEST(BadInput, UnreadableDirectory) {
 
 TEST(BadInput, UnknownFormat) {
   EXPECT_THAT(load_error("g.xyz", "0 1\n"), AllOf(HasSubstr("g.xyz"), HasSubstr("unknown format '.xyz'")));
+  EXPECT_THAT(load_error("nameless", "a b\n"), HasSubstr("unknown format '(no extension)'"));
+  EXPECT_EQ(load_graph(write_file("nameless2", "# a SNAP file\n0 1\n1 2\n"), {}).num_edges(), 2u);
   EXPECT_THAT(error_of([] { parse_format("png"); }), HasSubstr("unknown format 'png'"));
 }
 

@@ -42,7 +42,7 @@ class AgainstSciPy(unittest.TestCase):
 
     def load(self, spec, weighted):
         """The graph as chatty sees it, exported through `chatty convert`."""
-        el = os.path.join(self.tmp.name, spec.replace(":", "_") + ".el")
+        el = os.path.join(self.tmp.name, spec.replace(":", "_") + ".txt")  # SNAP text: its header says undirected
         run("convert", spec, el)
         rows = np.loadtxt(el, dtype=np.int64, comments="#", ndmin=2)
         with open(el) as f:  # an undirected graph is written with each edge once, as SNAP does
