@@ -47,6 +47,11 @@ bool cluster_built();
 const ClusterPlace* cluster_start(int local_devices);
 const ClusterPlace* cluster();
 
+// Watches the other ranks from a thread of this one (comm/mpi/rank_watchdog.h):
+// a rank not seen for `timeout_s` seconds (stopped, hung) is named and the
+// job ends. A collective; 0 turns it off.
+void cluster_watch(double timeout_s);
+
 // Ends the whole job after an error on this rank: the others may be
 // waiting in a collective and would never see the error line.
 [[noreturn]] void cluster_abort(int code);

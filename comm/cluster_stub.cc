@@ -35,6 +35,7 @@ void cluster_throw_agreed(const std::string& mine) {
   if (!mine.empty()) throw AgreedError(mine);
 }
 double cluster_max(double value) { return value; }
+void cluster_watch(double) {}
 std::vector<int> cluster_ranks_differing(uint64_t) { return {}; }
 SwitchPoint cluster_switch_point(bool) { return {size_t(32) << 10, "built without MPI"}; }
 

@@ -75,7 +75,8 @@ const std::vector<CommandHelp>& commands() {
         "small_bytes",
         "migrate_block",
         "migrate_threshold",
-        "migrate_cache_mb"},
+        "migrate_cache_mb",
+        "rank_timeout"},
        "  chatty run --app=bfs --graph=kron:20 --validate\n"
        "  chatty run --app=sssp --graph=road.gr --source=1 --output=dist.txt   (DIMACS ids are 1..N)\n"
        "  zcat web.txt.gz | chatty run --app=pr --graph=- --json\n"

@@ -37,6 +37,9 @@ DEFINE_string(reorder, "auto",
               "results and --source use the input's ids");
 DEFINE_string(trace, "", "write per-superstep statistics of the last run to this CSV file");
 DEFINE_bool(no_default_weights, false, "SSSP: do not add weights 1..255 to an unweighted graph (error instead)");
+DEFINE_double(rank_timeout, 60,
+              "ranks: end the job when a rank shows no sign of life for this many seconds (stopped, hung); 0: "
+              "never");
 DEFINE_bool(quiet, false, "print nothing but the JSON line (with --json); the exit code still tells");
 
 namespace chatty::cli {
@@ -104,7 +107,9 @@ RunSetup check_run_flags() {
     s.eopt.gpu_steps_per_sync = FLAGS_gpu_steps_per_sync;
     s.lopt = load_options();
   });
+  as_usage([] { CHATTY_CHECK(FLAGS_rank_timeout >= 0, "--rank_timeout must be >= 0 (0: never)"); });
   const ClusterPlace* rank = cluster_start(s.eopt.devices);
+  if (rank) cluster_watch(FLAGS_rank_timeout);
   // Ranks agree on one backend: a rank without a GPU fails all of them
   // (--backend=cuda) or takes them all to the CPU (auto).
   std::string refused;

@@ -15,6 +15,7 @@
 
 #include "comm/cluster.h"
 #include "comm/mpi/mpi_util.h"
+#include "comm/mpi/rank_watchdog.h"
 #include "comm/mpi/transports.h"
 #if defined(CHATTY_HAVE_VERBS)
 #include "comm/verbs/verbs_net.h"
@@ -33,7 +34,9 @@ bool g_started = false;
 void finalize_at_exit() {
   int done = 0;
   MPI_Finalized(&done);
-  if (!done) MPI_Finalize();
+  if (done) return;
+  mpi::stop_rank_watchdog();
+  MPI_Finalize();
 }
 
 class ClusterFabric : public Fabric {
@@ -67,6 +70,7 @@ class ClusterFabric : public Fabric {
     const int local = place_.local;
     std::memcpy(mine_.data() + size_t(d % local) * bytes, mine, bytes);
     meeting_.meet(d, [&] {
+      mpi::note_rank_phase(mpi::RankPhase::kRunning, ++supersteps_);
       gathered_.resize(bytes * size_t(devices()));
       MPI_Allgather(mine_.data(), int(bytes) * local, MPI_BYTE, gathered_.data(), int(bytes) * local, MPI_BYTE,
                     MPI_COMM_WORLD);
@@ -108,6 +112,7 @@ class ClusterFabric : public Fabric {
   }
 
  private:
+  uint64_t supersteps_ = 0;  // status agreements so far, for the watchdog
   std::pair<int, MPI_Aint> where(int owner, int w) const {
     return {place_.rank_of(owner), MPI_Aint(owner % place_.local) * kWordsPerDevice + w};
   }
@@ -165,6 +170,10 @@ const ClusterPlace* cluster_start(int local_devices) {
 }
 
 const ClusterPlace* cluster() { return g_started ? &g_place : nullptr; }
+
+void cluster_watch(double timeout_s) {
+  if (g_started) mpi::start_rank_watchdog(timeout_s);
+}
 
 void cluster_abort(int code) {
   std::fflush(stdout);

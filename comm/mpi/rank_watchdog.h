@@ -1,0 +1,25 @@
+// A rank that stops answering without dying (SIGSTOP, a hung node) would
+// leave every other rank waiting forever in a collective or on ring space.
+// Each rank's watchdog thread beats a word of a window of its own and
+// reads the other ranks' words once a second (one-sided: a stopped rank's
+// memory stays readable through osc sm and osc ucx); a rank whose beat has
+// not moved for the deadline is named, with the phase it was last in, and
+// the job ends through MPI_Abort.
+#pragma once
+
+#include <cstdint>
+
+namespace chatty::mpi {
+
+// Where a rank is, for the line that names it.
+enum class RankPhase : uint64_t { kLoading = 1, kRunning = 2 };
+
+// Collective (allocates the window); does nothing when timeout_s <= 0 or
+// there is one rank.
+void start_rank_watchdog(double timeout_s);
+// Before MPI_Finalize; every rank, as the window is freed collectively.
+void stop_rank_watchdog();
+// This rank's phase and superstep, for the others' messages; a local store.
+void note_rank_phase(RankPhase phase, uint64_t superstep);
+
+}  // namespace chatty::mpi
