@@ -6,10 +6,13 @@
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
+#include <charconv>
 #include <cmath>
 #include <cstdlib>
 #include <map>
 #include <memory>
+#include <parallel/algorithm>
+#include <string_view>
 
 #include "datasets/byte_reader.h"
 #include "runtime/status.h"
@@ -86,38 +89,41 @@ class Lines {
 };
 
 // Fields split by blanks or commas.
-std::vector<std::string> fields(const std::string& line) {
-  std::vector<std::string> out;
-  std::string cur;
-  for (char c : line) {
-    if (c == ' ' || c == '\t' || c == '\r' || c == ',') {
-      if (!cur.empty()) out.push_back(std::move(cur)), cur.clear();
-    } else {
-      cur.push_back(c);
-    }
+// Fields split by blanks or commas, as views into `line`.
+std::vector<std::string_view> fields(const std::string& line) {
+  std::vector<std::string_view> out;
+  const auto sep = [](char c) { return c == ' ' || c == '\t' || c == '\r' || c == ','; };
+  for (size_t i = 0; i < line.size();) {
+    while (i < line.size() && sep(line[i])) ++i;
+    const size_t b = i;
+    while (i < line.size() && !sep(line[i])) ++i;
+    if (i > b) out.emplace_back(line.data() + b, i - b);
   }
-  if (!cur.empty()) out.push_back(std::move(cur));
   return out;
 }
 
-bool blank_or(const std::vector<std::string>& f, char comment) { return f.empty() || f[0][0] == comment; }
+bool blank_or(const std::vector<std::string_view>& f, char comment) { return f.empty() || f[0][0] == comment; }
 
 class Reader {
  public:
   Reader(const std::string& path, const LoadOptions& opt) : path_(path), opt_(opt), lines_(path) {}
 
-  uint64_t id(const std::string& s) {
-    char* end = nullptr;
-    errno = 0;
-    const unsigned long long x = std::strtoull(s.c_str(), &end, 10);
-    CHATTY_CHECK(!s.empty() && s[0] != '-' && *end == '\0' && errno == 0, where() + "'" + s + "' is not an id");
+  uint64_t id(std::string_view s) {
+    uint64_t x = 0;
+    const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), x);
+    CHATTY_CHECK(ec == std::errc() && end == s.data() + s.size(), where() + "'" + std::string(s) + "' is not an id");
     return x;
   }
   // A weight as kept (an integer), or 0 where weights are not kept.
-  uint64_t weight(const std::string& s, bool keep) {
-    char* end = nullptr;
-    const double x = std::strtod(s.c_str(), &end);
-    CHATTY_CHECK(*end == '\0' && std::isfinite(x), where() + "'" + s + "' is not a weight");
+  uint64_t weight(std::string_view s, bool keep) {
+    uint64_t whole = 0;
+    if (const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), whole);
+        ec == std::errc() && end == s.data() + s.size())
+      return keep ? whole : 0;
+    double x = 0;
+    const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), x);
+    CHATTY_CHECK(ec == std::errc() && end == s.data() + s.size() && std::isfinite(x),
+                 where() + "'" + std::string(s) + "' is not a weight");
     return keep ? uint64_t(x) : 0;
   }
   std::string where() const { return path_ + ":" + std::to_string(lines_.number) + ": second reading: "; }
@@ -150,15 +156,15 @@ void Reader::edge_list() {
   bool konect = false, has_count = false, ended = false;
   uint64_t count = 0, nodes = 0;
   int columns = 0;  // of the first edge line
-  auto take = [&](const std::vector<std::string>& f) {
+  auto take = [&](const std::vector<std::string_view>& f) {
     if (f.empty()) return;
     const char c0 = f[0][0];
     if (c0 == '#' || c0 == '%') {
       if (columns) return;  // headers come before the edges
-      std::string body = lower(f[0].substr(1));
+      std::string body = lower(std::string(f[0].substr(1)));
       for (size_t k = 1; k < f.size(); ++k) {
         if (!body.empty()) body.push_back(' ');
-        body += lower(f[k]);
+        body += lower(std::string(f[k]));
       }
       const std::string word = body.substr(0, body.find(' '));
       if (c0 == '#' && undirected < 0 && body.rfind("undirected graph", 0) == 0) undirected = 1;
@@ -214,7 +220,7 @@ void Reader::dimacs() {
   uint64_t n = 0;
   std::string line = first_;
   do {
-    const std::vector<std::string> f = fields(line);
+    const std::vector<std::string_view> f = fields(line);
     if (f.empty()) continue;
     if (f[0] == "c") {
       undirected = undirected || line.rfind("c undirected graph", 0) == 0;
@@ -237,7 +243,8 @@ void Reader::dimacs() {
 // (1-based); vertices 1..max(rows, cols); "symmetric" is undirected.
 void Reader::matrix_market() {
   out_.format = "Matrix Market";
-  const std::vector<std::string> banner = fields(lower(first_));
+  const std::string head = lower(first_);
+  const std::vector<std::string_view> banner = fields(head);
   CHATTY_CHECK(banner.size() >= 5, where() + "a short banner");
   const bool symmetric = banner[4] == "symmetric", pattern = banner[3] == "pattern";
   const bool keep = !pattern && opt_.weights == WeightUse::kNeeded;
@@ -246,7 +253,7 @@ void Reader::matrix_market() {
   bool sized = false;
   std::string line;
   while (lines_.next(line)) {
-    const std::vector<std::string> f = fields(line);
+    const std::vector<std::string_view> f = fields(line);
     if (blank_or(f, '%')) continue;
     if (!sized) {
       CHATTY_CHECK(f.size() == 3, where() + "not 'rows cols entries'");
@@ -266,7 +273,7 @@ void Reader::matrix_market() {
 // list 2m neighbours.
 void Reader::metis() {
   out_.format = "METIS";
-  std::vector<std::string> h = fields(first_);
+  const std::vector<std::string_view> h = fields(first_);
   CHATTY_CHECK(h.size() >= 2, where() + "not 'n m [fmt [ncon]]'");
   const uint64_t n = id(h[0]), m = id(h[1]);
   uint64_t fmt = h.size() >= 3 ? id(h[2]) : 0;
@@ -277,7 +284,7 @@ void Reader::metis() {
   uint64_t u = 0;
   std::string line;
   while (lines_.next(line)) {
-    const std::vector<std::string> f = fields(line);
+    const std::vector<std::string_view> f = fields(line);
     if (!f.empty() && f[0][0] == '%') continue;
     ++u;
     if (u > n) continue;
@@ -300,12 +307,12 @@ void Reader::finish(bool undirected) {
   }
   if (opt_.build.drop_self_loops)
     e.erase(std::remove_if(e.begin(), e.end(), [](const ReadEdge& x) { return x.u == x.v; }), e.end());
-  std::sort(e.begin(), e.end());
+  __gnu_parallel::sort(e.begin(), e.end());
   if (opt_.build.dedupe)  // sorted by weight within a pair: the first is the lightest
     e.erase(
         std::unique(e.begin(), e.end(), [](const ReadEdge& a, const ReadEdge& b) { return a.u == b.u && a.v == b.v; }),
         e.end());
-  std::sort(out_.ids.begin(), out_.ids.end());
+  __gnu_parallel::sort(out_.ids.begin(), out_.ids.end());
   out_.ids.erase(std::unique(out_.ids.begin(), out_.ids.end()), out_.ids.end());
 }
 
@@ -317,7 +324,7 @@ SecondReading Reader::read() {
   Format f = opt_.format;
   if (f == Format::kAuto) {
     const std::string head = lower(first_);
-    const std::vector<std::string> w = fields(head);
+    const std::vector<std::string_view> w = fields(head);
     const std::string ext = ext_of(path_);
     if (head.rfind("%%matrixmarket", 0) == 0)
       f = Format::kMatrixMarket;
