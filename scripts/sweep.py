@@ -12,7 +12,11 @@ without redoing finished points.
 DIR/results.jsonl has one line per point (every field of `chatty run
 --json`, the machine, topology fingerprint and commit); DIR/results.csv is
 the tidy table. A SPEC.toml holds a [sweep] table with the same keys:
-apps, graphs, devices, comms, backends, ranks, repeat.
+apps, graphs, devices, comms, backends, ranks, repeat, launcher. Points
+of several ranks start through the launcher (default mpirun: `mpirun -np
+R chatty run ...`; srun gets `-n R`), with --comm between ranks (auto,
+mpi_ring, mpi_put, mpi_alltoallv); the plots put ranks x devices on the
+x axis, a line per transport and rank count.
 """
 import argparse
 import os
@@ -39,6 +43,7 @@ def main():
                        ("ranks", int)):
         r.add_argument("--" + name, type=listed(kind))
     r.add_argument("--repeat", type=int)
+    r.add_argument("--launcher", help='what starts a point\'s ranks ("mpirun", "srun", "mpirun --oversubscribe")')
     rep = sub.add_parser("report", help="write DIR/report from DIR/results.jsonl")
     rep.add_argument("dir")
     c = sub.add_parser("compare", help="B / A per point")
@@ -54,7 +59,7 @@ def main():
     if not os.path.exists(a.chatty):
         sys.exit(f"sweep: no chatty binary at {a.chatty} (build first: ./scripts/build.sh)")
     spec = points.load_spec(a.spec, {k: getattr(a, k) for k in ("apps", "graphs", "devices", "comms", "backends",
-                                                                 "ranks", "repeat")})
+                                                                 "ranks", "repeat", "launcher")})
     failures = runner.sweep(a.chatty, spec, a.out, ROOT)
     print(report.write_report(a.out))
     if failures:

@@ -5,6 +5,7 @@ reason, the report has its plots, and compare reads two sweeps.
 Usage: sweep_test.py CHATTY"""
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -69,6 +70,37 @@ class Sweep(unittest.TestCase):
             self.assertEqual(len(f.read().strip().splitlines()), 37)
         # Nothing left to do: a third run runs no point.
         self.assertIn("0 to run", sweep(*self.args).stderr)
+
+    def test_ranks_axis_runs_through_the_launcher(self):
+        # Points of 2 ranks start under mpirun and report every rank's
+        # devices; transports between ranks need ranks, and host ones a rank.
+        env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
+                   OMPI_MCA_rmaps_base_oversubscribe="1", OMP_NUM_THREADS="1")
+        if os.environ.get("CHATTY_NO_RANK_TESTS"):
+            self.skipTest("ranks are tested in the main pass, not under the sanitizers")
+        if not shutil.which("mpirun"):
+            self.skipTest("no mpirun")
+        probe = subprocess.run(["mpirun", "-np", "2", CHATTY, "run", "--backend=cpu", "--graph=grid:4x4"],
+                               capture_output=True, text=True, env=env)
+        if "cluster " not in probe.stdout:
+            self.skipTest("this chatty has no inter-node layer")
+        r = sweep("run", "--out", self.out, "--chatty", CHATTY, "--apps", "bfs,pr", "--graphs", "kron:10",
+                  "--devices", "1,2", "--comms", "auto,mpi_put,host", "--ranks", "1,2", "--repeat", "1", env=env)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        rows = lines(os.path.join(self.out, "results.jsonl"))
+        self.assertEqual(len(rows), 2 * 2 * 3 * 2)
+        ran = {(x["point"]["app"], x["point"]["devices"], x["point"]["comm"], x["point"]["ranks"]): x for x in rows
+               if "run" in x}
+        for app in ("bfs", "pr"):
+            j = ran[(app, 2, "mpi_put", 2)]["run"]
+            self.assertEqual((j["ranks"], j["devices"]), (2, 4))
+            self.assertTrue(j["multi"]["transport"].startswith("mpi_put"))
+            self.assertEqual(j["validated"], "pass")
+            self.assertIn((app, 2, "auto", 2), ran)
+        reasons = {(x["point"]["comm"], x["point"]["ranks"]): x["skipped"] for x in rows if "skipped" in x}
+        self.assertIn("connects ranks", reasons[("mpi_put", 1)])
+        self.assertIn("does not reach other ranks", reasons[("host", 2)])
+        self.assertGreater(os.path.getsize(os.path.join(self.out, "report", "kron_10_time.png")), 1000)
 
     def test_compare_two_sweeps(self):
         b = os.path.join(self.tmp.name, "b")

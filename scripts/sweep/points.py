@@ -1,13 +1,20 @@
 """What a sweep covers: the points (app x graph x devices x transport x
-backend x ranks) from a TOML file or flags, and why a point cannot run."""
+backend x ranks) from a TOML file or flags, how a point of several ranks is
+launched, and why a point cannot run."""
 import itertools
+import os
+import shlex
 import tomllib
 
 KEYS = ("app", "graph", "devices", "comm", "backend", "ranks")
 HOST_COMMS = {"auto", "host", "host_read", "host_view"}
 GPU_COMMS = {"auto", "uva", "p2p", "nccl", "host"}
+RANK_COMMS = {"auto", "mpi_ring", "mpi_put", "mpi_alltoallv"}  # between ranks (devices inside a rank share memory)
+GPU_RANK_COMMS = {"auto", "mpi_ring", "mpi_put"}
+# launcher: the command that starts a point's ranks, "-np R" (or srun's
+# "-n R") appended: "mpirun", "mpirun --oversubscribe", "srun", ...
 DEFAULTS = {"apps": ["bfs", "sssp", "pr", "wcc"], "graphs": ["kron:18"], "devices": [1, 2, 4], "comms": ["auto"],
-            "backends": ["cpu"], "ranks": [1], "repeat": 3}
+            "backends": ["cpu"], "ranks": [1], "repeat": 3, "launcher": "mpirun"}
 
 
 def load_spec(path=None, overrides=None):
@@ -37,11 +44,25 @@ def key(point):
     return tuple(point[k] for k in KEYS)
 
 
-def skip_reason(point, gpus):
+def launch(launcher, ranks):
+    """The words that start `ranks` ranks of what follows them."""
+    words = shlex.split(launcher)
+    return words + (["-n", str(ranks)] if os.path.basename(words[0]) == "srun" else ["-np", str(ranks)])
+
+
+def skip_reason(point, gpus, no_ranks=None):
     """Why the point cannot run on this machine (None when it can). gpus is
-    the number of usable GPUs (0 when --backend=cuda cannot run)."""
+    the number of usable GPUs (0 when --backend=cuda cannot run); no_ranks
+    why several ranks cannot start here (None when they can)."""
     if point["ranks"] > 1:
-        return "several ranks need the inter-node layer, which this build does not have"
+        if no_ranks:
+            return no_ranks
+        comms = GPU_RANK_COMMS if point["backend"] == "cuda" else RANK_COMMS
+        if point["comm"] not in comms:
+            return f"--comm={point['comm']} does not reach other ranks; ranks use {sorted(comms)}"
+        return None if point["backend"] == "cpu" or gpus else "no usable GPU for --backend=cuda"
+    if point["comm"] in RANK_COMMS - {"auto"}:
+        return f"--comm={point['comm']} connects ranks: this point has one"
     if point["backend"] == "cpu":
         if point["comm"] not in HOST_COMMS:
             return f"--comm={point['comm']} is a GPU transport; host devices use {sorted(HOST_COMMS)}"

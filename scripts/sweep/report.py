@@ -21,18 +21,21 @@ def ok_rows(rows):
 
 
 def series(rows, graph):
-    """(app, comm, backend) -> sorted [(devices, median, min, max)] on one graph."""
+    """(app, comm, backend, ranks) -> sorted [(ranks x devices, median, min,
+    max)] on one graph: a line per transport and rank count."""
     s = defaultdict(list)
     for r in ok_rows(rows):
         p = r["point"]
         if p["graph"] == graph:
-            s[(p["app"], p["comm"], p["backend"])].append((p["devices"], r["median_s"], r["min_s"], r["max_s"]))
+            ranks = p.get("ranks", 1)
+            s[(p["app"], p["comm"], p["backend"], ranks)].append(
+                (ranks * p["devices"], r["median_s"], r["min_s"], r["max_s"]))
     return {k: sorted(v) for k, v in s.items()}
 
 
 def label(k):
-    app, comm, backend = k
-    return f"{app} ({backend}, {comm})"
+    app, comm, backend, ranks = k
+    return f"{app} ({backend}, {comm}" + (f", {ranks} ranks)" if ranks > 1 else ")")
 
 
 def plot_time_and_speedup(rows, graph, out):
@@ -44,14 +47,16 @@ def plot_time_and_speedup(rows, graph, out):
         med = [x[1] * 1e3 for x in v]
         err = [[(x[1] - x[2]) * 1e3 for x in v], [(x[3] - x[1]) * 1e3 for x in v]]
         line = ax_t.errorbar(d, med, yerr=err, marker="o", capsize=3, label=label(k))
-        base = dict((x[0], x[1]) for x in v).get(1)
+        # over one device of one process (the same app and backend)
+        base = dict((x[0], x[1]) for x in v).get(1) or next(
+            (w[0][1] for kk, w in s.items() if kk[0] == k[0] and kk[2] == k[2] and kk[3] == 1 and w[0][0] == 1), None)
         if base:
             ax_s.plot(d, [base / x[1] for x in v], marker="o", color=line[0].get_color(), label=label(k))
     if devices:
         ax_s.plot(devices, devices, "k--", label="ideal (P x)")
-    ax_t.set(xlabel="devices P", ylabel="compute time (ms, median; bars: min-max)", yscale="log",
+    ax_t.set(xlabel="devices (ranks x devices per rank)", ylabel="compute time (ms, median; bars: min-max)", yscale="log",
              title=f"{graph}: time against devices")
-    ax_s.set(xlabel="devices P", ylabel="speed-up over P = 1 (x)", title=f"{graph}: speed-up")
+    ax_s.set(xlabel="devices (ranks x devices per rank)", ylabel="speed-up over one device (x)", title=f"{graph}: speed-up")
     for ax in (ax_t, ax_s):
         ax.set_xticks(devices)
         ax.grid(alpha=0.3)

@@ -4,6 +4,7 @@ where it stopped), with the machine, topology fingerprint and commit."""
 import json
 import os
 import platform
+import shutil
 import statistics
 import subprocess
 import sys
@@ -45,6 +46,20 @@ def usable_gpus(chatty, topo):
     return max(1, len(topo.get("gpus", []))) if p.returncode == 0 else 0
 
 
+def ranks_unavailable(chatty, launcher):
+    """Why points of several ranks cannot run here, or None: the launcher
+    must be found and this chatty built with the inter-node layer."""
+    words = pts.launch(launcher, 2)
+    if not shutil.which(words[0]):
+        return f"no launcher '{words[0]}' on this machine (the sweep's launcher setting)"
+    p = subprocess.run([*words, chatty, "run", "--backend=cpu", "--graph=grid:4x4"], capture_output=True, text=True,
+                       timeout=300)
+    if "cluster " not in p.stdout:
+        return "this chatty has no inter-node layer (built without MPI), or the launcher failed: " + (
+            p.stderr.strip().splitlines() or [f"exit {p.returncode}"])[-1]
+    return None
+
+
 def done_keys(results):
     keys = set()
     if os.path.exists(results):
@@ -59,8 +74,9 @@ def done_keys(results):
     return keys
 
 
-def run_point(chatty, point, repeat, trace):
-    args = [chatty, "run", f"--app={point['app']}", f"--graph={point['graph']}", f"--devices={point['devices']}",
+def run_point(chatty, point, repeat, trace, launcher):
+    ranks = pts.launch(launcher, point["ranks"]) if point["ranks"] > 1 else []
+    args = [*ranks, chatty, "run", f"--app={point['app']}", f"--graph={point['graph']}", f"--devices={point['devices']}",
             f"--comm={point['comm']}", f"--backend={point['backend']}", f"--repeat={repeat}", "--validate", "--json",
             "--quiet", f"--trace={trace}"]
     p = subprocess.run(args, capture_output=True, text=True)
@@ -95,6 +111,7 @@ def sweep(chatty, spec, out_dir, root):
     topo = topology(chatty)
     context = {"machine": machine(), "commit": commit(root), "topology_fingerprint": topo.get("fingerprint", "")}
     gpus = usable_gpus(chatty, topo) if any(p["backend"] == "cuda" for p in todo) else 0
+    no_ranks = ranks_unavailable(chatty, spec["launcher"]) if any(p["ranks"] > 1 for p in todo) else None
     print(f"sweep: {len(finished)} points done before, {len(todo)} to run, into {results}", file=sys.stderr)
     progress = Progress(len(todo))
     failures = 0
@@ -102,13 +119,13 @@ def sweep(chatty, spec, out_dir, root):
         for point in todo:
             name = "_".join(str(point[k]) for k in pts.KEYS).replace(":", "-").replace("/", "-")
             row = {"point": point, **context, "repeat": spec["repeat"]}
-            reason = pts.skip_reason(point, gpus)
+            reason = pts.skip_reason(point, gpus, no_ranks)
             if reason:
                 row["skipped"] = reason
                 progress.step(f"{name}: skipped ({reason})")
             else:
                 trace = os.path.join(out_dir, "traces", name + ".csv")
-                j, err = run_point(chatty, point, spec["repeat"], trace)
+                j, err = run_point(chatty, point, spec["repeat"], trace, spec["launcher"])
                 if err:
                     row["error"] = err
                     failures += 1
