@@ -97,7 +97,7 @@ class Ranks(unittest.TestCase):
                     self.assertTrue(report["multi"]["transport"].startswith(want), what)
                     m = report["multi"]
                     self.assertEqual(sum(map(sum, m["rank_pair_bytes"])), m["bytes_application"], what)
-                    self.assertEqual(len(m["rank_pair_messages"]), ranks, what)
+                    self.assertEqual(len(m["rank_pair_records"]), ranks, what)
                     self.assertEqual(len(m["rank_migrated"]), ranks, what)
                     self.assertEqual(sum(m["rank_migrated"]), m["migrated"], what)
                     times = report["multi"]["device_seconds"]
@@ -272,7 +272,7 @@ class Ranks(unittest.TestCase):
             self.assertEqual(p.returncode, 0, p.stderr)
             j = json.loads(p.stdout.splitlines()[-1])
             m = j["multi"]
-            b, r = m["rank_pair_batches"][0][1], m["rank_pair_messages"][0][1]
+            b, r = m["rank_pair_batches"][0][1], m["rank_pair_records"][0][1]
             self.assertTrue(check(b, r, j["iterations"]), f"--small_bytes={small}: {b} batches, {r} records")
 
     def test_small_messages_two_sided(self):

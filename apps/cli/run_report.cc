@@ -106,7 +106,7 @@ std::string multi_json(const AppOutput& out, double partition_s, int local) {
     return s;
   };
   const uint64_t item = ms.item_bytes;
-  x.raw("pair_bytes", matrix(ms.pair_records, 1, item)).raw("pair_messages", matrix(ms.pair_records, 1, 1));
+  x.raw("pair_bytes", matrix(ms.pair_records, 1, item)).raw("pair_records", matrix(ms.pair_records, 1, 1));
   x.raw("pair_batches", matrix(ms.pair_batches, 1, 1));
   if (R > 1) {
     std::vector<double> per_rank(size_t(R), 0.0);  // vertices each rank's devices computed for their peers
@@ -118,7 +118,7 @@ std::string multi_json(const AppOutput& out, double partition_s, int local) {
   }
   if (R > 1)
     x.raw("rank_pair_bytes", matrix(ms.pair_records, local, item))
-        .raw("rank_pair_messages", matrix(ms.pair_records, local, 1))
+        .raw("rank_pair_records", matrix(ms.pair_records, local, 1))
         .raw("rank_pair_batches", matrix(ms.pair_batches, local, 1));
   return x.str();
 }
