@@ -49,6 +49,7 @@ class ClusterFabric : public Fabric {
     check_mpi(MPI_Win_allocate(MPI_Aint(sizeof(uint64_t)) * kWordsPerDevice * place.local, sizeof(uint64_t),
                                MPI_INFO_NULL, MPI_COMM_WORLD, &base_, &win_),
               "MPI_Win_allocate");
+    mpi::prepare_window(win_, "the cluster fabric");
     std::memset(base_, 0, sizeof(uint64_t) * size_t(kWordsPerDevice) * size_t(place.local));
     MPI_Barrier(MPI_COMM_WORLD);  // every window is zero before anyone reaches into it
     check_mpi(MPI_Win_lock_all(MPI_MODE_NOCHECK, win_), "MPI_Win_lock_all");

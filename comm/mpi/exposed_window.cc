@@ -51,6 +51,7 @@ class WindowMemory : public ExposedMemory {
     check_mpi(
         MPI_Win_allocate(MPI_Aint(std::max<uint64_t>(total, 64)), 1, MPI_INFO_NULL, MPI_COMM_WORLD, &base_, &win_),
         "MPI_Win_allocate");
+    mpi::prepare_window(win_, "exposed memory");
     check_mpi(MPI_Win_lock_all(MPI_MODE_NOCHECK, win_), "MPI_Win_lock_all");
   }
   ~WindowMemory() override {

@@ -19,6 +19,22 @@ inline void check_mpi(int rc, const char* what) {
   throw Error(std::string(what) + ": " + std::string(text, size_t(len)));
 }
 
+// Every window of the cluster layer, once allocated: its errors come back
+// as codes (check_mpi) instead of aborting, and its memory model must be
+// unified (the public and private copies one), as the rings' and
+// worklists' polling of their own words with MPI_Win_sync and atomic
+// loads needs. Throws chatty::Error naming `what` otherwise.
+inline void prepare_window(MPI_Win win, const char* what) {
+  check_mpi(MPI_Win_set_errhandler(win, MPI_ERRORS_RETURN), "MPI_Win_set_errhandler");
+  int* model = nullptr;
+  int found = 0;
+  check_mpi(MPI_Win_get_attr(win, MPI_WIN_MODEL, &model, &found), "MPI_Win_get_attr");
+  if (found && *model != MPI_WIN_UNIFIED)
+    throw Error(std::string(what) +
+                ": this MPI library gives windows the separate memory model; the cluster layer "
+                "needs the unified one (OpenMPI's osc sm/ucx, MPICH)");
+}
+
 // A barrier for the rank's device threads, then one MPI collective by the
 // first of them, then a second barrier so that no thread reads the
 // collective's result before it is there.

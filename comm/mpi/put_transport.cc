@@ -26,6 +26,7 @@ class PutTransport : public Transport {
         counts_(size_t(place.local) * size_t(place.devices()), 0) {
     const MPI_Aint bytes = MPI_Aint(slots_) * MPI_Aint(sizeof(uint64_t) + slot_bytes_);
     check_mpi(MPI_Win_allocate(bytes, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &base_, &win_), "MPI_Win_allocate");
+    prepare_window(win_, "mpi_put");
     std::memset(base_, 0, slots_ * sizeof(uint64_t));
     check_mpi(MPI_Win_lock_all(MPI_MODE_NOCHECK, win_), "MPI_Win_lock_all");
   }
@@ -60,8 +61,9 @@ class PutTransport : public Transport {
                   "MPI_Put");
       uint64_t& sent = counts_[size_t(d % place_.local) * size_t(D) + size_t(to)];
       sent = count;
-      check_mpi(MPI_Put(&sent, 1, MPI_UINT64_T, rank, MPI_Aint(slot * sizeof(uint64_t)), 1, MPI_UINT64_T, win_),
-                "MPI_Put");
+      check_mpi(MPI_Accumulate(&sent, 1, MPI_UINT64_T, rank, MPI_Aint(slot * sizeof(uint64_t)), 1, MPI_UINT64_T,
+                               MPI_REPLACE, win_),
+                "MPI_Accumulate");
     }
     check_mpi(MPI_Win_flush_all(win_), "MPI_Win_flush_all");
     meeting_.meet(d, [&] {

@@ -29,6 +29,7 @@ class Watchdog {
     check_mpi(
         MPI_Win_allocate(kWords * sizeof(uint64_t), sizeof(uint64_t), MPI_INFO_NULL, MPI_COMM_WORLD, &base_, &win_),
         "MPI_Win_allocate");
+    prepare_window(win_, "the rank watchdog");
     for (int w = 0; w < kWords; ++w) word(w).store(0);
     word(kPhase).store(uint64_t(RankPhase::kLoading));
     MPI_Barrier(MPI_COMM_WORLD);

@@ -67,6 +67,7 @@ class RingTransport : public Transport {
     // sender][receiver][lane], then the rings [local receiver][sender][lane].
     const MPI_Aint bytes = MPI_Aint(2 * words_ * sizeof(uint64_t) + words_ * ring_);
     check_mpi(MPI_Win_allocate(bytes, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &base_, &win_), "MPI_Win_allocate");
+    prepare_window(win_, "mpi_ring");
     std::memset(base_, 0, 2 * words_ * sizeof(uint64_t));
     check_mpi(MPI_Win_lock_all(MPI_MODE_NOCHECK, win_), "MPI_Win_lock_all");
     MPI_Barrier(MPI_COMM_WORLD);  // every window zeroed before any put
@@ -255,7 +256,11 @@ class RingTransport : public Transport {
       if (payload) put_ring(data + i * item_, payload, s.written + kHeader, rank, ring_disp(to, d, t));
       check_mpi(MPI_Win_flush(rank, win_), "MPI_Win_flush");  // the batch lands before its head
       s.written += bytes;
-      check_mpi(MPI_Put(&s.written, 1, MPI_UINT64_T, rank, head_disp(to, d, t), 1, MPI_UINT64_T, win_), "MPI_Put");
+      // Words others poll are written by an accumulate (MPI_REPLACE): MPI
+      // makes only accumulate-class operations atomic with each other.
+      check_mpi(
+          MPI_Accumulate(&s.written, 1, MPI_UINT64_T, rank, head_disp(to, d, t), 1, MPI_UINT64_T, MPI_REPLACE, win_),
+          "MPI_Accumulate");
       check_mpi(MPI_Win_flush(rank, win_), "MPI_Win_flush");  // s.written is read by the put until here
       i += n;
     } while (i < count);
@@ -329,7 +334,9 @@ class RingTransport : public Transport {
   void publish(int d, int from, int t, Recv& r) {
     r.published = r.consumed;
     const int rank = place_.rank_of(from);
-    check_mpi(MPI_Put(&r.published, 1, MPI_UINT64_T, rank, tail_disp(from, d, t), 1, MPI_UINT64_T, win_), "MPI_Put");
+    check_mpi(
+        MPI_Accumulate(&r.published, 1, MPI_UINT64_T, rank, tail_disp(from, d, t), 1, MPI_UINT64_T, MPI_REPLACE, win_),
+        "MPI_Accumulate");
     check_mpi(MPI_Win_flush(rank, win_), "MPI_Win_flush");
   }
 
