@@ -15,7 +15,9 @@ namespace chatty {
 
 // A collective of every rank: rank 0's `values` get every rank's owned
 // vertices (ranks own part's consecutive device chunks), and its `stats`
-// every device's phase times and rows of pair_records / pair_batches.
+// every device's phase times, the steps' phase means over every device
+// (each rank's steps hold its own devices' share), and rows of
+// pair_records / pair_batches.
 template <typename V>
 void gather_rank_results(V* values, vid_t n, MultiStats& stats, const Partition& part, const ClusterPlace& place) {
   const int D = part.devices(), local = place.local;
@@ -25,6 +27,20 @@ void gather_rank_results(V* values, vid_t n, MultiStats& stats, const Partition&
   stats.device_seconds.resize(size_t(D));
   for (int k = 0; k <= place.ranks; ++k) begin[size_t(k)] = uint64_t(k * local);
   cluster_gather(stats.device_seconds.data(), sizeof(stats.device_seconds[0]), begin.data());
+  // Every rank ran the same supersteps; rank 0 adds the others' shares.
+  const size_t S = stats.steps.size();
+  std::vector<double> shares(size_t(place.ranks) * S * kPhases, 0.0);
+  for (size_t i = 0; i < S; ++i)
+    for (int p = 0; p < kPhases; ++p)
+      shares[(size_t(place.rank) * S + i) * kPhases + size_t(p)] = stats.steps[i].seconds[p];
+  std::vector<uint64_t> by_rank(size_t(place.ranks) + 1);
+  for (int k = 0; k <= place.ranks; ++k) by_rank[size_t(k)] = uint64_t(k);
+  if (S) cluster_gather(shares.data(), S * kPhases * sizeof(double), by_rank.data());
+  if (place.rank == 0)
+    for (int r = 1; r < place.ranks; ++r)
+      for (size_t i = 0; i < S; ++i)
+        for (int p = 0; p < kPhases; ++p)
+          stats.steps[i].seconds[p] += shares[(size_t(r) * S + i) * kPhases + size_t(p)];
   stats.pair_records.resize(size_t(D) * size_t(D)), stats.pair_batches.resize(size_t(D) * size_t(D));
   cluster_gather(stats.pair_records.data(), sizeof(uint64_t) * size_t(D), begin.data());
   cluster_gather(stats.pair_batches.data(), sizeof(uint64_t) * size_t(D), begin.data());

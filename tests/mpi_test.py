@@ -102,6 +102,9 @@ class Ranks(unittest.TestCase):
                     self.assertEqual(sum(m["rank_migrated"]), m["migrated"], what)
                     times = report["multi"]["device_seconds"]
                     self.assertTrue(all(sum(t.values()) > 0 for t in times), what + ": a rank's times are missing")
+                    for ph in ("merge_s", "compute_s", "compact_s", "exchange_s", "wait_s"):  # means over every rank's
+                        mean = sum(t[ph] for t in times) / len(times)
+                        self.assertAlmostEqual(m[ph], mean, delta=1e-6 + 1e-3 * mean, msg=f"{what}: {ph}")
                 self.assert_same(app, ref, got, what)
 
     def test_kron(self):
