@@ -26,13 +26,13 @@ void prepare_graph(App app, Graph& g, bool use_default_weights, uint64_t seed) {
   if (app_spec(app).needs_in_edges) (void)g.in();  // build the CSC outside the timing
 }
 
-void add_default_weights(App app, Graph& g, bool use_default_weights, uint64_t seed) {
-  if (app_spec(app).needs_weights && !g.weighted()) {
-    CHATTY_CHECK(use_default_weights, std::string(app_name(app)) +
-                                          " needs edge weights and the graph has none (drop --no_default_weights "
-                                          "to use deterministic weights 1..255)");
-    g.set_weights(default_weights(g.out(), seed, g.rows_lo(), g.rows_hi()));
-  }
+bool add_default_weights(App app, Graph& g, bool use_default_weights, uint64_t seed) {
+  if (!app_spec(app).needs_weights || g.weighted()) return false;
+  CHATTY_CHECK(use_default_weights, std::string(app_name(app)) +
+                                        " needs edge weights and the graph has none (drop --no_default_weights "
+                                        "to use deterministic weights 1..255)");
+  g.set_weights(default_weights(g.out(), seed, g.rows_lo(), g.rows_hi()));
+  return true;
 }
 
 AppOutput run_app(App app, const Graph& g, vid_t source, const EngineOptions& opt, const Partition* part) {

@@ -20,7 +20,8 @@ vid_t default_source(const Graph& g);
 void prepare_graph(App app, Graph& g, bool default_weights, uint64_t seed);
 // Only the weights part of prepare_graph (before relabelling a graph: the
 // default weights hash the input's ids).
-void add_default_weights(App app, Graph& g, bool default_weights, uint64_t seed);
+// Returns whether it made them (the app needs weights the graph lacked).
+bool add_default_weights(App app, Graph& g, bool default_weights, uint64_t seed);
 
 // Runs the app once on part's chunks (made here for opt.devices if not
 // given): with opt.backend kCuda on GPU devices (one per chunk), otherwise

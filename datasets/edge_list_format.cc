@@ -8,6 +8,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "datasets/file_compressor.h"
 #include "datasets/id_compaction.h"
 #include "datasets/text_formats.h"
 #include "datasets/text_parse.h"
@@ -159,10 +160,7 @@ namespace {
 // GAP's formats, and files that open with a vertex count, number vertices
 // by position; every other edge list names them by the ids that occur.
 bool positions_by_default(const TextSource& src, const Shape& shape) {
-  std::string name = lower(src.path());
-  for (const std::string z : {".gz", ".zst", ".zstd", ".bz2"})  // g.el.gz is a GAP .el
-    if (name.size() > z.size() && name.compare(name.size() - z.size(), z.size(), z) == 0)
-      name.resize(name.size() - z.size());
+  const std::string name = lower(without_compression_suffix(src.path()));  // g.el.gz is a GAP .el
   const std::string ext = name.substr(name.find_last_of('.') + 1);
   return shape.has_count || ext == "el" || ext == "wel";
 }

@@ -6,7 +6,6 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <cstdio>
 
 #include "apps/run_app.h"
 #include "datasets/load.h"
@@ -14,6 +13,7 @@
 #include "runtime/partition.h"
 #include "runtime/reorder.h"
 #include "runtime/status.h"
+#include "test_util.h"
 
 namespace chatty {
 namespace {
@@ -132,11 +132,7 @@ Graph directed_with_hub() {
     text += std::to_string(i) + " " + std::to_string((i * 13 + 5) % n) + " " + std::to_string(1 + i % 5) + "\n";
     if (i > 0 && i <= 5000) text += std::to_string(i) + " 0 3\n";  // in-degree 5000 >= the 4096 hub threshold
   }
-  const std::string path = ::testing::TempDir() + "/gpu_directed_hub.wel";
-  FILE* f = std::fopen(path.c_str(), "w");
-  std::fputs(text.c_str(), f);
-  std::fclose(f);
-  Graph g = load_graph(path, {});
+  Graph g = load_graph(chatty::testing::write_file("gpu_directed_hub.wel", text), {});
   (void)g.in();
   return g;
 }
@@ -213,11 +209,7 @@ Graph out_hubs() {
     for (int k = 0; k < 6000 + 5000 * h; ++k)
       text += std::to_string(h * 10) + " " + std::to_string((k * 31 + h * 977) % n) + " " + std::to_string(1 + k % 7) +
               "\n";
-  const std::string path = ::testing::TempDir() + "/gpu_out_hubs.wel";
-  FILE* f = std::fopen(path.c_str(), "w");
-  std::fputs(text.c_str(), f);
-  std::fclose(f);
-  Graph g = load_graph(path, {});
+  Graph g = load_graph(chatty::testing::write_file("gpu_out_hubs.wel", text), {});
   (void)g.in();
   return g;
 }

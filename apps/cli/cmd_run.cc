@@ -78,8 +78,7 @@ Prepared prepare_rank(const RunSetup& s, const ClusterPlace& rank) {
   }
   agreed([&] {
     p.g = std::move(rg.g);
-    p.weights_made = app.needs_weights && !p.g.weighted();
-    add_default_weights(s.app, p.g, s.default_weights, s.seed);  // on input ids, as in one process
+    p.weights_made = add_default_weights(s.app, p.g, s.default_weights, s.seed);  // on input ids, as in one process
     if (s.reorders()) {  // within chunks: every rank derives the same ids from the degrees alone
       Reordered r = reorder_by_degree(p.g, rg.bounds);
       p.g = std::move(r.graph);
@@ -119,8 +118,7 @@ Prepared prepare(const RunSetup& s) {
   t0 = omp_get_wtime();
   // Default SSSP weights hash the input's ids, so they are made first and
   // travel with their edges.
-  p.weights_made = app_spec(s.app).needs_weights && !p.g.weighted();
-  add_default_weights(s.app, p.g, s.default_weights, s.seed);
+  p.weights_made = add_default_weights(s.app, p.g, s.default_weights, s.seed);
   if (s.reorders()) {
     Reordered r = reorder_by_degree(p.g, p.part ? p.part->bounds : std::vector<vid_t>{});
     if (s.validate) p.input = p.g;
