@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "apps/cli/flags.h"
+#include "apps/cli/rank_graph.h"
 #include "comm/cluster.h"
 #include "comm/transport.h"
 #include "runtime/status.h"
@@ -182,15 +183,10 @@ RunSetup check_run_flags() {
                "--batch_bytes must be 64..ring_bytes/2 (got " + std::to_string(s.eopt.batch_bytes) + ")");
   s.lopt.weights = app_spec(s.app).needs_weights ? WeightUse::kNeeded : WeightUse::kIgnored;
   // Only rank 0 writes: its error reaches the others before they load.
-  std::string unwritable;
-  try {
+  agreed([] {
     check_writable(FLAGS_output, "--output");
     check_writable(FLAGS_trace, "--trace");
-  } catch (const Error& e) {
-    unwritable = e.what();
-  }
-  if (rank) cluster_throw_agreed(unwritable);
-  CHATTY_CHECK(unwritable.empty(), unwritable);
+  });
   s.source = FLAGS_source;
   s.sources = FLAGS_sources;
   s.repeat = FLAGS_repeat;
