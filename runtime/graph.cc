@@ -19,13 +19,27 @@ const Csr& Graph::in() const {
   return *in_;
 }
 
+namespace {
+
+// A CSR with `shared`'s offsets and targets (viewed, kept alive by it) and
+// its own weights.
+std::shared_ptr<Csr> reweighted(std::shared_ptr<Csr> shared, Buffer<weight_t> w) {
+  auto c = std::make_shared<Csr>();
+  c->offsets = Buffer<eid_t>(shared->offsets.data(), shared->offsets.size(), shared);
+  c->targets = Buffer<vid_t>(shared->targets.data(), shared->targets.size(), shared);
+  c->weights = std::move(w);
+  return c;
+}
+
+}  // namespace
+
 void Graph::set_weights(Buffer<weight_t> w) {
-  out_->weights = std::move(w);
+  out_ = reweighted(out_, std::move(w));
   in_.reset();
 }
 
 void Graph::drop_weights() {
-  out_->weights = Buffer<weight_t>();
+  out_ = reweighted(out_, Buffer<weight_t>());
   in_.reset();
 }
 

@@ -53,8 +53,9 @@ class Graph {
   bool holds_all_rows() const { return !rows_held_; }
   void hold_rows(vid_t lo, vid_t hi) { rows_held_ = true, rows_lo_ = lo, rows_hi_ = hi; }
 
-  // Replaces the weights (e.g. deterministic defaults for SSSP). Drops a
-  // cached transpose, which is rebuilt with matching weights on demand.
+  // Replaces the weights (e.g. deterministic defaults for SSSP). Copies of
+  // this graph share its edges and keep their own weights. Drops a cached
+  // transpose, which is rebuilt with matching weights on demand.
   void set_weights(Buffer<weight_t> w);
   void drop_weights();
 

@@ -1,0 +1,146 @@
+#include "apps/cli/run_pipeline.h"
+
+#include <omp.h>
+
+#include <algorithm>
+#include <random>
+
+#include "apps/cli/flags.h"
+#include "apps/cli/rank_graph.h"
+#include "comm/cluster.h"
+#include "runtime/exchange_policy.h"
+#include "runtime/reorder.h"
+#include "runtime/status.h"
+
+namespace chatty::cli {
+namespace {
+
+// Who reads each vertex, where the run may exchange per peer (union-find
+// WCC broadcasts whatever the flag says: it then goes unused). A rank reads
+// the rows it holds, and the ranks OR their marks.
+void mark_readers(const RunSetup& s, const Graph& g, Partition& part, const ClusterPlace* rank) {
+  const bool ranks = rank && rank->ranks > 1;
+  if (s.eopt.backend != Backend::kCpu || !exchange_per_peer(s.eopt.exchange, false, part.devices(), ranks)) return;
+  part.readers_out_only = app_spec(s.app).messages.out_readers_only;
+  part.readers = reader_masks(g, part, part.readers_out_only, g.rows_lo(), g.rows_hi());
+  if (ranks) cluster_or(part.readers.data(), part.readers.size() * sizeof(uint64_t));
+}
+
+// As one of several ranks: only this rank's rows, chunk cuts made before
+// loading them, relabelling within chunks, boundary marks combined across
+// ranks; with --validate, rank 0 also loads the whole graph.
+Prepared prepare_rank(const RunSetup& s, const ClusterPlace& rank) {
+  Prepared p;
+  p.name = p.path = FLAGS_graph;
+  double t0 = omp_get_wtime();
+  const AppSpec& app = app_spec(s.app);
+  // Every stretch between collectives agrees on its errors (rank_graph.h).
+  RankGraph rg;
+  agreed([&] { rg = load_rank_graph(FLAGS_graph, s.lopt, rank, app.needs_in_edges, &p.info); });
+  // Ranks that loaded different graphs (a stale copy on one node) would
+  // exchange nonsense: they agree on what they hold first.
+  const std::vector<int> differ = cluster_ranks_differing(rg.fingerprint);
+  if (!differ.empty()) {
+    std::string which;
+    for (int r : differ) which += (which.empty() ? "" : ", ") + std::to_string(r);
+    // The same line on every rank; rank 0 prints it.
+    throw AgreedError("rank" + std::string(differ.size() > 1 ? "s " : " ") + which +
+                      " loaded a different graph from rank 0's (|V|, |E|, degrees or edges differ): every rank must "
+                      "read the same file (a shared file system, or identical copies)");
+  }
+  agreed([&] {
+    p.g = std::move(rg.g);
+    p.weights_made = add_default_weights(s.app, p.g, s.default_weights, s.seed);  // on input ids, as in one process
+    if (s.reorders()) {  // within chunks: every rank derives the same ids from the degrees alone
+      Reordered r = reorder_by_degree(p.g, rg.bounds);
+      p.g = std::move(r.graph);
+      p.old_of_new = std::move(r.old_of_new);
+      p.new_of_old = std::move(r.new_of_old);
+    }
+    prepare_graph(s.app, p.g, s.default_weights, s.seed);
+    if (s.validate) {
+      p.input = load_graph(FLAGS_graph, s.lopt);
+      prepare_graph(s.app, p.input, s.default_weights, s.seed);
+    }
+    p.load_s = omp_get_wtime() - t0;
+    t0 = omp_get_wtime();
+    p.part = std::make_unique<Partition>(partition_at(p.g, std::move(rg.bounds), p.g.rows_lo(), p.g.rows_hi()));
+  });
+  cluster_or(p.part->boundary.data(), p.part->boundary.size());
+  agreed([&] { p.part->list_boundary(); });
+  mark_readers(s, p.g, *p.part, &rank);
+  p.partition_s = omp_get_wtime() - t0;
+  return p;
+}
+
+}  // namespace
+
+Prepared prepare_loaded(const RunSetup& s, Graph g, LoadInfo info, std::string name, std::string path) {
+  Prepared p;
+  p.g = std::move(g);
+  p.info = std::move(info);
+  p.name = std::move(name);
+  p.path = std::move(path);
+  // Partitioning is part of setting up the devices, not of the run. The
+  // chunks are chosen on the input's ids (F depends only on each chunk's
+  // vertices and edges, which relabelling within chunks keeps).
+  double t0 = omp_get_wtime();
+  if (s.eopt.devices > 1) p.part = std::make_unique<Partition>(partition_graph(p.g, s.eopt.devices));
+  p.partition_s = omp_get_wtime() - t0;
+  // Relabelling is graph preparation (like building in-edges): outside the
+  // timed runs, and invisible in results, which use the input's ids.
+  t0 = omp_get_wtime();
+  // Default SSSP weights hash the input's ids, so they are made first and
+  // travel with their edges.
+  p.weights_made = add_default_weights(s.app, p.g, s.default_weights, s.seed);
+  if (s.reorders()) {
+    Reordered r = reorder_by_degree(p.g, p.part ? p.part->bounds : std::vector<vid_t>{});
+    if (s.validate) p.input = p.g;
+    p.g = std::move(r.graph);
+    p.old_of_new = std::move(r.old_of_new);
+    p.new_of_old = std::move(r.new_of_old);
+  }
+  prepare_graph(s.app, p.g, s.default_weights, s.seed);
+  p.load_s = omp_get_wtime() - t0;
+  t0 = omp_get_wtime();
+  if (p.part && !p.old_of_new.empty())  // the same chunks; their boundary vertices have new ids
+    *p.part = partition_at(p.g, p.part->bounds);
+  if (p.part) mark_readers(s, p.g, *p.part, cluster());
+  p.partition_s += omp_get_wtime() - t0;
+  return p;
+}
+
+Prepared prepare(const RunSetup& s) {
+  if (const ClusterPlace* c = cluster(); c && c->ranks > 1) return prepare_rank(s, *c);
+  const double t0 = omp_get_wtime();
+  LoadInfo info;
+  Graph g = load_graph(FLAGS_graph, s.lopt, &info);
+  const double load_s = omp_get_wtime() - t0;
+  Prepared p = prepare_loaded(s, std::move(g), std::move(info), FLAGS_graph, FLAGS_graph);
+  p.load_s += load_s;
+  return p;
+}
+
+std::vector<vid_t> choose_sources(const RunSetup& s, const Prepared& p) {
+  if (!s.has_source()) return {0};
+  const vid_t n = p.g.num_vertices();
+  if (s.source >= 0) {  // in the input's ids
+    const std::optional<vid_t> v = p.info.ids.find(uint64_t(s.source), n);
+    CHATTY_CHECK(v.has_value(), "--source=" + std::to_string(s.source) + " is not a vertex of " + p.name +
+                                    " (its ids: " + p.info.ids.describe(n) + ")");
+    return {*v};
+  }
+  std::vector<vid_t> with_edges;
+  for (vid_t v = 0; v < n; ++v)
+    if (p.input_out_degree(v) > 0) with_edges.push_back(v);
+  if (s.sources == 0) return {with_edges.empty() ? 0 : with_edges.front()};
+  CHATTY_CHECK(size_t(s.sources) <= with_edges.size(), "--sources=" + std::to_string(s.sources) +
+                                                           ": the graph has only " + std::to_string(with_edges.size()) +
+                                                           " vertices with out-edges");
+  std::mt19937_64 rng(s.seed);
+  std::shuffle(with_edges.begin(), with_edges.end(), rng);
+  with_edges.resize(size_t(s.sources));
+  return with_edges;
+}
+
+}  // namespace chatty::cli
