@@ -16,6 +16,7 @@
 
 #include "comm/fabric.h"
 #include "comm/transport.h"
+#include "runtime/interrupt.h"
 #include "runtime/multi_stats.h"
 
 namespace chatty {
@@ -57,6 +58,10 @@ class SuperstepSync {
   const std::vector<DeviceStatus>& run(int d, int parity, DeviceStatus mine, PhaseClock& clk, bool pull) {
     const int out = parity ^ 1;
     if (broken_[size_t(d)]) mine.failed = 1;
+    if (interrupt_requested()) {
+      fail("interrupted");
+      mine.failed = 1;
+    }
     std::vector<DeviceStatus>& all = agreed_[size_t(d)];
     if (all.empty()) all.resize(size_t(devices()));  // on first use: only this rank's devices sync here
     if (devices() == 1) {  // the run's only device: nothing to agree on or send, no clock to read

@@ -218,6 +218,7 @@ JobResult run_job(const RunSetup& s, const Prepared& p, const std::vector<vid_t>
     j.raw("multi", multi_json(out, p.partition_s, c ? c->local : s.eopt.devices));
     j.raw("summary", spec.summary_json(result));
     j.add("validated", validated);
+    if (s.validate) j.add("validation", validation_message);
     j.add("converged", out.multi.converged);
     if (!out.multi.converged) j.add("last_change", out.multi.last_change);
     job.json = j.str();

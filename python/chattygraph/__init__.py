@@ -1,0 +1,17 @@
+"""ChattyGraph from Python: the same engine, backends and devices as the
+`chatty` command line, called in process.
+
+    import chattygraph as cg
+    g = cg.Graph.load("facebook_combined.txt.gz")
+    r = cg.pagerank(g, devices=4)
+    r.values, r.ids, r.stats["compute_s"]
+
+NetworkX users: nx.pagerank(G, backend="chatty") (see nx_backend)."""
+
+from ._core import ChattyError, UsageError
+from .algorithms import NotConvergedWarning, Result, ValidationError, apps, bfs, kcore, pagerank, sssp, wcc
+from .graph import Graph
+
+__version__ = "0.1.0"
+__all__ = ["Graph", "Result", "bfs", "sssp", "pagerank", "wcc", "kcore", "apps", "ChattyError", "UsageError",
+           "ValidationError", "NotConvergedWarning"]

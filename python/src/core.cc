@@ -1,0 +1,253 @@
+// chattygraph._core: the engine's graphs and runs for the Python package
+// (python/chattygraph wraps them in the public API).
+#include <nanobind/nanobind.h>
+#include <nanobind/ndarray.h>
+#include <nanobind/stl/pair.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/tuple.h>
+#include <nanobind/stl/vector.h>
+
+#include <atomic>
+#include <chrono>
+#include <thread>
+
+#include "apps/cli/flags.h"
+#include "apps/registry.h"
+#include "csr_input.h"
+#include "flag_scope.h"
+#include "py_graph.h"
+#include "run_call.h"
+#include "runtime/interrupt.h"
+#include "runtime/status.h"
+
+namespace nb = nanobind;
+using namespace nb::literals;
+
+namespace chatty::py {
+namespace {
+
+template <typename T>
+using In1d = nb::ndarray<const T, nb::ndim<1>, nb::c_contig, nb::device::cpu>;
+template <typename T>
+using Out1d = nb::ndarray<nb::numpy, T, nb::ndim<1>>;
+
+// A NumPy array owning `v`'s storage (moved, not copied).
+template <typename T>
+Out1d<T> to_numpy(std::vector<T>&& v) {
+  auto* held = new std::vector<T>(std::move(v));
+  nb::capsule owner(held, [](void* p) noexcept { delete static_cast<std::vector<T>*>(p); });
+  return Out1d<T>(held->data(), {held->size()}, owner);
+}
+
+// Keeps a Python object alive from C++ (edges viewed in place); released
+// with the GIL held, whichever thread drops the last reference.
+std::shared_ptr<const void> keep_alive(nb::handle h) {
+  h.inc_ref();
+  return std::shared_ptr<const void>(h.ptr(), [](const void* p) {
+    nb::gil_scoped_acquire gil;
+    Py_DECREF(static_cast<PyObject*>(const_cast<void*>(p)));
+  });
+}
+
+PyGraph load(const std::string& what, const std::vector<std::string>& args, bool weights) {
+  PyGraph g;
+  {
+    FlagScope scope("info", args);
+    LoadOptions opt = as_usage([] { return cli::load_options(); });
+    opt.weights = weights ? WeightUse::kNeeded : WeightUse::kIgnored;
+    nb::gil_scoped_release unlocked;
+    g.g = load_graph(what, opt, &g.info);
+  }
+  g.name = what;
+  g.path = what;
+  return g;
+}
+
+// indptr, indices, weights: uint64, uint32, uint32 (the Python side converts
+// other dtypes, copying only then). ids: the input id of each vertex, or
+// empty for positions 0..n-1.
+nb::tuple from_csr(nb::object owner, In1d<uint64_t> indptr, In1d<uint32_t> indices, nb::object weights, bool directed,
+                   In1d<uint64_t> ids, const std::string& name) {
+  CHATTY_CHECK(indptr.shape(0) >= 1, "indptr must have n + 1 entries (n >= 0)");
+  CsrArrays a;
+  a.indptr = indptr.data();
+  a.indices = indices.data();
+  a.n = indptr.shape(0) - 1;
+  a.m = indices.shape(0);
+  CHATTY_CHECK(a.n < (size_t(1) << 32) - 1, "at most 2^32 - 2 vertices");
+  if (!weights.is_none()) {
+    auto w = nb::cast<In1d<uint32_t>>(weights);
+    CHATTY_CHECK(w.shape(0) == a.m, "weights must have one entry per index");
+    a.weights = w.data();
+  }
+  a.keeper = keep_alive(owner);
+  PyGraph g;
+  bool copied = false, sym = true;
+  {
+    nb::gil_scoped_release unlocked;
+    check_csr(a);
+    if (!directed) {
+      CsrArrays sorted = a;
+      Graph probe;
+      if (!rows_sorted(a)) {
+        bool c = false;
+        probe = graph_from_csr(a, true, &c);
+        sorted.indptr = probe.out().offsets.data(), sorted.indices = probe.out().targets.data();
+      }
+      sym = symmetric(sorted);
+    }
+    if (sym) g.g = graph_from_csr(a, directed, &copied);
+  }
+  if (!sym) return nb::make_tuple(nb::none(), false);
+  if (ids.shape(0) > 0) {
+    CHATTY_CHECK(ids.shape(0) == a.n, "ids must have one entry per vertex");
+    g.info.ids.scheme = IdScheme::kOccurring;
+    g.info.ids.original.assign(ids.data(), ids.data() + a.n);
+  }
+  g.info.format = "arrays";
+  g.info.direction_reason = directed ? "directed=True" : "directed=False";
+  g.name = name;
+  return nb::make_tuple(nb::cast(std::move(g)), copied);
+}
+
+PyGraph from_edges(In1d<uint32_t> src, In1d<uint32_t> dst, nb::object weights, size_t n, bool directed, bool dedupe,
+                   bool drop_self_loops, In1d<uint64_t> ids, const std::string& name) {
+  CHATTY_CHECK(src.shape(0) == dst.shape(0), "src and dst must have the same length");
+  CHATTY_CHECK(n < (size_t(1) << 32) - 1, "at most 2^32 - 2 vertices");
+  const size_t m = src.shape(0);
+  EdgeList e;
+  e.src.assign(src.data(), src.data() + m);
+  e.dst.assign(dst.data(), dst.data() + m);
+  if (!weights.is_none()) {
+    auto w = nb::cast<In1d<uint32_t>>(weights);
+    CHATTY_CHECK(w.shape(0) == m, "weights must have one entry per edge");
+    e.weight.assign(w.data(), w.data() + m);
+  }
+  for (size_t i = 0; i < m; ++i)
+    CHATTY_CHECK(e.src[i] < n && e.dst[i] < n, "edge " + std::to_string(i) + " (" + std::to_string(e.src[i]) + ", " +
+                                                   std::to_string(e.dst[i]) +
+                                                   ") names a vertex >= n = " + std::to_string(n));
+  PyGraph g;
+  const bool weighted = !e.weight.empty();
+  BuildOptions b;
+  b.symmetrize = !directed, b.dedupe = dedupe, b.drop_self_loops = drop_self_loops;
+  {
+    nb::gil_scoped_release unlocked;
+    std::vector<EdgeList> lists;
+    lists.push_back(std::move(e));
+    g.g = build_graph(std::move(lists), vid_t(n), weighted, b);
+  }
+  if (ids.shape(0) > 0) {
+    CHATTY_CHECK(ids.shape(0) == n, "ids must have one entry per vertex");
+    g.info.ids.scheme = IdScheme::kOccurring;
+    g.info.ids.original.assign(ids.data(), ids.data() + n);
+  }
+  g.info.format = "edges";
+  g.info.direction_reason = directed ? "directed=True" : "directed=False";
+  g.name = name;
+  return g;
+}
+
+nb::object ids_of(nb::handle self, const PyGraph& g) {
+  const vid_t n = g.g.num_vertices();
+  if (g.info.ids.scheme == IdScheme::kOccurring)
+    return nb::cast(Out1d<const uint64_t>(g.info.ids.original.data(), {size_t(n)}, self));
+  std::vector<uint64_t> v(n);
+  for (vid_t i = 0; i < n; ++i) v[i] = g.info.ids.of(i);
+  return nb::cast(to_numpy(std::move(v)));
+}
+
+nb::tuple csr_of(nb::handle self, const PyGraph& g) {
+  const Csr& c = g.g.out();
+  nb::object w = nb::none();
+  if (!c.weights.empty()) w = nb::cast(Out1d<const uint32_t>(c.weights.data(), {c.weights.size()}, self));
+  return nb::make_tuple(Out1d<const uint64_t>(c.offsets.data(), {c.offsets.size()}, self),
+                        Out1d<const uint32_t>(c.targets.data(), {c.targets.size()}, self), w);
+}
+
+// Runs off this thread with the GIL released; polls for Ctrl-C meanwhile.
+nb::tuple run(const std::string& app, const PyGraph& g, const std::vector<std::string>& args) {
+  RunCall c;
+  {
+    std::atomic<bool> done{false};
+    nb::gil_scoped_release unlocked;
+    std::thread worker([&] {
+      c = run_on(app, g, args);
+      done.store(true);
+    });
+    bool interrupted = false;
+    while (!done.load()) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+      if (interrupted) continue;
+      nb::gil_scoped_acquire gil;
+      if (PyErr_CheckSignals() != 0) {  // the signal's exception stays set for below
+        interrupted = true;
+        request_interrupt();
+      }
+    }
+    worker.join();
+    clear_interrupt();
+    if (interrupted) {
+      nb::gil_scoped_acquire gil;
+      throw nb::python_error();
+    }
+  }
+  switch (c.kind) {
+    case RunCall::Kind::kUsage: throw UsageError(c.error);
+    case RunCall::Kind::kMemory: throw std::bad_alloc();
+    case RunCall::Kind::kInterrupted:
+      PyErr_SetString(PyExc_KeyboardInterrupt, c.error.c_str());
+      throw nb::python_error();
+    case RunCall::Kind::kError: throw Error(c.error);
+    case RunCall::Kind::kNone: break;
+  }
+  AppOutput& out = c.job.result;
+  nb::object values = app_spec(out.app).real_values ? nb::cast(to_numpy(std::move(out.ranks)))
+                                                    : nb::cast(to_numpy(std::move(out.ints)));
+  return nb::make_tuple(values, c.job.json, c.job.exit_code);
+}
+
+std::vector<std::string> app_list() {
+  std::vector<std::string> v;
+  for (App a : all_apps()) v.push_back(app_name(a));
+  return v;
+}
+
+}  // namespace
+}  // namespace chatty::py
+
+NB_MODULE(_core, m) {
+  using namespace chatty;
+  using namespace chatty::py;
+  m.doc() = "ChattyGraph's engine (use the chattygraph package, not this module)";
+  // Anything the user can fix is a ValueError; the CLI's option messages
+  // are UsageError, a ValueError too.
+  static nb::exception<Error> error(m, "ChattyError", PyExc_ValueError);
+  static nb::exception<UsageError> usage(m, "UsageError", error.ptr());
+
+  nb::class_<PyGraph>(m, "CoreGraph")
+      .def_prop_ro("n", [](const PyGraph& g) { return size_t(g.g.num_vertices()); })
+      .def_prop_ro("m", [](const PyGraph& g) { return size_t(g.g.num_edges()); })
+      .def_prop_ro("directed", [](const PyGraph& g) { return g.g.directed(); })
+      .def_prop_ro("weighted", [](const PyGraph& g) { return g.g.weighted(); })
+      .def_prop_ro("name", [](const PyGraph& g) { return g.name; })
+      .def_prop_ro("format", [](const PyGraph& g) { return g.info.format; })
+      .def_prop_ro("compression", [](const PyGraph& g) { return g.info.compression; })
+      .def_prop_ro("direction_reason", [](const PyGraph& g) { return g.info.direction_reason; })
+      .def_prop_ro("id_scheme", [](const PyGraph& g) { return std::string(g.info.ids.name()); })
+      .def("ids", [](nb::handle self) { return ids_of(self, nb::cast<const PyGraph&>(self)); })
+      .def("csr", [](nb::handle self) { return csr_of(self, nb::cast<const PyGraph&>(self)); })
+      .def("save", [](const PyGraph& g, const std::string& path) {
+        nb::gil_scoped_release unlocked;
+        return save_graph(g.g, path, Format::kAuto, g.info.ids);
+      });
+
+  m.def("load", &load, "what"_a, "args"_a, "weights"_a);
+  m.def("from_csr", &from_csr, "owner"_a, "indptr"_a, "indices"_a, "weights"_a.none(), "directed"_a, "ids"_a, "name"_a);
+  m.def("from_edges", &from_edges, "src"_a, "dst"_a, "weights"_a.none(), "n"_a, "directed"_a, "dedupe"_a,
+        "drop_self_loops"_a, "ids"_a, "name"_a);
+  m.def("run", &run, "app"_a, "graph"_a, "args"_a);
+  m.def("apps", &app_list);
+  m.def("check_options",
+        [](const std::string& command, const std::vector<std::string>& args) { FlagScope scope(command, args); });
+}
