@@ -27,6 +27,12 @@ if ! "$py" -c "import numpy, scipy, networkx, matplotlib" 2>/dev/null; then
   "$py" -m pip install -q numpy scipy networkx matplotlib 2>/dev/null ||
     "$py" -m pip install -q --break-system-packages numpy scipy networkx matplotlib
 fi
+# The Python package's build (nanobind, scikit-build-core) and its tests (pytest).
+if ! "$py" -c "import nanobind, scikit_build_core, pytest" 2>/dev/null; then
+  echo "setup: installing nanobind scikit-build-core pytest"
+  "$py" -m pip install -q nanobind scikit-build-core pytest 2>/dev/null ||
+    "$py" -m pip install -q --break-system-packages nanobind scikit-build-core pytest
+fi
 if [ "${CHATTY_SETUP_BENCH:-0}" = 1 ] && ! "$py" -c "import networkit" 2>/dev/null; then
   echo "setup: installing networkit"
   "$py" -m pip install -q networkit 2>/dev/null ||

@@ -1,0 +1,324 @@
+"""NetworkX backend "chatty": nx.pagerank(G, backend="chatty"), or every
+call through NETWORKX_AUTOMATIC_BACKENDS=chatty.
+
+A call runs here only where the answer is NetworkX's: can_run declines
+arguments the engine does not compute (personalization, a weight function,
+tolerances below what 4-byte ranks resolve), and an algorithm raises
+NotImplementedError, so that NetworkX runs it, where the graph's weights are
+not what the engine reads (fractional or negative SSSP weights, a weighted
+PageRank). Engine options (devices=, backend=, threads=, ...) come from
+nx.config.backends.chatty or as extra keyword arguments."""
+
+import functools
+import inspect
+import os
+
+import numpy as np
+
+from . import algorithms as alg
+from .graph import Graph
+
+_FLOAT_RESOLUTION = 2.0**-23  # what 4-byte ranks resolve around a sum of 1
+
+
+class ChattyNxGraph:
+    """A NetworkX graph converted for the engine (cached by NetworkX in
+    G.__networkx_cache__, so repeated calls skip the conversion)."""
+
+    __networkx_backend__ = "chatty"
+
+    def __init__(self, graph, directed, multigraph, self_loops, weights):
+        self.graph = graph  # chattygraph.Graph
+        self._directed = directed
+        self._multigraph = multigraph
+        self.self_loops = self_loops
+        self.weights = weights  # {attr: raw float64 weights in CSR order}
+        self.graph_attrs = {}
+
+    def is_directed(self):
+        return self._directed
+
+    def is_multigraph(self):
+        return self._multigraph
+
+    def __len__(self):
+        return self.graph.n
+
+    def __contains__(self, node):
+        try:
+            self.graph.position(node)
+            return True
+        except ValueError:
+            return False
+
+    def __iter__(self):
+        return iter(self.graph.nodes)
+
+
+def _convert(G, weight_attrs):
+    from .nx_convert import csr_of_networkx
+
+    nodes, indptr, indices, _ = csr_of_networkx(G, None)
+    weights = {}
+    for attr, default in (weight_attrs or {}).items():
+        weights[attr] = _raw_weights(G, attr, 1 if default is None else default, indptr[-1])
+    whole = None
+    for raw in weights.values():  # the one weight the call reads becomes SSSP's
+        if raw.size == 0 or (np.all(raw >= 0) and np.all(raw == np.round(raw)) and raw.max() < 2**32 - 1):
+            whole = raw.astype(np.uint32)
+    from . import _core
+
+    core, _ = _core.from_csr((indptr, indices, whole), indptr, indices, whole, G.is_directed(),
+                             np.empty(0, np.uint64), "<networkx>")
+    g = Graph(core, nodes=nodes)
+    loops = int(np.sum(np.repeat(np.arange(len(nodes), dtype=np.int64), np.diff(indptr.astype(np.int64))) ==
+                       indices.astype(np.int64)))
+    return ChattyNxGraph(g, G.is_directed(), G.is_multigraph(), loops, weights)
+
+
+def _raw_weights(G, attr, default, m):
+    from itertools import chain
+
+    rows = G._adj.values()
+    if G.is_multigraph():
+        attrs = chain.from_iterable((d for keys in nbrs.values() for d in keys.values()) for nbrs in rows)
+    else:
+        attrs = chain.from_iterable(nbrs.values() for nbrs in rows)
+    try:
+        return np.fromiter((d.get(attr, default) for d in attrs), dtype=np.float64, count=int(m))
+    except (TypeError, ValueError):
+        return np.full(int(m), np.nan)  # not numbers: no call here reads them
+
+
+class _Backend:
+    """What NetworkX's dispatcher looks up by name."""
+
+    @staticmethod
+    def convert_from_nx(G, edge_attrs=None, node_attrs=None, preserve_edge_attrs=False, preserve_node_attrs=False,
+                        preserve_graph_attrs=False, name=None, graph_name=None):
+        if isinstance(G, ChattyNxGraph):
+            return G
+        if preserve_edge_attrs:
+            raise NotImplementedError("chatty keeps numeric edge weights only")
+        return _convert(G, edge_attrs)
+
+    @staticmethod
+    def convert_to_nx(obj, *, name=None):
+        if isinstance(obj, ChattyNxGraph):
+            return obj.graph.to_networkx()
+        return obj
+
+    @staticmethod
+    def can_run(name, args, kwargs):
+        if name not in _FUNCTIONS:
+            return False
+        reason = _DECLINE.get(name, lambda a, k: None)(args, kwargs)
+        if reason:
+            _note("declined", name, f"chatty {reason}")
+        return f"chatty {reason}" if reason else True
+
+    @staticmethod
+    def should_run(name, args, kwargs):
+        return True
+
+
+def _arg(args, kwargs, pos, key, default):
+    return args[pos] if len(args) > pos else kwargs.get(key, default)
+
+
+def _decline_pagerank(args, kwargs):
+    for pos, key in ((2, "personalization"), (5, "nstart"), (7, "dangling")):
+        if _arg(args, kwargs, pos, key, None) is not None:
+            return f"does not take {key}"
+    G = args[0] if args else kwargs.get("G")
+    tol = _arg(args, kwargs, 4, "tol", 1e-6)
+    n = len(G) if G is not None else 1
+    if n and tol * n < 2 * _FLOAT_RESOLUTION:
+        return f"ranks are 4-byte floats: tol * n = {tol * n:.3g} is below the {2 * _FLOAT_RESOLUTION:.2g} they resolve"
+    return None
+
+
+def _decline_dijkstra(args, kwargs):
+    if callable(_arg(args, kwargs, 3, "weight", "weight")):
+        return "reads a weight attribute, not a weight function"
+    return None
+
+
+_DECLINE = {"pagerank": _decline_pagerank, "single_source_dijkstra_path_length": _decline_dijkstra}
+
+
+def _options(extra):
+    """Engine options: nx.config.backends.chatty's, then the call's own."""
+    import networkx as nx
+
+    cfg = getattr(nx.config.backends, "chatty", None)
+    opts = {k: v for k, v in (dict(cfg) if cfg is not None else {}).items() if v is not None}
+    opts.update(extra)
+    return opts
+
+
+def _source(G, source):
+    import networkx as nx
+
+    if source not in G:
+        raise nx.NodeNotFound(f"Source {source} is not in G")
+    return source
+
+
+def pagerank(G, alpha=0.85, personalization=None, max_iter=100, tol=1.0e-6, nstart=None, weight="weight",
+             dangling=None, **options):
+    import networkx as nx
+
+    n = len(G)
+    if n == 0:
+        return {}
+    raw = G.weights.get(weight) if weight is not None else None
+    if raw is not None and raw.size and not np.all(raw == 1):
+        raise NotImplementedError("chatty's PageRank reads no edge weights (the graph's are not all 1)")
+    if max_iter < 1:
+        raise nx.PowerIterationFailedConvergence(max_iter)
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", alg.NotConvergedWarning)
+        try:
+            r = alg.pagerank(G.graph, damping=alpha, tolerance=tol * n, max_iters=max_iter, reorder="none",
+                             **_options(options))
+        except alg.NotConvergedWarning:
+            raise nx.PowerIterationFailedConvergence(max_iter) from None
+    return dict(zip(G.graph.nodes, r.values.astype(np.float64).tolist()))
+
+
+def single_source_shortest_path_length(G, source, cutoff=None, **options):
+    s = _source(G, source)
+    depth = alg.bfs(G.graph, s, **_options(options)).values
+    return _reached(G, depth, cutoff)
+
+
+def single_source_dijkstra_path_length(G, source, cutoff=None, weight="weight", **options):
+    s = _source(G, source)
+    raw = G.weights.get(weight)
+    if raw is None or (raw.size and not (np.all(raw >= 0) and np.all(raw == np.round(raw)) and raw.max() < 2**32 - 1)):
+        raise NotImplementedError("chatty's SSSP reads whole, non-negative weights below 2^32 - 1")
+    try:
+        dist = alg.sssp(G.graph, s, no_default_weights=True, **_options(options)).values
+    except ValueError as e:
+        if "overflow" in str(e):
+            raise NotImplementedError(f"chatty's SSSP: {e}") from None
+        raise
+    return _reached(G, dist, cutoff)
+
+
+def _reached(G, values, cutoff):
+    """{node: value} for reached vertices (within cutoff), nearest first."""
+    keep = values >= 0
+    if cutoff is not None:
+        keep &= values <= cutoff
+    idx = np.flatnonzero(keep)
+    idx = idx[np.argsort(values[idx], kind="stable")]
+    nodes = G.graph.nodes
+    vals = values[idx].tolist()
+    return {nodes[i]: v for i, v in zip(idx.tolist(), vals)}
+
+
+def _components(G, options):
+    if len(G) == 0:
+        return []
+    labels = alg.wcc(G.graph, **_options(options)).values
+    order = np.argsort(labels, kind="stable")
+    cuts = np.flatnonzero(np.diff(labels[order])) + 1
+    nodes = G.graph.nodes
+    return [{nodes[i] for i in part} for part in np.split(order, cuts)]
+
+
+def connected_components(G, **options):
+    yield from _components(G, options)
+
+
+def weakly_connected_components(G, **options):
+    yield from _components(G, options)
+
+
+def number_connected_components(G, **options):
+    if len(G) == 0:
+        return 0
+    return int(np.unique(alg.wcc(G.graph, **_options(options)).values).size)
+
+
+number_weakly_connected_components = number_connected_components
+
+
+def core_number(G, **options):
+    import networkx as nx
+
+    if G.self_loops:
+        raise nx.NetworkXNotImplemented(
+            "Input graph has self loops which is not permitted; "
+            "Consider using G.remove_edges_from(nx.selfloop_edges(G))."
+        )
+    if G.is_directed():
+        raise NotImplementedError("chatty's k-core reads an undirected graph")
+    if len(G) == 0:
+        return {}
+    core = alg.kcore(G.graph, **_options(options)).values
+    return dict(zip(G.graph.nodes, core.tolist()))
+
+
+_FUNCTIONS = {
+    "pagerank": pagerank,
+    "single_source_shortest_path_length": single_source_shortest_path_length,
+    "single_source_dijkstra_path_length": single_source_dijkstra_path_length,
+    "connected_components": connected_components,
+    "weakly_connected_components": weakly_connected_components,
+    "number_connected_components": number_connected_components,
+    "number_weakly_connected_components": number_weakly_connected_components,
+    "core_number": core_number,
+}
+
+# With CHATTY_NX_RECORD set, every call says whether it ran here or was
+# declined, and why (tests/python/nx_suite_report.py counts them).
+_RECORD = bool(os.environ.get("CHATTY_NX_RECORD"))
+events = []
+
+
+def _note(kind, name, reason=""):
+    if _RECORD:
+        events.append((kind, name, reason))
+
+
+def _recorded(name, f):
+    @functools.wraps(f)
+    def call(*args, **kwargs):
+        try:
+            rv = f(*args, **kwargs)
+            if inspect.isgenerator(rv):
+                rv = list(rv)  # run now, so that the record is of this call
+                _note("ran", name)
+                return iter(rv)
+        except NotImplementedError as e:
+            _note("declined", name, str(e))
+            raise
+        _note("ran", name)
+        return rv
+
+    return call
+
+
+backend_interface = _Backend()
+for _name, _f in _FUNCTIONS.items():
+    setattr(backend_interface, _name, _recorded(_name, _f))
+
+
+def get_info():
+    """NetworkX's backend_info entry point."""
+    return {
+        "backend_name": "chatty",
+        "project": "ChattyGraph",
+        "package": "chattygraph",
+        "short_summary": "ChattyGraph's multi-device engine (CPU, CUDA)",
+        "default_config": {"devices": None, "backend": None, "threads": None},
+        "functions": {
+            name: {"additional_docs": "Runs on ChattyGraph's engine; options such as devices= apply."}
+            for name in _FUNCTIONS
+        },
+    }
