@@ -7,8 +7,9 @@
 #include <nanobind/stl/tuple.h>
 #include <nanobind/stl/vector.h>
 
-#include <atomic>
 #include <chrono>
+#include <condition_variable>
+#include <mutex>
 #include <thread>
 
 #include "apps/cli/flags.h"
@@ -169,15 +170,23 @@ nb::tuple csr_of(nb::handle self, const PyGraph& g) {
 nb::tuple run(const std::string& app, const PyGraph& g, const std::vector<std::string>& args) {
   RunCall c;
   {
-    std::atomic<bool> done{false};
+    std::mutex m;
+    std::condition_variable cv;
+    bool done = false;
     nb::gil_scoped_release unlocked;
     std::thread worker([&] {
-      c = run_on(app, g, args);
-      done.store(true);
+      RunCall r = run_on(app, g, args);
+      std::lock_guard<std::mutex> lock(m);
+      c = std::move(r);
+      done = true;
+      cv.notify_one();
     });
     bool interrupted = false;
-    while (!done.load()) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    for (;;) {
+      {
+        std::unique_lock<std::mutex> lock(m);
+        if (cv.wait_for(lock, std::chrono::milliseconds(20), [&] { return done; })) break;
+      }
       if (interrupted) continue;
       nb::gil_scoped_acquire gil;
       if (PyErr_CheckSignals() != 0) {  // the signal's exception stays set for below

@@ -12,19 +12,26 @@ RunCall run_on(const std::string& app, const PyGraph& g, const std::vector<std::
   RunCall c;
   std::vector<std::string> flags = {"--app=" + app, "--json", "--quiet"};
   flags.insert(flags.end(), args.begin(), args.end());
+  // What the preparation depends on: everything but the source.
+  std::string key;
+  for (const std::string& f : flags)
+    if (f.rfind("--source=", 0) != 0) key += f + '\n';
   try {
     cli::RunSetup s;
-    cli::Prepared p;
     std::vector<vid_t> sources;
-    FlagScope scope("run", flags);
+    FlagScope scope("run", flags);  // runs are one at a time: the cache is this run's
     as_usage([&] {
       s = cli::check_run_flags();
-      p = cli::prepare_loaded(s, g.g, g.info, g.name, g.path);
-      sources = cli::choose_sources(s, p);
+      if (!g.prepared || g.prepared_for != key) {
+        g.prepared.reset();  // its memory is free before the next is made
+        g.prepared = std::make_shared<const cli::Prepared>(cli::prepare_loaded(s, g.g, g.info, g.name, g.path));
+        g.prepared_for = key;
+      }
+      sources = cli::choose_sources(s, *g.prepared);
     });
     cli::Report quiet(true, true);
-    c.job = cli::run_job(s, p, sources, quiet);
-    c.job.result.ids = nullptr;  // it pointed into p
+    c.job = cli::run_job(s, *g.prepared, sources, quiet);
+    c.job.result.ids = nullptr;  // it points into the prepared graph
   } catch (const UsageError& e) {
     c.kind = RunCall::Kind::kUsage, c.error = e.what();
   } catch (const Error& e) {
