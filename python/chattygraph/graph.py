@@ -82,19 +82,17 @@ class Graph:
 
     @classmethod
     def from_csr(cls, indptr, indices, weights=None, *, directed=True, ids=None, name="<csr>"):
-        """A CSR's arrays, used in place (no edge copied) when indptr is
-        int64/uint64, indices int32/uint32, rows sorted and, for
-        directed=False, every edge's reverse present; otherwise the arrays
-        are converted (copied) first. An undirected CSR that lacks reverses
-        is symmetrized (a copy)."""
-        indptr = np.asarray(indptr)
+        """A CSR's arrays. The edges (indices, and weights if given) are used
+        in place, not copied, when indices are int32/uint32 (weights uint32),
+        rows are sorted and, for directed=False, every edge's reverse is
+        present; indptr (a vertex's offset, n + 1 entries) is converted to
+        uint64 where it is not. Otherwise the arrays are copied first; an
+        undirected CSR that lacks reverses is symmetrized. `copied_edges`
+        says which."""
         indices = np.asarray(indices)
-        if indptr.dtype == np.int64 and indptr.size and indptr.min() >= 0:
-            indptr = indptr.view(np.uint64)
-        if indices.dtype == np.int32 and indices.size and indices.min() >= 0:
+        if indices.dtype == np.int32 and (indices.size == 0 or indices.min() >= 0):
             indices = indices.view(np.uint32)
-        in_place = indptr.dtype == np.uint64 and indices.dtype == np.uint32 and indptr.flags.c_contiguous and \
-            indices.flags.c_contiguous
+        in_place = indices.dtype == np.uint32 and indices.flags.c_contiguous
         indptr = _as(indptr, np.uint64, "indptr")
         indices = _as(indices, np.uint32, "indices")
         w = None if weights is None else _weights(weights, True, "from_csr")
@@ -112,8 +110,9 @@ class Graph:
 
     @classmethod
     def from_scipy(cls, A, *, directed=True, weighted=None):
-        """A SciPy sparse matrix or array (CSR used in place when its index
-        types fit; COO and others through CSR). Entry (i, j) is an edge i->j.
+        """A SciPy sparse matrix or array: a CSR's edges are used in place
+        when its indices are int32 (SciPy's choice below 2^31 entries) and
+        sorted; COO and other formats go through CSR. Entry (i, j) is an edge i->j.
         weighted=None keeps whole, non-negative values that are not all 1 as
         SSSP's weights; True requires them; False drops them."""
         import scipy.sparse as sp
