@@ -150,6 +150,8 @@ class Graph:
     directed = property(lambda self: self._core.directed)
     weighted = property(lambda self: self._core.weighted, doc="whether edges carry SSSP's weights")
     name = property(lambda self: self._core.name)
+    id_scheme = property(lambda self: self._core.id_scheme, doc="positions, 1-based or occurring (docs/inputs.md)")
+    format = property(lambda self: self._core.format, doc="what the input was: edge list, Matrix Market, ...")
 
     @property
     def ids(self):
