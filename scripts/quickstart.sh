@@ -1,11 +1,20 @@
 #!/usr/bin/env bash
-# Sets up a fresh machine, builds, and runs the main job: all five apps on
-# a built-in Kronecker graph (default kron:20), validated, as a table.
+# Sets up a fresh machine, builds, installs the Python package, and runs the
+# main job: all five apps on a built-in Kronecker graph (default kron:20),
+# validated, as a table.
 #   GRAPH=kron:22 ./scripts/quickstart.sh     # another graph or file
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/setup.sh
 ./scripts/build.sh
+# The Python package into this Python (PYTHON_PACKAGE=0 skips it): its own
+# build directory, kept, so a second run rebuilds only what changed.
+if [ "${PYTHON_PACKAGE:-1}" = 1 ]; then
+  py=${PYTHON:-python3}
+  pipargs=(install -q --no-build-isolation -C build-dir=build/pip .)
+  "$py" -m pip "${pipargs[@]}" 2>/dev/null || "$py" -m pip "${pipargs[@]}" --break-system-packages
+  "$py" -c "import chattygraph as cg; print('python      chattygraph', cg.__version__, 'installed; apps:', ', '.join(cg.apps()))"
+fi
 graph=${GRAPH:-kron:20}
 bin=${BUILD_DIR:-build}/chatty
 tmp=$(mktemp -d)
