@@ -4,11 +4,11 @@
 
 namespace chatty {
 
-extern const AppSpec kBfsApp, kSsspApp, kPageRankApp, kWccApp, kKcoreApp;
+extern const AppSpec kBfsApp, kSsspApp, kPageRankApp, kWccApp, kKcoreApp, kTcApp;
 
 namespace {
 
-const AppSpec* const kApps[] = {&kBfsApp, &kSsspApp, &kPageRankApp, &kWccApp, &kKcoreApp};
+const AppSpec* const kApps[] = {&kBfsApp, &kSsspApp, &kPageRankApp, &kWccApp, &kKcoreApp, &kTcApp};
 
 }  // namespace
 

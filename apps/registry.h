@@ -18,14 +18,18 @@
 
 namespace chatty {
 
-enum class App { kBfs, kSssp, kPageRank, kWcc, kKcore };
+enum class App { kBfs, kSssp, kPageRank, kWcc, kKcore, kTc };
+
+// Where an app's per-vertex results are: AppOutput::ints, ::ranks or ::counts.
+enum class Values { kInts, kReals, kCounts };
 
 struct AppOutput {
   App app = App::kBfs;
-  std::vector<uint32_t> ints;  // integral values (depth, distance, label, coreness)
-  std::vector<float> ranks;    // real values (PageRank)
-  MultiStats multi;            // what the run did, per superstep (every backend and device count)
-  double seconds = 0;          // compute time
+  std::vector<uint32_t> ints;    // integral values (depth, distance, label, coreness)
+  std::vector<float> ranks;      // real values (PageRank)
+  std::vector<uint64_t> counts;  // 64-bit counts (triangles per vertex)
+  MultiStats multi;              // what the run did, per superstep (every backend and device count)
+  double seconds = 0;            // compute time
   Backend backend = Backend::kCpu;
   std::vector<int> gpu_of;  // cuda: the GPU of every device
   // The input's ids of the vertices, for what is shown to the user
@@ -52,7 +56,7 @@ struct AppSpec {
   bool needs_weights;     // edge weights are read (default ones made if absent)
   bool needs_in_edges;    // built before the timed run
   bool reorders;          // --reorder=auto relabels by degree
-  bool real_values;       // results in AppOutput::ranks, else ints
+  Values values;          // which of AppOutput's arrays holds the results
   MessageShape messages;  // message_shape<Program>(): who reads a vertex, whether --messages=per_edge applies
   // Refuses, with one line, a graph or options the app cannot run on (optional).
   void (*check)(const Graph& g, const EngineOptions& opt);

@@ -69,6 +69,7 @@ AppOutput in_input_ids(AppOutput out, const std::vector<vid_t>& old_of_new) {
   if (const auto relabel = app_spec(out.app).relabel) relabel(out, old_of_new);
   out.ranks = to_old_order(out.ranks, old_of_new);
   out.ints = to_old_order(out.ints, old_of_new);
+  out.counts = to_old_order(out.counts, old_of_new);
   return out;
 }
 
@@ -83,9 +84,10 @@ namespace {
 void write_values_to(const AppOutput& out, const std::string& path) {
   FILE* f = std::fopen(path.c_str(), "wb");
   if (!f) throw Error(path + ": cannot write: " + std::strerror(errno));
-  const bool reals = app_spec(out.app).real_values;
+  const Values kind = app_spec(out.app).values;
+  const bool reals = kind == Values::kReals, counts = kind == Values::kCounts;
   const bool names_vertices = app_spec(out.app).relabel != nullptr;  // WCC's labels
-  const size_t n = reals ? out.ranks.size() : out.ints.size();
+  const size_t n = reals ? out.ranks.size() : counts ? out.counts.size() : out.ints.size();
   std::string buf;
   bool ok = true;
   char tmp[64];
@@ -94,6 +96,8 @@ void write_values_to(const AppOutput& out, const std::string& path) {
     const auto id = static_cast<unsigned long long>(out.id_of(vid_t(v)));
     if (reals)
       len = std::snprintf(tmp, sizeof tmp, "%llu %.9g\n", id, double(out.ranks[v]));
+    else if (counts)
+      len = std::snprintf(tmp, sizeof tmp, "%llu %llu\n", id, static_cast<unsigned long long>(out.counts[v]));
     else if (out.ints[v] == kInfinity)
       len = std::snprintf(tmp, sizeof tmp, "%llu inf\n", id);
     else if (names_vertices)

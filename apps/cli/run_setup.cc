@@ -127,6 +127,9 @@ RunSetup check_run_flags() {
     refused = "--graph=" + FLAGS_graph +
               ": every rank reads the graph itself, and a pipe or standard input can be read by only one (write "
               "it to a file on a shared file system, or convert it to .cgr)";
+  // An app without a GPU kernel runs on the CPU where the choice was ours.
+  if (refused.empty() && s.choice.backend == Backend::kCuda && !app_spec(s.app).run_gpu && FLAGS_backend == "auto")
+    s.choice = {Backend::kCpu, std::string("cpu (auto): ") + app_name(s.app) + " has no GPU kernel yet"};
   if (rank) cluster_throw_agreed(refused);
   CHATTY_CHECK(refused.empty(), refused);
   if (rank && cluster_max(s.choice.backend == Backend::kCpu ? 1.0 : 0.0) > 0 && s.choice.backend != Backend::kCpu)

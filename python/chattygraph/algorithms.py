@@ -109,6 +109,12 @@ def kcore(G, **options):
     return _run("kcore", G, None, options)
 
 
+def triangles(G, **options):
+    """Triangles through every vertex of an undirected graph (uint64, as
+    NetworkX's `triangles`); stats["summary"]["triangles"] is the total."""
+    return _run("tc", G, None, options)
+
+
 def apps():
     """The apps this build runs, as `chatty run --app` names them."""
     return list(_core.apps())

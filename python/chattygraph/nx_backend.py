@@ -264,6 +264,18 @@ def core_number(G, **options):
     return dict(zip(G.graph.nodes, core.tolist()))
 
 
+def triangles(G, nodes=None, **options):
+    if G.is_multigraph():
+        raise NotImplementedError("chatty's triangle count reads a simple graph")
+    counts = alg.triangles(G.graph, **_options(options)).values.tolist() if len(G) else []
+    every = dict(zip(G.graph.nodes, counts))
+    if nodes is None:
+        return every
+    if nodes in G:
+        return every[nodes]
+    return {v: every[v] for v in nodes}
+
+
 _FUNCTIONS = {
     "pagerank": pagerank,
     "single_source_shortest_path_length": single_source_shortest_path_length,
@@ -273,6 +285,7 @@ _FUNCTIONS = {
     "number_connected_components": number_connected_components,
     "number_weakly_connected_components": number_weakly_connected_components,
     "core_number": core_number,
+    "triangles": triangles,
 }
 
 # With CHATTY_NX_RECORD set, every call says whether it ran here or was

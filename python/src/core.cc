@@ -211,8 +211,10 @@ nb::tuple run(const std::string& app, const PyGraph& g, const std::vector<std::s
     case RunCall::Kind::kNone: break;
   }
   AppOutput& out = c.job.result;
-  nb::object values = app_spec(out.app).real_values ? nb::cast(to_numpy(std::move(out.ranks)))
-                                                    : nb::cast(to_numpy(std::move(out.ints)));
+  const Values kind = app_spec(out.app).values;
+  nb::object values = kind == Values::kReals    ? nb::cast(to_numpy(std::move(out.ranks)))
+                      : kind == Values::kCounts ? nb::cast(to_numpy(std::move(out.counts)))
+                                                : nb::cast(to_numpy(std::move(out.ints)));
   return nb::make_tuple(values, c.job.json, c.job.exit_code);
 }
 

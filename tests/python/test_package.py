@@ -59,16 +59,16 @@ def scattered_ids_file(tmp):
 
 
 # --- the same answers as the CLI ---------------------------------------------
-@pytest.mark.parametrize("app,extra", [("bfs", {}), ("sssp", {}), ("pr", {}), ("wcc", {}), ("kcore", {}),
+@pytest.mark.parametrize("app,extra", [("bfs", {}), ("sssp", {}), ("pr", {}), ("wcc", {}), ("kcore", {}), ("tc", {}),
                                        ("bfs", {"devices": 3}), ("pr", {"devices": 4, "exchange": "peer"})])
 @pytest.mark.parametrize("graph", ["kron:10", "grid:30x20", "facebook", "scattered"])
 def test_same_values_as_cli(tmp, app, extra, graph):
     path = {"facebook": FACEBOOK, "scattered": scattered_ids_file(tmp)}.get(graph, graph)
-    opts = {"symmetrize": True} if app == "kcore" and graph in ("facebook", "scattered") else {}
+    opts = {"symmetrize": True} if app in ("kcore", "tc") and graph in ("facebook", "scattered") else {}
     g = cg.Graph.load(path, **opts)
     flags = [f"--{k}={v}" for k, v in {**opts, **extra}.items()]
     want = cli_output(tmp, app, path, *flags)
-    fn = {"bfs": cg.bfs, "sssp": cg.sssp, "pr": cg.pagerank, "wcc": cg.wcc, "kcore": cg.kcore}[app]
+    fn = {"bfs": cg.bfs, "sssp": cg.sssp, "pr": cg.pagerank, "wcc": cg.wcc, "kcore": cg.kcore, "tc": cg.triangles}[app]
     r = fn(g, **extra)
     got = dict(zip(r.ids.tolist(), r.values.tolist()))
     assert got.keys() == want.keys()
@@ -76,6 +76,17 @@ def test_same_values_as_cli(tmp, app, extra, graph):
         assert max(abs(got[k] - want[k]) for k in want) < 1e-6  # the CLI prints 9 digits
     else:
         assert got == {k: int(v) for k, v in want.items()}
+
+
+@pytest.mark.parametrize("graph", ["kron:10", "grid:30x20", "urand:10:8"])
+@pytest.mark.parametrize("devices", [1, 3])
+def test_triangles_match_networkx(graph, devices):
+    g = cg.Graph.load(graph)
+    G = g.to_networkx()
+    want = nx.triangles(G, backend="networkx")
+    r = cg.triangles(g, devices=devices, validate=True)
+    assert r.to_dict() == want
+    assert r.stats["summary"]["triangles"] == sum(want.values()) // 3
 
 
 def test_source_is_an_input_id(tmp):
@@ -343,6 +354,8 @@ def test_networkx_backend_answers():
         sorted(map(sorted, nx.connected_components(U, backend="networkx")))
     assert nx.number_connected_components(U, backend="chatty") == nx.number_connected_components(U)
     assert nx.core_number(U, backend="chatty") == nx.core_number(U, backend="networkx")
+    assert nx.triangles(U, backend="chatty") == nx.triangles(U, backend="networkx")
+    assert nx.triangles(U, 5, backend="chatty") == nx.triangles(U, 5, backend="networkx")
     with pytest.raises(nx.NodeNotFound):
         nx.single_source_shortest_path_length(G, "nope", backend="chatty")
     with pytest.raises(nx.PowerIterationFailedConvergence):

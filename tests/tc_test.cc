@@ -1,0 +1,80 @@
+// Triangle counting: known graphs, the kernel against its reference with
+// and without relabelling and on several devices, and the refusals.
+#include <gtest/gtest.h>
+
+#include "apps/run_app.h"
+#include "apps/tc/count.h"
+#include "apps/tc/reference.h"
+#include "datasets/load.h"
+#include "test_util.h"
+
+namespace chatty {
+namespace {
+
+Graph undirected(vid_t n, const std::vector<std::pair<vid_t, vid_t>>& edges, const LoadOptions& opt = {}) {
+  std::string text = "# Undirected graph\n# Nodes: " + std::to_string(n) + "\n";
+  for (auto [u, v] : edges) text += std::to_string(u) + " " + std::to_string(v) + "\n";
+  return load_graph(testing::write_file("tc.el", text), opt);
+}
+
+TEST(Tc, CliqueAndTail) {
+  // K5 on 0..4 (each vertex in C(4,2) = 6 triangles, 10 in all), a
+  // triangle 5-6-7 hanging off 4 by an edge, a self-loop, an isolated 8.
+  std::vector<std::pair<vid_t, vid_t>> e;
+  for (vid_t u = 0; u < 5; ++u)
+    for (vid_t v = u + 1; v < 5; ++v) e.push_back({u, v});
+  for (auto x : {std::pair<vid_t, vid_t>{4, 5}, {5, 6}, {6, 7}, {5, 7}}) e.push_back(x);
+  LoadOptions keep_loops;
+  keep_loops.build.drop_self_loops = false;
+  e.push_back({2, 2});
+  const Graph g = undirected(9, e, keep_loops);
+  const std::vector<uint64_t> want{6, 6, 6, 6, 6, 1, 1, 1, 0};
+  EXPECT_EQ(reference::triangles(g), want);
+  for (int p : {1, 2, 3}) {
+    EngineOptions o;
+    o.devices = p;
+    const AppOutput out = run_app(App::kTc, g, 0, o);
+    EXPECT_EQ(out.counts, want) << p << " devices";
+    EXPECT_TRUE(validate_app(out, g, 0, o).ok);
+  }
+}
+
+TEST(Tc, KernelMatchesReferenceOnGeneratedGraphs) {
+  for (const char* spec : {"kron:12", "urand:12:8", "grid:40x30"}) {
+    const Graph g = load_graph(spec, {});
+    const std::vector<uint64_t> want = reference::triangles(g);
+    for (int p : {1, 4}) {
+      EngineOptions o;
+      o.devices = p;
+      EXPECT_EQ(run_app(App::kTc, g, 0, o).counts, want) << spec << " on " << p << " devices";
+    }
+    // Without relabelling too, on any split of the rows.
+    const tc::Counted c = tc::count(g, {0, g.num_vertices() / 3, g.num_vertices()});
+    EXPECT_EQ(c.per_vertex, want) << spec;
+  }
+  EXPECT_TRUE(tc::worth_relabelling(load_graph("kron:12", {})));  // skewed degrees
+  EXPECT_FALSE(tc::worth_relabelling(load_graph("grid:40x30", {})));
+}
+
+TEST(Tc, VerifierCatchesAWrongCount) {
+  const Graph g = load_graph("kron:10", {});
+  EngineOptions o;
+  AppOutput out = run_app(App::kTc, g, 0, o);
+  out.counts[7] += 3;  // still a multiple of 3 in all
+  const Validation v = validate_app(out, g, 0, o);
+  EXPECT_FALSE(v.ok);
+  EXPECT_NE(v.message.find("vertex 7"), std::string::npos) << v.message;
+}
+
+TEST(Tc, Refusals) {
+  EngineOptions o;
+  const Graph directed = load_graph(testing::write_file("tc_dir.el", "0 1\n1 2\n2 0\n"), {});
+  EXPECT_NE(testing::error_of([&] { run_app(App::kTc, directed, 0, o); }).find("undirected"), std::string::npos);
+  LoadOptions keep;
+  keep.build.dedupe = false;
+  const Graph parallel = undirected(3, {{0, 1}, {0, 1}, {1, 2}, {0, 2}}, keep);
+  EXPECT_NE(testing::error_of([&] { run_app(App::kTc, parallel, 0, o); }).find("parallel edge"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace chatty
