@@ -19,29 +19,46 @@ struct Counted {
 };
 
 // Counts on g (sorted lists without repeats: an undirected graph, or its
-// orientation, whose lists hold the lower neighbours only) over `ranges`.
+// orientation, whose lists hold the lower neighbours only) over `ranges`:
+// each triangle w < v < u once, at u, by marking u's lower neighbours and
+// probing each lower neighbour v's list below v. A hit's count goes to a
+// slot of u's list (no atomic per triangle); u, v and the slots reach the
+// shared counts once per row and edge.
 inline Counted count(const Graph& g, const host::DeviceRanges& ranges) {
   const Csr& c = g.out();
   const vid_t n = c.num_vertices();
   Counted out;
   out.per_vertex.assign(n, 0);
   std::atomic<uint64_t> edges{0};
+  auto add = [&](vid_t v, uint64_t k) {
+    if (k) std::atomic_ref<uint64_t>(out.per_vertex[v]).fetch_add(k, std::memory_order_relaxed);
+  };
   out.device_seconds = host::for_each_row(ranges, [&](int, vid_t u) {
+    thread_local host::MarkedList marked;
+    thread_local std::vector<uint32_t> at_slot;
     const vid_t* nu = c.targets.data() + c.offsets[u];
-    const vid_t* nu_end = c.targets.data() + c.offsets[u + 1];
+    const vid_t* lower_end = nu;
+    while (lower_end != c.targets.data() + c.offsets[u + 1] && *lower_end < u) ++lower_end;
+    const size_t len = size_t(lower_end - nu);
+    if (len < 2) return;
+    marked.mark(nu, len, n);
+    at_slot.assign(len, 0);
     uint64_t at_u = 0, read = 0;
-    for (const vid_t* pv = nu; pv != nu_end && *pv < u; ++pv) {
+    for (const vid_t* pv = nu + 1; pv != lower_end; ++pv) {
       const vid_t v = *pv;
-      const vid_t* nv = c.targets.data() + c.offsets[v];
-      const vid_t* nv_end = c.targets.data() + c.offsets[v + 1];
-      read += uint64_t(nv_end - nv);
-      const uint64_t k = host::intersect_below(nu, nu_end, nv, nv_end, v, [&](vid_t w) {
-        std::atomic_ref<uint64_t>(out.per_vertex[w]).fetch_add(1, std::memory_order_relaxed);
-      });
-      if (k) std::atomic_ref<uint64_t>(out.per_vertex[v]).fetch_add(k, std::memory_order_relaxed);
+      uint64_t k = 0;
+      eid_t e = c.offsets[v];
+      for (; e < c.offsets[v + 1] && c.targets[e] < v; ++e) {
+        const vid_t w = c.targets[e];
+        if (marked.has(w)) ++k, ++at_slot[marked.position(w)];
+      }
+      read += e - c.offsets[v];
+      add(v, k);
       at_u += k;
     }
-    if (at_u) std::atomic_ref<uint64_t>(out.per_vertex[u]).fetch_add(at_u, std::memory_order_relaxed);
+    marked.clear();
+    add(u, at_u);
+    for (size_t i = 0; i < len; ++i) add(nu[i], at_slot[i]);
     if (read) edges.fetch_add(read, std::memory_order_relaxed);
   });
   out.edges = edges.load();
