@@ -4,6 +4,7 @@
 // row operators: each device counts the rows of its range.
 #pragma once
 
+#include <algorithm>
 #include <atomic>
 #include <vector>
 
@@ -20,48 +21,63 @@ struct Counted {
 
 // Counts on g (sorted lists without repeats: an undirected graph, or its
 // orientation, whose lists hold the lower neighbours only) over `ranges`:
-// each triangle w < v < u once, at u, by marking u's lower neighbours and
-// probing each lower neighbour v's list below v. A hit's count goes to a
+// each triangle w < v < u once, at u, by intersecting u's lower neighbours
+// with each lower neighbour v's list below v. A hit's count goes to a
 // slot of u's list (no atomic per triangle); u, v and the slots reach the
 // shared counts once per row and edge.
+inline constexpr size_t kMergeBelow = 16;  // lower lists this short are merged, not marked
+
 inline Counted count(const Graph& g, const host::DeviceRanges& ranges) {
   const Csr& c = g.out();
   const vid_t n = c.num_vertices();
   Counted out;
   out.per_vertex.assign(n, 0);
-  std::atomic<uint64_t> edges{0};
   auto add = [&](vid_t v, uint64_t k) {
     if (k) std::atomic_ref<uint64_t>(out.per_vertex[v]).fetch_add(k, std::memory_order_relaxed);
   };
-  out.device_seconds = host::for_each_row(ranges, [&](int, vid_t u) {
+  const host::RowRun run = host::for_each_row(ranges, [&](int, vid_t u) -> uint64_t {
     thread_local host::MarkedList marked;
     thread_local std::vector<uint32_t> at_slot;
     const vid_t* nu = c.targets.data() + c.offsets[u];
     const vid_t* lower_end = nu;
     while (lower_end != c.targets.data() + c.offsets[u + 1] && *lower_end < u) ++lower_end;
     const size_t len = size_t(lower_end - nu);
-    if (len < 2) return;
-    marked.mark(nu, len, n);
-    at_slot.assign(len, 0);
-    uint64_t at_u = 0, read = 0;
+    if (len < 2) return len;
+    if (at_slot.size() < len) at_slot.resize(len);
+    std::fill(at_slot.begin(), at_slot.begin() + long(len), 0u);
+    // A short list is merged with each neighbour's (marking it costs more
+    // than it saves); a long one is marked once and probed.
+    const bool merge = len <= kMergeBelow;
+    if (!merge) marked.mark(nu, len, n);
+    uint64_t at_u = 0, read = len;
     for (const vid_t* pv = nu + 1; pv != lower_end; ++pv) {
       const vid_t v = *pv;
       uint64_t k = 0;
-      eid_t e = c.offsets[v];
-      for (; e < c.offsets[v + 1] && c.targets[e] < v; ++e) {
-        const vid_t w = c.targets[e];
-        if (marked.has(w)) ++k, ++at_slot[marked.position(w)];
+      const vid_t* w = c.targets.data() + c.offsets[v];
+      const vid_t* w_end = c.targets.data() + c.offsets[v + 1];
+      const vid_t* w_begin = w;
+      if (merge) {
+        for (const vid_t* a = nu; a != pv && w != w_end && *w < v;) {
+          const vid_t x = *a, y = *w;
+          if (x == y) ++k, ++at_slot[size_t(a - nu)];
+          a += x <= y;
+          w += y <= x;
+        }
+      } else {
+        for (; w != w_end && *w < v; ++w)
+          if (marked.has(*w)) ++k, ++at_slot[marked.position(*w)];
       }
-      read += e - c.offsets[v];
+      read += uint64_t(w - w_begin);
       add(v, k);
       at_u += k;
     }
-    marked.clear();
+    if (!merge) marked.clear();
     add(u, at_u);
     for (size_t i = 0; i < len; ++i) add(nu[i], at_slot[i]);
-    if (read) edges.fetch_add(read, std::memory_order_relaxed);
+    return read;
   });
-  out.edges = edges.load();
+  out.device_seconds = run.device_seconds;
+  out.edges = run.work;
   return out;
 }
 

@@ -19,32 +19,49 @@ namespace chatty::host {
 // Half-open ranges of vertex ids, one per device.
 using DeviceRanges = std::vector<vid_t>;  // devices + 1 bounds
 
+// What for_each_row did: each device's seconds, and the sum of what f
+// returned (the work it did: list entries read).
+struct RowRun {
+  std::vector<double> device_seconds;
+  uint64_t work = 0;
+};
+
 // Calls f(d, v) for every vertex v of device d's range, every device at
 // once, each over its own range with dynamic scheduling (rows differ in
-// work by orders of magnitude). Returns each device's seconds.
+// work by orders of magnitude). f returns the work it did (uint64_t).
 template <typename F>
-std::vector<double> for_each_row(const DeviceRanges& ranges, F&& f) {
+RowRun for_each_row(const DeviceRanges& ranges, F&& f) {
   const int devices = int(ranges.size()) - 1;
-  std::vector<double> seconds(size_t(devices), 0.0);
-  const int per_device = std::max(1, omp_get_max_threads() / devices);
-  const int saved_levels = omp_get_max_active_levels();
-  omp_set_max_active_levels(2);
-#pragma omp parallel num_threads(devices) if (devices > 1)
-  {
-    const int d = devices > 1 ? omp_get_thread_num() : 0;
+  RowRun run;
+  run.device_seconds.assign(size_t(devices), 0.0);
+  std::vector<uint64_t> work(size_t(devices), 0);
+  auto device = [&](int d, int threads) {
     const double t0 = omp_get_wtime();
-#pragma omp parallel for schedule(dynamic, 64) num_threads(devices > 1 ? per_device : omp_get_max_threads())
-    for (vid_t v = ranges[size_t(d)]; v < ranges[size_t(d) + 1]; ++v) f(d, v);
-    seconds[size_t(d)] = omp_get_wtime() - t0;
+    uint64_t w = 0;
+#pragma omp parallel for schedule(dynamic, 64) num_threads(threads) reduction(+ : w)
+    for (vid_t v = ranges[size_t(d)]; v < ranges[size_t(d) + 1]; ++v) w += f(d, v);
+    work[size_t(d)] = w;
+    run.device_seconds[size_t(d)] = omp_get_wtime() - t0;
+  };
+  if (devices == 1) {
+    device(0, omp_get_max_threads());  // a lone device's team is the first level: pooled, not started anew
+  } else {
+    const int per_device = std::max(1, omp_get_max_threads() / devices);
+    const int saved_levels = omp_get_max_active_levels();
+    omp_set_max_active_levels(2);
+#pragma omp parallel num_threads(devices)
+    device(omp_get_thread_num(), per_device);
+    omp_set_max_active_levels(saved_levels);
   }
-  omp_set_max_active_levels(saved_levels);
-  return seconds;
+  for (uint64_t w : work) run.work += w;
+  return run;
 }
 
 // Devices' ranges over [0, n) with about equal sums of weight(v) (edges,
 // or the work a row costs).
 template <typename W>
 DeviceRanges balanced_ranges(vid_t n, int devices, W&& weight) {
+  if (devices <= 1) return {0, n};
   double total = 0;
   for (vid_t v = 0; v < n; ++v) total += double(weight(v));
   DeviceRanges r{0};

@@ -1,0 +1,65 @@
+#!/usr/bin/env python3
+"""ChattyGraph's kernels against GAP's on the same file, measured in one run
+(rounds interleaved; this VM's timings move 20-40 % between runs).
+
+GAP is built from its public source (https://github.com/sbeamer/gapbs,
+`make`), and its directory given with --gap. Each graph is written once as
+an edge list (GAP reads it with -s, symmetrized) and as .cgr (ours).
+
+  python3 scripts/bench_gap.py --gap ~/gapbs [--apps tc] [--graphs kron:20 grid:1000x1000 FILE] [--rounds 3]
+
+Prints per app and graph our median compute time, GAP's median trial time,
+and ours / GAP's as the median and range over rounds."""
+import argparse
+import json
+import os
+import re
+import statistics
+import subprocess
+import tempfile
+
+GAP_KERNEL = {"tc": "tc", "bfs": "bfs", "sssp": "sssp", "pr": "pr", "wcc": "cc"}
+
+
+def ours(chatty, cgr, app, repeat):
+    out = subprocess.run([chatty, "run", f"--app={app}", f"--graph={cgr}", f"--repeat={repeat}", "--json", "--quiet",
+                          "--backend=cpu"], check=True, capture_output=True, text=True).stdout
+    return json.loads(out.strip().splitlines()[-1])["compute_s"]
+
+
+def gap(gapdir, el, app, repeat):
+    out = subprocess.run([os.path.join(gapdir, GAP_KERNEL[app]), "-f", el, "-s", "-n", str(repeat)], check=True,
+                         capture_output=True, text=True).stdout
+    times = [float(t) for t in re.findall(r"Trial Time:\s+([0-9.]+)", out)]
+    return statistics.median(times)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--gap", required=True, help="a built gapbs directory")
+    ap.add_argument("--chatty", default="build/chatty")
+    ap.add_argument("--apps", nargs="+", default=["tc"])
+    ap.add_argument("--graphs", nargs="+", default=["kron:20", "grid:1000x1000"])
+    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--repeat", type=int, default=1, help="runs per round and side (median)")
+    a = ap.parse_args()
+    with tempfile.TemporaryDirectory() as d:
+        for spec in a.graphs:
+            el, cgr = os.path.join(d, "g.el"), os.path.join(d, "g.cgr")
+            if ":" in spec and not os.path.exists(spec):
+                subprocess.run([a.chatty, "generate", spec, el], check=True, capture_output=True)
+            else:
+                subprocess.run([a.chatty, "convert", spec, el, "--undirected"], check=True, capture_output=True)
+            subprocess.run([a.chatty, "convert", el, cgr, "--undirected"], check=True, capture_output=True)
+            for app in a.apps:
+                mine, theirs = [], []
+                for _ in range(a.rounds):
+                    theirs.append(gap(a.gap, el, app, a.repeat))
+                    mine.append(ours(a.chatty, cgr, app, a.repeat))
+                ratios = [m / t for m, t in zip(mine, theirs)]
+                print(f"{app:5} {spec:22} ours {statistics.median(mine):8.3f} s  GAP {statistics.median(theirs):8.3f} s  "
+                      f"ours/GAP {statistics.median(ratios):.2f} ({min(ratios):.2f}-{max(ratios):.2f})", flush=True)
+
+
+if __name__ == "__main__":
+    main()
