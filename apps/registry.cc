@@ -4,11 +4,11 @@
 
 namespace chatty {
 
-extern const AppSpec kBfsApp, kSsspApp, kPageRankApp, kWccApp, kKcoreApp, kTcApp;
+extern const AppSpec kBfsApp, kSsspApp, kPageRankApp, kWccApp, kKcoreApp, kTcApp, kBcApp;
 
 namespace {
 
-const AppSpec* const kApps[] = {&kBfsApp, &kSsspApp, &kPageRankApp, &kWccApp, &kKcoreApp, &kTcApp};
+const AppSpec* const kApps[] = {&kBfsApp, &kSsspApp, &kPageRankApp, &kWccApp, &kKcoreApp, &kTcApp, &kBcApp};
 
 }  // namespace
 

@@ -18,7 +18,7 @@
 
 namespace chatty {
 
-enum class App { kBfs, kSssp, kPageRank, kWcc, kKcore, kTc };
+enum class App { kBfs, kSssp, kPageRank, kWcc, kKcore, kTc, kBc };
 
 // Where an app's per-vertex results are: AppOutput::ints, ::ranks or ::counts.
 enum class Values { kInts, kReals, kCounts };
@@ -26,9 +26,10 @@ enum class Values { kInts, kReals, kCounts };
 struct AppOutput {
   App app = App::kBfs;
   std::vector<uint32_t> ints;    // integral values (depth, distance, label, coreness)
-  std::vector<float> ranks;      // real values (PageRank)
+  std::vector<float> ranks;      // real values (PageRank, BC)
   std::vector<uint64_t> counts;  // 64-bit counts (triangles per vertex)
   MultiStats multi;              // what the run did, per superstep (every backend and device count)
+  std::vector<vid_t> sources;    // the sources of an app that runs from all at once (BC)
   double seconds = 0;            // compute time
   Backend backend = Backend::kCpu;
   std::vector<int> gpu_of;  // cuda: the GPU of every device
@@ -44,6 +45,7 @@ struct AppRun {
   vid_t source;
   const EngineOptions& opt;
   const Partition& part;
+  const std::vector<vid_t>* sources = nullptr;  // sources_at_once: every source (else just `source`)
 };
 
 // An app's entry. Hooks marked optional may be null.
@@ -53,6 +55,7 @@ struct AppSpec {
   const char* alias;      // a second name --app accepts, or ""
   const char* about;      // one line for --help
   bool needs_source;      // --source and --sources apply
+  bool sources_at_once;   // one run from all the sources (BC sums over them), not one run per source
   bool needs_weights;     // edge weights are read (default ones made if absent)
   bool needs_in_edges;    // built before the timed run
   bool reorders;          // --reorder=auto relabels by degree

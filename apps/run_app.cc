@@ -35,8 +35,14 @@ bool add_default_weights(App app, Graph& g, bool use_default_weights, uint64_t s
   return true;
 }
 
-AppOutput run_app(App app, const Graph& g, vid_t source, const EngineOptions& opt, const Partition* part) {
+namespace {
+
+AppOutput run_from(App app, const Graph& g, vid_t source, const std::vector<vid_t>* sources, const EngineOptions& opt,
+                   const Partition* part) {
   const AppSpec& a = app_spec(app);
+  for (vid_t s : sources ? *sources : std::vector<vid_t>{})
+    CHATTY_CHECK(s < g.num_vertices(), "source " + std::to_string(s) + " out of range: the graph has vertices 0.." +
+                                           std::to_string(g.num_vertices() - 1));
   CHATTY_CHECK(!a.needs_source || source < g.num_vertices(), "source " + std::to_string(source) +
                                                                  " out of range: the graph has vertices 0.." +
                                                                  std::to_string(g.num_vertices() - 1));
@@ -51,7 +57,8 @@ AppOutput run_app(App app, const Graph& g, vid_t source, const EngineOptions& op
   }
   AppOutput out;
   out.app = app;
-  const AppRun run{g, source, opt, *part};
+  if (sources) out.sources = *sources;
+  const AppRun run{g, source, opt, *part, sources};
   if (gpu) {
     a.run_gpu(run, out);
     out.seconds = out.multi.run_seconds;  // probing, setup and copying results back are not the run
@@ -64,12 +71,26 @@ AppOutput run_app(App app, const Graph& g, vid_t source, const EngineOptions& op
   return out;
 }
 
+}  // namespace
+
+AppOutput run_app(App app, const Graph& g, vid_t source, const EngineOptions& opt, const Partition* part) {
+  return run_from(app, g, source, nullptr, opt, part);
+}
+
+AppOutput run_app(App app, const Graph& g, const std::vector<vid_t>& sources, const EngineOptions& opt,
+                  const Partition* part) {
+  CHATTY_CHECK(app_spec(app).sources_at_once, std::string(app_name(app)) + " runs from one source at a time");
+  CHATTY_CHECK(!sources.empty(), "no sources");
+  return run_from(app, g, sources[0], &sources, opt, part);
+}
+
 AppOutput in_input_ids(AppOutput out, const std::vector<vid_t>& old_of_new) {
   if (old_of_new.empty()) return out;
   if (const auto relabel = app_spec(out.app).relabel) relabel(out, old_of_new);
   out.ranks = to_old_order(out.ranks, old_of_new);
   out.ints = to_old_order(out.ints, old_of_new);
   out.counts = to_old_order(out.counts, old_of_new);
+  for (vid_t& s : out.sources) s = old_of_new[s];
   return out;
 }
 

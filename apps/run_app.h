@@ -29,6 +29,10 @@ bool add_default_weights(App app, Graph& g, bool default_weights, uint64_t seed)
 // refuses, an SSSP distance that overflows 32 bits, a missing GPU or too
 // little GPU memory.
 AppOutput run_app(App app, const Graph& g, vid_t source, const EngineOptions& opt, const Partition* part = nullptr);
+// An app that runs from all its sources at once (BC): one run from every
+// one of `sources`.
+AppOutput run_app(App app, const Graph& g, const std::vector<vid_t>& sources, const EngineOptions& opt,
+                  const Partition* part = nullptr);
 
 // The output of a run on a relabelled graph (old_of_new[new id] = input
 // id) in the input's ids: values moved to their input vertex, and values

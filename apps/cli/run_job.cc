@@ -88,15 +88,20 @@ std::string graph_line(const Prepared& p) {
 
 JobResult run_job(const RunSetup& s, const Prepared& p, const std::vector<vid_t>& sources, Report& r) {
   JobResult job;
+  const AppSpec& spec = app_spec(s.app);
   const Graph& g = p.g;
   const char* backend = backend_name(s.eopt.backend);
 
   r.say("graph       %s\n", graph_line(p).c_str());
   r.say("load        %.3f s\n", p.load_s);
   r.say("backend     %s\n", s.choice.reason.c_str());
+  // Several sources run one by one (BFS, SSSP: a median over them), or at
+  // once (BC: its scores sum over them).
+  const bool at_once = spec.sources_at_once;
+  const bool several = sources.size() > 1 && !at_once;
   std::string from;
   if (s.has_source())
-    from = sources.size() > 1 ? " from " + std::to_string(sources.size()) + " random sources"
+    from = sources.size() > 1 ? " from " + std::to_string(sources.size()) + (at_once ? " sources" : " random sources")
                               : " from " + std::to_string(p.info.ids.of(sources[0]));
   r.say("app         %s%s on %s backend, %d device%s, %d threads\n", app_name(s.app), from.c_str(), backend,
         s.eopt.devices, s.eopt.devices > 1 ? "s" : "", s.threads);
@@ -117,10 +122,14 @@ JobResult run_job(const RunSetup& s, const Prepared& p, const std::vector<vid_t>
   std::vector<double> times, source_times;
   AppOutput out;
   std::string validated = s.validate ? "pass" : "skipped", validation_message;
-  for (vid_t src : sources) {
+  std::vector<vid_t> run_ids;  // at once: every source, in the run's ids
+  for (vid_t v : at_once ? sources : std::vector<vid_t>{}) run_ids.push_back(p.to_run(v));
+  for (size_t i = 0; i < (at_once ? size_t(1) : sources.size()); ++i) {
+    const vid_t src = sources[i];
     std::vector<double> t;
     for (int k = 0; k < s.repeat; ++k) {
-      out = run_app(s.app, g, p.to_run(src), s.eopt, p.part.get());
+      out = at_once ? run_app(s.app, g, run_ids, s.eopt, p.part.get())
+                    : run_app(s.app, g, p.to_run(src), s.eopt, p.part.get());
       t.push_back(out.seconds);
       times.push_back(out.seconds);
     }
@@ -133,8 +142,7 @@ JobResult run_job(const RunSetup& s, const Prepared& p, const std::vector<vid_t>
       validation_message = v.message;
       if (!v.ok) {
         validated = "fail";
-        if (sources.size() > 1)
-          validation_message = "from source " + std::to_string(p.info.ids.of(src)) + ": " + v.message;
+        if (several) validation_message = "from source " + std::to_string(p.info.ids.of(src)) + ": " + v.message;
       }
     }
   }
@@ -149,7 +157,7 @@ JobResult run_job(const RunSetup& s, const Prepared& p, const std::vector<vid_t>
   const bool multi = p.part || out.backend == Backend::kCuda;  // exchange and time split are worth a line
   const uint64_t edges = traversed_edges(out, g);
   const double gteps = compute_s > 0 ? double(edges) / compute_s / 1e9 : 0;
-  if (sources.size() > 1)
+  if (several)
     r.say("compute     %.4f s (median over %zu sources; min %.4f s, max %.4f s)\n", compute_s, sources.size(),
           *std::min_element(source_times.begin(), source_times.end()),
           *std::max_element(source_times.begin(), source_times.end()));
@@ -160,7 +168,6 @@ JobResult run_job(const RunSetup& s, const Prepared& p, const std::vector<vid_t>
   r.say("iterations  %d\n", iterations);
   if (multi) report_multi(r, out);
   r.say("GTEPS       %.3f\n", gteps);
-  const AppSpec& spec = app_spec(s.app);
   // A gather stopped by --max_iters is not an answer to the tolerance asked.
   // Ranks are 4-byte floats summing to 1: rounding alone moves them by up to
   // about 2^-23 in all, so a smaller tolerance may never be met.
@@ -171,13 +178,11 @@ JobResult run_job(const RunSetup& s, const Prepared& p, const std::vector<vid_t>
                   "; not converged after %d iterations (change %.3g > tolerance %.3g%s)", iterations,
                   out.multi.last_change, s.eopt.tolerance,
                   s.eopt.tolerance < kRankResolution ? ", below the 1.2e-07 that 4-byte ranks resolve" : "");
-  r.say("result      %s%s%s\n", spec.summary_text(result).c_str(), sources.size() > 1 ? " (last source)" : "",
-        not_converged);
+  r.say("result      %s%s%s\n", spec.summary_text(result).c_str(), several ? " (last source)" : "", not_converged);
   if (s.validate)
     r.say("validate    %s%s\n", validation_message.c_str(),
-          sources.size() > 1 && validated == "pass"
-              ? (" (every one of " + std::to_string(sources.size()) + " sources)").c_str()
-              : "");
+          several && validated == "pass" ? (" (every one of " + std::to_string(sources.size()) + " sources)").c_str()
+                                         : "");
   if (!s.trace.empty()) write_trace(out, s.trace);
   if (!s.output.empty()) {
     write_values(result, s.output);
@@ -198,7 +203,7 @@ JobResult run_job(const RunSetup& s, const Prepared& p, const std::vector<vid_t>
     j.add("ids", p.info.ids.name()).add("ids_range", p.info.ids.describe(g.num_vertices()));
     if (s.has_source()) {
       j.add("source", p.info.ids.of(sources.back()));
-      if (sources.size() > 1) {
+      if (several) {
         std::vector<double> ids;
         for (vid_t v : sources) ids.push_back(double(p.info.ids.of(v)));
         j.add("sources", ids).add("source_times", source_times);

@@ -130,6 +130,21 @@ std::vector<vid_t> choose_sources(const RunSetup& s, const Prepared& p) {
                                     " (its ids: " + p.info.ids.describe(n) + ")");
     return {*v};
   }
+  if (s.all_sources) {  // every vertex, as exact BC (NetworkX's default) sums over
+    std::vector<vid_t> all(n);
+    for (vid_t v = 0; v < n; ++v) all[v] = v;
+    return all;
+  }
+  if (!s.source_list.empty()) {
+    std::vector<vid_t> listed;
+    for (int64_t id : s.source_list) {
+      const std::optional<vid_t> v = p.info.ids.find(uint64_t(id), n);
+      CHATTY_CHECK(v.has_value(), "--sources: " + std::to_string(id) + " is not a vertex of " + p.name +
+                                      " (its ids: " + p.info.ids.describe(n) + ")");
+      listed.push_back(*v);
+    }
+    return listed;
+  }
   std::vector<vid_t> with_edges;
   for (vid_t v = 0; v < n; ++v)
     if (p.input_out_degree(v) > 0) with_edges.push_back(v);

@@ -2,8 +2,10 @@
 
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 
 #include "apps/cli/flags.h"
@@ -14,8 +16,9 @@
 
 DEFINE_string(app, "bfs", "app to run (the list above)");
 DEFINE_int64(source, -1, "BFS/SSSP source vertex (default: lowest id with an out-edge)");
-DEFINE_int32(sources, 0,
-             "BFS/SSSP: run from N random sources with out-edges (from --seed), report the median and spread");
+DEFINE_string(sources, "",
+              "BFS/SSSP: run from N random sources with out-edges (from --seed), report the median and spread; "
+              "BC: sum over N random sources, over all (every vertex: exact BC), or over a list of ids (3,17,42)");
 DEFINE_string(backend, "auto", "auto (the GPUs if any is usable, else the CPU), cuda or cpu");
 DEFINE_string(gpu_lb, "split",
               "GPU push load balance: split (twc, hubs' edges shared by every block), twc (thread/warp/block per "
@@ -67,6 +70,41 @@ void check_writable(const std::string& path, const char* flag) {
   if (!existed) std::remove(path.c_str());
 }
 
+// --sources: N random ones; for an app that runs from all at once also
+// "all" or a list of input ids.
+void parse_sources(RunSetup& s, bool given) {
+  if (!given) return;
+  const std::string& v = FLAGS_sources;
+  const bool at_once = app_spec(s.app).sources_at_once;
+  if (v == "all" || v.find(',') != std::string::npos) {
+    CHATTY_CHECK(at_once,
+                 "--sources=" + v + ": " + app_name(s.app) +
+                     " takes a count of random sources (all and lists are for apps that sum over sources: bc)");
+    if (v == "all") {
+      s.all_sources = true;
+      return;
+    }
+  }
+  size_t at = 0;
+  while (at <= v.size()) {
+    const size_t comma = std::min(v.find(',', at), v.size());
+    const std::string item = v.substr(at, comma - at);
+    char* end = nullptr;
+    errno = 0;
+    const long long x = std::strtoll(item.c_str(), &end, 10);
+    CHATTY_CHECK(!item.empty() && end && *end == '\0' && errno == 0 && x >= 0,
+                 "--sources must be a count >= 1" + std::string(at_once ? ", all, or a list of vertex ids" : "") +
+                     " (got '" + v + "')");
+    s.source_list.push_back(x);
+    at = comma + 1;
+  }
+  if (s.source_list.size() == 1 && v.find(',') == std::string::npos) {  // a count
+    CHATTY_CHECK(s.source_list[0] >= 1 && s.source_list[0] <= (1ll << 31), "--sources must be at least 1");
+    s.sources = int(s.source_list[0]);
+    s.source_list.clear();
+  }
+}
+
 Reorder parse_reorder(const std::string& s) {
   if (s == "auto") return Reorder::kAuto;
   if (s == "degree") return Reorder::kDegree;
@@ -88,15 +126,16 @@ RunSetup check_run_flags() {
     const bool source_given = !gflags::GetCommandLineFlagInfoOrDie("source").is_default;
     const bool sources_given = !gflags::GetCommandLineFlagInfoOrDie("sources").is_default;
     CHATTY_CHECK(!source_given || FLAGS_source >= 0, "--source must be a vertex id >= 0");
-    CHATTY_CHECK(!sources_given || FLAGS_sources >= 1, "--sources must be at least 1");
+    parse_sources(s, sources_given);
     CHATTY_CHECK(!source_given || s.has_source(),
                  std::string("--source: ") + app_name(s.app) + " has no source (" + apps_with_source() + " do)");
-    if (FLAGS_sources > 0) {
+    if (sources_given) {
       CHATTY_CHECK(s.has_source(),
                    std::string("--sources: ") + app_name(s.app) + " has no source (" + apps_with_source() + " do)");
       CHATTY_CHECK(FLAGS_source == -1,
                    "--source and --sources exclude each other (one fixed source, or N random ones)");
-      CHATTY_CHECK(FLAGS_output.empty(), "--output writes one result: with --sources, give one --source instead");
+      CHATTY_CHECK(FLAGS_output.empty() || app_spec(s.app).sources_at_once,
+                   "--output writes one result: with --sources, give one --source instead");
     }
     s.threads = apply_threads();
     s.eopt = engine_options();
@@ -191,7 +230,6 @@ RunSetup check_run_flags() {
     check_writable(FLAGS_trace, "--trace");
   });
   s.source = FLAGS_source;
-  s.sources = FLAGS_sources;
   s.repeat = FLAGS_repeat;
   s.validate = FLAGS_validate;
   s.json = FLAGS_json;

@@ -164,6 +164,7 @@ const AppSpec kTcApp{App::kTc,
                      "triangles",
                      "triangle counting: the triangles through every vertex (GAP's tc, ordered); undirected graphs",
                      /*needs_source=*/false,
+                     /*sources_at_once=*/false,
                      /*needs_weights=*/false,
                      /*needs_in_edges=*/false,
                      /*reorders=*/false,  // decided on the graph, inside the run (tc::worth_relabelling)

@@ -9,9 +9,9 @@
 NetworkX users: nx.pagerank(G, backend="chatty") (see nx_backend)."""
 
 from ._core import ChattyError, UsageError
-from .algorithms import NotConvergedWarning, Result, ValidationError, apps, bfs, kcore, pagerank, sssp, triangles, wcc
+from .algorithms import NotConvergedWarning, Result, ValidationError, apps, betweenness, bfs, kcore, pagerank, sssp, triangles, wcc
 from .graph import Graph
 
 __version__ = "0.1.0"
-__all__ = ["Graph", "Result", "bfs", "sssp", "pagerank", "wcc", "kcore", "triangles", "apps", "ChattyError", "UsageError",
+__all__ = ["Graph", "Result", "bfs", "sssp", "pagerank", "wcc", "kcore", "triangles", "betweenness", "apps", "ChattyError", "UsageError",
            "ValidationError", "NotConvergedWarning"]

@@ -56,9 +56,17 @@ def _graph(G):
     raise TypeError(f"expected a chattygraph.Graph or a NetworkX graph (got {type(G).__name__})")
 
 
-def _run(app, G, source, options):
+def _run(app, G, source, options, sources=None):
     g = _graph(G)
     args = flags(options)
+    if sources is not None:  # BC: "all", a count of random ones, or a list of ids (nodes)
+        if isinstance(sources, str) or isinstance(sources, (int, np.integer)):
+            args.append(f"--sources={sources}")
+        else:
+            ids = [g.position(s) if g._nodes is not None else int(s) for s in sources]
+            if not ids:
+                raise ValueError("sources: an empty list")
+            args.append("--sources=" + ",".join(map(str, ids)))
     if source is not None:
         if g._nodes is not None or not isinstance(source, (int, np.integer)):
             source = g.position(source)  # positions are the ids of a graph from NetworkX
@@ -74,6 +82,8 @@ def _run(app, G, source, options):
         out = values.astype(np.int64)
         out[values == np.iinfo(np.uint32).max] = -1
         values = out
+    elif app == "bc":
+        values = values.astype(np.float64)
     elif app == "wcc":  # labels are the least vertex of each component, as an input id
         values = g.ids[values] if g._nodes is None else values.astype(np.int64)
     return Result(g, app, values, stats)
@@ -113,6 +123,18 @@ def triangles(G, **options):
     """Triangles through every vertex of an undirected graph (uint64, as
     NetworkX's `triangles`); stats["summary"]["triangles"] is the total."""
     return _run("tc", G, None, options)
+
+
+def betweenness(G, source=None, sources=None, **options):
+    """Betweenness centrality (Brandes): each vertex's dependencies summed
+    over the sources, unnormalised (an undirected graph's pairs count both
+    ways, as in NetworkX before its rescaling). From `source` (an id), or
+    `sources`: "all" (exact), a count of random ones (from seed=), or a list
+    of ids. stats["summary"]["max_score"] is the largest (GAP normalises by
+    it)."""
+    if source is not None and sources is not None:
+        raise ValueError("source and sources exclude each other")
+    return _run("bc", G, source, options, sources)
 
 
 def apps():

@@ -144,7 +144,6 @@ def _decline_dijkstra(args, kwargs):
     return None
 
 
-_DECLINE = {"pagerank": _decline_pagerank, "single_source_dijkstra_path_length": _decline_dijkstra}
 
 
 def _options(extra):
@@ -276,6 +275,57 @@ def triangles(G, nodes=None, **options):
     return {v: every[v] for v in nodes}
 
 
+def betweenness_centrality(G, k=None, normalized=True, weight=None, endpoints=False, seed=None, **options):
+    import math
+    import random
+
+    if G.is_multigraph():
+        raise NotImplementedError("chatty's BC counts paths over a simple graph")
+    n = len(G)
+    if n == 0:
+        return {}
+    nodes = G.graph.nodes
+    if k == n:
+        k = None
+    if k is None:
+        sources = "all"
+    else:  # NetworkX's own sample, from the same random state
+        rng = seed if isinstance(seed, random.Random) else random.Random(seed)
+        sources = rng.sample(list(nodes), k)
+        if k == 0:  # no sources: NetworkX's scale divides by k
+            raise ZeroDivisionError("division by zero")
+    raw = alg.betweenness(G.graph, sources=sources, **_options(options)).values
+    N = n - 1  # endpoints excluded: v is never the target
+    if N < 2:
+        return dict(zip(nodes, raw.tolist()))
+    correction = 1 if G.is_directed() else 2
+    if k is None:
+        scale = 1 / (N * (N - 1)) if normalized else N / (N * correction)
+        return dict(zip(nodes, (raw * scale).tolist()))
+    if normalized:
+        s_src = 1 / ((k - 1) * (N - 1)) if k > 1 else math.nan
+        s_other = 1 / (k * (N - 1))
+    else:
+        s_src = N / ((k - 1) * correction) if k > 1 else math.nan
+        s_other = N / (k * correction)
+    sampled = set(sources)
+    return {v: x * (s_src if v in sampled else s_other) for v, x in zip(nodes, raw.tolist())}
+
+
+def _decline_betweenness(args, kwargs):
+    if _arg(args, kwargs, 3, "weight", None) is not None:
+        return "counts unweighted shortest paths (weight=None)"
+    if _arg(args, kwargs, 4, "endpoints", False):
+        return "does not count endpoints"
+    return None
+
+
+_DECLINE = {
+    "pagerank": _decline_pagerank,
+    "single_source_dijkstra_path_length": _decline_dijkstra,
+    "betweenness_centrality": _decline_betweenness,
+}
+
 _FUNCTIONS = {
     "pagerank": pagerank,
     "single_source_shortest_path_length": single_source_shortest_path_length,
@@ -286,6 +336,7 @@ _FUNCTIONS = {
     "number_weakly_connected_components": number_weakly_connected_components,
     "core_number": core_number,
     "triangles": triangles,
+    "betweenness_centrality": betweenness_centrality,
 }
 
 # With CHATTY_NX_RECORD set, every call says whether it ran here or was

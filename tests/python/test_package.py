@@ -89,6 +89,31 @@ def test_triangles_match_networkx(graph, devices):
     assert r.stats["summary"]["triangles"] == sum(want.values()) // 3
 
 
+@pytest.mark.parametrize("make", [lambda: nx.karate_club_graph(), lambda: nx.gnp_random_graph(120, 0.05, seed=6, directed=True),
+                                  lambda: nx.grid_2d_graph(7, 9)])
+@pytest.mark.parametrize("kw", [{}, {"normalized": False}, {"k": 12, "seed": 5}])
+def test_betweenness_matches_networkx(make, kw):
+    G = make()
+    want = nx.betweenness_centrality(G, backend="networkx", **kw)
+    got = nx.betweenness_centrality(G, backend="chatty", **kw)
+    assert max(abs(got[v] - want[v]) / max(abs(want[v]), 1e-12) if want[v] else abs(got[v]) for v in G) < 1e-6
+
+
+def test_betweenness_same_as_cli(tmp):
+    path = scattered_ids_file(tmp)
+    g = cg.Graph.load(path)
+    ids = [int(g.ids[i]) for i in (3, 50, 200)]
+    want = cli_output(tmp, "bc", path, "--sources=" + ",".join(map(str, ids)))
+    got = dict(zip(g.ids.tolist(), cg.betweenness(g, sources=ids, devices=2).values.tolist()))
+    assert max(abs(got[k] - want[k]) / max(1.0, abs(want[k])) for k in want) < 1e-6
+    exact = cg.betweenness(cg.Graph.load("grid:12x10"), sources="all", validate=True)
+    assert exact.stats["validated"] == "pass" and exact.stats["summary"]["sources"] == 120
+    with pytest.raises(ValueError, match="exclude"):
+        cg.betweenness(g, source=ids[0], sources=ids)
+    with pytest.raises(ValueError, match="not a vertex"):
+        cg.betweenness(g, sources=[ids[0], 7])  # 7 is no id of this file
+
+
 def test_source_is_an_input_id(tmp):
     path = scattered_ids_file(tmp)
     g = cg.Graph.load(path)

@@ -1,0 +1,113 @@
+// Betweenness centrality (GAP's `bc`, Brandes): each vertex's share of the
+// shortest paths from the run's sources, summed over them.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "apps/bc/brandes.h"
+#include "apps/bc/reference.h"
+#include "apps/json.h"
+#include "apps/registry.h"
+#include "runtime/status.h"
+
+namespace chatty {
+
+namespace {
+
+void check(const Graph&, const EngineOptions& opt) {
+  CHATTY_CHECK(opt.backend == Backend::kCpu, "bc runs on the CPU backend: its GPU kernel is not written yet");
+}
+
+void run_host(const AppRun& r, AppOutput& out) {
+  const std::vector<vid_t> one{r.source};
+  const std::vector<vid_t>& sources = r.sources ? *r.sources : one;
+  bc::Scores s = bc::brandes(r.g, sources, r.part.devices());
+  out.ranks.assign(s.score.begin(), s.score.end());
+  host::record_compute(out.multi, s.device_seconds, s.edges);
+  out.multi.transport = "none (host devices read their peers' rows in place)";
+  out.multi.exchange = "none";
+}
+
+Validation validate(const AppOutput& out, const Graph& g, vid_t source, const EngineOptions&) {
+  const std::vector<vid_t> one{source};
+  const std::vector<double> want = reference::betweenness(g, out.sources.empty() ? one : out.sources);
+  if (want.size() != out.ranks.size())
+    return {false,
+            "FAIL: " + std::to_string(out.ranks.size()) + " scores for " + std::to_string(want.size()) + " vertices"};
+  double worst = 0;
+  size_t at = 0;
+  for (size_t v = 0; v < want.size(); ++v) {
+    const double err = std::abs(double(out.ranks[v]) - want[v]) / std::max(1.0, std::abs(want[v]));
+    if (err > worst) worst = err, at = v;
+  }
+  char b[200];
+  std::snprintf(b, sizeof b, "relative error %.2g at vertex %llu (%.9g against the reference's %.9g)", worst,
+                static_cast<unsigned long long>(out.ids ? out.ids->of(vid_t(at)) : at), double(out.ranks[at]),
+                want[at]);
+  // Scores are 4-byte floats of sums taken in double.
+  if (worst > 1e-6) return {false, std::string("FAIL: ") + b};
+  return {true, "PASS (scores match the reference's Brandes from " +
+                    std::to_string(std::max<size_t>(1, out.sources.size())) + " source" +
+                    (out.sources.size() > 1 ? "s" : "") + "; worst " + b + ")"};
+}
+
+std::vector<size_t> top(const AppOutput& out, size_t k) {
+  std::vector<size_t> v(out.ranks.size());
+  for (size_t i = 0; i < v.size(); ++i) v[i] = i;
+  k = std::min(k, v.size());
+  std::partial_sort(v.begin(), v.begin() + long(k), v.end(), [&](size_t a, size_t b) {
+    return out.ranks[a] > out.ranks[b] || (out.ranks[a] == out.ranks[b] && a < b);
+  });
+  v.resize(k);
+  return v;
+}
+
+std::string text(const AppOutput& out) {
+  std::string t = "top scores:";
+  const std::vector<size_t> best = top(out, 5);
+  const double max = best.empty() ? 0 : double(out.ranks[best[0]]);
+  for (size_t v : best) {
+    char b[96];
+    std::snprintf(b, sizeof b, " %llu (%.6g, %.3f of the top)", static_cast<unsigned long long>(out.id_of(vid_t(v))),
+                  double(out.ranks[v]), max > 0 ? double(out.ranks[v]) / max : 0.0);
+    t += b;
+  }
+  return t;
+}
+
+std::string json(const AppOutput& out) {
+  std::vector<double> ids, scores;
+  for (size_t v : top(out, 10)) ids.push_back(double(out.id_of(vid_t(v)))), scores.push_back(double(out.ranks[v]));
+  JsonObject j;
+  j.add("top_vertices", ids).add("top_scores", scores).add("max_score", scores.empty() ? 0.0 : scores[0]);
+  j.add("sources", uint64_t(std::max<size_t>(1, out.sources.size())));
+  return j.str();
+}
+
+uint64_t traversed(const AppOutput& out, const Graph&) { return out.multi.edges(); }
+
+}  // namespace
+
+extern const AppSpec kBcApp;
+const AppSpec kBcApp{
+    App::kBc,
+    "bc",
+    "betweenness",
+    "betweenness centrality (Brandes, GAP's bc): from --source, --sources=N random ones, a list, or all",
+    /*needs_source=*/true,
+    /*sources_at_once=*/true,
+    /*needs_weights=*/false,
+    /*needs_in_edges=*/false,
+    /*reorders=*/false,
+    Values::kReals,
+    MessageShape{},
+    check,
+    run_host,
+    nullptr,
+    validate,
+    nullptr,
+    traversed,
+    text,
+    json};
+
+}  // namespace chatty

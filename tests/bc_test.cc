@@ -1,0 +1,65 @@
+// Betweenness centrality: known graphs, the kernel against its reference
+// from one, several and all sources and on several devices, the verifier.
+#include <gtest/gtest.h>
+
+#include "apps/bc/reference.h"
+#include "apps/run_app.h"
+#include "datasets/load.h"
+#include "test_util.h"
+
+namespace chatty {
+namespace {
+
+void expect_near_all(const std::vector<float>& got, const std::vector<double>& want, const std::string& what) {
+  ASSERT_EQ(got.size(), want.size()) << what;
+  for (size_t v = 0; v < want.size(); ++v)
+    EXPECT_NEAR(double(got[v]), want[v], 1e-6 * std::max(1.0, want[v])) << what << " vertex " << v;
+}
+
+TEST(Bc, PathAndStar) {
+  // Path 0-1-2-3-4 (undirected): from every source, vertex 2 lies on the
+  // paths 0-3, 0-4, 1-3, 1-4 and back: 8; 1 and 3 on 0-2, 0-3, 0-4 and back: 6.
+  const Graph path = load_graph(testing::write_file("bc_path.el", "# Undirected graph\n0 1\n1 2\n2 3\n3 4\n"), {});
+  const std::vector<vid_t> all{0, 1, 2, 3, 4};
+  EXPECT_EQ(reference::betweenness(path, all), (std::vector<double>{0, 6, 8, 6, 0}));
+  EngineOptions o;
+  for (int p : {1, 2}) {
+    o.devices = p;
+    expect_near_all(run_app(App::kBc, path, all, o).ranks, {0, 6, 8, 6, 0}, "path");
+  }
+  // Two shortest paths 0-1-3 and 0-2-3 share the dependency of 3 on 0.
+  const Graph diamond = load_graph(testing::write_file("bc_diamond.el", "0 1\n0 2\n1 3\n2 3\n"), {});
+  expect_near_all(run_app(App::kBc, diamond, 0, EngineOptions{}).ranks, {0, 0.5, 0.5, 0}, "diamond");
+}
+
+TEST(Bc, KernelMatchesReference) {
+  for (const char* spec : {"kron:10", "urand:10:4", "grid:20x15"}) {
+    const Graph g = load_graph(spec, {});
+    const std::vector<vid_t> some{0, 7, 100, 250};
+    const std::vector<double> want = reference::betweenness(g, some);
+    for (int p : {1, 3}) {
+      EngineOptions o;
+      o.devices = p;
+      const AppOutput out = run_app(App::kBc, g, some, o);
+      expect_near_all(out.ranks, want, std::string(spec) + " P=" + std::to_string(p));
+      EXPECT_TRUE(validate_app(out, g, some[0], o).ok);
+    }
+  }
+}
+
+TEST(Bc, VerifierCatchesAWrongScore) {
+  const Graph g = load_graph("kron:9", {});
+  EngineOptions o;
+  AppOutput out = run_app(App::kBc, g, std::vector<vid_t>{1, 2}, o);
+  out.ranks[5] += 1;
+  const Validation v = validate_app(out, g, 1, o);
+  EXPECT_FALSE(v.ok);
+  EXPECT_NE(v.message.find("vertex 5"), std::string::npos) << v.message;
+  EXPECT_NE(testing::error_of([&] {
+              run_app(App::kBfs, g, std::vector<vid_t>{1, 2}, o);
+            }).find("one source"),
+            std::string::npos);
+}
+
+}  // namespace
+}  // namespace chatty
