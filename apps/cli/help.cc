@@ -82,7 +82,9 @@ const std::vector<CommandHelp>& commands() {
        "  zcat web.txt.gz | chatty run --app=pr --graph=- --json\n"
        "  chatty run --app=bfs --graph=soc.txt --undirected --sources=64     # GAP's -n 64\n"
        "  chatty run --app=wcc --graph=kron:20 --devices=4 --backend=cpu\n"
-       "  chatty run --app=kcore --graph=soc.txt --undirected --output=core.txt"},
+       "  chatty run --app=kcore --graph=soc.txt --undirected --output=core.txt\n"
+       "  chatty run --app=tc --graph=soc.txt --undirected --validate            # triangles per vertex, total\n"
+       "  chatty run --app=bc --graph=soc.txt --undirected --sources=all         # exact betweenness (Brandes)"},
       {"convert",
        "chatty convert IN OUT [flags]",
        "Converts a graph between formats, chosen by OUT's extension: .el (two columns, as GAP reads it),\n"
