@@ -22,6 +22,14 @@ void run_host(const AppRun& r, AppOutput& out) {
   const std::vector<vid_t> one{r.source};
   const std::vector<vid_t>& sources = r.sources ? *r.sources : one;
   bc::Scores s = bc::brandes(r.g, sources, r.part.devices());
+  // Path counts grow exponentially with depth (a 1000 x 1000 grid has
+  // C(1998, 999) ~ 1e600 between opposite corners): past a double's range
+  // the scores are meaningless, and said so.
+  for (size_t v = 0; v < s.score.size(); ++v)
+    CHATTY_CHECK(std::isfinite(s.score[v]),
+                 "bc: the shortest-path counts overflow a double (more than 1.8e308 "
+                 "paths between two vertices, at vertex " +
+                     std::to_string(v) + "): the scores cannot be represented");
   out.ranks.assign(s.score.begin(), s.score.end());
   host::record_compute(out.multi, s.device_seconds, s.edges);
   out.multi.transport = "none (host devices read their peers' rows in place)";

@@ -15,7 +15,11 @@ void Report::say(const char* fmt, ...) {
 void report_multi(Report& r, const AppOutput& out) {
   const MultiStats& ms = out.multi;
   const double ratio = ms.updated() ? double(ms.communicated()) / double(ms.updated()) : 0.0;
-  r.say("exchange    %s, %s, %s; %lu boundary records for %lu updates (%.1f %%); %.1f MB application, %.3f MB status\n",
+  if (ms.exchange == "none")  // an operator app: devices read their peers' rows in place
+    r.say("exchange    %s\n", ms.transport.c_str());
+  else
+    r.say(
+        "exchange    %s, %s, %s; %lu boundary records for %lu updates (%.1f %%); %.1f MB application, %.3f MB status\n",
         ms.transport.c_str(), ms.exchange.c_str(), ms.messages.c_str(), (unsigned long)ms.communicated(),
         (unsigned long)ms.updated(), 100 * ratio, double(ms.bytes(0)) / 1e6, double(ms.bytes(1)) / 1e6);
   if (out.backend == Backend::kCpu && ms.bytes(2))
