@@ -2,11 +2,14 @@
 // operators, as GAP's `bc` runs it: per source, a forward BFS level by
 // level counting shortest paths (sigma), then a backward sweep over the
 // levels in reverse, each vertex pulling its dependency from its
-// successors (no atomics on the way back). Each level's vertices are
-// split over the devices.
+// successors (no atomics on the way back), found from the bits the forward
+// sweep set on their edges. Each level's vertices are split over the
+// devices; a sweep is one parallel region (host::for_each_level).
 #pragma once
 
+#include <algorithm>
 #include <atomic>
+#include <utility>
 #include <vector>
 
 #include "runtime/graph.h"
@@ -29,54 +32,88 @@ inline Scores brandes(const Graph& g, const std::vector<vid_t>& sources, int dev
   out.device_seconds.assign(size_t(devices), 0.0);
   std::vector<int32_t> depth(n);
   std::vector<double> sigma(n), delta(n);
-  std::vector<vid_t> order(n);               // the vertices by level, as discovered
-  std::vector<size_t> level_begin;           // level d is order[level_begin[d], level_begin[d + 1])
-  auto slices = [&](size_t lo, size_t hi) {  // a level split over the devices
-    host::DeviceRanges r;
-    for (int d = 0; d <= devices; ++d) r.push_back(vid_t(lo + (hi - lo) * size_t(d) / size_t(devices)));
-    return r;
-  };
-  auto add_seconds = [&](const host::RowRun& run) {
+  // The edges on shortest paths from the source (one bit per edge), marked
+  // going forward: the backward sweep then reads a bit per edge in order
+  // instead of each target's depth.
+  std::vector<uint64_t> on_path((size_t(c.num_edges()) + 63) / 64);
+  std::vector<vid_t> order(n);      // the vertices by level, as discovered
+  std::vector<size_t> level_begin;  // level d is order[level_begin[d], level_begin[d + 1])
+  auto add = [&](const host::RowRun& run) {
     for (size_t d = 0; d < run.device_seconds.size(); ++d) out.device_seconds[d] += run.device_seconds[d];
     out.edges += run.work;
   };
   for (vid_t s : sources) {
 #pragma omp parallel for schedule(static)
     for (vid_t v = 0; v < n; ++v) depth[v] = -1, sigma[v] = 0, delta[v] = 0;
+#pragma omp parallel for schedule(static)
+    for (size_t i = 0; i < on_path.size(); ++i) on_path[i] = 0;
     depth[s] = 0, sigma[s] = 1, order[0] = s;
     level_begin.assign({0, 1});
     std::atomic<size_t> tail{1};
-    for (int32_t d = 0; level_begin[size_t(d) + 1] > level_begin[size_t(d)]; ++d) {
-      add_seconds(host::for_each_row(slices(level_begin[size_t(d)], level_begin[size_t(d) + 1]), [&](int, vid_t i) {
-        const vid_t u = order[i];
-        for (eid_t e = c.offsets[u]; e < c.offsets[u + 1]; ++e) {
-          const vid_t v = c.targets[e];
-          std::atomic_ref<int32_t> dv(depth[v]);
-          int32_t seen = dv.load(std::memory_order_relaxed);
-          if (seen < 0 && dv.compare_exchange_strong(seen, d + 1, std::memory_order_relaxed)) {
-            order[tail.fetch_add(1, std::memory_order_relaxed)] = v;
-            seen = d + 1;
+    int32_t level = 0;  // the level being expanded (read by every thread after the level's barrier)
+    // Each thread buffers what it discovers and appends it to the next
+    // level in one step: a shared tail per vertex would bounce between cores.
+    thread_local std::vector<vid_t> found;
+    auto flush = [&] {
+      if (found.empty()) return;
+      const size_t at = tail.fetch_add(found.size(), std::memory_order_relaxed);
+      std::copy(found.begin(), found.end(), order.begin() + long(at));
+      found.clear();
+    };
+    add(host::for_each_level(
+        devices,
+        [&](int l) {
+          level = l;
+          if (l > 0) level_begin.push_back(tail.load());  // what level l - 1 discovered is level l
+          return std::pair<size_t, size_t>{level_begin[size_t(l)], level_begin[size_t(l) + 1]};
+        },
+        [&](int, vid_t i) {
+          const vid_t u = order[i];
+          const int32_t next = level + 1;
+          for (eid_t e = c.offsets[u]; e < c.offsets[u + 1]; ++e) {
+            const vid_t v = c.targets[e];
+            std::atomic_ref<int32_t> dv(depth[v]);
+            int32_t seen = dv.load(std::memory_order_relaxed);
+            if (seen < 0 && dv.compare_exchange_strong(seen, next, std::memory_order_relaxed)) {
+              found.push_back(v);
+              seen = next;
+            }
+            if (seen == next) {
+              std::atomic_ref<double>(sigma[v]).fetch_add(sigma[u], std::memory_order_relaxed);
+              std::atomic_ref<uint64_t>(on_path[e >> 6]).fetch_or(uint64_t(1) << (e & 63), std::memory_order_relaxed);
+            }
           }
-          if (seen == d + 1) std::atomic_ref<double>(sigma[v]).fetch_add(sigma[u], std::memory_order_relaxed);
-        }
-        return uint64_t(c.degree(u));
-      }));
-      level_begin.push_back(tail.load());
-    }
-    out.levels += level_begin.size() - 2;
-    for (size_t d = level_begin.size() - 2; d-- > 0;) {  // the last level has no successors
-      add_seconds(host::for_each_row(slices(level_begin[d], level_begin[d + 1]), [&](int, vid_t i) {
-        const vid_t w = order[i];
-        double sum = 0;
-        for (eid_t e = c.offsets[w]; e < c.offsets[w + 1]; ++e) {
-          const vid_t x = c.targets[e];
-          if (depth[x] == depth[w] + 1) sum += (1 + delta[x]) / sigma[x];
-        }
-        delta[w] = sigma[w] * sum;
-        if (w != s) out.score[w] += delta[w];
-        return uint64_t(c.degree(w));
-      }));
-    }
+          return uint64_t(c.degree(u));
+        },
+        flush));
+    const int levels = int(level_begin.size()) - 2;  // the last entry closed an empty level
+    out.levels += uint64_t(levels);
+    add(host::for_each_level(
+        devices,
+        [&](int k) {  // deepest first
+          const int d = levels - 1 - k;
+          return d < 0 ? std::pair<size_t, size_t>{0, 0}
+                       : std::pair<size_t, size_t>{level_begin[size_t(d)], level_begin[size_t(d) + 1]};
+        },
+        [&](int, vid_t i) {
+          const vid_t w = order[i];
+          double sum = 0;
+          const eid_t lo = c.offsets[w], hi = c.offsets[w + 1];
+          for (eid_t word = lo >> 6; lo < hi && word <= (hi - 1) >> 6; ++word) {
+            uint64_t bits = on_path[word];
+            if (word == lo >> 6) bits &= ~uint64_t(0) << (lo & 63);
+            if (word == (hi - 1) >> 6) bits &= (uint64_t(2) << ((hi - 1) & 63)) - 1;
+            while (bits) {
+              const vid_t x = c.targets[(word << 6) + eid_t(__builtin_ctzll(bits))];
+              sum += (1 + delta[x]) / sigma[x];
+              bits &= bits - 1;
+            }
+          }
+          delta[w] = sigma[w] * sum;
+          if (w != s) out.score[w] += delta[w];
+          return uint64_t(c.degree(w));
+        },
+        [] {}));
   }
   return out;
 }

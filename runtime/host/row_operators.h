@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <vector>
 
 #include "runtime/graph.h"
@@ -52,6 +53,57 @@ RowRun for_each_row(const DeviceRanges& ranges, F&& f) {
 #pragma omp parallel num_threads(devices)
     device(omp_get_thread_num(), per_device);
     omp_set_max_active_levels(saved_levels);
+  }
+  for (uint64_t w : work) run.work += w;
+  return run;
+}
+
+// Level-synchronous steps in one parallel region (a BFS's levels: a grid
+// has thousands, and a team started per level would cost more than the
+// levels' work). Before each level one thread calls range(level), which
+// returns the level's rows [lo, hi) (lo == hi ends the loop); the rows are
+// split over the devices, the team's threads divided among them, and each
+// device's threads take chunks of its slice. f(d, row) returns its work;
+// each thread calls done() when its share of a level is over.
+template <typename Range, typename F, typename Done>
+RowRun for_each_level(int devices, Range&& range, F&& f, Done&& done) {
+  RowRun run;
+  run.device_seconds.assign(size_t(devices), 0.0);
+  std::vector<uint64_t> work(size_t(devices), 0);
+  std::vector<std::atomic<size_t>> next(static_cast<size_t>(devices));
+  size_t lo = 0, hi = 0;
+  bool more = true;
+#pragma omp parallel
+  {
+    const int threads = omp_get_num_threads(), t = omp_get_thread_num();
+    const int d = devices <= threads ? t % devices : 0;
+    const bool idle = devices <= threads ? false : t != 0;  // more devices than threads: thread 0 does all
+    uint64_t mine = 0;
+    double busy = 0;
+    for (int level = 0;; ++level) {
+#pragma omp single
+      {
+        const auto [a, b] = range(level);
+        lo = a, hi = b, more = a < b;
+        for (int k = 0; k < devices; ++k) next[size_t(k)].store(lo + (hi - lo) * size_t(k) / size_t(devices));
+      }  // implicit barrier: every thread sees the level
+      if (!more) break;
+      const double t0 = omp_get_wtime();
+      for (int k = 0; k < devices && !idle; ++k) {
+        if (devices <= threads && k != d) continue;
+        const size_t end = lo + (hi - lo) * size_t(k + 1) / size_t(devices);
+        for (size_t i = next[size_t(k)].fetch_add(64); i < end; i = next[size_t(k)].fetch_add(64))
+          for (size_t j = i; j < std::min(i + 64, end); ++j) mine += f(k, vid_t(j));
+      }
+      done();  // this thread's share of the level is done (flush what it buffered)
+      busy += omp_get_wtime() - t0;
+#pragma omp barrier
+    }
+#pragma omp critical(chatty_level_stats)
+    {
+      work[size_t(d)] += mine;
+      run.device_seconds[size_t(d)] = std::max(run.device_seconds[size_t(d)], busy);
+    }
   }
   for (uint64_t w : work) run.work += w;
   return run;
