@@ -70,7 +70,20 @@ inline Scores brandes(const Graph& g, const std::vector<vid_t>& sources, int dev
         [&](int, vid_t i) {
           const vid_t u = order[i];
           const int32_t next = level + 1;
-          for (eid_t e = c.offsets[u]; e < c.offsets[u + 1]; ++e) {
+          const eid_t lo = c.offsets[u], hi = c.offsets[u + 1];
+          // u's bits gather in a word and are stored once per word: with a
+          // plain store where the word is u's alone, else an atomic OR (its
+          // neighbours in the CSR may be expanded by another thread).
+          uint64_t bits = 0;
+          auto store = [&](eid_t word) {
+            if (!bits) return;
+            if ((word << 6) >= lo && (word << 6) + 64 <= hi)
+              on_path[word] = bits;
+            else
+              std::atomic_ref<uint64_t>(on_path[word]).fetch_or(bits, std::memory_order_relaxed);
+            bits = 0;
+          };
+          for (eid_t e = lo; e < hi; ++e) {
             const vid_t v = c.targets[e];
             std::atomic_ref<int32_t> dv(depth[v]);
             int32_t seen = dv.load(std::memory_order_relaxed);
@@ -80,9 +93,11 @@ inline Scores brandes(const Graph& g, const std::vector<vid_t>& sources, int dev
             }
             if (seen == next) {
               std::atomic_ref<double>(sigma[v]).fetch_add(sigma[u], std::memory_order_relaxed);
-              std::atomic_ref<uint64_t>(on_path[e >> 6]).fetch_or(uint64_t(1) << (e & 63), std::memory_order_relaxed);
+              bits |= uint64_t(1) << (e & 63);
             }
+            if ((e & 63) == 63) store(e >> 6);
           }
+          if (lo < hi) store((hi - 1) >> 6);
           return uint64_t(c.degree(u));
         },
         flush));
