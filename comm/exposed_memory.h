@@ -1,5 +1,5 @@
 // Memory a device exposes to devices of other ranks, for work migration
-// across ranks (seed 000 section 5.2): a thief reads the structure and
+// across ranks (RGraph, section 5.2): a thief reads the structure and
 // the source values of a busy device's blocks, and writes their results
 // back, by one-sided operations that the owner takes no part in. Each
 // device has one region; a peer addresses it by byte offsets. In a cluster

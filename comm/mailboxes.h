@@ -1,4 +1,4 @@
-// The buffers the exchange moves data between, for P devices (seed 001
+// The buffers the exchange moves data between, for P devices (the ChattyGraph paper
 // section 4.1): per device a send buffer, and two receive buffers - used by
 // iteration parity - each with one slot per peer. A device either
 // broadcasts (one send buffer, the same records for every peer) or

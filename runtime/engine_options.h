@@ -57,7 +57,7 @@ struct EngineOptions {
   // Ranks: a device claims `migrate_block` worklist blocks of a device on
   // another rank at a time, while that one has more than
   // `migrate_threshold` left, and keeps what it fetched of their structure
-  // in `migrate_cache_mb` (seed 000's migrate_block, migrate_threshold and
+  // in `migrate_cache_mb` (RGraph's migrate_block, migrate_threshold and
   // migration cache).
   uint32_t migrate_block = 4, migrate_threshold = 8, migrate_cache_mb = 64;
   // Host devices: each holds its own copy of its chunk's edges, as a rank
@@ -68,14 +68,14 @@ struct EngineOptions {
   Messages messages = Messages::kAuto;
   Net net = Net::kAuto;
   // Ranks, --comm=mpi_ring: each (sender, receiver) ring's bytes, and the
-  // most a batch carries (seed 000: 2 MB rings; 256 messages or 2 KB batches).
+  // most a batch carries (RGraph: 2 MB rings; 256 messages or 2 KB batches).
   size_t ring_bytes = size_t(2) << 20;
   size_t batch_bytes = size_t(64) << 10;
   // Rings per pair, one per thread of the sender's team that streams its
   // share.
   int ring_lanes = 1;
   // A pair's records under this many bytes a superstep go as one
-  // two-sided message instead (seed 003's small/large switch).
+  // two-sided message instead (the RDMA thesis's small/large switch).
   size_t small_bytes = size_t(32) << 10;
   Backend backend = Backend::kCpu;  // resolved: never auto
   GpuLb gpu_lb = GpuLb::kSplit;

@@ -43,7 +43,7 @@ constexpr MessageShape message_shape() {
 
 // Whether a gather program's records go one per out-edge that crosses
 // devices, to the target's owner, instead of once per reading device
-// (SendAll, seed 002). Only a program whose gather is a plain sum
+// (SendAll). Only a program whose gather is a plain sum
 // (`sums`, not updated in place) can take partial sums from its peers.
 inline bool messages_per_edge(Messages m, bool sums, int devices) {
   return devices > 1 && devices <= 64 && sums && m == Messages::kPerEdge;

@@ -1,5 +1,5 @@
 // The push step of a multi-device superstep, with work migration: the
-// device's frontier is a worklist of 64-vertex blocks (seed 000's grab
+// device's frontier is a worklist of 64-vertex blocks (RGraph's grab
 // size). Its own threads take blocks from the front; a peer that ran out of
 // frontier takes blocks from the back and relaxes them into its own replica,
 // reading only the sources' values from the owner - as RGraph's migrating

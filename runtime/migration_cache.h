@@ -2,7 +2,7 @@
 // migrated blocks (the block's rows of in-edges), kept across supersteps
 // within a byte budget: a gather's blocks are the same every superstep,
 // so a thief that helps the same busy peer again reads only values. When
-// an entry does not fit, the entries used least often go first (seed 000's
+// an entry does not fit, the entries used least often go first (RGraph's
 // migration cache evicts by frequency), the older of equals first: a block
 // stolen every superstep stays, one stolen once makes room.
 #pragma once

@@ -1,4 +1,4 @@
-// The ChattyGraph superstep over P devices (seed 001 algorithm 1). One
+// The ChattyGraph superstep over P devices (the ChattyGraph paper's algorithm 1). One
 // thread of an outer OpenMP team drives each device; each superstep it
 //   merges recv[parity] into its replica (owned vertices that change become
 //   active) -> computes over its owned active vertices -> compacts changed

@@ -1,5 +1,5 @@
 // What a multi-device run did, per superstep: how many vertices changed and
-// how many boundary vertices were communicated (seed 001 figure 11), bytes
+// how many boundary vertices were communicated (the ChattyGraph paper's figure 11), bytes
 // per data class, and where the time went.
 #pragma once
 

@@ -63,7 +63,7 @@ Sums sum_over_blocks(I begin, I end, I block, F f) {
   return total;
 }
 
-// Lock-free reduce into shared memory (seed 004: CAS loops, never locks).
+// Lock-free reduce into shared memory (Ito et al.: CAS loops, never locks).
 // Returns true when *addr was changed to combine(old, cand).
 template <typename T, typename Combine>
 inline bool atomic_combine(T* addr, T cand, Combine combine) {

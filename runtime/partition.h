@@ -1,5 +1,5 @@
 // Splitting the vertex ids into P contiguous chunks, one per device
-// (seed 000 section 3, after Gemini): chunk d owns [bounds[d], bounds[d+1])
+// (RGraph, section 3, after Gemini): chunk d owns [bounds[d], bounds[d+1])
 // and the out-edges (and, for pull apps, in-edges) of those vertices.
 // Balance: F(P_i) = alpha * |V_i - |V|/P| + |E_i - |E|/P|, alpha = floor(|E|/|V|).
 // Start from cuts that even out alpha*|V_i| + |E_i|, then apply the

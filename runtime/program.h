@@ -1,4 +1,4 @@
-// The vertex-program API (seed 001 section 3: InitVertex / ComputeScatter /
+// The vertex-program API (the ChattyGraph paper, section 3: InitVertex / ComputeScatter /
 // ComputeReduce / UpdateStatus). An app is a small struct of CHATTY_HD
 // functions; the engine owns loops, frontiers, load balance, compaction and
 // (with several devices) exchange, so the same struct runs on every backend.

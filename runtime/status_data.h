@@ -30,7 +30,7 @@ struct StatusSlot {
 
 inline constexpr int kStatusWords = 2, kStatusReals = 2;
 
-// Status data each device publishes per superstep (seed 001: counts and
+// Status data each device publishes per superstep (the ChattyGraph paper: counts and
 // flags go to host-visible memory; on a GPU, UVA mapped memory). The
 // protocol's own fields, then the slots of the running family.
 struct DeviceStatus {

@@ -1,4 +1,4 @@
-// Work migration between host devices (RGraph, seed 000 section 5.2). A
+// Work migration between host devices (RGraph, section 5.2). A
 // superstep ends at a barrier, so a device slowed by anything - a busier
 // chunk, or on a shared machine a core taken by another tenant - holds every
 // other device idle. Each device therefore splits its owned work into

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Multi-device benchmark on host devices: the cost of splitting one machine
 into P devices (P=2 against P=1 on kron:20, target <= 1.3x), and the
-communicated/updated ratio of every app on P=2,4,8 (seed 001 figure 11;
+communicated/updated ratio of every app on P=2,4,8 (the ChattyGraph paper's figure 11;
 targets on grid:1000x1000 P=4: SSSP <= 40 %, PageRank <= 80 %).
 
   python3 scripts/bench_multi.py [--graph kron:20] [--rounds 5] [--ratio-graph grid:1000x1000]

@@ -14,7 +14,7 @@ D peers x --ring_bytes).
 
 --batches variants send everything through the ring (--small_bytes=0);
 --smalls variants use 64 KB batches and send a pair's records under that
-many bytes a superstep as one two-sided message (seed 003's switch).
+many bytes a superstep as one two-sided message (the RDMA thesis's switch).
 --lanes variants use 64 KB batches through that many rings per pair, each
 fed by one thread of the sender's team (--ring_lanes).
 

@@ -3,10 +3,10 @@
 JSON is this script's output; rerun it after changing a figure).
 
 Link figures come from public specifications and the seed paper:
-- DGX-1 V100: hybrid cube-mesh as in seed 001 figure 3: each GPU's quad is
+- DGX-1 V100: hybrid cube-mesh as in the ChattyGraph paper's figure 3: each GPU's quad is
   fully connected by NVLink, plus one link to its twin in the other quad;
-  bandwidths from seed 001 table 1 (NVLink-V1 17.2 GB/s, NVLink-V2 27.2 GB/s,
-  PCIe 2.87 GB/s); host copies and zero-copy from seed 001 table 2.
+  bandwidths from the ChattyGraph paper's table 1 (NVLink-V1 17.2 GB/s, NVLink-V2 27.2 GB/s,
+  PCIe 2.87 GB/s); host copies and zero-copy from the ChattyGraph paper's table 2.
 - DGX A100: NVSwitch, NVLink 3 x12 (300 GB/s per direction), PCIe Gen4 host.
 - DGX H100: NVSwitch, NVLink 4 x18 (450 GB/s per direction), PCIe Gen5 host.
 - 8x PCIe box: two sockets, two PCIe switches per socket, P2P only under a

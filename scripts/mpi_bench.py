@@ -30,7 +30,7 @@ def launch(chatty, ranks, app, graph, repeat, extra, mpirun_args=()):
 class BusyCore:
     """Another tenant: a process spinning on the machine's last core while
     the ranks run bound one per core, so the rank there runs at about half
-    speed (seed 000's case for task migration)."""
+    speed (RGraph's case for task migration)."""
 
     def __enter__(self):
         core = os.cpu_count() - 1

@@ -575,7 +575,7 @@ TEST(Partition, PaperExampleAdjustsTheCut) {
     }
 }
 
-// Per-edge messages (the baseline of seed 002's SendAll): one record per
+// Per-edge messages (the baseline the SendAll paper improves on): one record per
 // out-edge that crosses devices, every superstep, and the same ranks as
 // one device within float rounding, on undirected and directed graphs
 // (sink vertices) with devices holding only their chunks.

@@ -61,7 +61,7 @@ TEST(Policy, DgxOneUsesNcclAcrossPlanesAndUvaForStatus) {
   // Within one NVLink quad every pair has peer access, so P2P is in play.
   const Decision quad = decide(t, DataClass::kApplication, 16 << 20, {0, 1, 2, 3});
   EXPECT_THAT(quad.reason, Not(HasSubstr("no p2p"))) << quad.reason;
-  // Zero-copy wins small messages and loses large ones (seed 001 table 2).
+  // Zero-copy wins small messages and loses large ones (the ChattyGraph paper's table 2).
   EXPECT_EQ(decide_pair(t, 4 << 10, 0, 5).choice, Choice::kUva);
   EXPECT_EQ(decide_pair(t, 16 << 20, 0, 5).choice, Choice::kHostCopy);
 }

@@ -1,4 +1,4 @@
-// Link benchmarks (seed 001 table 2 and figure 4): for every GPU, pinned
+// Link benchmarks (the ChattyGraph paper's table 2 and figure 4): for every GPU, pinned
 // host copies and zero-copy reads of mapped host memory; for every pair
 // with peer access, cuMemcpyPeerAsync; and an NCCL broadcast over all GPUs.
 // Each size is timed three times and the fastest kept; a cost is fitted as

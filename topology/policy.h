@@ -1,6 +1,6 @@
 // Which transport moves a data class of a given size between the devices
 // of a run, decided from the topology's measured (or specified) costs, not
-// from fixed size thresholds (seed 001 tables 1-2 and figure 4; seed 003's
+// from fixed size thresholds (the ChattyGraph paper's tables 1-2 and figure 4; the RDMA thesis's
 // measured switch point). Every decision says why in one line.
 #pragma once
 

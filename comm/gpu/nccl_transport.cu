@@ -1,5 +1,5 @@
 // nccl: every device broadcasts its buffer as root into the peers' slots,
-// grouped, one call per device thread (seed 001 algorithm 1);
+// grouped, one call per device thread (the ChattyGraph paper's algorithm 1);
 // libnccl.so.2 is opened at run time. A pair connects if its GPUs differ.
 #include <cuda_runtime.h>
 #include <dlfcn.h>

@@ -1,4 +1,4 @@
-// Records streamed through rings in the receivers' memory (seed 000
+// Records streamed through rings in the receivers' memory (RGraph
 // section 4): for every (sender, receiver) pair of devices on different
 // ranks, `lanes` rings (one per thread of the sender's team: a device's
 // threads put their share of its records at once, and the receiver's
@@ -16,7 +16,7 @@
 // a receiver's lane stops at each sender's end flag in that lane, so no
 // lane waits on one that waits on it. Devices of one rank read each other's send buffers directly.
 //
-// Small messages take another path (seed 003's switch: two-sided below a
+// Small messages take another path (the RDMA thesis's switch: two-sided below a
 // size, one-sided above): a pair's records for a superstep under
 // `small_bytes` travel as one two-sided message (a header and the
 // records, eagerly buffered by MPI), which spares the ring's flushes and

@@ -15,7 +15,7 @@
 
 namespace chatty::cpu {
 
-inline constexpr int kGrain = 64;  // vertices per grab from a frontier (seed 000)
+inline constexpr int kGrain = 64;  // vertices per grab from a frontier (RGraph)
 // Dense passes over every vertex (pull steps, gathers) grab 16 bitmap words
 // at a time: 64-vertex grabs there cost ~10% of a kron:20 BFS in contention
 // on the shared counter, and per-vertex work is already even.

@@ -1,5 +1,5 @@
 // Device building blocks the kernels share: the reduce as a CAS loop
-// (seed 004: never a lock), warp-aggregated appends to a queue, bitmaps,
+// (Ito et al.: never a lock), warp-aggregated appends to a queue, bitmaps,
 // and union-find on the label array.
 #pragma once
 

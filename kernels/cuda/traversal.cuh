@@ -2,7 +2,7 @@
 // the push relaxation, the bottom-up pull step, merging the peers' updates,
 // turning the changed list into the next frontier, SSSP's bucket split, and
 // the compaction of changed boundary vertices into the send buffer with
-// warp-ballot offsets (seed 001 section 4.3). Counts live in device memory
+// warp-ballot offsets (the ChattyGraph paper, section 4.3). Counts live in device memory
 // and are read by the kernels, so a superstep needs no host round trip
 // until its status is published.
 #pragma once
@@ -106,7 +106,7 @@ __global__ void merge_kernel(const Update<uint32_t>* rec, ull count, uint32_t* v
   add_warp_total(&c->updated, updated);
 }
 
-// Compaction (seed 001 section 4.3): the listed vertices that are remote or
+// Compaction (the ChattyGraph paper, section 4.3): the listed vertices that are remote or
 // boundary (`boundary` null: all of them) go to the send buffer as
 // (v, src[v]); each warp takes its offset with one atomic, lanes place
 // their records by the popcount of the ballot below them. `count` null:

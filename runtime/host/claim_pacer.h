@@ -1,4 +1,4 @@
-// When a device claims blocks of a device on another rank (seed 000
+// When a device claims blocks of a device on another rank (RGraph
 // section 5.2). A claim pays off only if the thief is done with it before
 // the owner runs out of its other blocks, else the owner waits for it at
 // the end of the superstep. So the thief claims `take` blocks only while

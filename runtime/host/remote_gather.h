@@ -1,4 +1,4 @@
-// Work migration of a gather across ranks (seed 000 section 5.2): an idle
+// Work migration of a gather across ranks (RGraph, section 5.2): an idle
 // device claims blocks from the back of a busy device's worklist on
 // another rank (the claim is the fabric's compare-and-swap on the owner's
 // words, as in-process), then computes them with what it reads from the

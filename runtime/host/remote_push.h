@@ -1,4 +1,4 @@
-// Work migration of a push step across ranks (seed 000 section 5.2): a
+// Work migration of a push step across ranks (RGraph, section 5.2): a
 // device publishes its frontier - each task a vertex id and its value, as
 // RGraph's worklist holds them - in memory exposed to the other ranks,
 // beside its rows of out-edges. An idle device on another rank claims
