@@ -76,6 +76,7 @@ Prepared prepare_rank(const RunSetup& s, const ClusterPlace& rank) {
 }  // namespace
 
 Prepared prepare_loaded(const RunSetup& s, Graph g, LoadInfo info, std::string name, std::string path) {
+  CHATTY_CHECK(g.num_vertices() > 0, name + ": the graph has no vertices, nothing to run on");
   Prepared p;
   p.g = std::move(g);
   p.info = std::move(info);

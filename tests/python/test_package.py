@@ -312,6 +312,9 @@ def test_bad_graphs_raise(tmp):
         cg.Graph.from_scipy(sp.csr_array((2, 3)))
     with pytest.raises(TypeError):
         cg.bfs([[0, 1]])
+    with pytest.raises(ValueError, match="no vertices"):
+        cg.bfs(cg.Graph.from_edges([], []))
+    assert nx.pagerank(nx.DiGraph(), backend="chatty") == {}  # NetworkX's answer for no vertices
 
 
 def test_unweighted_sssp_gets_default_weights_unless_refused():
