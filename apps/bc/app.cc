@@ -32,8 +32,6 @@ void run_host(const AppRun& r, AppOutput& out) {
                      std::to_string(v) + "): the scores cannot be represented");
   out.ranks.assign(s.score.begin(), s.score.end());
   host::record_compute(out.multi, s.device_seconds, s.edges);
-  out.multi.transport = "none (host devices read their peers' rows in place)";
-  out.multi.exchange = "none";
 }
 
 Validation validate(const AppOutput& out, const Graph& g, vid_t source, const EngineOptions&) {

@@ -101,8 +101,6 @@ void run_host(const AppRun& r, AppOutput& out) {
   tc::Counted c = tc::count(*g, ranges);
   out.counts = relabel ? to_old_order(c.per_vertex, relabelled.old_of_new) : std::move(c.per_vertex);
   host::record_compute(out.multi, c.device_seconds, c.edges);
-  out.multi.transport = "none (host devices read their peers' rows in place)";
-  out.multi.exchange = "none";
 }
 
 uint64_t total(const std::vector<uint64_t>& per_vertex) {

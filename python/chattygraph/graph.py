@@ -23,6 +23,12 @@ def _as(arr, dtype, what):
     return np.ascontiguousarray(a, dtype=dtype)
 
 
+def whole_weights(w):
+    """Whether every entry of the float array w is one of SSSP's weights: a
+    whole number from 0 to 2^32 - 2."""
+    return w.size == 0 or (np.all(np.isfinite(w)) and np.all(w == np.round(w)) and w.min() >= 0 and w.max() < _U32_MAX)
+
+
 def _weights(data, weighted, what):
     """SSSP's weights from data: whole numbers 0..2^32-2, or None.
 
@@ -31,7 +37,7 @@ def _weights(data, weighted, what):
     if weighted is False or data is None:
         return None
     w = np.asarray(data)
-    whole = w.size == 0 or (np.all(np.isfinite(w)) and np.all(w == np.round(w)) and w.min() >= 0 and w.max() < _U32_MAX)
+    whole = whole_weights(w)
     if weighted is None:
         if not whole or w.size == 0 or np.all(w == 1):
             return None

@@ -16,7 +16,7 @@ import os
 import numpy as np
 
 from . import algorithms as alg
-from .graph import Graph
+from .graph import Graph, whole_weights
 
 _FLOAT_RESOLUTION = 2.0**-23  # what 4-byte ranks resolve around a sum of 1
 
@@ -64,7 +64,7 @@ def _convert(G, weight_attrs):
         weights[attr] = _raw_weights(G, attr, 1 if default is None else default, indptr[-1])
     whole = None
     for raw in weights.values():  # the one weight the call reads becomes SSSP's
-        if raw.size == 0 or (np.all(raw >= 0) and np.all(raw == np.round(raw)) and raw.max() < 2**32 - 1):
+        if whole_weights(raw):
             whole = raw.astype(np.uint32)
     from . import _core
 
@@ -77,15 +77,10 @@ def _convert(G, weight_attrs):
 
 
 def _raw_weights(G, attr, default, m):
-    from itertools import chain
+    from .nx_convert import edge_values
 
-    rows = G._adj.values()
-    if G.is_multigraph():
-        attrs = chain.from_iterable((d for keys in nbrs.values() for d in keys.values()) for nbrs in rows)
-    else:
-        attrs = chain.from_iterable(nbrs.values() for nbrs in rows)
     try:
-        return np.fromiter((d.get(attr, default) for d in attrs), dtype=np.float64, count=int(m))
+        return edge_values(G, attr, default, m)
     except (TypeError, ValueError):
         return np.full(int(m), np.nan)  # not numbers: no call here reads them
 
@@ -197,7 +192,7 @@ def single_source_shortest_path_length(G, source, cutoff=None, **options):
 def single_source_dijkstra_path_length(G, source, cutoff=None, weight="weight", **options):
     s = _source(G, source)
     raw = G.weights.get(weight)
-    if raw is None or (raw.size and not (np.all(raw >= 0) and np.all(raw == np.round(raw)) and raw.max() < 2**32 - 1)):
+    if raw is None or not whole_weights(raw):
         raise NotImplementedError("chatty's SSSP reads whole, non-negative weights below 2^32 - 1")
     try:
         dist = alg.sssp(G.graph, s, no_default_weights=True, **_options(options)).values

@@ -20,17 +20,25 @@ def csr_of_networkx(G, weight=None):
     if G.is_multigraph():
         deg = np.fromiter((sum(map(len, nbrs.values())) for nbrs in rows), dtype=np.int64, count=n)
         targets = chain.from_iterable((v for v, keys in nbrs.items() for _ in keys) for nbrs in rows)
-        attrs = chain.from_iterable((d for keys in nbrs.values() for d in keys.values()) for nbrs in rows)
     else:
         deg = np.fromiter(map(len, rows), dtype=np.int64, count=n)
         targets = chain.from_iterable(rows)
-        attrs = chain.from_iterable(nbrs.values() for nbrs in rows)
     indptr = np.zeros(n + 1, np.uint64)
     np.cumsum(deg, out=indptr[1:])
     m = int(indptr[-1])
     indices = np.fromiter(map(index.__getitem__, targets), dtype=np.uint32, count=m)
     w = None
     if weight is not None:
-        raw = np.fromiter((d.get(weight, 1) for d in attrs), dtype=np.float64, count=m)
-        w = _weights(raw, True, f"edge attribute {weight!r}")
+        w = _weights(edge_values(G, weight, 1, m), True, f"edge attribute {weight!r}")
     return nodes, indptr, indices, w
+
+
+def edge_values(G, attr, default, m):
+    """G's m adjacency entries' `attr` (default where absent) as float64, in
+    the order of csr_of_networkx's indices."""
+    rows = G._adj.values()
+    if G.is_multigraph():
+        attrs = chain.from_iterable((d for keys in nbrs.values() for d in keys.values()) for nbrs in rows)
+    else:
+        attrs = chain.from_iterable(nbrs.values() for nbrs in rows)
+    return np.fromiter((d.get(attr, default) for d in attrs), dtype=np.float64, count=int(m))

@@ -87,17 +87,12 @@ nb::tuple from_csr(nb::object owner, In1d<uint64_t> indptr, In1d<uint32_t> indic
   {
     nb::gil_scoped_release unlocked;
     check_csr(a);
+    g.g = graph_from_csr(a, directed, &copied);  // unsorted rows are copied and sorted, once
     if (!directed) {
       CsrArrays sorted = a;
-      Graph probe;
-      if (!rows_sorted(a)) {
-        bool c = false;
-        probe = graph_from_csr(a, true, &c);
-        sorted.indptr = probe.out().offsets.data(), sorted.indices = probe.out().targets.data();
-      }
+      sorted.indptr = g.g.out().offsets.data(), sorted.indices = g.g.out().targets.data();
       sym = symmetric(sorted);
     }
-    if (sym) g.g = graph_from_csr(a, directed, &copied);
   }
   if (!sym) return nb::make_tuple(nb::none(), false);
   if (ids.shape(0) > 0) {

@@ -185,6 +185,8 @@ class MarkedList {
 // edges examined and each device's compute time.
 inline void record_compute(MultiStats& ms, const std::vector<double>& device_seconds, uint64_t edges) {
   ms.devices = int(device_seconds.size());
+  ms.transport = "none (host devices read their peers' rows in place)";
+  ms.exchange = "none";
   MultiStep step;
   step.edges = edges;
   double mean = 0;
