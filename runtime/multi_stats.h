@@ -133,4 +133,24 @@ inline void record_step(MultiStats& stats, size_t step, int d, const double (&se
   m.status_bytes = P * (P - 1) * sizeof(DeviceStatus);
 }
 
+// One superstep's record of an operator run that exchanged nothing (every
+// device reads what it needs in place or holds a copy): edges examined,
+// each device's compute time, and how the devices reached their data.
+inline void record_operator_run(MultiStats& ms, const std::vector<double>& device_seconds, uint64_t edges,
+                                const std::string& transport) {
+  ms.devices = int(device_seconds.size());
+  ms.transport = transport;
+  ms.exchange = "none";
+  MultiStep step;
+  step.edges = edges;
+  double mean = 0;
+  ms.device_seconds.assign(device_seconds.size(), {0, 0, 0, 0, 0});
+  for (size_t d = 0; d < device_seconds.size(); ++d) {
+    ms.device_seconds[d][kCompute] = device_seconds[d];
+    mean += device_seconds[d];
+  }
+  step.seconds[kCompute] = mean / double(device_seconds.size());
+  ms.steps.push_back(step);
+}
+
 }  // namespace chatty

@@ -20,8 +20,13 @@ machine:
     the default), --gpu_bucket_min=thread (SSSP; warp is the default), and
     the CPU's SSSP bucket width on the GPU.
   * virtual (--part virtual): P = 4 virtual devices on one GPU against P = 1.
+  * operators (--part operators): triangle counting and betweenness (4
+    sources) on kron, GPU against the same binary's CPU; the GPU's triangle
+    total must equal the CPU's and its top BC scores agree within 1e-6 (a
+    mismatch fails the run). The grid is left out: it has no triangles, and
+    its path counts overflow BC's doubles.
 
-  python3 scripts/bench_gpu.py --build DIR [--part apps|virtual|all] [--scale 22]
+  python3 scripts/bench_gpu.py --build DIR [--part apps|variants|virtual|operators|all] [--scale 22]
                                [--grid 2000x2000] [--repeat 3] [--json out.json]
 
 Exit status: 0 every target met, 3 a target missed (figures still valid),
@@ -145,10 +150,36 @@ def part_virtual(binary, graphs, a, ref, results):
     return ok
 
 
+def part_operators(binary, graphs, a, ref, results):
+    print(f"{'graph':16} {'app':5} {'GPU ms':>9} {'CPU ms':>9} {'speed-up':>9}  result")
+    for spec, path in graphs.items():
+        if not spec.startswith("kron"):
+            continue
+        for app, extra in (("tc", []), ("bc", ["--sources=4"])):
+            g = run(binary, path, app, "cuda", 1, f"--repeat={a.repeat}", *extra)
+            c = run(binary, path, app, "cpu", 1, f"--repeat={a.repeat}", *extra)
+            gs, cs = g["summary"], c["summary"]
+            if app == "tc":
+                if gs["triangles"] != cs["triangles"]:
+                    raise Mismatch(f"tc on {spec}: the GPU counts {gs['triangles']} triangles, the CPU {cs['triangles']}")
+                what = f"{gs['triangles']} triangles"
+            else:
+                worst = max(abs(x - y) / max(1.0, abs(y)) for x, y in zip(gs["top_scores"], cs["top_scores"]))
+                if gs["top_vertices"][:3] != cs["top_vertices"][:3] or worst > 1e-6:
+                    raise Mismatch(f"bc on {spec}: GPU top {gs['top_vertices'][:3]} {gs['top_scores'][:3]}, "
+                                   f"CPU {cs['top_vertices'][:3]} {cs['top_scores'][:3]}")
+                what = f"top score {gs['max_score']:.6g} (equal to the CPU's)"
+            sp = c["compute_s"] / g["compute_s"]
+            results["operators"].append({"graph": spec, "app": app, "gpu_s": g["compute_s"], "cpu_s": c["compute_s"],
+                                         "speedup": sp, "gpu_setup_s": g["multi"]["setup_s"]})
+            print(f"{spec:16} {app:5} {g['compute_s'] * 1e3:9.2f} {c['compute_s'] * 1e3:9.1f} {sp:8.1f}x  {what}")
+    return True
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--build", default="build")
-    ap.add_argument("--part", default="apps", choices=["apps", "variants", "virtual", "all"])
+    ap.add_argument("--part", default="apps", choices=["apps", "variants", "virtual", "operators", "all"])
     ap.add_argument("--scale", type=int, default=22)
     ap.add_argument("--grid", default="2000x2000")
     ap.add_argument("--repeat", type=int, default=3)
@@ -161,8 +192,8 @@ def main():
         print("bench_gpu: " + (copy.stderr.strip() or "chatty_copy_bench failed"), file=sys.stderr)
         return 2
     ref = json.loads(copy.stdout)
-    results = {"gpu": ref["gpu"], "d2d_copy_gbps": ref["d2d_gbps"], "apps": [], "variants": [], "virtual": []}
-    parts = ["apps", "variants", "virtual"] if a.part == "all" else [a.part]
+    results = {"gpu": ref["gpu"], "d2d_copy_gbps": ref["d2d_gbps"], "apps": [], "variants": [], "virtual": [], "operators": []}
+    parts = ["apps", "operators", "variants", "virtual"] if a.part == "all" else [a.part]
     ok = True
     print("---")
     print(f"{ref['gpu']}: device-to-device copy {ref['d2d_gbps']:.0f} GB/s (read + write); "
@@ -176,8 +207,8 @@ def main():
                 subprocess.run([binary, "generate", spec, path], check=True, capture_output=True)
                 graphs[spec] = path
             for part in parts:
-                ok &= {"apps": part_apps, "variants": part_variants, "virtual": part_virtual}[part](binary, graphs, a,
-                                                                                                    ref, results)
+                ok &= {"apps": part_apps, "variants": part_variants, "virtual": part_virtual,
+                       "operators": part_operators}[part](binary, graphs, a, ref, results)
                 print()
     except Mismatch as e:
         print(f"bench_gpu: FAILED: {e}")

@@ -27,8 +27,9 @@ runs out). Measured on an H200 (2026-11-26) in brackets:
   smoke      20  BFS on kron:14 on the GPU, validated [0-1]
   topo       40  chatty topo --bench (link costs measured) [0-1]
   gtests    150  chatty_gpu_tests, one process: every app x P x transports x load balance vs the CPU [7-10]
-  memcheck  100  compute-sanitizer memcheck, every app, P = 1 and 3, kron:10 (Firecracker only) [6]
+  memcheck  120  compute-sanitizer memcheck, every app, P = 1 and 3, kron:10 (Firecracker only) [6 for five apps]
   bench     150  BFS/SSSP/WCC/PR on kron:22 and grid:2000x2000, GPU vs the same binary's CPU, copy bench [25-30]
+  operators  60  TC and BC (4 sources) on kron:21, GPU vs CPU, totals and top scores compared
   variants  150  each performance variant against its default on both graphs, validated [107 for 14 rows]
   pytests   120  gpu_cli_test.py (MPI ranks of GPU devices too) and reference_test.py (cuda) [26-30]
   ncu        30  one PageRank run profiled: a kernel must show in the report [4-5]
@@ -181,11 +182,15 @@ sanitize() {  # TOOL APPS...: each app at P = 1 and 3 on kron:10
   return $bad
 }
 export -f sanitize
-phase memcheck 100 sanitize memcheck bfs sssp wcc pr kcore
+phase memcheck 120 sanitize memcheck bfs sssp wcc pr kcore tc bc
 grep -E "ERROR SUMMARY|exit [0-9]" "$LOGS/memcheck.log" 2>/dev/null | sort | uniq -c | sed 's/^/  memcheck: /' >>"$SUMMARY"
 
 phase bench 150 python3 "$ROOT/scripts/bench_gpu.py" --build "$BIN" --part apps --json "$OUT/bench.json"
 sed -n '/^---/,$p' "$LOGS/bench.log" 2>/dev/null | sed 's/^/  /' >>"$SUMMARY"
+
+phase operators 60 python3 "$ROOT/scripts/bench_gpu.py" --build "$BIN" --part operators --scale 21 \
+  --json "$LOGS/operators.json"
+sed -n '/^---/,$p' "$LOGS/operators.log" 2>/dev/null | sed 's/^/  /' >>"$SUMMARY"
 
 phase variants 150 python3 "$ROOT/scripts/bench_gpu.py" --build "$BIN" --part variants --json "$OUT/variants.json"
 sed -n '/^---/,$p' "$LOGS/variants.log" 2>/dev/null | sed 's/^/  /' >>"$SUMMARY"
@@ -206,7 +211,7 @@ ncu_check() {  # a profiled kernel must show in the report, not only ncu's exit 
 export -f ncu_check
 phase ncu 30 ncu_check
 
-phase racecheck 40 sanitize racecheck bfs
+phase racecheck 50 sanitize racecheck bfs bc
 phase initcheck 40 sanitize initcheck bfs pr
 phase synccheck 40 sanitize synccheck bfs
 phase bench_virtual 90 python3 "$ROOT/scripts/bench_gpu.py" --build "$BIN" --part virtual --scale 20 \

@@ -46,6 +46,21 @@ class GpuCli(unittest.TestCase):
                     self.assertEqual(self.output("cuda", app, f"--devices={devices}", f"--gpu_lb={lb}"), want,
                                      f"{app} P={devices} {lb}")
 
+    def test_triangles_and_betweenness_equal_the_cpu(self):
+        # The row operators on GPU devices: exact per-vertex triangles on a
+        # relabelled graph (kron) and an unrelabelled one (urand), and BC
+        # from several sources split over the devices, validated against
+        # the sequential Brandes.
+        want = self.output("cpu", "tc")
+        for devices in ["1", "3"]:
+            self.assertEqual(self.output("cuda", "tc", f"--devices={devices}"), want, f"tc P={devices}")
+        for devices in ["1", "2", "4"]:
+            p = chatty("run", "--app=bc", "--graph=kron:11", "--sources=7", "--backend=cuda", f"--devices={devices}",
+                       "--validate", "--json")
+            self.assertEqual(json.loads(p.stdout.splitlines()[-1])["validated"], "pass", f"bc P={devices}")
+        p = chatty("run", "--app=tc", "--graph=urand:11", "--backend=cuda", "--validate", "--json")
+        self.assertEqual(json.loads(p.stdout.splitlines()[-1])["validated"], "pass")
+
     @unittest.skipUnless(MPIRUN, "no mpirun: GPU devices inside ranks are not run")
     def test_gpu_devices_inside_ranks_equal_the_cpu(self):
         # Ranks of GPU devices (every rank on this machine's GPUs), records

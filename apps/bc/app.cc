@@ -1,5 +1,7 @@
 // Betweenness centrality (GAP's `bc`, Brandes): each vertex's share of the
 // shortest paths from the run's sources, summed over them.
+#include "apps/bc/app.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -12,25 +14,24 @@
 
 namespace chatty {
 
-namespace {
-
-void check(const Graph&, const EngineOptions& opt) {
-  CHATTY_CHECK(opt.backend == Backend::kCpu, "bc runs on the CPU backend: its GPU kernel is not written yet");
+void take_bc_scores(const std::vector<double>& score, AppOutput& out) {
+  // Path counts grow exponentially with depth (a 1000 x 1000 grid has
+  // C(1998, 999) ~ 1e600 between opposite corners): past a double's range
+  // the scores are meaningless, and said so.
+  for (double s : score)
+    CHATTY_CHECK(std::isfinite(s),
+                 "bc: the shortest-path counts overflow a double (more than 1.8e308 paths between two vertices): "
+                 "the scores cannot be represented");
+  out.ranks.assign(score.begin(), score.end());
 }
+
+namespace {
 
 void run_host(const AppRun& r, AppOutput& out) {
   const std::vector<vid_t> one{r.source};
   const std::vector<vid_t>& sources = r.sources ? *r.sources : one;
   bc::Scores s = bc::brandes(r.g, sources, r.part.devices());
-  // Path counts grow exponentially with depth (a 1000 x 1000 grid has
-  // C(1998, 999) ~ 1e600 between opposite corners): past a double's range
-  // the scores are meaningless, and said so.
-  for (size_t v = 0; v < s.score.size(); ++v)
-    CHATTY_CHECK(std::isfinite(s.score[v]),
-                 "bc: the shortest-path counts overflow a double (more than 1.8e308 "
-                 "paths between two vertices, at vertex " +
-                     std::to_string(v) + "): the scores cannot be represented");
-  out.ranks.assign(s.score.begin(), s.score.end());
+  take_bc_scores(s.score, out);
   host::record_compute(out.multi, s.device_seconds, s.edges);
 }
 
@@ -107,9 +108,9 @@ const AppSpec kBcApp{
     /*reorders=*/false,
     Values::kReals,
     MessageShape{},
-    check,
-    run_host,
     nullptr,
+    run_host,
+    CHATTY_GPU_ENTRY(run_bc_gpu),
     validate,
     nullptr,
     traversed,

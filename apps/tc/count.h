@@ -81,18 +81,4 @@ inline Counted count(const Graph& g, const host::DeviceRanges& ranges) {
   return out;
 }
 
-// GAP's test: relabel when the graph is large enough and its degrees
-// skewed (the mean well above the median of a sample).
-bool worth_relabelling(const Graph& g);
-
-// The graph's lists oriented by degree: vertex x (the x-th by descending
-// degree, hubs first) lists the x' < x of its neighbours, ascending.
-// Counting on it is counting on g relabelled by degree, from half the
-// edges and no second full CSR. old_of_new[x] is x's vertex in g.
-struct Oriented {
-  Graph graph;
-  std::vector<vid_t> old_of_new;
-};
-Oriented orient_by_degree(const Graph& g);
-
 }  // namespace chatty::tc

@@ -181,22 +181,9 @@ class MarkedList {
   size_t len_ = 0;
 };
 
-// One superstep's record of an operator run that exchanged nothing:
-// edges examined and each device's compute time.
+// One superstep's record of an operator run that exchanged nothing.
 inline void record_compute(MultiStats& ms, const std::vector<double>& device_seconds, uint64_t edges) {
-  ms.devices = int(device_seconds.size());
-  ms.transport = "none (host devices read their peers' rows in place)";
-  ms.exchange = "none";
-  MultiStep step;
-  step.edges = edges;
-  double mean = 0;
-  ms.device_seconds.assign(device_seconds.size(), {0, 0, 0, 0, 0});
-  for (size_t d = 0; d < device_seconds.size(); ++d) {
-    ms.device_seconds[d][kCompute] = device_seconds[d];
-    mean += device_seconds[d];
-  }
-  step.seconds[kCompute] = mean / double(device_seconds.size());
-  ms.steps.push_back(step);
+  record_operator_run(ms, device_seconds, edges, "none (host devices read their peers' rows in place)");
 }
 
 }  // namespace chatty::host

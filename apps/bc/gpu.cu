@@ -1,0 +1,163 @@
+// Betweenness on GPU devices: every device holds the whole graph and runs
+// Brandes from its share of the sources (source i on device i % P), one
+// source at a time; the scores are summed over the devices. A single
+// source runs on one device.
+#include <omp.h>
+
+#include <algorithm>
+#include <memory>
+
+#include "apps/bc/app.h"
+#include "comm/cluster.h"
+#include "kernels/cuda/brandes.cuh"
+#include "kernels/cuda/launch.h"
+#include "runtime/cuda/device_array.cuh"
+#include "runtime/cuda/row_devices.cuh"
+
+namespace chatty {
+
+namespace {
+
+struct BcDevice {
+  cuda::Stream stream;
+  cuda::DeviceArray<eid_t> offsets;
+  cuda::DeviceArray<vid_t> targets, order;
+  cuda::DeviceArray<int32_t> depth;
+  cuda::DeviceArray<double> sigma, delta, score;
+  cuda::DeviceArray<unsigned long long> edges;  // list entries read, both sweeps
+  cuda::DeviceArray<unsigned> tail;             // the order's length
+  unsigned* found = nullptr;                    // pinned: the host's copy of the tail after each level
+  int multiprocessors = 1;
+  ~BcDevice() {
+    if (found) cudaFreeHost(found);
+  }
+};
+
+// Adds the degrees of order[0, count) to *edges: a warp's sum per atomic.
+__global__ void sum_degrees_kernel(const eid_t* offsets, const vid_t* order, vid_t count, unsigned long long* edges) {
+  unsigned long long s = 0;
+  for (vid_t i = blockIdx.x * blockDim.x + threadIdx.x; i < count; i += gridDim.x * blockDim.x)
+    s += offsets[order[i] + 1] - offsets[order[i]];
+  for (int o = 16; o > 0; o /= 2) s += __shfl_down_sync(0xffffffffu, s, o);
+  if (threadIdx.x % 32 == 0 && s) atomicAdd(edges, s);
+}
+
+// One source: the forward sweep level by level (the host reads the order's
+// length after each level: the levels' bounds), then the backward sweep
+// from the deepest level with successors.
+template <int L>
+void brandes_from(BcDevice& x, vid_t n, vid_t source) {
+  const cudaStream_t s = x.stream.get();
+  const cuda::Launch all = cuda::launch_for(n, x.multiprocessors);
+  cuda::brandes_start_kernel<<<all.grid, all.block, 0, s>>>(n, source, x.depth.get(), x.sigma.get(), x.delta.get(),
+                                                            x.order.get(), x.tail.get());
+  CHATTY_CUDA_LAUNCHED("brandes_start_kernel");
+  std::vector<vid_t> level_begin{0, 1};
+  for (int32_t next = 1;; ++next) {
+    const vid_t lo = level_begin[size_t(next) - 1], hi = level_begin[size_t(next)];
+    const cuda::Launch l = cuda::launch_for(hi - lo, x.multiprocessors, L);
+    cuda::brandes_forward_kernel<L><<<l.grid, l.block, 0, s>>>(
+        x.offsets.get(), x.targets.get(), lo, hi, next, x.depth.get(), x.sigma.get(), x.order.get(), x.tail.get());
+    CHATTY_CUDA_LAUNCHED("brandes_forward_kernel");
+    CHATTY_CUDA(cudaMemcpyAsync(x.found, x.tail.get(), sizeof(unsigned), cudaMemcpyDeviceToHost, s));
+    x.stream.sync();
+    const vid_t found = *x.found;
+    if (found == hi) break;
+    level_begin.push_back(found);
+  }
+  const vid_t reached = level_begin.back();
+  const cuda::Launch r = cuda::launch_for(reached, x.multiprocessors);
+  sum_degrees_kernel<<<r.grid, r.block, 0, s>>>(x.offsets.get(), x.order.get(), reached, x.edges.get());
+  CHATTY_CUDA_LAUNCHED("sum_degrees_kernel");
+  // Level d's successors are at d + 1; the deepest level has none.
+  for (int d = int(level_begin.size()) - 3; d >= 0; --d) {
+    const vid_t lo = level_begin[size_t(d)], hi = level_begin[size_t(d) + 1];
+    const cuda::Launch l = cuda::launch_for(hi - lo, x.multiprocessors, L);
+    cuda::brandes_backward_kernel<L><<<l.grid, l.block, 0, s>>>(x.offsets.get(), x.targets.get(), lo, hi, d + 1, source,
+                                                                x.depth.get(), x.sigma.get(), x.delta.get(),
+                                                                x.order.get(), x.score.get());
+    CHATTY_CUDA_LAUNCHED("brandes_backward_kernel");
+  }
+}
+
+}  // namespace
+
+void run_bc_gpu(const AppRun& r, AppOutput& out) {
+  const ClusterPlace* cl = cluster();
+  CHATTY_CHECK(!cl || cl->ranks == 1, "bc on GPU devices runs in one process: use --backend=cpu with several ranks");
+  const Graph& g = r.g;
+  const Csr& c = g.out();
+  const vid_t n = g.num_vertices();
+  const eid_t m = c.num_edges();
+  const std::vector<vid_t> one{r.source};
+  const std::vector<vid_t>& sources = r.sources ? *r.sources : one;
+  // Devices beyond the sources would have nothing to do.
+  const int D = int(std::max<size_t>(1, std::min<size_t>(size_t(r.part.devices()), sources.size())));
+  const uint64_t bytes = (uint64_t(n) + 1) * sizeof(eid_t) + m * sizeof(vid_t) +
+                         uint64_t(n) * (2 * sizeof(vid_t) + 3 * sizeof(double)) + (64u << 20);
+  const cuda::RowDevices rd = cuda::place_row_devices(D, bytes, "bc");
+  out.gpu_of = rd.place.gpu_of;
+
+  std::vector<std::unique_ptr<BcDevice>> dev(static_cast<size_t>(D));
+  std::vector<double> setup(static_cast<size_t>(D)), seconds(static_cast<size_t>(D));
+  cuda::on_each_device(rd, [&](int d) {
+    const double s0 = omp_get_wtime();
+    auto x = std::make_unique<BcDevice>();
+    x->multiprocessors = rd.multiprocessors[size_t(d)];
+    x->offsets.allocate(size_t(n) + 1);
+    x->targets.allocate(std::max<eid_t>(m, 1));
+    x->order.allocate(n);
+    x->depth.allocate(n);
+    x->sigma.allocate(n);
+    x->delta.allocate(n);
+    x->score.allocate(n);
+    x->edges.allocate(1);
+    x->tail.allocate(1);
+    CHATTY_CUDA(cudaHostAlloc(reinterpret_cast<void**>(&x->found), sizeof(unsigned), cudaHostAllocDefault));
+    {
+      cuda::Uploader up(x->stream.get());
+      up.copy(x->offsets.get(), c.offsets.data(), (size_t(n) + 1) * sizeof(eid_t));
+      up.copy(x->targets.get(), c.targets.data(), m * sizeof(vid_t));
+    }
+    CHATTY_CUDA(cudaMemsetAsync(x->score.get(), 0, size_t(n) * sizeof(double), x->stream.get()));
+    CHATTY_CUDA(cudaMemsetAsync(x->edges.get(), 0, sizeof(unsigned long long), x->stream.get()));
+    x->stream.sync();
+    setup[size_t(d)] = omp_get_wtime() - s0;
+    dev[size_t(d)] = std::move(x);
+  });
+  // Lists as long as a warp are read by a warp; short ones by 4 lanes.
+  const bool wide = m >= 12 * uint64_t(std::max<vid_t>(n, 1));
+  const double c0 = omp_get_wtime();
+  cuda::on_each_device(rd, [&](int d) {
+    BcDevice& x = *dev[size_t(d)];
+    const double s0 = omp_get_wtime();
+    for (size_t i = size_t(d); i < sources.size(); i += size_t(D))
+      wide ? brandes_from<32>(x, n, sources[i]) : brandes_from<4>(x, n, sources[i]);
+    x.stream.sync();
+    seconds[size_t(d)] = omp_get_wtime() - s0;
+  });
+  const double run_seconds = omp_get_wtime() - c0;
+
+  std::vector<std::vector<double>> part(static_cast<size_t>(D), std::vector<double>(n));
+  std::vector<unsigned long long> edges(static_cast<size_t>(D));
+  cuda::on_each_device(rd, [&](int d) {
+    CHATTY_CUDA(cudaMemcpy(part[size_t(d)].data(), dev[size_t(d)]->score.get(), size_t(n) * sizeof(double),
+                           cudaMemcpyDeviceToHost));
+    CHATTY_CUDA(
+        cudaMemcpy(&edges[size_t(d)], dev[size_t(d)]->edges.get(), sizeof(unsigned long long), cudaMemcpyDeviceToHost));
+    dev[size_t(d)].reset();  // freed with its GPU current
+  });
+  std::vector<double> score(n, 0.0);
+  uint64_t examined = 0;
+  for (int d = 0; d < D; ++d) {
+    examined += 2 * edges[size_t(d)];  // each reached vertex's list, forward and back
+    for (vid_t v = 0; v < n; ++v) score[v] += part[size_t(d)][v];
+  }
+  take_bc_scores(score, out);
+  record_operator_run(out.multi, seconds, examined, "none (every GPU device holds the graph and runs its sources)");
+  out.multi.setup_seconds = *std::max_element(setup.begin(), setup.end());
+  out.multi.run_seconds = run_seconds;
+  out.multi.structure_bytes = (uint64_t(n) + 1) * sizeof(eid_t) + m * sizeof(vid_t);
+}
+
+}  // namespace chatty
