@@ -32,12 +32,15 @@ constexpr std::pair<Comm, const char*> kComms[] = {{Comm::kAuto, "auto"},
                                                    {Comm::kMpiPut, "mpi_put"},
                                                    {Comm::kMpiRing, "mpi_ring"},
                                                    {Comm::kMpiAlltoallv, "mpi_alltoallv"}};
-constexpr std::pair<GpuGather, const char*> kGpuGathers[] = {
-    {GpuGather::kGroups, "groups"}, {GpuGather::kBinned, "binned"}, {GpuGather::kTiled, "tiled"}};
+constexpr std::pair<GpuGather, const char*> kGpuGathers[] = {{GpuGather::kGroups, "groups"},
+                                                             {GpuGather::kBinned, "binned"},
+                                                             {GpuGather::kTiled, "tiled"},
+                                                             {GpuGather::kStreamed, "streamed"}};
 constexpr std::pair<GpuLb, const char*> kGpuLbs[] = {
     {GpuLb::kTwc, "twc"}, {GpuLb::kLb, "lb"}, {GpuLb::kSplit, "split"}};
 constexpr std::pair<GpuBucketMin, const char*> kGpuBucketMins[] = {{GpuBucketMin::kThread, "thread"},
                                                                    {GpuBucketMin::kWarp, "warp"}};
+constexpr std::pair<GpuTc, const char*> kGpuTcs[] = {{GpuTc::kRows, "rows"}, {GpuTc::kEntries, "entries"}};
 constexpr std::pair<Net, const char*> kNets[] = {{Net::kAuto, "auto"}, {Net::kMpi, "mpi"}, {Net::kVerbs, "verbs"}};
 constexpr std::pair<Exchange, const char*> kExchanges[] = {
     {Exchange::kAuto, "auto"}, {Exchange::kBroadcast, "broadcast"}, {Exchange::kPeer, "peer"}};
@@ -78,6 +81,8 @@ GpuLb parse_gpu_lb(const std::string& s) { return parse_named(kGpuLbs, "gpu_lb",
 const char* gpu_lb_name(GpuLb lb) { return name_in(kGpuLbs, lb); }
 GpuBucketMin parse_gpu_bucket_min(const std::string& s) { return parse_named(kGpuBucketMins, "gpu_bucket_min", s); }
 const char* gpu_bucket_min_name(GpuBucketMin b) { return name_in(kGpuBucketMins, b); }
+GpuTc parse_gpu_tc(const std::string& s) { return parse_named(kGpuTcs, "gpu_tc", s); }
+const char* gpu_tc_name(GpuTc t) { return name_in(kGpuTcs, t); }
 
 const char* backend_name(Backend b) { return b == Backend::kCuda ? "cuda" : "cpu"; }
 

@@ -36,8 +36,15 @@ enum class GpuBucketMin { kThread, kWarp };
 // A summing gather on the GPU: one lane-group size for the chunk and a block
 // per hub; vertices binned by in-degree (lanes, a warp, hubs split over
 // blocks); or tiles of equal rows + edges (merge-path: rows split between
-// tiles summed with atomics).
-enum class GpuGather { kGroups, kBinned, kTiled };
+// tiles summed with atomics); or tiles whose edge sources are read
+// evict-first, so the stream of edges leaves the randomly read
+// contributions in L2.
+enum class GpuGather { kGroups, kBinned, kTiled, kStreamed };
+inline bool tiled_gather(GpuGather g) { return g == GpuGather::kTiled || g == GpuGather::kStreamed; }
+// Triangle counting on the GPU: a warp per row, the row's list and its hit
+// counts in shared memory; or a thread per list entry, each hit an atomic
+// on the third vertex's count (kernels/cuda/triangles.cuh).
+enum class GpuTc { kRows, kEntries };
 
 struct EngineOptions {
   int threads = 0;  // 0: all cores
@@ -81,6 +88,7 @@ struct EngineOptions {
   GpuLb gpu_lb = GpuLb::kSplit;
   GpuGather gpu_gather = GpuGather::kTiled;
   GpuBucketMin gpu_bucket_min = GpuBucketMin::kWarp;
+  GpuTc gpu_tc = GpuTc::kRows;
   // A lone GPU device on a long run of thin push supersteps (grids, roads)
   // queues this many supersteps behind each other before the host reads
   // their status.
@@ -104,6 +112,8 @@ GpuGather parse_gpu_gather(const std::string& s);
 const char* gpu_gather_name(GpuGather g);
 GpuBucketMin parse_gpu_bucket_min(const std::string& s);
 const char* gpu_bucket_min_name(GpuBucketMin b);
+GpuTc parse_gpu_tc(const std::string& s);
+const char* gpu_tc_name(GpuTc t);
 const char* backend_name(Backend b);
 
 }  // namespace chatty

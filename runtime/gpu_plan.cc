@@ -65,7 +65,7 @@ DeviceLayout plan_device_layout(const Graph& g, const Partition& part, int d, co
   if (needs.published) L.published = 2 * n * sizeof(uint32_t);
   if (needs.published && needs.sum_gather == GpuGather::kBinned)
     L.published += gather_bins_bytes(nd, L.in_targets / sizeof(vid_t));
-  if (needs.published && needs.sum_gather == GpuGather::kTiled)
+  if (needs.published && tiled_gather(needs.sum_gather))
     L.published += gather_tiles_bytes(nd, L.in_targets / sizeof(vid_t));
   const int P = part.devices();
   // Every record sent is a boundary vertex, each at most once per

@@ -20,14 +20,15 @@ machine:
     the default), --gpu_bucket_min=thread (SSSP; warp is the default), and
     the CPU's SSSP bucket width on the GPU.
   * virtual (--part virtual): P = 4 virtual devices on one GPU against P = 1.
-  * operators (--part operators): triangle counting and betweenness (4
-    sources) on kron, GPU against the same binary's CPU; the GPU's triangle
+  * operators (--part operators): triangle counting (by rows, the default,
+    and by entries) and betweenness (4 sources) on kron, GPU against the
+    same binary's CPU; the GPU's triangle
     total must equal the CPU's and its top BC scores agree within 1e-6 (a
     mismatch fails the run). The grid is left out: it has no triangles, and
     its path counts overflow BC's doubles.
 
   python3 scripts/bench_gpu.py --build DIR [--part apps|variants|virtual|operators|all] [--scale 22]
-                               [--grid 2000x2000] [--repeat 3] [--json out.json]
+                               [--grid 2000x2000] [--repeat 3] [--json out.json] [--only FLAG,...]
 
 Exit status: 0 every target met, 3 a target missed (figures still valid),
 1 a run failed or a result did not validate, 2 the copy bench failed.
@@ -103,6 +104,7 @@ def part_apps(binary, graphs, a, ref, results):
 # against the GPU's (the mean weight).
 VARIANTS = (("pr", {"kron": "--gpu_gather=groups", "grid": "--gpu_gather=groups"}),
             ("pr", {"kron": "--gpu_gather=binned", "grid": "--gpu_gather=binned"}),
+            ("pr", {"kron": "--gpu_gather=streamed", "grid": "--gpu_gather=streamed"}),
             ("bfs", {"kron": "--gpu_steps_per_sync=1", "grid": "--gpu_steps_per_sync=1"}),
             ("bfs", {"kron": "--gpu_lb=twc", "grid": "--gpu_lb=twc"}),
             ("sssp", {"kron": "--gpu_lb=twc", "grid": "--gpu_lb=twc"}),
@@ -115,6 +117,8 @@ def part_variants(binary, graphs, a, ref, results):
     for spec, path in graphs.items():
         for app, flags in VARIANTS:
             flag = flags[spec.split(":")[0]]
+            if a.only and not any(o in flag for o in a.only.split(",")):
+                continue
             extra = [f"--repeat={a.repeat}"] + (["--max_iters=20", "--tolerance=1e-300"] if app == "pr" else [])
             base = run(binary, path, app, "cuda", 1, *extra, validate=app in VALIDATED)
             var = run(binary, path, app, "cuda", 1, *extra, flag, validate=True)
@@ -155,9 +159,10 @@ def part_operators(binary, graphs, a, ref, results):
     for spec, path in graphs.items():
         if not spec.startswith("kron"):
             continue
-        for app, extra in (("tc", []), ("bc", ["--sources=4"])):
+        for app, extra in (("tc", []), ("tc", ["--gpu_tc=entries"]), ("bc", ["--sources=4"])):
             g = run(binary, path, app, "cuda", 1, f"--repeat={a.repeat}", *extra)
-            c = run(binary, path, app, "cpu", 1, f"--repeat={a.repeat}", *extra)
+            if not extra or extra[0].startswith("--sources"):  # the CPU ignores --gpu_ flags: once per app
+                c = run(binary, path, app, "cpu", 1, f"--repeat={a.repeat}", *extra)
             gs, cs = g["summary"], c["summary"]
             if app == "tc":
                 if gs["triangles"] != cs["triangles"]:
@@ -170,9 +175,10 @@ def part_operators(binary, graphs, a, ref, results):
                                    f"CPU {cs['top_vertices'][:3]} {cs['top_scores'][:3]}")
                 what = f"top score {gs['max_score']:.6g} (equal to the CPU's)"
             sp = c["compute_s"] / g["compute_s"]
-            results["operators"].append({"graph": spec, "app": app, "gpu_s": g["compute_s"], "cpu_s": c["compute_s"],
-                                         "speedup": sp, "gpu_setup_s": g["multi"]["setup_s"]})
-            print(f"{spec:16} {app:5} {g['compute_s'] * 1e3:9.2f} {c['compute_s'] * 1e3:9.1f} {sp:8.1f}x  {what}")
+            results["operators"].append({"graph": spec, "app": app, "flags": extra, "gpu_s": g["compute_s"],
+                                         "cpu_s": c["compute_s"], "speedup": sp, "gpu_setup_s": g["multi"]["setup_s"]})
+            print(f"{spec:16} {app:5} {g['compute_s'] * 1e3:9.2f} {c['compute_s'] * 1e3:9.1f} {sp:8.1f}x  {what}"
+                  + (f" ({' '.join(extra)})" if extra else ""))
     return True
 
 
@@ -184,6 +190,7 @@ def main():
     ap.add_argument("--grid", default="2000x2000")
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--json", default="")
+    ap.add_argument("--only", default="", help="variants: only the flags containing one of these (comma-separated)")
     a = ap.parse_args()
     build = os.path.abspath(a.build)
     binary = os.path.join(build, "chatty")

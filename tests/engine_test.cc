@@ -252,6 +252,9 @@ TEST(EngineOptions, EnumsRoundTripAndRefuseUnknownNames) {
   EXPECT_EQ(parse_gpu_bucket_min("warp"), GpuBucketMin::kWarp);
   EXPECT_EQ(std::string(gpu_bucket_min_name(GpuBucketMin::kThread)), "thread");
   EXPECT_THROW(parse_gpu_bucket_min("block"), Error);
+  EXPECT_EQ(parse_gpu_tc("entries"), GpuTc::kEntries);
+  EXPECT_EQ(std::string(gpu_tc_name(GpuTc::kRows)), "rows");
+  EXPECT_THROW(parse_gpu_tc("edges"), Error);
   EXPECT_EQ(parse_gpu_gather("tiled"), GpuGather::kTiled);
   EXPECT_THROW(make_host_transport(Comm::kNccl), Error);
   EXPECT_NO_THROW(make_host_transport(Comm::kAuto));

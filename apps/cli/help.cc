@@ -58,6 +58,7 @@ const std::vector<CommandHelp>& commands() {
         "gpu_lb",
         "gpu_gather",
         "gpu_bucket_min",
+        "gpu_tc",
         "gpu_steps_per_sync",
         "migrate",
         "numa",

@@ -25,9 +25,13 @@ DEFINE_string(gpu_lb, "split",
               "vertex by degree) or lb (edge-balanced per block)");
 DEFINE_string(gpu_bucket_min, "warp",
               "GPU SSSP lowest-bucket minimum: warp (one atomic per warp) or thread (one per thread)");
+DEFINE_string(gpu_tc, "rows",
+              "GPU triangle counting: rows (a warp per row, its hits counted in shared memory) or entries (a "
+              "thread per list entry, an atomic per hit)");
 DEFINE_string(gpu_gather, "tiled",
               "GPU PageRank gather: tiled (equal tiles of rows + edges), groups (one lane count per chunk, a block "
-              "per hub) or binned (by in-degree: lanes, a warp, hubs split over blocks)");
+              "per hub), binned (by in-degree: lanes, a warp, hubs split over blocks) or streamed (tiled, the edges "
+              "read evict-first to keep the contributions in L2)");
 DEFINE_int32(gpu_steps_per_sync, 16,
              "one GPU device: on long runs of thin push supersteps (grids, roads), queue this many supersteps "
              "before the host reads their status (BFS, label propagation)");
@@ -142,6 +146,7 @@ RunSetup check_run_flags() {
     s.eopt.gpu_lb = parse_gpu_lb(FLAGS_gpu_lb);
     s.eopt.gpu_gather = parse_gpu_gather(FLAGS_gpu_gather);
     s.eopt.gpu_bucket_min = parse_gpu_bucket_min(FLAGS_gpu_bucket_min);
+    s.eopt.gpu_tc = parse_gpu_tc(FLAGS_gpu_tc);
     CHATTY_CHECK(FLAGS_gpu_steps_per_sync >= 1 && FLAGS_gpu_steps_per_sync <= 1024,
                  "--gpu_steps_per_sync must be 1..1024");
     s.eopt.gpu_steps_per_sync = FLAGS_gpu_steps_per_sync;

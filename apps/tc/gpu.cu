@@ -1,6 +1,7 @@
 // Triangle counting on GPU devices: the host orients the lists by degree
 // (inside the timed run, as GAP times its relabelling), every device holds
-// the lower lists (half the edges) and counts an equal range of entries;
+// the lower lists (half the edges) and counts an equal share of entries
+// (by rows or by entries: --gpu_tc);
 // the per-vertex counts are summed over the devices.
 #include <omp.h>
 
@@ -71,11 +72,24 @@ void run_tc_gpu(const AppRun& r, AppOutput& out) {
     TcDevice& x = *dev[size_t(d)];
     const double s0 = omp_get_wtime();
     const eid_t lo = m * eid_t(d) / eid_t(D), hi = m * eid_t(d + 1) / eid_t(D);
-    const cuda::Launch l = cuda::launch_for(hi - lo, rd.multiprocessors[size_t(d)]);
-    if (hi > lo)
-      cuda::count_triangles_kernel<<<l.grid, l.block, 0, x.stream.get()>>>(x.offsets.get(), x.targets.get(), n, lo, hi,
-                                                                           x.count.get());
-    CHATTY_CUDA_LAUNCHED("count_triangles_kernel");
+    const cudaStream_t st = x.stream.get();
+    if (r.opt.gpu_tc == GpuTc::kRows) {
+      // The rows whose entries start in [lo, hi): equal shares of entries.
+      const eid_t* off = lower.offsets.data();
+      const vid_t r_lo = vid_t(std::lower_bound(off, off + n, lo) - off);
+      const vid_t r_hi = d + 1 == D ? n : vid_t(std::lower_bound(off, off + n, hi) - off);
+      const cuda::Launch l = cuda::launch_for(r_hi - r_lo, rd.multiprocessors[size_t(d)], 32);
+      if (r_hi > r_lo)
+        cuda::count_triangles_rows_kernel<<<l.grid, l.block, 0, st>>>(x.offsets.get(), x.targets.get(), r_lo, r_hi,
+                                                                      x.count.get());
+      CHATTY_CUDA_LAUNCHED("count_triangles_rows_kernel");
+    } else {
+      const cuda::Launch l = cuda::launch_for(hi - lo, rd.multiprocessors[size_t(d)]);
+      if (hi > lo)
+        cuda::count_triangles_entries_kernel<<<l.grid, l.block, 0, st>>>(x.offsets.get(), x.targets.get(), n, lo, hi,
+                                                                         x.count.get());
+      CHATTY_CUDA_LAUNCHED("count_triangles_entries_kernel");
+    }
     x.stream.sync();
     seconds[size_t(d)] = omp_get_wtime() - s0;
   });

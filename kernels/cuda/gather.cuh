@@ -177,8 +177,10 @@ __global__ void hub_finish_kernel(P prog, const vid_t* hubs, ull count, double* 
 // edge's row by binary search in the tile's row ends (shared memory), and
 // each warp adds its run of a row with one shared atomic after a segmented
 // scan. The tile then finishes its own rows and adds the parts of split rows
-// to their slots; hub_finish_kernel finishes those.
-template <typename P, int kItems>
+// to their slots; hub_finish_kernel finishes those. kStream: the edges'
+// sources are read evict-first (each is read once per iteration), so they
+// do not push the contributions out of L2.
+template <typename P, int kItems, bool kStream>
 __global__ void __launch_bounds__(kBlock)
     tile_gather_kernel(P prog, const GatherTile* __restrict__ tiles, ull count, const eid_t* __restrict__ in_off,
                        const vid_t* __restrict__ in_targets, const eid_t* out_off, vid_t lo,
@@ -204,7 +206,7 @@ __global__ void __launch_bounds__(kBlock)
 #pragma unroll
     for (int q = 0; q < kPer; ++q) {
       const eid_t e = a.edge + threadIdx.x + eid_t(q) * kBlock;
-      src[q] = e < b.edge ? __ldg(&in_targets[e]) : kNone;
+      src[q] = e < b.edge ? (kStream ? __ldcs(&in_targets[e]) : __ldg(&in_targets[e])) : kNone;
     }
     double x[kPer];
 #pragma unroll

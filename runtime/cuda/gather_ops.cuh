@@ -79,7 +79,7 @@ class GatherOps : public GpuOps {
   // setup; or by in-degree bins or tiles (--gpu_gather=binned, tiled).
   void launch_sums(double dangling) {
     if (dev_.sum_gather == GpuGather::kBinned) return launch_binned(dangling);
-    if (dev_.sum_gather == GpuGather::kTiled) return launch_tiled(dangling);
+    if (tiled_gather(dev_.sum_gather)) return launch_tiled(dangling);
     if (dev_.heavy.size()) {
       const Launch h = dev_.launch(dev_.heavy.size() * kBlock);
       heavy_gather_kernel<P><<<h.grid, h.block, 0, dev_.stream>>>(
@@ -135,9 +135,11 @@ class GatherOps : public GpuOps {
     const ull count = dev_.tiles.size() - 1;
     if (count == 0) return;
     const Launch l = dev_.launch(count * kBlock);
-    tile_gather_kernel<P, int(kTileItems)><<<l.grid, l.block, 0, dev_.stream>>>(
-        prog_, dev_.tiles.get(), count, dev_.in_off.get(), dev_.in_targets.get(), dev_.off.get(), dev_.lo, contrib(),
-        next_contrib(), values(), dev_.hub_sum.get(), dangling, dev_.c());
+    auto kernel = dev_.sum_gather == GpuGather::kStreamed ? tile_gather_kernel<P, int(kTileItems), true>
+                                                          : tile_gather_kernel<P, int(kTileItems), false>;
+    kernel<<<l.grid, l.block, 0, dev_.stream>>>(prog_, dev_.tiles.get(), count, dev_.in_off.get(),
+                                                dev_.in_targets.get(), dev_.off.get(), dev_.lo, contrib(),
+                                                next_contrib(), values(), dev_.hub_sum.get(), dangling, dev_.c());
     CHATTY_CUDA_LAUNCHED("tile_gather_kernel");
     if (dev_.bin_hubs.size()) finish_parts(dangling);
   }

@@ -96,7 +96,7 @@ class GpuDevice {
       sum_gather = needs.sum_gather;
       if (sum_gather == GpuGather::kBinned)
         plan_binned_gather(g.in(), up);
-      else if (sum_gather == GpuGather::kTiled)
+      else if (tiled_gather(sum_gather))
         plan_tiled_gather(g.in(), up);
       else
         plan_gather(g.in(), up);
