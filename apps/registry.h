@@ -51,14 +51,18 @@ struct AppRun {
 // An app's entry. Hooks marked optional may be null.
 struct AppSpec {
   App id;
-  const char* name;       // as --app takes it and reports show it
-  const char* alias;      // a second name --app accepts, or ""
-  const char* about;      // one line for --help
-  bool needs_source;      // --source and --sources apply
-  bool sources_at_once;   // one run from all the sources (BC sums over them), not one run per source
-  bool needs_weights;     // edge weights are read (default ones made if absent)
-  bool needs_in_edges;    // built before the timed run
-  bool reorders;          // --reorder=auto relabels by degree
+  const char* name;      // as --app takes it and reports show it
+  const char* alias;     // a second name --app accepts, or ""
+  const char* about;     // one line for --help
+  bool needs_source;     // --source and --sources apply
+  bool sources_at_once;  // one run from all the sources (BC sums over them), not one run per source
+  bool needs_weights;    // edge weights are read (default ones made if absent)
+  bool needs_in_edges;   // built before the timed run
+  bool reorders;         // --reorder=auto relabels by degree
+  // Ranks each hold the whole graph and take a share of the work (rows or
+  // sources), the per-vertex results summed over the ranks; otherwise a
+  // rank holds its chunks' rows and exchanges boundary values.
+  bool whole_graph;
   Values values;          // which of AppOutput's arrays holds the results
   MessageShape messages;  // message_shape<Program>(): who reads a vertex, whether --messages=per_edge applies
   // Refuses, with one line, a graph or options the app cannot run on (optional).

@@ -89,6 +89,11 @@ void cluster_allgather(void* values, size_t item_bytes, const uint64_t* begin);
 // Bitwise OR of `bytes` bytes over every rank, in place on each.
 void cluster_or(void* values, size_t bytes);
 
+// Element-wise sums of `n` values over every rank, in place on each (the
+// per-vertex results of apps whose ranks split the work, not the graph).
+void cluster_sum(uint64_t* values, size_t n);
+void cluster_sum(double* values, size_t n);
+
 // A collective after work that may fail on some ranks only: returns the
 // error of the lowest rank that has one, "rank R: " first unless every
 // rank had it, the same text on every rank; or "" when none has. Without a

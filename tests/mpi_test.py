@@ -107,6 +107,36 @@ class Ranks(unittest.TestCase):
                         self.assertAlmostEqual(m[ph], mean, delta=1e-6 + 1e-3 * mean, msg=f"{what}: {ph}")
                 self.assert_same(app, ref, got, what)
 
+    def test_triangles_and_betweenness_split_over_ranks(self):
+        # Ranks each hold the whole graph and take a share of the rows (TC)
+        # or of the sources (BC); the per-vertex results, summed over the
+        # ranks, equal one process's: exactly for TC, within BC's float
+        # output for BC. A generated graph, a text file (symmetrized for TC)
+        # and a .cgr, with the verifier on rank 0.
+        cgr = self.path("fb.cgr")
+        self.assertEqual(run([CHATTY, "convert", FACEBOOK, cgr, "--symmetrize"]).returncode, 0)
+        for graph, extra in (("kron:11", []), (FACEBOOK, ["--symmetrize"]), (cgr, [])):
+            for app, more in (("tc", []), ("bc", ["--sources=6"])):
+                ref = self.path(f"{app}.ref")
+                p = chatty(0, f"--app={app}", f"--graph={graph}", f"--output={ref}", *extra, *more)
+                self.assertEqual(p.returncode, 0, p.stderr)
+                for ranks, devices in ((2, 1),) if PORTABILITY else ((2, 1), (3, 2)):
+                    got = self.path(f"{app}.{ranks}.{devices}")
+                    what = f"{app} on {graph}, {ranks} ranks x {devices} devices"
+                    p = chatty(ranks, f"--app={app}", f"--graph={graph}", f"--devices={devices}", f"--output={got}",
+                               "--validate", "--json", *extra, *more)
+                    self.assertEqual(p.returncode, 0, what + "\n" + p.stdout + p.stderr)
+                    report = json.loads(p.stdout.splitlines()[-1])
+                    self.assertEqual((report["ranks"], report["validated"]), (ranks, "pass"), what)
+                    self.assertIn("summed over the ranks", report["multi"]["transport"], what)
+                    a, b = values(ref), values(got)
+                    self.assertEqual(sorted(a), sorted(b), what)
+                    if app == "tc":
+                        self.assertEqual([v for v in a if a[v] != b[v]][:5], [], what)
+                    else:
+                        worst = max(abs(a[v] - b[v]) / max(1.0, abs(a[v])) for v in a)
+                        self.assertLess(worst, 1e-6, what)
+
     def test_kron(self):
         self.check_graph("kron:12")
 

@@ -10,6 +10,7 @@
 #include "apps/bc/reference.h"
 #include "apps/json.h"
 #include "apps/registry.h"
+#include "apps/work_share.h"
 #include "runtime/status.h"
 
 namespace chatty {
@@ -30,9 +31,15 @@ namespace {
 void run_host(const AppRun& r, AppOutput& out) {
   const std::vector<vid_t> one{r.source};
   const std::vector<vid_t>& sources = r.sources ? *r.sources : one;
-  bc::Scores s = bc::brandes(r.g, sources, r.part.devices());
+  // Ranks each run every ranks-th source on their devices.
+  const WorkShare share = work_share(r);
+  std::vector<vid_t> mine;
+  for (size_t i = size_t(share.rank); i < sources.size(); i += size_t(share.ranks)) mine.push_back(sources[i]);
+  bc::Scores s = bc::brandes(r.g, mine, share.local);
+  sum_over_ranks(s.score, share);
   take_bc_scores(s.score, out);
   host::record_compute(out.multi, s.device_seconds, s.edges);
+  note_share(out.multi, share);
 }
 
 Validation validate(const AppOutput& out, const Graph& g, vid_t source, const EngineOptions&) {
@@ -106,6 +113,7 @@ const AppSpec kBcApp{
     /*needs_weights=*/false,
     /*needs_in_edges=*/false,
     /*reorders=*/false,
+    /*whole_graph=*/true,
     Values::kReals,
     MessageShape{},
     nullptr,

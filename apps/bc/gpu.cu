@@ -1,14 +1,15 @@
 // Betweenness on GPU devices: every device holds the whole graph and runs
-// Brandes from its share of the sources (source i on device i % P), one
-// source at a time; the scores are summed over the devices. A single
-// source runs on one device.
+// Brandes from its share of the sources (source i on device i % P, P
+// counting every rank's devices), one source at a time; the scores are
+// summed over the devices and the ranks. A single source runs on one
+// device.
 #include <omp.h>
 
 #include <algorithm>
 #include <memory>
 
 #include "apps/bc/app.h"
-#include "comm/cluster.h"
+#include "apps/work_share.h"
 #include "kernels/cuda/brandes.cuh"
 #include "kernels/cuda/launch.h"
 #include "runtime/cuda/device_array.cuh"
@@ -83,16 +84,31 @@ void brandes_from(BcDevice& x, vid_t n, vid_t source) {
 }  // namespace
 
 void run_bc_gpu(const AppRun& r, AppOutput& out) {
-  const ClusterPlace* cl = cluster();
-  CHATTY_CHECK(!cl || cl->ranks == 1, "bc on GPU devices runs in one process: use --backend=cpu with several ranks");
   const Graph& g = r.g;
   const Csr& c = g.out();
   const vid_t n = g.num_vertices();
   const eid_t m = c.num_edges();
   const std::vector<vid_t> one{r.source};
   const std::vector<vid_t>& sources = r.sources ? *r.sources : one;
-  // Devices beyond the sources would have nothing to do.
-  const int D = int(std::max<size_t>(1, std::min<size_t>(size_t(r.part.devices()), sources.size())));
+  // Source i runs on the run's device i % devices (with ranks, every
+  // rank's devices count); devices beyond the sources would have nothing
+  // to do and are not made.
+  const WorkShare share = work_share(r);
+  std::vector<std::vector<vid_t>> of_device;
+  for (size_t i = 0; i < sources.size(); ++i) {
+    const int at = int(i % size_t(share.devices)) - share.first;
+    if (at < 0 || at >= share.local) continue;
+    if (size_t(at) >= of_device.size()) of_device.resize(size_t(at) + 1);
+    of_device[size_t(at)].push_back(sources[i]);
+  }
+  std::vector<double> score(n, 0.0);
+  if (of_device.empty()) {  // this rank has no source: its share of the sum is zero
+    sum_over_ranks(score, share);
+    take_bc_scores(score, out);
+    record_operator_run(out.multi, {0.0}, 0, "none (this rank ran no source)");
+    return;
+  }
+  const int D = int(of_device.size());
   const uint64_t bytes = (uint64_t(n) + 1) * sizeof(eid_t) + m * sizeof(vid_t) +
                          uint64_t(n) * (2 * sizeof(vid_t) + 3 * sizeof(double)) + (64u << 20);
   const cuda::RowDevices rd = cuda::place_row_devices(D, bytes, "bc");
@@ -131,8 +147,7 @@ void run_bc_gpu(const AppRun& r, AppOutput& out) {
   cuda::on_each_device(rd, [&](int d) {
     BcDevice& x = *dev[size_t(d)];
     const double s0 = omp_get_wtime();
-    for (size_t i = size_t(d); i < sources.size(); i += size_t(D))
-      wide ? brandes_from<32>(x, n, sources[i]) : brandes_from<4>(x, n, sources[i]);
+    for (vid_t s : of_device[size_t(d)]) wide ? brandes_from<32>(x, n, s) : brandes_from<4>(x, n, s);
     x.stream.sync();
     seconds[size_t(d)] = omp_get_wtime() - s0;
   });
@@ -147,14 +162,15 @@ void run_bc_gpu(const AppRun& r, AppOutput& out) {
         cudaMemcpy(&edges[size_t(d)], dev[size_t(d)]->edges.get(), sizeof(unsigned long long), cudaMemcpyDeviceToHost));
     dev[size_t(d)].reset();  // freed with its GPU current
   });
-  std::vector<double> score(n, 0.0);
   uint64_t examined = 0;
   for (int d = 0; d < D; ++d) {
     examined += 2 * edges[size_t(d)];  // each reached vertex's list, forward and back
     for (vid_t v = 0; v < n; ++v) score[v] += part[size_t(d)][v];
   }
+  sum_over_ranks(score, share);
   take_bc_scores(score, out);
   record_operator_run(out.multi, seconds, examined, "none (every GPU device holds the graph and runs its sources)");
+  note_share(out.multi, share);
   out.multi.setup_seconds = *std::max_element(setup.begin(), setup.end());
   out.multi.run_seconds = run_seconds;
   out.multi.structure_bytes = (uint64_t(n) + 1) * sizeof(eid_t) + m * sizeof(vid_t);

@@ -100,4 +100,14 @@ RankGraph load_rank_graph(const std::string& what, const LoadOptions& opt, const
   return r;
 }
 
+RankGraph load_whole_graph(const std::string& what, const LoadOptions& opt, const ClusterPlace& place, LoadInfo* info) {
+  RankGraph r;
+  r.g = load_graph(what, opt, info);
+  const bool spec = is_graph_spec(what);
+  r.fingerprint = (spec ? mix(std::hash<std::string>{}(what)) : 0) ^
+                  fingerprint(r.g.out(), r.g.directed(), r.g.weighted(), !spec && r.g.out().targets.owned());
+  r.bounds = cuts(r.g.out().offsets.data(), r.g.num_vertices(), place, what);
+  return r;
+}
+
 }  // namespace chatty::cli

@@ -51,4 +51,9 @@ void agreed(F&& f) {
 RankGraph load_rank_graph(const std::string& what, const LoadOptions& opt, const ClusterPlace& place, bool in_edges,
                           LoadInfo* info);
 
+// For an app whose ranks split the work, not the graph (AppSpec::
+// whole_graph): the whole graph on every rank, with the run's chunk cuts
+// and the same fingerprint rule.
+RankGraph load_whole_graph(const std::string& what, const LoadOptions& opt, const ClusterPlace& place, LoadInfo* info);
+
 }  // namespace chatty::cli

@@ -26,9 +26,10 @@ void mark_readers(const RunSetup& s, const Graph& g, Partition& part, const Clus
   if (ranks) cluster_or(part.readers.data(), part.readers.size() * sizeof(uint64_t));
 }
 
-// As one of several ranks: only this rank's rows, chunk cuts made before
-// loading them, relabelling within chunks, boundary marks combined across
-// ranks; with --validate, rank 0 also loads the whole graph.
+// As one of several ranks: only this rank's rows (the whole graph for an
+// app whose ranks split the work), chunk cuts made before loading them,
+// relabelling within chunks, boundary marks combined across ranks; with
+// --validate, rank 0 also loads the whole graph.
 Prepared prepare_rank(const RunSetup& s, const ClusterPlace& rank) {
   Prepared p;
   p.name = p.path = FLAGS_graph;
@@ -36,7 +37,10 @@ Prepared prepare_rank(const RunSetup& s, const ClusterPlace& rank) {
   const AppSpec& app = app_spec(s.app);
   // Every stretch between collectives agrees on its errors (rank_graph.h).
   RankGraph rg;
-  agreed([&] { rg = load_rank_graph(FLAGS_graph, s.lopt, rank, app.needs_in_edges, &p.info); });
+  agreed([&] {
+    rg = app.whole_graph ? load_whole_graph(FLAGS_graph, s.lopt, rank, &p.info)
+                         : load_rank_graph(FLAGS_graph, s.lopt, rank, app.needs_in_edges, &p.info);
+  });
   // Ranks that loaded different graphs (a stale copy on one node) would
   // exchange nonsense: they agree on what they hold first.
   const std::vector<int> differ = cluster_ranks_differing(rg.fingerprint);
@@ -58,7 +62,9 @@ Prepared prepare_rank(const RunSetup& s, const ClusterPlace& rank) {
       p.new_of_old = std::move(r.new_of_old);
     }
     prepare_graph(s.app, p.g, s.default_weights, s.seed);
-    if (s.validate) {
+    if (s.validate && app.whole_graph && !s.reorders()) {
+      p.input = p.g;
+    } else if (s.validate) {
       p.input = load_graph(FLAGS_graph, s.lopt);
       prepare_graph(s.app, p.input, s.default_weights, s.seed);
     }

@@ -12,6 +12,7 @@
 #include "apps/tc/count.h"
 #include "apps/tc/orient.h"
 #include "apps/tc/reference.h"
+#include "apps/work_share.h"
 #include "runtime/reorder.h"  // to_old_order
 #include "runtime/status.h"
 
@@ -103,11 +104,16 @@ void run_host(const AppRun& r, AppOutput& out) {
     relabelled = tc::orient(r.g, true);
     g = &relabelled.graph;
   }
-  const host::DeviceRanges ranges =
-      host::balanced_ranges(g->num_vertices(), r.part.devices(), [&](vid_t v) { return g->out_degree(v) + 1; });
+  // Ranks each count the rows of their devices' ranges.
+  const WorkShare share = work_share(r);
+  const host::DeviceRanges all =
+      host::balanced_ranges(g->num_vertices(), share.devices, [&](vid_t v) { return g->out_degree(v) + 1; });
+  const host::DeviceRanges ranges(all.begin() + share.first, all.begin() + share.first + share.local + 1);
   tc::Counted c = tc::count(*g, ranges);
+  sum_over_ranks(c.per_vertex, share);
   out.counts = relabel ? to_old_order(c.per_vertex, relabelled.old_of_new) : std::move(c.per_vertex);
   host::record_compute(out.multi, c.device_seconds, c.edges);
+  note_share(out.multi, share);
 }
 
 uint64_t total(const std::vector<uint64_t>& per_vertex) {
@@ -173,6 +179,7 @@ const AppSpec kTcApp{App::kTc,
                      /*needs_weights=*/false,
                      /*needs_in_edges=*/false,
                      /*reorders=*/false,  // decided on the graph, inside the run (tc::worth_relabelling)
+                     /*whole_graph=*/true,
                      Values::kCounts,
                      MessageShape{},
                      check,

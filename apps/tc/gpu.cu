@@ -10,7 +10,7 @@
 
 #include "apps/tc/app.h"
 #include "apps/tc/orient.h"
-#include "comm/cluster.h"
+#include "apps/work_share.h"
 #include "kernels/cuda/launch.h"
 #include "kernels/cuda/triangles.cuh"
 #include "runtime/cuda/device_array.cuh"
@@ -31,11 +31,11 @@ struct TcDevice {
 }  // namespace
 
 void run_tc_gpu(const AppRun& r, AppOutput& out) {
-  const ClusterPlace* c = cluster();
-  CHATTY_CHECK(!c || c->ranks == 1, "tc on GPU devices runs in one process: use --backend=cpu with several ranks");
   const Graph& g = r.g;
   const vid_t n = g.num_vertices();
-  const int D = r.part.devices();
+  // With ranks, each counts its devices' shares of the run's entries.
+  const WorkShare share = work_share(r);
+  const int D = share.local;
   // An undirected graph lists each edge twice: the lower lists hold one.
   const uint64_t bytes = (uint64_t(n) + 1) * sizeof(eid_t) + g.num_edges() / 2 * sizeof(vid_t) +
                          uint64_t(n) * sizeof(unsigned long long) + (64u << 20);
@@ -71,13 +71,14 @@ void run_tc_gpu(const AppRun& r, AppOutput& out) {
   cuda::on_each_device(rd, [&](int d) {
     TcDevice& x = *dev[size_t(d)];
     const double s0 = omp_get_wtime();
-    const eid_t lo = m * eid_t(d) / eid_t(D), hi = m * eid_t(d + 1) / eid_t(D);
+    const eid_t G = eid_t(share.devices), at = eid_t(share.first + d);
+    const eid_t lo = m * at / G, hi = m * (at + 1) / G;
     const cudaStream_t st = x.stream.get();
     if (r.opt.gpu_tc == GpuTc::kRows) {
       // The rows whose entries start in [lo, hi): equal shares of entries.
       const eid_t* off = lower.offsets.data();
       const vid_t r_lo = vid_t(std::lower_bound(off, off + n, lo) - off);
-      const vid_t r_hi = d + 1 == D ? n : vid_t(std::lower_bound(off, off + n, hi) - off);
+      const vid_t r_hi = at + 1 == G ? n : vid_t(std::lower_bound(off, off + n, hi) - off);
       const cuda::Launch l = cuda::launch_for(r_hi - r_lo, rd.multiprocessors[size_t(d)], 32);
       if (r_hi > r_lo)
         cuda::count_triangles_rows_kernel<<<l.grid, l.block, 0, st>>>(x.offsets.get(), x.targets.get(), r_lo, r_hi,
@@ -105,9 +106,11 @@ void run_tc_gpu(const AppRun& r, AppOutput& out) {
 #pragma omp parallel for schedule(static)
   for (vid_t v = 0; v < n; ++v)
     for (int d = 0; d < D; ++d) per_vertex[v] += part[size_t(d)][v];
+  sum_over_ranks(per_vertex, share);
   out.counts = relabel ? to_old_order(per_vertex, o.old_of_new) : std::move(per_vertex);
 
   record_operator_run(out.multi, seconds, m, "none (every GPU device holds the lower lists)");
+  note_share(out.multi, share);
   out.multi.setup_seconds = *std::max_element(setup.begin(), setup.end());
   out.multi.run_seconds = orient_seconds + count_seconds;
   out.multi.structure_bytes = (uint64_t(n) + 1) * sizeof(eid_t) + m * sizeof(vid_t);

@@ -240,6 +240,23 @@ void cluster_or(void* values, size_t bytes) {
   }
 }
 
+namespace {
+
+template <typename T>
+void sum_in_place(T* values, size_t n, MPI_Datatype type) {
+  if (!g_started) return;
+  for (size_t done = 0; done < n;) {  // MPI counts are ints
+    const int part = int(std::min<size_t>(n - done, size_t(1) << 28));
+    check_mpi(MPI_Allreduce(MPI_IN_PLACE, values + done, part, type, MPI_SUM, MPI_COMM_WORLD), "MPI_Allreduce");
+    done += size_t(part);
+  }
+}
+
+}  // namespace
+
+void cluster_sum(uint64_t* values, size_t n) { sum_in_place(values, n, MPI_UINT64_T); }
+void cluster_sum(double* values, size_t n) { sum_in_place(values, n, MPI_DOUBLE); }
+
 std::string cluster_agree_error(const std::string& mine) {
   if (!g_started) return mine;
   const int me = g_place.rank;
