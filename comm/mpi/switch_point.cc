@@ -101,6 +101,15 @@ Probe measure(MPI_Comm comm, int me, int a, int b) {
     }
     p.two_sided.push_back(two), p.one_sided.push_back(one);
   }
+  // The ranks outside the pair wait here, yielding their cores: MPICH
+  // busy-polls in a blocking collective, and with more ranks than cores
+  // their polling would slow the pair's round trips by orders of magnitude.
+  MPI_Request done;
+  check_mpi(MPI_Ibarrier(comm, &done), "MPI_Ibarrier");
+  for (int finished = 0; !finished;) {
+    check_mpi(MPI_Test(&done, &finished, MPI_STATUS_IGNORE), "MPI_Test");
+    if (!finished && me != a && me != b) usleep(500);
+  }
   check_mpi(MPI_Win_unlock_all(win), "MPI_Win_unlock_all");
   check_mpi(MPI_Win_free(&win), "MPI_Win_free");
   return p;
