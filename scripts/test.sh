@@ -49,7 +49,7 @@ if [ "${TSAN:-1}" = 1 ] && command -v clang++ >/dev/null; then
   if [ -z "$archer" ]; then
     echo "thread sanitizer pass skipped: no libarcher.so (OpenMP would report false races without it)"
   else
-    CC=clang CXX=clang++ BUILD_DIR=build-tsan TARGET=chatty_tests ./scripts/build.sh \
+    CC=clang CXX=clang++ BUILD_DIR=build-tsan TARGET=chatty_runtime_tests ./scripts/build.sh \
       -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCHATTY_TSAN=ON -DCHATTY_WERROR=OFF -DCHATTY_CUDA=OFF \
       "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -g1 -DNDEBUG"
     # Devices of several threads run nested teams. Archer misses the join of
@@ -59,7 +59,7 @@ if [ "${TSAN:-1}" = 1 ] && command -v clang++ >/dev/null; then
     # outlive main, hence no thread-leak reports).
     KMP_HOT_TEAMS_MAX_LEVEL=2 OMP_TOOL_LIBRARIES="$archer" \
       TSAN_OPTIONS="halt_on_error=1 report_thread_leaks=0 suppressions=$PWD/tests/tsan.supp" \
-      build-tsan/tests/chatty_tests --gtest_filter='*Multi*:Engine.*:Partition.*:Frontier.*:Reorder.*' --gtest_brief=1
+      build-tsan/tests/chatty_runtime_tests --gtest_filter='*Multi*:Engine.*:Partition.*:Frontier.*:Reorder.*' --gtest_brief=1
     took "thread sanitizer pass"
   fi
 fi

@@ -13,7 +13,6 @@
 #include "apps/tc/orient.h"
 #include "apps/tc/reference.h"
 #include "apps/work_share.h"
-#include "runtime/reorder.h"  // to_old_order
 #include "runtime/status.h"
 
 namespace chatty {
@@ -109,9 +108,9 @@ void run_host(const AppRun& r, AppOutput& out) {
   const host::DeviceRanges all =
       host::balanced_ranges(g->num_vertices(), share.devices, [&](vid_t v) { return g->out_degree(v) + 1; });
   const host::DeviceRanges ranges(all.begin() + share.first, all.begin() + share.first + share.local + 1);
-  tc::Counted c = tc::count(*g, ranges);
+  tc::Counted c = tc::count(*g, ranges, relabel ? relabelled.old_of_new.data() : nullptr);
   sum_over_ranks(c.per_vertex, share);
-  out.counts = relabel ? to_old_order(c.per_vertex, relabelled.old_of_new) : std::move(c.per_vertex);
+  out.counts = std::move(c.per_vertex);
   host::record_compute(out.multi, c.device_seconds, c.edges);
   note_share(out.multi, share);
 }

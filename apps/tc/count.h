@@ -24,27 +24,36 @@ struct Counted {
 // each triangle w < v < u once, at u, by intersecting u's lower neighbours
 // with each lower neighbour v's list below v. A hit's count goes to a
 // slot of u's list (no atomic per triangle); u, v and the slots reach the
-// shared counts once per row and edge.
+// shared counts once per row and edge. With `old_of_new` (g is a
+// relabelling), each count lands at the vertex's old id, so the counts come
+// out in the input's order without a second array.
 inline constexpr size_t kMergeBelow = 16;  // lower lists this short are merged, not marked
 
-inline Counted count(const Graph& g, const host::DeviceRanges& ranges) {
+inline Counted count(const Graph& g, const host::DeviceRanges& ranges, const vid_t* old_of_new = nullptr) {
   const Csr& c = g.out();
   const vid_t n = c.num_vertices();
   Counted out;
   out.per_vertex.assign(n, 0);
-  auto add = [&](vid_t v, uint64_t k) {
-    if (k) std::atomic_ref<uint64_t>(out.per_vertex[v]).fetch_add(k, std::memory_order_relaxed);
+  // Raw pointers, loaded once: the counts' atomic adds would otherwise make
+  // the compiler reload the lists' pointers at every step.
+  const eid_t* off = c.offsets.data();
+  const vid_t* tgt = c.targets.data();
+  uint64_t* counts = out.per_vertex.data();
+  auto add = [counts, old_of_new](vid_t v, uint64_t k) {
+    if (k) std::atomic_ref<uint64_t>(counts[old_of_new ? old_of_new[v] : v]).fetch_add(k, std::memory_order_relaxed);
   };
   const host::RowRun run = host::for_each_row(ranges, [&](int, vid_t u) -> uint64_t {
     thread_local host::MarkedList marked;
     thread_local std::vector<uint32_t> at_slot;
-    const vid_t* nu = c.targets.data() + c.offsets[u];
+    const vid_t* nu = tgt + off[u];
+    const vid_t* row_end = tgt + off[u + 1];
     const vid_t* lower_end = nu;
-    while (lower_end != c.targets.data() + c.offsets[u + 1] && *lower_end < u) ++lower_end;
+    while (lower_end != row_end && *lower_end < u) ++lower_end;
     const size_t len = size_t(lower_end - nu);
     if (len < 2) return len;
     if (at_slot.size() < len) at_slot.resize(len);
-    std::fill(at_slot.begin(), at_slot.begin() + long(len), 0u);
+    uint32_t* slot = at_slot.data();
+    std::fill(slot, slot + len, 0u);
     // A short list is merged with each neighbour's (marking it costs more
     // than it saves); a long one is marked once and probed.
     const bool merge = len <= kMergeBelow;
@@ -53,19 +62,19 @@ inline Counted count(const Graph& g, const host::DeviceRanges& ranges) {
     for (const vid_t* pv = nu + 1; pv != lower_end; ++pv) {
       const vid_t v = *pv;
       uint64_t k = 0;
-      const vid_t* w = c.targets.data() + c.offsets[v];
-      const vid_t* w_end = c.targets.data() + c.offsets[v + 1];
+      const vid_t* w = tgt + off[v];
+      const vid_t* w_end = tgt + off[v + 1];
       const vid_t* w_begin = w;
       if (merge) {
         for (const vid_t* a = nu; a != pv && w != w_end && *w < v;) {
           const vid_t x = *a, y = *w;
-          if (x == y) ++k, ++at_slot[size_t(a - nu)];
+          if (x == y) ++k, ++slot[a - nu];
           a += x <= y;
           w += y <= x;
         }
       } else {
         for (; w != w_end && *w < v; ++w)
-          if (marked.has(*w)) ++k, ++at_slot[marked.position(*w)];
+          if (marked.has(*w)) ++k, ++slot[marked.position(*w)];
       }
       read += uint64_t(w - w_begin);
       add(v, k);
@@ -73,7 +82,7 @@ inline Counted count(const Graph& g, const host::DeviceRanges& ranges) {
     }
     if (!merge) marked.clear();
     add(u, at_u);
-    for (size_t i = 0; i < len; ++i) add(nu[i], at_slot[i]);
+    for (size_t i = 0; i < len; ++i) add(nu[i], slot[i]);
     return read;
   });
   out.device_seconds = run.device_seconds;
