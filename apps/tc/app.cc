@@ -108,9 +108,11 @@ void run_host(const AppRun& r, AppOutput& out) {
   const host::DeviceRanges all =
       host::balanced_ranges(g->num_vertices(), share.devices, [&](vid_t v) { return g->out_degree(v) + 1; });
   const host::DeviceRanges ranges(all.begin() + share.first, all.begin() + share.first + share.local + 1);
-  tc::Counted c = tc::count(*g, ranges, relabel ? relabelled.old_of_new.data() : nullptr);
-  sum_over_ranks(c.per_vertex, share);
-  out.counts = std::move(c.per_vertex);
+  // The counts' array is made (zeroed) before the run, as run_app does for
+  // every app whose values are counts.
+  if (out.counts.size() != r.g.num_vertices()) out.counts.assign(r.g.num_vertices(), 0);
+  const tc::Counted c = tc::count(*g, ranges, relabel ? relabelled.old_of_new.data() : nullptr, out.counts.data());
+  sum_over_ranks(out.counts, share);
   host::record_compute(out.multi, c.device_seconds, c.edges);
   note_share(out.multi, share);
 }

@@ -14,7 +14,7 @@
 namespace chatty::tc {
 
 struct Counted {
-  std::vector<uint64_t> per_vertex;  // triangles through each vertex
+  std::vector<uint64_t> per_vertex;  // triangles through each vertex (unless counted into the caller's array)
   std::vector<double> device_seconds;
   uint64_t edges = 0;  // list entries read
 };
@@ -26,19 +26,21 @@ struct Counted {
 // slot of u's list (no atomic per triangle); u, v and the slots reach the
 // shared counts once per row and edge. With `old_of_new` (g is a
 // relabelling), each count lands at the vertex's old id, so the counts come
-// out in the input's order without a second array.
+// out in the input's order without a second array. `into`: the caller's
+// zeroed array of |V| counts to add to (else per_vertex is made).
 inline constexpr size_t kMergeBelow = 16;  // lower lists this short are merged, not marked
 
-inline Counted count(const Graph& g, const host::DeviceRanges& ranges, const vid_t* old_of_new = nullptr) {
+inline Counted count(const Graph& g, const host::DeviceRanges& ranges, const vid_t* old_of_new = nullptr,
+                     uint64_t* into = nullptr) {
   const Csr& c = g.out();
   const vid_t n = c.num_vertices();
   Counted out;
-  out.per_vertex.assign(n, 0);
+  if (!into) out.per_vertex.assign(n, 0);
   // Raw pointers, loaded once: the counts' atomic adds would otherwise make
   // the compiler reload the lists' pointers at every step.
   const eid_t* off = c.offsets.data();
   const vid_t* tgt = c.targets.data();
-  uint64_t* counts = out.per_vertex.data();
+  uint64_t* counts = into ? into : out.per_vertex.data();
   auto add = [counts, old_of_new](vid_t v, uint64_t k) {
     if (k) std::atomic_ref<uint64_t>(counts[old_of_new ? old_of_new[v] : v]).fetch_add(k, std::memory_order_relaxed);
   };
