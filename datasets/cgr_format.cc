@@ -154,8 +154,8 @@ Graph read_cgr(const std::string& path, VertexIds* ids) {
 
   Csr csr;
   std::shared_ptr<const void> keep = file;
-  csr.offsets = Buffer<eid_t>(off, n + 1, keep);
-  csr.targets = Buffer<vid_t>(tgt, m, keep);
+  csr.offsets = Buffer<eid_t>(off, n + 1, keep, /*file_mapped=*/true);
+  csr.targets = Buffer<vid_t>(tgt, m, keep, /*file_mapped=*/true);
   if (weighted) csr.weights = Buffer<weight_t>(reinterpret_cast<const weight_t*>(base + l.weights), m, keep);
   return Graph(std::move(csr), h.flags & kDirected);
 }

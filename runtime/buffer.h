@@ -3,7 +3,11 @@
 // built from these so a loaded file is used in place, without a copy.
 #pragma once
 
+#include <sys/mman.h>
+#include <unistd.h>
+
 #include <cstddef>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
@@ -21,9 +25,11 @@ class Buffer {
   // Uninitialised storage for n elements (pages are touched by whoever fills
   // them, so parallel first-touch places them on the right NUMA node).
   explicit Buffer(size_t n) { allocate(n); }
-  // A view of external memory; `keeper` keeps it alive.
-  Buffer(const T* data, size_t n, std::shared_ptr<const void> keeper)
-      : view_(data), size_(n), keeper_(std::move(keeper)) {}
+  // A view of external memory; `keeper` keeps it alive. `file_mapped`: the
+  // memory is a read-only map of a file (its pages may be dropped and read
+  // again), not memory someone else may have written.
+  Buffer(const T* data, size_t n, std::shared_ptr<const void> keeper, bool file_mapped = false)
+      : view_(data), size_(n), keeper_(std::move(keeper)), file_mapped_(file_mapped) {}
 
   Buffer(Buffer&& o) noexcept { swap(o); }
   Buffer& operator=(Buffer&& o) noexcept {
@@ -60,6 +66,17 @@ class Buffer {
   size_t size() const { return size_; }
   bool empty() const { return size_ == 0; }
   bool owned() const { return owned_ != nullptr || size_ == 0; }
+  bool file_mapped() const { return file_mapped_; }
+  // A view of a file map: drops the pages wholly inside elements [lo, hi)
+  // from the process's memory, to be read again from the file if touched
+  // (a pass over a large input that will not come back to it soon).
+  // Anything else is left alone.
+  void release_resident(size_t lo, size_t hi) const {
+    if (!file_mapped_ || hi <= lo) return;
+    const uintptr_t page = uintptr_t(sysconf(_SC_PAGESIZE));
+    const uintptr_t a = (uintptr_t(view_ + lo) + page - 1) & ~(page - 1), b = uintptr_t(view_ + hi) & ~(page - 1);
+    if (a < b) madvise(reinterpret_cast<void*>(a), b - a, MADV_DONTNEED);
+  }
   const T* data() const { return view_; }
   // Only owned buffers are writable.
   T* mutable_data() { return owned_; }
@@ -74,11 +91,13 @@ class Buffer {
     std::swap(view_, o.view_);
     std::swap(size_, o.size_);
     std::swap(keeper_, o.keeper_);
+    std::swap(file_mapped_, o.file_mapped_);
   }
   T* owned_ = nullptr;
   const T* view_ = nullptr;
   size_t size_ = 0;
   std::shared_ptr<const void> keeper_;
+  bool file_mapped_ = false;
 };
 
 }  // namespace chatty

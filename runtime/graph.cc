@@ -25,8 +25,8 @@ namespace {
 // its own weights.
 std::shared_ptr<Csr> reweighted(std::shared_ptr<Csr> shared, Buffer<weight_t> w) {
   auto c = std::make_shared<Csr>();
-  c->offsets = Buffer<eid_t>(shared->offsets.data(), shared->offsets.size(), shared);
-  c->targets = Buffer<vid_t>(shared->targets.data(), shared->targets.size(), shared);
+  c->offsets = Buffer<eid_t>(shared->offsets.data(), shared->offsets.size(), shared, shared->offsets.file_mapped());
+  c->targets = Buffer<vid_t>(shared->targets.data(), shared->targets.size(), shared, shared->targets.file_mapped());
   c->weights = std::move(w);
   return c;
 }

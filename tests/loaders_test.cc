@@ -212,6 +212,29 @@ TEST(Cgr, IsUsedInPlaceAndKeepsFlags) {
   expect_same(g, h);
 }
 
+// A .cgr's pages can be let go after a pass (triangle counting's
+// orientation does) and read back from the file; a view of memory that is
+// not a file map (a Python array used in place) is never dropped, which
+// would zero it.
+TEST(Cgr, ReleasedPagesReadBackAndOtherViewsAreLeftAlone) {
+  const Graph g = load_graph("kron:12", {});
+  const std::string p = temp_path("r.cgr");
+  write_cgr(g, p);
+  const Graph h = read_cgr(p);
+  const Buffer<vid_t>& t = h.out().targets;
+  ASSERT_TRUE(t.file_mapped());
+  const std::vector<vid_t> before(t.begin(), t.end());
+  t.release_resident(0, t.size());
+  EXPECT_TRUE(std::equal(before.begin(), before.end(), t.begin()));
+  EXPECT_FALSE(g.out().targets.file_mapped());
+
+  std::vector<vid_t> mine(1 << 16, 7);
+  const Buffer<vid_t> view(mine.data(), mine.size(), nullptr);
+  EXPECT_FALSE(view.file_mapped());
+  view.release_resident(0, view.size());
+  EXPECT_EQ(std::count(mine.begin(), mine.end(), 7u), long(mine.size()));
+}
+
 TEST(Cgr, SymmetrizeOnLoadOfDirectedFile) {
   Graph d = load_graph(write_file("s.el", "0 1\n1 2\n"), {});
   const std::string p = temp_path("s.cgr");

@@ -48,29 +48,43 @@ Oriented orient(const Graph& g, bool by_degree) {
 #pragma omp parallel for schedule(static)
     for (vid_t x = 0; x < n; ++x) new_of_old[o.old_of_new[x]] = x;
   }
-  auto old_of = [&](vid_t x) { return by_degree ? o.old_of_new[x] : x; };
   auto new_of = [&](vid_t v) { return by_degree ? new_of_old[v] : v; };
+  // Two passes over the input in its own order, in blocks of rows, so that
+  // a mapped input's pages are let go once a block is read: the input and
+  // the orientation are then never resident whole together (the second
+  // pass reads them again from the page cache).
+  constexpr vid_t kBlock = 4096;
+  const vid_t blocks = (n + kBlock - 1) / kBlock;
+  auto release = [&](vid_t b) {
+    c.targets.release_resident(c.offsets[b * kBlock], c.offsets[std::min<vid_t>(n, (b + 1) * kBlock)]);
+  };
   Csr lower;
   lower.offsets = Buffer<eid_t>(size_t(n) + 1);
   eid_t* off = lower.offsets.mutable_data();
   off[0] = 0;
-#pragma omp parallel for schedule(dynamic, 1024)
-  for (vid_t x = 0; x < n; ++x) {
-    const vid_t v = old_of(x);
-    eid_t k = 0;
-    for (eid_t e = c.offsets[v]; e < c.offsets[v + 1]; ++e) k += new_of(c.targets[e]) < x;
-    off[x + 1] = k;
+#pragma omp parallel for schedule(dynamic, 1)
+  for (vid_t b = 0; b < blocks; ++b) {
+    for (vid_t v = b * kBlock; v < std::min<vid_t>(n, (b + 1) * kBlock); ++v) {
+      const vid_t x = new_of(v);
+      eid_t k = 0;
+      for (eid_t e = c.offsets[v]; e < c.offsets[v + 1]; ++e) k += new_of(c.targets[e]) < x;
+      off[x + 1] = k;
+    }
+    release(b);
   }
   for (vid_t x = 0; x < n; ++x) off[x + 1] += off[x];
   lower.targets = Buffer<vid_t>(off[n]);
   vid_t* t = lower.targets.mutable_data();
-#pragma omp parallel for schedule(dynamic, 1024)
-  for (vid_t x = 0; x < n; ++x) {
-    const vid_t v = old_of(x);
-    eid_t k = off[x];
-    for (eid_t e = c.offsets[v]; e < c.offsets[v + 1]; ++e)
-      if (const vid_t y = new_of(c.targets[e]); y < x) t[k++] = y;
-    if (by_degree) std::sort(t + off[x], t + off[x + 1]);  // g's lists are sorted: so are their prefixes
+#pragma omp parallel for schedule(dynamic, 1)
+  for (vid_t b = 0; b < blocks; ++b) {
+    for (vid_t v = b * kBlock; v < std::min<vid_t>(n, (b + 1) * kBlock); ++v) {
+      const vid_t x = new_of(v);
+      eid_t k = off[x];
+      for (eid_t e = c.offsets[v]; e < c.offsets[v + 1]; ++e)
+        if (const vid_t y = new_of(c.targets[e]); y < x) t[k++] = y;
+      if (by_degree) std::sort(t + off[x], t + off[x + 1]);  // g's lists are sorted: so are their prefixes
+    }
+    release(b);
   }
   o.graph = Graph(std::move(lower), true);
   return o;
