@@ -111,8 +111,9 @@ class Ranks(unittest.TestCase):
         # Ranks each hold the whole graph and take a share of the rows (TC)
         # or of the sources (BC); the per-vertex results, summed over the
         # ranks, equal one process's: exactly for TC, within BC's float
-        # output for BC. A generated graph, a text file (symmetrized for TC)
-        # and a .cgr, with the verifier on rank 0.
+        # output for BC. A generated graph, a text file (symmetrized) and a
+        # .cgr, on 2 x 1, 3 x 2 and 4 x 1 ranks x devices, with the verifier
+        # on rank 0.
         cgr = self.path("fb.cgr")
         self.assertEqual(run([CHATTY, "convert", FACEBOOK, cgr, "--symmetrize"]).returncode, 0)
         for graph, extra in (("kron:11", []), (FACEBOOK, ["--symmetrize"]), (cgr, [])):
@@ -120,7 +121,7 @@ class Ranks(unittest.TestCase):
                 ref = self.path(f"{app}.ref")
                 p = chatty(0, f"--app={app}", f"--graph={graph}", f"--output={ref}", *extra, *more)
                 self.assertEqual(p.returncode, 0, p.stderr)
-                for ranks, devices in ((2, 1),) if PORTABILITY else ((2, 1), (3, 2)):
+                for ranks, devices in ((2, 1),) if PORTABILITY else ((2, 1), (3, 2), (4, 1)):
                     got = self.path(f"{app}.{ranks}.{devices}")
                     what = f"{app} on {graph}, {ranks} ranks x {devices} devices"
                     p = chatty(ranks, f"--app={app}", f"--graph={graph}", f"--devices={devices}", f"--output={got}",
