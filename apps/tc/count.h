@@ -53,9 +53,10 @@ inline Counted count(const Graph& g, const host::DeviceRanges& ranges, const vid
     while (lower_end != row_end && *lower_end < u) ++lower_end;
     const size_t len = size_t(lower_end - nu);
     if (len < 2) return len;
+    // Slots are zero between rows (a row clears those it used), so a row
+    // without triangles, most rows of a sparse graph, writes none.
     if (at_slot.size() < len) at_slot.resize(len);
     uint32_t* slot = at_slot.data();
-    std::fill(slot, slot + len, 0u);
     // A short list is merged with each neighbour's (marking it costs more
     // than it saves); a long one is marked once and probed.
     const bool merge = len <= kMergeBelow;
@@ -83,8 +84,11 @@ inline Counted count(const Graph& g, const host::DeviceRanges& ranges, const vid
       at_u += k;
     }
     if (!merge) marked.clear();
-    add(u, at_u);
-    for (size_t i = 0; i < len; ++i) add(nu[i], slot[i]);
+    if (at_u) {
+      add(u, at_u);
+      for (size_t i = 0; i < len; ++i)
+        if (slot[i]) add(nu[i], slot[i]), slot[i] = 0;
+    }
     return read;
   });
   out.device_seconds = run.device_seconds;
