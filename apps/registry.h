@@ -67,6 +67,8 @@ struct AppSpec {
   MessageShape messages;  // message_shape<Program>(): who reads a vertex, whether --messages=per_edge applies
   // Refuses, with one line, a graph or options the app cannot run on (optional).
   void (*check)(const Graph& g, const EngineOptions& opt);
+  // On host devices; an app whose values are kCounts finds out.counts made,
+  // |V| zeros (run_app makes it before the timed run).
   void (*run_host)(const AppRun& r, AppOutput& out);
   void (*run_gpu)(const AppRun& r, AppOutput& out);  // null in builds without CUDA
   // Invariants in GAP's manner, then the sequential reference.

@@ -54,38 +54,32 @@ Oriented orient(const Graph& g, bool by_degree) {
   // the orientation are then never resident whole together (the second
   // pass reads them again from the page cache).
   constexpr vid_t kBlock = 4096;
-  const vid_t blocks = (n + kBlock - 1) / kBlock;
-  auto release = [&](vid_t b) {
-    c.targets.release_resident(c.offsets[b * kBlock], c.offsets[std::min<vid_t>(n, (b + 1) * kBlock)]);
+  auto over_input = [&](auto&& row) {
+#pragma omp parallel for schedule(dynamic, 1)
+    for (vid_t b = 0; b < (n + kBlock - 1) / kBlock; ++b) {
+      const vid_t end = std::min<vid_t>(n, (b + 1) * kBlock);
+      for (vid_t v = b * kBlock; v < end; ++v) row(v, new_of(v));
+      c.targets.release_resident(c.offsets[b * kBlock], c.offsets[end]);
+    }
   };
   Csr lower;
   lower.offsets = Buffer<eid_t>(size_t(n) + 1);
   eid_t* off = lower.offsets.mutable_data();
   off[0] = 0;
-#pragma omp parallel for schedule(dynamic, 1)
-  for (vid_t b = 0; b < blocks; ++b) {
-    for (vid_t v = b * kBlock; v < std::min<vid_t>(n, (b + 1) * kBlock); ++v) {
-      const vid_t x = new_of(v);
-      eid_t k = 0;
-      for (eid_t e = c.offsets[v]; e < c.offsets[v + 1]; ++e) k += new_of(c.targets[e]) < x;
-      off[x + 1] = k;
-    }
-    release(b);
-  }
+  over_input([&](vid_t v, vid_t x) {
+    eid_t k = 0;
+    for (eid_t e = c.offsets[v]; e < c.offsets[v + 1]; ++e) k += new_of(c.targets[e]) < x;
+    off[x + 1] = k;
+  });
   for (vid_t x = 0; x < n; ++x) off[x + 1] += off[x];
   lower.targets = Buffer<vid_t>(off[n]);
   vid_t* t = lower.targets.mutable_data();
-#pragma omp parallel for schedule(dynamic, 1)
-  for (vid_t b = 0; b < blocks; ++b) {
-    for (vid_t v = b * kBlock; v < std::min<vid_t>(n, (b + 1) * kBlock); ++v) {
-      const vid_t x = new_of(v);
-      eid_t k = off[x];
-      for (eid_t e = c.offsets[v]; e < c.offsets[v + 1]; ++e)
-        if (const vid_t y = new_of(c.targets[e]); y < x) t[k++] = y;
-      if (by_degree) std::sort(t + off[x], t + off[x + 1]);  // g's lists are sorted: so are their prefixes
-    }
-    release(b);
-  }
+  over_input([&](vid_t v, vid_t x) {
+    eid_t k = off[x];
+    for (eid_t e = c.offsets[v]; e < c.offsets[v + 1]; ++e)
+      if (const vid_t y = new_of(c.targets[e]); y < x) t[k++] = y;
+    if (by_degree) std::sort(t + off[x], t + off[x + 1]);  // g's lists are sorted: so are their prefixes
+  });
   o.graph = Graph(std::move(lower), true);
   return o;
 }
@@ -122,9 +116,6 @@ void run_host(const AppRun& r, AppOutput& out) {
   const host::DeviceRanges all =
       host::balanced_ranges(g->num_vertices(), share.devices, [&](vid_t v) { return g->out_degree(v) + 1; });
   const host::DeviceRanges ranges(all.begin() + share.first, all.begin() + share.first + share.local + 1);
-  // The counts' array is made (zeroed) before the run, as run_app does for
-  // every app whose values are counts.
-  if (out.counts.size() != r.g.num_vertices()) out.counts.assign(r.g.num_vertices(), 0);
   const tc::Counted c = tc::count(*g, ranges, relabel ? relabelled.old_of_new.data() : nullptr, out.counts.data());
   sum_over_ranks(out.counts, share);
   host::record_compute(out.multi, c.device_seconds, c.edges);
