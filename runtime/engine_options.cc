@@ -1,5 +1,6 @@
 #include "runtime/engine_options.h"
 
+#include <cstdlib>
 #include <utility>
 
 #include "runtime/status.h"
@@ -83,6 +84,27 @@ GpuBucketMin parse_gpu_bucket_min(const std::string& s) { return parse_named(kGp
 const char* gpu_bucket_min_name(GpuBucketMin b) { return name_in(kGpuBucketMins, b); }
 GpuTc parse_gpu_tc(const std::string& s) { return parse_named(kGpuTcs, "gpu_tc", s); }
 const char* gpu_tc_name(GpuTc t) { return name_in(kGpuTcs, t); }
+
+Straggler parse_straggler(const std::string& s) {
+  if (s.empty()) return {};
+  const auto number = [&](const char* begin, const char* end, long max) {
+    char* stop = nullptr;
+    const long x = begin == end ? -1 : std::strtol(begin, &stop, 10);
+    if (x < 0 || x > max || stop != end || *begin == '-' || *begin == '+')
+      throw Error("--straggler must be DEVICE:MICROSECONDS or FIRST-LAST:MICROSECONDS (got '" + s + "')");
+    return x;
+  };
+  const size_t colon = s.find(':'), dash = s.find('-');
+  if (colon == std::string::npos) number(nullptr, nullptr, 0);  // throws
+  const char* c = s.c_str();
+  const size_t devices_end = dash < colon ? dash : colon;
+  Straggler out;
+  out.first = int(number(c, c + devices_end, 1 << 20));
+  out.last = dash < colon ? int(number(c + dash + 1, c + colon, 1 << 20)) : out.first;
+  out.pause_us = uint32_t(number(c + colon + 1, c + s.size(), 10'000'000));
+  if (out.last < out.first) throw Error("--straggler: the last device is before the first (got '" + s + "')");
+  return out;
+}
 
 const char* backend_name(Backend b) { return b == Backend::kCuda ? "cuda" : "cpu"; }
 

@@ -45,6 +45,15 @@ inline bool tiled_gather(GpuGather g) { return g == GpuGather::kTiled || g == Gp
 // counts in shared memory; or a thread per list entry, each hit an atomic
 // on the third vertex's count (kernels/cuda/triangles.cuh).
 enum class GpuTc { kRows, kEntries };
+// Host devices [first, last] (numbered over every rank's devices) pause
+// `pause_us` before each block of their own work, as devices whose cores
+// another tenant took: shows work migration at work, and lets tests
+// exercise it on machines too idle to make a straggler of their own.
+struct Straggler {
+  int first = -1, last = -1;
+  uint32_t pause_us = 0;
+  bool slows(int d) const { return pause_us > 0 && d >= first && d <= last; }
+};
 
 struct EngineOptions {
   int threads = 0;  // 0: all cores
@@ -67,6 +76,7 @@ struct EngineOptions {
   // in `migrate_cache_mb` (RGraph's migrate_block, migrate_threshold and
   // migration cache).
   uint32_t migrate_block = 4, migrate_threshold = 8, migrate_cache_mb = 64;
+  Straggler straggler;  // none
   // Host devices: each holds its own copy of its chunk's edges, as a rank
   // of the cluster layer does, instead of views of the loaded graph.
   bool chunk_copies = false;
@@ -96,6 +106,8 @@ struct EngineOptions {
 };
 
 // Each parse_* throws chatty::Error naming the flag and its choices.
+// "D:US" or "FIRST-LAST:US" (--straggler); "" is none.
+Straggler parse_straggler(const std::string& s);
 Direction parse_direction(const std::string& s);
 const char* direction_name(Direction d);
 Comm parse_comm(const std::string& s);  // any transport's name; its backend checks it serves it

@@ -15,6 +15,7 @@
 #include <omp.h>
 
 #include <memory>
+#include <string>
 #include <type_traits>
 #include <unordered_map>
 #include <vector>
@@ -102,7 +103,10 @@ EngineResult<typename P::Value> run_program_multi(const Graph& g, const P& prog,
   omp_set_max_active_levels(2);
   std::vector<std::vector<V>> replicas(static_cast<size_t>(D));
   const RemoteClaims across{opt.migrate_block, opt.migrate_threshold};
-  host::GatherBoard<V> gather_board(*fabric, opt.migrate, across);
+  CHATTY_CHECK(opt.straggler.pause_us == 0 || opt.straggler.last < D,
+               "--straggler names device " + std::to_string(opt.straggler.last) + ", but the run has " +
+                   std::to_string(D) + " devices (0.." + std::to_string(D - 1) + ")");
+  host::GatherBoard<V> gather_board(*fabric, opt.migrate, across, opt.straggler);
   // Blocks migrate across ranks too, for Jacobi gathers and push steps:
   // devices expose what a thief reads to the other ranks (a collective, so
   // decided alike on all). Set up before the run, as GPU devices upload
@@ -136,9 +140,9 @@ EngineResult<typename P::Value> run_program_multi(const Graph& g, const P& prog,
     }
   }
   const size_t cache_bytes = size_t(opt.migrate_cache_mb) << 20;
-  host::PushBoard<V> push_board(*fabric, opt.migrate, across);
-  host::PullBoard<V> pull_board(*fabric, opt.migrate);
-  host::ConnectivityBoard wcc_board(*fabric, opt.migrate);
+  host::PushBoard<V> push_board(*fabric, opt.migrate, across, opt.straggler);
+  host::PullBoard<V> pull_board(*fabric, opt.migrate, across, opt.straggler);
+  host::ConnectivityBoard wcc_board(*fabric, opt.migrate, across, opt.straggler);
   uint64_t delta = 1;
   TraversalStart<V> start;
   if constexpr (P::kKind == ProgramKind::kTraversal) {

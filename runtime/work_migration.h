@@ -19,12 +19,14 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdint>
 #include <thread>
 #include <type_traits>
 #include <vector>
 
 #include "comm/fabric.h"
+#include "runtime/engine_options.h"
 #include "runtime/types.h"
 
 namespace chatty {
@@ -143,7 +145,8 @@ class MigrationBoard {
   using Remote = RemoteClaims;
 
   // Reserves the worklists' words on the fabric: before the devices start.
-  MigrationBoard(Fabric& f, bool enabled, Remote remote = {}) : fabric_(f), enabled_(enabled), remote_(remote) {
+  MigrationBoard(Fabric& f, bool enabled, Remote remote = {}, Straggler slow = {})
+      : fabric_(f), enabled_(enabled), remote_(remote), slow_(slow) {
     const int span = f.reserve_words(1), fields = f.reserve_words(Worklist::kFields);
     slots_.reserve(size_t(f.devices()));
     for (int d = 0; d < f.devices(); ++d) slots_.emplace_back(f, d, span, fields);
@@ -201,7 +204,9 @@ class MigrationBoard {
       return;
     }
     vid_t lo, hi;
+    const bool slowed = slow_.slows(d);
     while (own.list.grab_front(lo, hi)) {
+      if (slowed) std::this_thread::sleep_for(std::chrono::microseconds(slow_.pause_us));
       work(own.task, lo, hi, acc);
       own.list.finish();
     }
@@ -275,6 +280,7 @@ class MigrationBoard {
   Fabric& fabric_;
   bool enabled_;
   Remote remote_;
+  Straggler slow_;
 };
 
 }  // namespace chatty

@@ -165,6 +165,8 @@ class Ranks(unittest.TestCase):
         # A grid of 301 x 301 has |V| no multiple of 16, where a thief once
         # wrote a gather's published values a few vertices off: the values
         # must then agree closely, not just within PageRank's tolerance.
+        # The last rank's devices straggle (a pause before each own block),
+        # so the others run out of work first on any machine, however idle.
         for app, graph, extra in (("pr", "kron:14", []), ("pr", "grid:301x301", []),
                                   ("bfs", "kron:15", ["--direction=push"]), ("sssp", "kron:14", ["--delta=100000"])):
             ref = self.path(f"{app}.ref")
@@ -177,8 +179,9 @@ class Ranks(unittest.TestCase):
                              ["--migrate_block=4", "--migrate_threshold=0"]):
                     got = self.path(f"{app}.got")
                     what = f"{app} on {graph}, {ranks} ranks x {devices} devices, {' '.join(opts + extra)}"
+                    slow = f"--straggler={(ranks - 1) * devices}-{ranks * devices - 1}:300"
                     p = chatty(ranks, f"--app={app}", f"--graph={graph}", f"--devices={devices}", f"--output={got}",
-                               "--json", *extra, *opts)
+                               "--json", slow, *extra, *opts)
                     self.assertEqual(p.returncode, 0, what + "\n" + p.stderr)
                     m = json.loads(p.stdout.splitlines()[-1])["multi"]
                     blocks = m["rank_migrated_blocks"]
@@ -191,8 +194,6 @@ class Ranks(unittest.TestCase):
                         a, b = values(ref), values(got)
                         worst = max(abs(a[v] - b[v]) for v in a)
                         self.assertLess(worst, 1e-5 * max(a.values()), what)
-            # Oversubscribed ranks are descheduled all the time: some rank is
-            # always idle while another still has blocks.
             self.assertGreater(claimed, 0, f"{app} on {graph}")
 
     @unittest.skipIf(PORTABILITY, "the full matrix runs under OpenMPI")

@@ -39,6 +39,10 @@ DEFINE_uint32(migrate_block, 4,
 DEFINE_uint32(migrate_threshold, 8, "ranks: a busy device keeps its last this many blocks from other ranks");
 DEFINE_uint32(migrate_cache_mb, 64,
               "ranks: MB of the fetched in-edge rows of migrated blocks a device keeps for later supersteps");
+DEFINE_string(straggler, "",
+              "host devices: D:US or FIRST-LAST:US makes those devices (numbered over all ranks) pause US "
+              "microseconds before each block of their own, as if another tenant had their cores; shows work "
+              "migration at work (--json's migrated counts)");
 DEFINE_string(comm, "auto",
               "exchange transport: auto; host devices: host (sender copies), host_read (receiver copies) or "
               "host_view (receiver merges from the sender's buffer; auto); "
@@ -117,6 +121,7 @@ EngineOptions engine_options() {
   o.migrate_block = FLAGS_migrate_block;
   o.migrate_threshold = FLAGS_migrate_threshold;
   o.migrate_cache_mb = FLAGS_migrate_cache_mb;
+  o.straggler = parse_straggler(FLAGS_straggler);
   return o;
 }
 

@@ -77,6 +77,7 @@ const std::vector<CommandHelp>& commands() {
         "migrate_block",
         "migrate_threshold",
         "migrate_cache_mb",
+        "straggler",
         "rank_timeout"},
        "  chatty run --app=bfs --graph=kron:20 --validate\n"
        "  chatty run --app=sssp --graph=road.gr --source=1 --output=dist.txt   (DIMACS ids are 1..N)\n"

@@ -197,6 +197,11 @@ RunSetup check_run_flags() {
   CHATTY_CHECK(s.eopt.messages != Messages::kPerEdge || app_spec(s.app).messages.sums,
                std::string("--messages=per_edge: ") + app_name(s.app) +
                    " does not sum what its in-neighbours send (its messages travel once per reading device)");
+  CHATTY_CHECK(s.choice.backend != Backend::kCuda || s.eopt.straggler.pause_us == 0,
+               "--straggler slows host devices; GPU devices do not migrate work (use --backend=cpu)");
+  CHATTY_CHECK(s.eopt.straggler.pause_us == 0 || s.eopt.straggler.last < s.eopt.devices,
+               "--straggler names device " + std::to_string(s.eopt.straggler.last) + ", but the run has " +
+                   std::to_string(s.eopt.devices) + " devices (0.." + std::to_string(s.eopt.devices - 1) + ")");
   CHATTY_CHECK(s.choice.backend != Backend::kCuda || s.eopt.messages != Messages::kPerEdge,
                "--messages=per_edge runs on host devices; GPU devices send each value once (use auto or sendall)");
   if (rank && s.choice.backend == Backend::kCuda)  // the staging hands received records up from where they land
