@@ -168,6 +168,9 @@ class Cli(unittest.TestCase):
         self.assert_error("run", "--graph=grid:5x5", "--source=-2", contains="--source must be")
         self.assert_error("run", "--app=sssp", "--graph=grid:5x5", "--no_default_weights", contains="sssp needs edge weights")
         self.assert_error("run", "--app=nope", contains="unknown app")
+        self.assert_error("run", "--graph=grid:5x5", "--devices=2", "--straggler=2:50", contains="names device 2, but the run has 2 devices")
+        for bad in ("1", "a:5", "1-0:5", "-1:5", "0:"):
+            self.assert_error("run", "--graph=grid:5x5", "--devices=2", "--straggler=" + bad, contains="--straggler")
         auto = json.loads(chatty("run", "--graph=grid:3x3", "--json", "--backend=auto").stdout.splitlines()[-1])
         if auto["backend"] == "cpu":  # no usable GPU (or no CUDA in this build): cuda is an error, auto says why
             self.assert_error("run", "--backend=cuda", "--graph=grid:3x3", contains="--backend=cuda: ")
