@@ -1,8 +1,10 @@
 // make_host_transport and the fixed policy (comm/transport.h).
 #include <memory>
 #include <string>
+#include <utility>
 
 #include "comm/host_transports.h"
+#include "comm/transport_table.h"
 #include "runtime/status.h"
 
 namespace chatty {
@@ -22,12 +24,14 @@ class FixedPolicy : public TransportPolicy {
 }  // namespace
 
 std::unique_ptr<Transport> make_host_transport(Comm comm) {
-  if (comm == Comm::kHost) return make_host_copy_transport();
-  if (comm == Comm::kHostRead) return make_host_read_transport();
-  if (comm == Comm::kHostView || comm == Comm::kAuto) return make_host_view_transport();
-  throw Error(std::string("--comm=") + comm_name(comm) +
-              " is not available for host devices (host, host_read or host_view; nccl, p2p and uva need the "
-              "CUDA backend; mpi_put and mpi_alltoallv connect ranks started by mpirun)");
+  check_serves(comm, World::kHostDevices);
+  // The factories of the table's host entries (comm/transport_table.h).
+  const std::pair<Comm, std::unique_ptr<Transport> (*)()> makers[] = {{Comm::kHostView, make_host_view_transport},
+                                                                      {Comm::kHost, make_host_copy_transport},
+                                                                      {Comm::kHostRead, make_host_read_transport}};
+  for (const auto& [c, make] : makers)
+    if (c == comm || (comm == Comm::kAuto && find_transport(c, World::kHostDevices)->world_default)) return make();
+  throw Error(std::string("--comm=") + comm_name(comm) + ": no factory for host devices (internal error)");
 }
 
 std::unique_ptr<TransportPolicy> make_fixed_policy(std::unique_ptr<Transport> t) {

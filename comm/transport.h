@@ -52,12 +52,9 @@ class TransportPolicy {
   virtual std::string describe() const = 0;
 };
 
-// Host transports (host devices share memory):
-//   "host"      the sender copies its buffer into every peer's slot
-//   "host_read" every receiver copies each sender's buffer into its slot
-//   "host_view" every receiver's slot views the sender's buffer (zero copy);
-//               "auto" for host devices
-// Throws chatty::Error for a transport host devices cannot use.
+// The host devices' transport --comm names (comm/transport_table.h; auto
+// is the table's default for host devices). Throws chatty::Error for a
+// transport host devices cannot use.
 std::unique_ptr<Transport> make_host_transport(Comm comm);
 std::unique_ptr<TransportPolicy> make_fixed_policy(std::unique_ptr<Transport> t);
 

@@ -23,16 +23,6 @@ const char* direction_name(Direction d) {
 }
 
 namespace {
-constexpr std::pair<Comm, const char*> kComms[] = {{Comm::kAuto, "auto"},
-                                                   {Comm::kHost, "host"},
-                                                   {Comm::kHostRead, "host_read"},
-                                                   {Comm::kHostView, "host_view"},
-                                                   {Comm::kUva, "uva"},
-                                                   {Comm::kP2p, "p2p"},
-                                                   {Comm::kNccl, "nccl"},
-                                                   {Comm::kMpiPut, "mpi_put"},
-                                                   {Comm::kMpiRing, "mpi_ring"},
-                                                   {Comm::kMpiAlltoallv, "mpi_alltoallv"}};
 constexpr std::pair<GpuGather, const char*> kGpuGathers[] = {{GpuGather::kGroups, "groups"},
                                                              {GpuGather::kBinned, "binned"},
                                                              {GpuGather::kTiled, "tiled"},
@@ -67,8 +57,6 @@ const char* name_in(const std::pair<E, const char*> (&table)[N], E e) {
 }
 }  // namespace
 
-Comm parse_comm(const std::string& s) { return parse_named(kComms, "comm", s); }
-const char* comm_name(Comm c) { return name_in(kComms, c); }
 Exchange parse_exchange(const std::string& s) { return parse_named(kExchanges, "exchange", s); }
 const char* exchange_name(Exchange e) { return name_in(kExchanges, e); }
 Messages parse_messages(const std::string& s) { return parse_named(kMessages, "messages", s); }

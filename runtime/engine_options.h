@@ -9,10 +9,10 @@ namespace chatty {
 
 enum class Direction { kAuto, kPush, kPull };
 enum class Backend { kCpu, kCuda };
-// Exchange transports: host, host_read and host_view serve host devices;
-// uva, p2p, nccl and host (staged through pinned memory) GPU devices; auto
-// lets the backend's policy choose.
-enum class Comm { kAuto, kHost, kHostRead, kHostView, kUva, kP2p, kNccl, kMpiPut, kMpiRing, kMpiAlltoallv };
+// Exchange transports, named and described in comm/transport_table.h; auto
+// lets the world's policy choose. kCopyIn is the topology policy's for
+// structure chunks, never --comm's.
+enum class Comm { kAuto, kHost, kHostRead, kHostView, kUva, kP2p, kNccl, kCopyIn, kMpiPut, kMpiRing, kMpiAlltoallv };
 // How a device's records reach its peers: broadcast to all (the replica
 // of every vertex stays current everywhere), or per peer - a changed vertex
 // to the devices that read it, a push offer to its owner and readers; auto
@@ -110,8 +110,6 @@ struct EngineOptions {
 Straggler parse_straggler(const std::string& s);
 Direction parse_direction(const std::string& s);
 const char* direction_name(Direction d);
-Comm parse_comm(const std::string& s);  // any transport's name; its backend checks it serves it
-const char* comm_name(Comm c);
 Exchange parse_exchange(const std::string& s);
 const char* exchange_name(Exchange e);
 Messages parse_messages(const std::string& s);

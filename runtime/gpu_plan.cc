@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "comm/transport_table.h"
 #include "runtime/gpu_gather_plan.h"
 #include "runtime/status.h"
 
@@ -98,17 +99,6 @@ void check_gpu_memory(const GpuPlacement& place, const std::vector<DeviceLayout>
   CHATTY_CHECK(shortages.empty(), "not enough GPU memory: " + shortages);
 }
 
-void validate_gpu_comm(Comm comm, const GpuPlacement& place) {
-  if (comm == Comm::kAuto || comm == Comm::kUva || comm == Comm::kP2p || comm == Comm::kHost) return;
-  if (comm == Comm::kNccl) {
-    CHATTY_CHECK(!place.shared, "--comm=nccl needs every device on its own GPU, but " +
-                                    std::to_string(place.gpu_of.size()) + " devices share " +
-                                    std::to_string(place.gpus_used) +
-                                    " GPU(s) (virtual devices); use --comm=p2p, uva or auto");
-    return;
-  }
-  throw Error(std::string("--comm=") + comm_name(comm) +
-              " is not available for GPU devices (auto, uva, p2p, nccl or host)");
-}
+void validate_gpu_comm(Comm comm, const GpuPlacement& place) { check_serves(comm, World::kGpuDevices, place.shared); }
 
 }  // namespace chatty

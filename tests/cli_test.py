@@ -244,7 +244,25 @@ class Cli(unittest.TestCase):
         self.assertEqual({r.split(",")[1] for r in rows[1:]}, {"pull"})
         self.assert_error("run", "--graph=grid:2x2", "--devices=5", contains="exceeds the graph's 4 vertices")
         self.assert_error("run", "--graph=grid:4x4", "--devices=2", "--comm=nccl", "--backend=cpu",
-                          contains="need the CUDA backend")
+                          contains="not available for host devices (host_view (auto), host or host_read; nccl serves GPU devices)")
+
+    def test_transport_table(self):
+        # What sweeps and users read: every --comm name once per world, the
+        # defaults, and the policy's own entry marked as no --comm choice.
+        rows = json.loads(chatty("topo", "--transports", "--json").stdout)["transports"]
+        worlds = {}
+        for t in rows:
+            worlds.setdefault(t["world"], []).append(t["name"])
+        self.assertEqual(worlds["host"], ["host_view", "host", "host_read"])
+        self.assertEqual(set(worlds["ranks"]), {"mpi_ring", "mpi_put", "mpi_alltoallv"})
+        self.assertEqual({t["name"] for t in rows if t["auto"]}, {"host_view", "mpi_ring"})
+        self.assertEqual([t["name"] for t in rows if not t["comm_flag"]], ["async-copy"])
+        text = chatty("topo", "--transports").stdout
+        self.assertIn("mpi_alltoallv", text)
+        for t in rows:  # each name a --comm takes is refused only for the worlds it does not serve
+            if t["comm_flag"] and t["world"] == "host":
+                self.assertEqual(chatty("run", "--graph=grid:3x3", "--devices=2", "--backend=cpu",
+                                        "--comm=" + t["name"]).returncode, 0, t["name"])
 
     def test_topo(self):
         import time

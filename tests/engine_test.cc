@@ -1,10 +1,12 @@
 // Engine policies give the same answers: BFS push / pull / auto, SSSP at any
 // bucket width, WCC by union-find or label propagation, any thread count.
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <omp.h>
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <random>
 
 #include "apps/bfs/program.h"
@@ -14,6 +16,7 @@
 #include "apps/sssp/reference.h"
 #include "apps/wcc/reference.h"
 #include "comm/transport.h"
+#include "comm/transport_table.h"
 #include "datasets/load.h"
 #include "kernels/cpu/pull_advance.h"
 #include "runtime/frontier.h"
@@ -237,6 +240,49 @@ TEST(Reorder, WithinChunksKeepsEveryChunk) {
     }
   EXPECT_THROW(reorder_by_degree(g, {0, 5}), Error);
   EXPECT_THROW(reorder_by_degree(g, {0, 700, 100, g.num_vertices()}), Error);
+}
+
+// The transport table: every name --comm may give parses to its entry and
+// back, a name means one transport per world, host devices and ranks have
+// one default each, the policy's structure placement is not a --comm
+// choice, and a world refuses another's transport naming its own.
+TEST(TransportTable, NamesParseBackAndWorldsRefuseEachOthers) {
+  std::map<std::pair<int, std::string>, int> per_world;
+  std::map<World, int> defaults;
+  for (const TransportInfo& t : transport_table()) {
+    ++per_world[{int(t.world), t.name}];
+    defaults[t.world] += t.world_default;
+    EXPECT_STREQ(comm_name(t.comm), t.name);
+    if (t.policy_only) {
+      EXPECT_THROW(parse_comm(t.name), Error) << t.name;
+      EXPECT_THROW(check_serves(t.comm, t.world), Error) << t.name;
+    } else {
+      EXPECT_EQ(parse_comm(t.name), t.comm) << t.name;
+      EXPECT_NO_THROW(check_serves(t.comm, t.world)) << t.name;
+    }
+  }
+  for (const auto& [key, count] : per_world) EXPECT_EQ(count, 1) << key.second;
+  EXPECT_EQ(defaults[World::kHostDevices], 1);
+  EXPECT_EQ(defaults[World::kRanks], 1);
+  EXPECT_EQ(defaults[World::kGpuDevices], 0);  // the topology policy ranks them
+  try {
+    check_serves(Comm::kNccl, World::kHostDevices);
+    ADD_FAILURE() << "nccl served host devices";
+  } catch (const Error& e) {
+    EXPECT_THAT(e.what(), ::testing::HasSubstr("not available for host devices (host_view (auto), host or host_read"));
+    EXPECT_THAT(e.what(), ::testing::HasSubstr("nccl serves GPU devices"));
+  }
+  try {
+    parse_comm("ncl");
+    ADD_FAILURE() << "ncl parsed";
+  } catch (const Error& e) {  // every name once, host among them
+    EXPECT_THAT(e.what(), ::testing::HasSubstr("(auto, host_view, host, host_read, uva, p2p, nccl, mpi_ring"));
+  }
+  EXPECT_THROW(check_serves(Comm::kHostView, World::kRanks), Error);
+  EXPECT_THROW(check_serves(Comm::kMpiRing, World::kGpuDevices), Error);
+  EXPECT_THROW(check_serves(Comm::kNccl, World::kGpuDevices, /*gpus_shared=*/true), Error);
+  EXPECT_NO_THROW(check_serves(Comm::kP2p, World::kGpuDevices, /*gpus_shared=*/true));
+  EXPECT_NO_THROW(check_serves(Comm::kAuto, World::kRanks));
 }
 
 // --comm and --gpu_lb are enums parsed once, before loading; a transport

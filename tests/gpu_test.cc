@@ -9,6 +9,7 @@
 #include <cmath>
 
 #include "apps/run_app.h"
+#include "comm/transport_table.h"
 #include "datasets/load.h"
 #include "runtime/gpu_plan.h"
 #include "runtime/partition.h"

@@ -347,7 +347,7 @@ class Ranks(unittest.TestCase):
     def test_transport_that_cannot_reach_ranks_is_refused(self):
         p = chatty(2, "--comm=host")
         self.assertNotEqual(p.returncode, 0)
-        self.assertIn("does not reach other ranks", p.stderr)
+        self.assertIn("is not available for ranks", p.stderr)
 
     def test_ranks_say_what_connects_them(self):
         p = chatty(2, "--graph=kron:10", "--json", "--quiet")

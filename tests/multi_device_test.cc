@@ -14,6 +14,7 @@
 #include "apps/run_app.h"
 #include "apps/sssp/reference.h"
 #include "apps/wcc/reference.h"
+#include "comm/transport_table.h"
 #include "datasets/load.h"
 #include "runtime/graph_chunk.h"
 #include "runtime/partition.h"
@@ -107,8 +108,11 @@ TEST_P(MultiDevice, EveryAppMatchesOneDevice) {
 
 std::vector<MultiCase> cases() {
   std::vector<MultiCase> c;
+  std::vector<const char*> host_comms;  // every host transport of the table
+  for (const TransportInfo& t : transport_table())
+    if (t.world == World::kHostDevices) host_comms.push_back(t.name);
   for (int p = 1; p <= 8; ++p)
-    for (const char* comm : {"host", "host_read", "host_view"}) {
+    for (const char* comm : host_comms) {
       c.push_back({"kron:11", p, comm});
       c.push_back({"grid:40x25", p, comm});
       if (p > 1)

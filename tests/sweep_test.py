@@ -61,7 +61,7 @@ class Sweep(unittest.TestCase):
         skipped = [x for x in after if "skipped" in x]
         self.assertEqual(len(ran), 18)
         self.assertTrue(all(x["run"]["validated"] == "pass" for x in ran))
-        self.assertTrue(all("GPU transport" in x["skipped"] for x in skipped))
+        self.assertTrue(all("is not available for host devices" in x["skipped"] for x in skipped))
         self.assertTrue(all(x["min_s"] <= x["median_s"] <= x["max_s"] for x in ran))
         for name in ("grid_40x40_time.png", "kron_10_split.png", "kron_10_communicated.png", "kron_10_bytes.png",
                      "report.md"):
@@ -99,7 +99,7 @@ class Sweep(unittest.TestCase):
             self.assertIn((app, 2, "auto", 2), ran)
         reasons = {(x["point"]["comm"], x["point"]["ranks"]): x["skipped"] for x in rows if "skipped" in x}
         self.assertIn("connects ranks", reasons[("mpi_put", 1)])
-        self.assertIn("does not reach other ranks", reasons[("host", 2)])
+        self.assertIn("is not available for ranks", reasons[("host", 2)])
         self.assertGreater(os.path.getsize(os.path.join(self.out, "report", "kron_10_time.png")), 1000)
 
     def test_compare_two_sweeps(self):

@@ -54,29 +54,29 @@ TEST(Policy, DgxOneUsesNcclAcrossPlanesAndUvaForStatus) {
   const Topology t = load_topology("dgx1-v100");
   const auto all = all_gpus(t);
   const Decision status = decide(t, DataClass::kStatus, 64, all);
-  EXPECT_EQ(status.choice, Choice::kUva) << status.reason;
+  EXPECT_EQ(status.choice, Comm::kUva) << status.reason;
   const Decision big = decide(t, DataClass::kApplication, 64 << 20, all);
-  EXPECT_EQ(big.choice, Choice::kNccl) << big.reason;
+  EXPECT_EQ(big.choice, Comm::kNccl) << big.reason;
   EXPECT_THAT(big.reason, HasSubstr("no p2p"));
   // Within one NVLink quad every pair has peer access, so P2P is in play.
   const Decision quad = decide(t, DataClass::kApplication, 16 << 20, {0, 1, 2, 3});
   EXPECT_THAT(quad.reason, Not(HasSubstr("no p2p"))) << quad.reason;
   // Zero-copy wins small messages and loses large ones (the ChattyGraph paper's table 2).
-  EXPECT_EQ(decide_pair(t, 4 << 10, 0, 5).choice, Choice::kUva);
-  EXPECT_EQ(decide_pair(t, 16 << 20, 0, 5).choice, Choice::kHostCopy);
+  EXPECT_EQ(decide_pair(t, 4 << 10, 0, 5).choice, Comm::kUva);
+  EXPECT_EQ(decide_pair(t, 16 << 20, 0, 5).choice, Comm::kHost);
 }
 
 TEST(Policy, PcieBoxNeverUsesP2pWhereAPairHasNone) {
   const Topology t = load_topology("pcie8");
   for (uint64_t bytes : {uint64_t(4) << 10, uint64_t(1) << 20, uint64_t(64) << 20}) {
-    EXPECT_NE(decide(t, DataClass::kApplication, bytes, all_gpus(t)).choice, Choice::kP2p);
+    EXPECT_NE(decide(t, DataClass::kApplication, bytes, all_gpus(t)).choice, Comm::kP2p);
     for (int a = 0; a < 8; ++a)
       for (int b = 0; b < 8; ++b)
         if (a != b && !t.link(a, b).peer_access) {
-          EXPECT_NE(decide_pair(t, bytes, a, b).choice, Choice::kP2p);
+          EXPECT_NE(decide_pair(t, bytes, a, b).choice, Comm::kP2p);
         }
   }
-  EXPECT_EQ(decide_pair(t, 64 << 20, 0, 1).choice, Choice::kP2p);  // same PCIe switch
+  EXPECT_EQ(decide_pair(t, 64 << 20, 0, 1).choice, Comm::kP2p);  // same PCIe switch
   EXPECT_THAT(decide_pair(t, 64 << 20, 0, 4).reason, HasSubstr("cannot access"));
 }
 
@@ -84,18 +84,18 @@ TEST(Policy, NvSwitchBoxesUseGpuLinksForLargeExchanges) {
   for (const char* name : {"dgx-a100", "dgx-h100"}) {
     const Topology t = load_topology(name);
     const Decision d = decide(t, DataClass::kApplication, 64 << 20, all_gpus(t));
-    EXPECT_TRUE(d.choice == Choice::kNccl || d.choice == Choice::kP2p) << name << ": " << d.reason;
-    EXPECT_EQ(decide(t, DataClass::kStatus, 64, all_gpus(t)).choice, Choice::kUva) << name;
-    EXPECT_EQ(decide(t, DataClass::kStructure, uint64_t(1) << 30, all_gpus(t)).choice, Choice::kAsyncCopy);
+    EXPECT_TRUE(d.choice == Comm::kNccl || d.choice == Comm::kP2p) << name << ": " << d.reason;
+    EXPECT_EQ(decide(t, DataClass::kStatus, 64, all_gpus(t)).choice, Comm::kUva) << name;
+    EXPECT_EQ(decide(t, DataClass::kStructure, uint64_t(1) << 30, all_gpus(t)).choice, Comm::kCopyIn);
     // A chunk larger than GPU memory stays in host memory (out of core).
-    EXPECT_EQ(decide(t, DataClass::kStructure, uint64_t(200) << 30, all_gpus(t)).choice, Choice::kUva);
+    EXPECT_EQ(decide(t, DataClass::kStructure, uint64_t(200) << 30, all_gpus(t)).choice, Comm::kUva);
   }
 }
 
 TEST(Policy, VirtualDevicesOnOneGpuCannotUseNccl) {
   const Topology t = load_topology("dgx-h100");
   const Decision d = decide(t, DataClass::kApplication, 16 << 20, {0, 0, 0, 0});
-  EXPECT_NE(d.choice, Choice::kNccl);
+  EXPECT_NE(d.choice, Comm::kNccl);
   EXPECT_THAT(d.reason, HasSubstr("share a GPU"));
   EXPECT_THAT(error_of([&] { decide(t, DataClass::kStatus, 8, {0, 9}); }), HasSubstr("GPU 9"));
 }
@@ -107,7 +107,7 @@ TEST(Policy, CrossoverComesFromTheFigures) {
     if (l.kind != LinkKind::kSelf) l.p2p = Cost{500, 0.5, {}};
   t.nccl = Cost{};
   const Decision d = decide(t, DataClass::kApplication, 64 << 20, all_gpus(t));
-  EXPECT_NE(d.choice, Choice::kP2p) << d.reason;
+  EXPECT_NE(d.choice, Comm::kP2p) << d.reason;
 }
 
 TEST(Probe, WithoutAGpuReportsTheHostAndTheCpuBackend) {

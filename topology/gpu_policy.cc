@@ -7,6 +7,7 @@
 #include <string>
 
 #include "comm/gpu_transports.h"
+#include "comm/transport_table.h"
 #include "kernels/cuda/cuda_check.h"
 #include "topology/library.h"
 #include "topology/policy.h"
@@ -57,9 +58,11 @@ class TopologyGpuPolicy : public TransportPolicy {
     }
     topo::estimate_costs(topo_);
     const int D = int(gpu_of.size());
-    by_name_["uva"] = make_uva_transport(gpu_of);
-    by_name_["p2p"] = make_p2p_transport(gpu_of);
-    by_name_["host"] = make_host_staged_transport(gpu_of);
+    // The table's GPU entries; the ones that need distinct GPUs (NCCL's
+    // communicators) are opened only where the policy could pick them.
+    for (const TransportInfo& t : transport_table())
+      if (t.world == World::kGpuDevices && !t.policy_only && !t.distinct_gpus)
+        by_comm_[t.comm] = make_gpu_transport(t.comm, gpu_of);
     nccl_possible_ = D > 1 && connects_all(D, [&](int a, int b) { return nccl_connects(gpu_of, a, b); });
   }
   Transport& choose(DataClass cls, size_t bytes) override {
@@ -68,21 +71,21 @@ class TopologyGpuPolicy : public TransportPolicy {
     while ((size_t(4096) << band) < bytes && band < 40) ++band;
     auto it = cache_.find({int(cls), band});
     if (it == cache_.end()) {
-      std::string name = "p2p";
+      Comm comm = Comm::kP2p;
       try {
         const topo::Decision dec = topo::decide(topo_, cls, bytes, gpu_of_);
-        name = dec.choice == topo::Choice::kAsyncCopy ? "p2p" : topo::choice_name(dec.choice);
+        comm = dec.choice == Comm::kCopyIn ? Comm::kP2p : dec.choice;
       } catch (const Error&) {  // no GPU in the probe's view: copies always work
       }
-      if (name == "nccl") open_nccl();  // prepare opened it where the policy could want it
+      if (comm == Comm::kNccl) open_nccl();  // prepare opened it where the policy could want it
       // A transport that cannot connect every pair of this placement is not a choice.
-      if (!by_name_.count(name) ||
-          !connects_all(int(gpu_of_.size()), [&](int a, int b) { return by_name_.at(name)->can_connect(a, b); }))
-        name = "p2p";
-      it = cache_.emplace(std::make_pair(int(cls), band), name).first;
-      used_[name] = true;
+      if (!by_comm_.count(comm) ||
+          !connects_all(int(gpu_of_.size()), [&](int a, int b) { return by_comm_.at(comm)->can_connect(a, b); }))
+        comm = Comm::kP2p;
+      it = cache_.emplace(std::make_pair(int(cls), band), comm).first;
+      used_[comm_name(comm)] = true;
     }
-    return *by_name_.at(it->second);
+    return *by_comm_.at(it->second);
   }
   // Before the run's timer: NCCL's communicators where some exchange size
   // would pick NCCL (the first device to get here opens them for all), and
@@ -90,7 +93,7 @@ class TopologyGpuPolicy : public TransportPolicy {
   void prepare(Mailboxes& mb, int d) override {
     std::lock_guard<std::mutex> lock(mu_);
     if (policy_wants_nccl()) open_nccl();
-    for (auto& [name, t] : by_name_) t->prepare(mb, d);  // each touches only device d's buffers
+    for (auto& [comm, t] : by_comm_) t->prepare(mb, d);  // each touches only device d's buffers
   }
   std::string describe() const override {
     std::lock_guard<std::mutex> lock(mu_);
@@ -104,10 +107,10 @@ class TopologyGpuPolicy : public TransportPolicy {
   // Whether the topology policy picks NCCL for application data of any
   // size a superstep can send (4 KB .. 64 GB). Callers hold mu_.
   bool policy_wants_nccl() const {
-    if (!nccl_possible_ || by_name_.count("nccl")) return false;
+    if (!nccl_possible_ || by_comm_.count(Comm::kNccl)) return false;
     for (int band = 0; band <= 24; ++band) {
       try {
-        if (topo::decide(topo_, DataClass::kApplication, size_t(4096) << band, gpu_of_).choice == topo::Choice::kNccl)
+        if (topo::decide(topo_, DataClass::kApplication, size_t(4096) << band, gpu_of_).choice == Comm::kNccl)
           return true;
       } catch (const Error&) {
         return false;
@@ -118,23 +121,23 @@ class TopologyGpuPolicy : public TransportPolicy {
   // NCCL's communicators, once (every device thread waits for the same
   // answer); a failure leaves NCCL out and says why. Callers hold mu_.
   void open_nccl() {
-    if (!nccl_possible_ || by_name_.count("nccl")) return;
+    if (!nccl_possible_ || by_comm_.count(Comm::kNccl)) return;
     int current = 0;
     CHATTY_CUDA(cudaGetDevice(&current));
     try {
-      by_name_["nccl"] = make_nccl_transport(gpu_of_);
+      by_comm_[Comm::kNccl] = make_gpu_transport(Comm::kNccl, gpu_of_);
       CHATTY_CUDA(cudaSetDevice(current));  // this thread drives its own GPU
     } catch (const Error& e) {
       (void)cudaSetDevice(current);
       nccl_possible_ = false;
-      nccl_note_ = std::string("; nccl unavailable: ") + e.what();
+      nccl_note_ = std::string("; ") + comm_name(Comm::kNccl) + " unavailable: " + e.what();
     }
   }
 
   std::vector<int> gpu_of_;
   topo::Topology topo_;
-  std::map<std::string, std::unique_ptr<Transport>> by_name_;
-  std::map<std::pair<int, int>, std::string> cache_;
+  std::map<Comm, std::unique_ptr<Transport>> by_comm_;
+  std::map<std::pair<int, int>, Comm> cache_;
   std::map<std::string, bool> used_;
   std::string nccl_note_;
   bool nccl_possible_ = false;

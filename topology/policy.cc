@@ -10,7 +10,7 @@ namespace chatty::topo {
 namespace {
 
 struct Option {
-  Choice choice;
+  Comm choice;
   double micros;
   std::string why_not;  // non-empty: unavailable, and why
 };
@@ -46,11 +46,11 @@ Decision pick(std::vector<Option> opts, const std::string& what) {
   });
   CHATTY_CHECK(!opts.empty() && opts[0].why_not.empty(), "no transport can move " + what);
   Decision d{opts[0].choice, opts[0].micros, ""};
-  d.reason = std::string(choice_name(d.choice)) + " " + us(d.micros) + " for " + what;
+  d.reason = std::string(comm_name(d.choice)) + " " + us(d.micros) + " for " + what;
   if (opts.size() > 1 && opts[1].why_not.empty())
-    d.reason += "; next " + std::string(choice_name(opts[1].choice)) + " " + us(opts[1].micros);
+    d.reason += "; next " + std::string(comm_name(opts[1].choice)) + " " + us(opts[1].micros);
   for (const Option& o : opts)
-    if (!o.why_not.empty()) d.reason += "; no " + std::string(choice_name(o.choice)) + ": " + o.why_not;
+    if (!o.why_not.empty()) d.reason += "; no " + std::string(comm_name(o.choice)) + ": " + o.why_not;
   return d;
 }
 
@@ -71,17 +71,6 @@ double p2p_micros(const Topology& t, int a, int b, uint64_t bytes) {
 
 }  // namespace
 
-const char* choice_name(Choice c) {
-  switch (c) {
-    case Choice::kUva: return "uva";
-    case Choice::kP2p: return "p2p";
-    case Choice::kNccl: return "nccl";
-    case Choice::kHostCopy: return "host";
-    case Choice::kAsyncCopy: return "async-copy";
-  }
-  return "?";
-}
-
 std::vector<int> all_gpus(const Topology& t) {
   std::vector<int> v(size_t(t.size()));
   for (int i = 0; i < t.size(); ++i) v[size_t(i)] = i;
@@ -94,12 +83,12 @@ Decision decide_pair(const Topology& t, uint64_t bytes, int from, int to) {
   const Gpu &a = t.gpus[size_t(from)], &b = t.gpus[size_t(to)];
   std::vector<Option> opts;
   if (from == to || (l.peer_access && l.p2p.known()))
-    opts.push_back({Choice::kP2p, p2p_micros(t, from, to, bytes), ""});
+    opts.push_back({Comm::kP2p, p2p_micros(t, from, to, bytes), ""});
   else
-    opts.push_back({Choice::kP2p, 0, "GPU " + std::to_string(from) + " cannot access GPU " + std::to_string(to)});
-  opts.push_back({Choice::kUva, a.zero_copy.micros(bytes) + b.zero_copy.micros(bytes),
+    opts.push_back({Comm::kP2p, 0, "GPU " + std::to_string(from) + " cannot access GPU " + std::to_string(to)});
+  opts.push_back({Comm::kUva, a.zero_copy.micros(bytes) + b.zero_copy.micros(bytes),
                   a.zero_copy.known() && b.zero_copy.known() ? "" : "no zero-copy figures"});
-  opts.push_back({Choice::kHostCopy, a.host_copy.micros(bytes) + b.host_copy.micros(bytes),
+  opts.push_back({Comm::kHost, a.host_copy.micros(bytes) + b.host_copy.micros(bytes),
                   a.host_copy.known() && b.host_copy.known() ? "" : "no host-copy figures"});
   return pick(opts, size_text(bytes) + " GPU " + std::to_string(from) + " -> " + std::to_string(to));
 }
@@ -119,8 +108,8 @@ Decision decide(const Topology& t, DataClass cls, uint64_t bytes, const std::vec
       zero = std::max(zero, t.gpus[size_t(d)].zero_copy.micros(bytes));
     }
     const bool fits = bytes <= smallest;
-    opts.push_back({Choice::kAsyncCopy, copy, fits ? "" : "a chunk of " + size_text(bytes) + " exceeds GPU memory"});
-    opts.push_back({Choice::kUva, fits ? zero * 10 : zero, ""});  // in place, but re-read every superstep
+    opts.push_back({Comm::kCopyIn, copy, fits ? "" : "a chunk of " + size_text(bytes) + " exceeds GPU memory"});
+    opts.push_back({Comm::kUva, fits ? zero * 10 : zero, ""});  // in place, but re-read every superstep
     return pick(opts, size_text(bytes) + " chunk per device");
   }
   if (cls == DataClass::kStatus) {
@@ -129,8 +118,8 @@ Decision decide(const Topology& t, DataClass cls, uint64_t bytes, const std::vec
       uva = std::max(uva, t.gpus[size_t(d)].zero_copy.micros(bytes * p));
       host = std::max(host, 2 * t.gpus[size_t(d)].host_copy.micros(bytes * p));
     }
-    opts.push_back({Choice::kUva, uva, ""});
-    opts.push_back({Choice::kHostCopy, host, ""});
+    opts.push_back({Comm::kUva, uva, ""});
+    opts.push_back({Comm::kHost, host, ""});
     return pick(opts, size_text(bytes) + " of status from each of " + std::to_string(p) + " devices");
   }
   // Application data: every device broadcasts its buffer to every other.
@@ -152,17 +141,18 @@ Decision decide(const Topology& t, DataClass cls, uint64_t bytes, const std::vec
     uva = std::max(uva, g.zero_copy.micros(bytes) + g.zero_copy.micros(bytes * (p - 1)));
     host = std::max(host, g.host_copy.micros(bytes) * double(p));
   }
-  opts.push_back({Choice::kP2p, p2p, no_p2p});
+  opts.push_back({Comm::kP2p, p2p, no_p2p});
   std::string no_nccl;
-  if (std::set<int>(devices.begin(), devices.end()).size() != p)
-    no_nccl = "devices share a GPU (NCCL needs distinct GPUs)";
+  if (find_transport(Comm::kNccl, World::kGpuDevices)->distinct_gpus &&
+      std::set<int>(devices.begin(), devices.end()).size() != p)
+    no_nccl = "devices share a GPU (nccl needs distinct GPUs)";
   else if (p < 2)
     no_nccl = "one device";
   else if (!t.nccl.known())
     no_nccl = "no NCCL figures";
-  opts.push_back({Choice::kNccl, double(p) * t.nccl.micros(bytes), no_nccl});
-  opts.push_back({Choice::kUva, uva, ""});
-  opts.push_back({Choice::kHostCopy, host, ""});
+  opts.push_back({Comm::kNccl, double(p) * t.nccl.micros(bytes), no_nccl});
+  opts.push_back({Comm::kUva, uva, ""});
+  opts.push_back({Comm::kHost, host, ""});
   return pick(opts, size_text(bytes) + " broadcast from each of " + std::to_string(p) + " devices");
 }
 

@@ -9,15 +9,15 @@
 #include <vector>
 
 #include "comm/transport.h"
+#include "comm/transport_table.h"
 #include "topology/model.h"
 
 namespace chatty::topo {
 
-enum class Choice { kUva, kP2p, kNccl, kHostCopy, kAsyncCopy };
-const char* choice_name(Choice c);  // "uva", "p2p", "nccl", "host", "async-copy"
-
+// What the policy ranks are the GPU world's entries of the transport table
+// (comm/transport_table.h).
 struct Decision {
-  Choice choice = Choice::kHostCopy;
+  Comm choice = Comm::kHost;
   double micros = 0;   // modelled time for the whole exchange
   std::string reason;  // one line
 };

@@ -118,7 +118,7 @@ std::string render_text(const Topology& t, std::vector<int> devices) {
   s += "\n  class        size    choice      reason\n";
   for (const Band& b : kBands) {
     const Decision d = decide(t, b.cls, b.bytes, devices);
-    std::snprintf(line, sizeof line, "  %-12s %-7s %-11s ", b.label, b.size, choice_name(d.choice));
+    std::snprintf(line, sizeof line, "  %-12s %-7s %-11s ", b.label, b.size, comm_name(d.choice));
     s += line;
     s += d.reason;
     s += '\n';
@@ -138,7 +138,7 @@ std::string render_json(const Topology& t, std::vector<int> devices) {
       const Decision d = decide(t, b.cls, b.bytes, devices);
       j["policy"].push_back({{"class", b.label},
                              {"bytes", b.bytes},
-                             {"choice", choice_name(d.choice)},
+                             {"choice", comm_name(d.choice)},
                              {"micros", d.micros},
                              {"reason", d.reason}});
     }

@@ -1,9 +1,11 @@
 // `chatty topo`: how this box's GPUs are linked and which transport
 // ChattyGraph uses for each kind of data.
 #include <cstdio>
+#include <nlohmann/json.hpp>
 
 #include "apps/cli/commands.h"
 #include "apps/cli/flags.h"
+#include "comm/transport_table.h"
 #include "runtime/status.h"
 #include "topology/library.h"
 #include "topology/probe.h"
@@ -12,13 +14,42 @@
 DEFINE_string(topology, "",
               "show a synthetic topology (dgx1-v100, dgx-a100, dgx-h100, pcie8) or a JSON file instead of probing");
 DEFINE_bool(bench, false, "topo: measure the links (4 KB .. 64 MB per transport) and cache the figures");
+DEFINE_bool(transports, false,
+            "topo: list the transports --comm can name, the devices each serves and what auto means, and stop");
 DEFINE_string(topology_cache, "",
               "topo: cache file for measured link figures (default ~/.cache/chattygraph/topology.json)");
 
 namespace chatty::cli {
 
+namespace {
+
+// The transport table (comm/transport_table.h), as sweeps and users read it.
+int print_transports() {
+  if (FLAGS_json) {
+    nlohmann::json rows = nlohmann::json::array();
+    for (const TransportInfo& t : transport_table())
+      rows.push_back({{"name", t.name},
+                      {"world", world_name(t.world)},
+                      {"auto", t.world_default},
+                      {"comm_flag", !t.policy_only},
+                      {"gpu_ranks", t.repoints_slots},
+                      {"how", t.how}});
+    std::printf("%s\n", nlohmann::json{{"transports", rows}}.dump().c_str());
+    return 0;
+  }
+  std::printf("%-14s %-24s %-5s %s\n", "transport", "serves", "auto", "what");
+  for (const TransportInfo& t : transport_table())
+    std::printf("%-14s %-24s %-5s %s%s\n", t.name, world_text(t.world), t.world_default ? "yes" : "", t.how,
+                t.policy_only ? " (the topology policy's; not a --comm choice)" : "");
+  std::printf("GPU devices: auto is the topology policy's pick per data class and size (chatty topo).\n");
+  return 0;
+}
+
+}  // namespace
+
 int cmd_topo(const std::vector<std::string>& args) {
   CHATTY_CHECK(args.empty(), "topo: unexpected argument '" + (args.empty() ? "" : args[0]) + "'");
+  if (FLAGS_transports) return print_transports();
   using namespace chatty::topo;
   Topology t;
   if (!FLAGS_topology.empty()) {

@@ -4,6 +4,7 @@
 
 #include <cstdio>
 
+#include "comm/transport_table.h"
 #include "runtime/status.h"
 
 DEFINE_string(graph, "kron:16",

@@ -115,8 +115,9 @@ const std::vector<CommandHelp>& commands() {
        "chatty topo [flags]",
        "Reports the GPUs of this machine, their links (NVLink, PCIe) and the transport the policy picks\n"
        "for each data class; --topology names a synthetic box (dgx1-v100, dgx-a100, dgx-h100, pcie8).",
-       {"topology", "bench", "topology_cache", "devices", "json"},
+       {"topology", "bench", "topology_cache", "devices", "transports", "json"},
        "  chatty topo\n"
+       "  chatty topo --transports          # every --comm transport and the devices it serves\n"
        "  chatty topo --topology=dgx-h100 --devices=8"},
   };
   return c;

@@ -12,6 +12,7 @@
 #include "apps/cli/rank_graph.h"
 #include "comm/cluster.h"
 #include "comm/transport.h"
+#include "comm/transport_table.h"
 #include "runtime/status.h"
 
 DEFINE_string(app, "bfs", "app to run (the list above)");
@@ -204,19 +205,19 @@ RunSetup check_run_flags() {
                    std::to_string(s.eopt.devices) + " devices (0.." + std::to_string(s.eopt.devices - 1) + ")");
   CHATTY_CHECK(s.choice.backend != Backend::kCuda || s.eopt.messages != Messages::kPerEdge,
                "--messages=per_edge runs on host devices; GPU devices send each value once (use auto or sendall)");
-  if (rank && s.choice.backend == Backend::kCuda)  // the staging hands received records up from where they land
-    CHATTY_CHECK(s.eopt.comm == Comm::kAuto || s.eopt.comm == Comm::kMpiPut || s.eopt.comm == Comm::kMpiRing,
+  if (rank) {
+    check_serves(s.eopt.comm, World::kRanks);
+    const TransportInfo* t = find_transport(s.eopt.comm, World::kRanks);
+    // The staging hands received records up from where they land.
+    CHATTY_CHECK(s.choice.backend != Backend::kCuda || !t || t->repoints_slots,
                  std::string("--comm=") + comm_name(s.eopt.comm) +
-                     ": GPU devices in ranks exchange through mpi_ring (auto) or mpi_put");
-  else if (s.choice.backend == Backend::kCuda)
+                     ": GPU devices in ranks exchange through transports that deliver into host memory "
+                     "(mpi_ring (auto) or mpi_put)");
+  } else if (s.choice.backend == Backend::kCuda) {
     validate_gpu_comm(s.eopt.comm, place_devices(s.eopt.devices, 1 << 20));
-  else if (!rank)
-    make_host_transport(s.eopt.comm);  // refuses GPU transports on host devices
-  else
-    CHATTY_CHECK(s.eopt.comm == Comm::kAuto || s.eopt.comm == Comm::kMpiPut || s.eopt.comm == Comm::kMpiRing ||
-                     s.eopt.comm == Comm::kMpiAlltoallv,
-                 std::string("--comm=") + comm_name(s.eopt.comm) +
-                     " does not reach other ranks: use mpi_ring (auto), mpi_put or mpi_alltoallv");
+  } else {
+    check_serves(s.eopt.comm, World::kHostDevices);
+  }
   const bool ring = s.eopt.comm == Comm::kAuto || s.eopt.comm == Comm::kMpiRing;
   if (rank && rank->ranks > 1 && ring && s.eopt.net != Net::kVerbs) {
     if (FLAGS_small_bytes == "auto" || FLAGS_small_bytes == "measure") {  // a collective, before any loading

@@ -3,6 +3,7 @@
 
 #include "comm/gpu/cuda_buffers.cuh"
 #include "comm/gpu_transports.h"
+#include "comm/transport_table.h"
 
 namespace chatty {
 namespace {
@@ -13,7 +14,7 @@ using gpu_comm::stream_of;
 class HostStagedTransport : public Transport {
  public:
   explicit HostStagedTransport(int devices) : stage_(size_t(devices)) {}
-  const char* name() const override { return "host"; }
+  const char* name() const override { return comm_name(Comm::kHost); }
   bool can_connect(int, int) const override { return true; }
   void prepare(Mailboxes& mb, int d) override {
     for (int parity = 0; parity < 2; ++parity)

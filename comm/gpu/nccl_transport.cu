@@ -8,6 +8,7 @@
 
 #include "comm/gpu/cuda_buffers.cuh"
 #include "comm/gpu_transports.h"
+#include "comm/transport_table.h"
 
 namespace chatty {
 namespace {
@@ -42,7 +43,7 @@ class NcclTransport : public Transport {
     for (Comm c : comms_)
       if (c) destroy_(c);
   }
-  const char* name() const override { return "nccl"; }
+  const char* name() const override { return comm_name(chatty::Comm::kNccl); }
   bool can_connect(int from, int to) const override { return nccl_connects(gpu_of_, from, to); }
   void exchange(Mailboxes& mb, int d, int parity) override {
     check(group_start_(), "ncclGroupStart");

@@ -5,6 +5,7 @@
 
 #include "comm/gpu/cuda_buffers.cuh"
 #include "comm/gpu_transports.h"
+#include "comm/transport_table.h"
 
 namespace chatty {
 namespace {
@@ -15,7 +16,7 @@ using gpu_comm::stream_of;
 class P2pTransport : public Transport {
  public:
   explicit P2pTransport(std::vector<int> gpu_of) : gpu_of_(std::move(gpu_of)), enabled_(gpu_of_.size(), 0) {}
-  const char* name() const override { return "p2p"; }
+  const char* name() const override { return comm_name(Comm::kP2p); }
   // Any pair: without peer access the driver stages the copy through the
   // host (slower, which the topology policy's costs know).
   bool can_connect(int, int) const override { return true; }

@@ -4,6 +4,7 @@
 
 #include "comm/gpu/cuda_buffers.cuh"
 #include "comm/gpu_transports.h"
+#include "comm/transport_table.h"
 
 namespace chatty {
 namespace {
@@ -14,7 +15,7 @@ using gpu_comm::stream_of;
 class UvaTransport : public Transport {
  public:
   explicit UvaTransport(int devices) : mapped_(size_t(2 * devices)) {}
-  const char* name() const override { return "uva"; }
+  const char* name() const override { return comm_name(Comm::kUva); }
   bool can_connect(int, int) const override { return true; }
   void prepare(Mailboxes& mb, int d) override {
     if (mb.endpoint(d).space == MemorySpace::kMapped) return;  // compaction writes mapped memory itself

@@ -3,13 +3,14 @@
 #include <memory>
 
 #include "comm/host_transports.h"
+#include "comm/transport_table.h"
 
 namespace chatty {
 namespace {
 
 class HostCopyBySender : public Transport {
  public:
-  const char* name() const override { return "host"; }
+  const char* name() const override { return comm_name(Comm::kHost); }
   bool can_connect(int, int) const override { return true; }
   void exchange(Mailboxes& mb, int d, int parity) override {
     for (int peer = 0; peer < mb.devices(); ++peer)

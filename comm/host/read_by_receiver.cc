@@ -4,13 +4,14 @@
 #include <memory>
 
 #include "comm/host_transports.h"
+#include "comm/transport_table.h"
 
 namespace chatty {
 namespace {
 
 class HostReadByReceiver : public Transport {
  public:
-  const char* name() const override { return "host_read"; }
+  const char* name() const override { return comm_name(Comm::kHostRead); }
   bool can_connect(int, int) const override { return true; }
   bool receiver_driven() const override { return true; }
   void exchange(Mailboxes& mb, int d, int parity) override {

@@ -2,6 +2,7 @@
 #include <memory>
 
 #include "comm/host_transports.h"
+#include "comm/transport_table.h"
 
 namespace chatty {
 namespace {
@@ -12,7 +13,7 @@ namespace {
 // double-buffered by parity), after every receiver has merged it.
 class HostViewOfSender : public Transport {
  public:
-  const char* name() const override { return "host_view"; }
+  const char* name() const override { return comm_name(Comm::kHostView); }
   bool can_connect(int, int) const override { return true; }
   bool receiver_driven() const override { return true; }
   void exchange(Mailboxes& mb, int d, int parity) override {

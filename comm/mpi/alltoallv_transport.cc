@@ -9,6 +9,7 @@
 
 #include "comm/mpi/mpi_util.h"
 #include "comm/mpi/transports.h"
+#include "comm/transport_table.h"
 
 namespace chatty::mpi {
 namespace {
@@ -23,7 +24,7 @@ class AlltoallvTransport : public Transport {
   AlltoallvTransport(const ClusterPlace& place, size_t item_bytes)
       : place_(place), item_bytes_(item_bytes), meeting_(place.local) {}
 
-  const char* name() const override { return "mpi_alltoallv"; }
+  const char* name() const override { return comm_name(Comm::kMpiAlltoallv); }
   bool can_connect(int, int) const override { return true; }
   bool receiver_driven() const override { return true; }
 

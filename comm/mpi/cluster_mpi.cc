@@ -17,6 +17,7 @@
 #include "comm/mpi/mpi_util.h"
 #include "comm/mpi/rank_watchdog.h"
 #include "comm/mpi/transports.h"
+#include "comm/transport_table.h"
 #if defined(CHATTY_HAVE_VERBS)
 #include "comm/verbs/verbs_net.h"
 #endif
@@ -197,9 +198,7 @@ std::unique_ptr<Transport> make_cluster_transport(const ClusterPlace& place, Com
   if (comm == Comm::kMpiRing || (comm == Comm::kAuto && net != Net::kVerbs))
     return mpi::make_ring_transport(place, item_bytes, ring_bytes, batch_bytes, small_bytes, lanes);
   if (net == Net::kVerbs && comm == Comm::kAuto) return verbs_transport(place, slot_records, item_bytes);
-  CHATTY_CHECK(
-      comm == Comm::kAuto || comm == Comm::kMpiPut,
-      std::string("--comm=") + comm_name(comm) + " does not reach other ranks: use mpi_ring, mpi_put or mpi_alltoallv");
+  check_serves(comm, World::kRanks);
   return mpi::make_put_transport(place, slot_records, item_bytes);
 }
 

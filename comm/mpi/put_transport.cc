@@ -5,6 +5,7 @@
 
 #include "comm/mpi/mpi_util.h"
 #include "comm/mpi/transports.h"
+#include "comm/transport_table.h"
 
 namespace chatty::mpi {
 namespace {
@@ -35,7 +36,7 @@ class PutTransport : public Transport {
     MPI_Win_free(&win_);
   }
 
-  const char* name() const override { return "mpi_put"; }
+  const char* name() const override { return comm_name(Comm::kMpiPut); }
   bool can_connect(int, int) const override { return true; }
   bool receiver_driven() const override { return true; }
 

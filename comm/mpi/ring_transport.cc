@@ -33,6 +33,7 @@
 
 #include "comm/mpi/mpi_util.h"
 #include "comm/mpi/transports.h"
+#include "comm/transport_table.h"
 
 namespace chatty::mpi {
 namespace {
@@ -78,7 +79,7 @@ class RingTransport : public Transport {
     MPI_Comm_free(&comm_);
   }
 
-  const char* name() const override { return "mpi_ring"; }
+  const char* name() const override { return comm_name(Comm::kMpiRing); }
   bool can_connect(int, int) const override { return true; }
   bool receiver_driven() const override { return true; }
   // Between ranks: one message, then (above the switch) the ring's batches.

@@ -112,6 +112,7 @@ def sweep(chatty, spec, out_dir, root):
     context = {"machine": machine(), "commit": commit(root), "topology_fingerprint": topo.get("fingerprint", "")}
     gpus = usable_gpus(chatty, topo) if any(p["backend"] == "cuda" for p in todo) else 0
     no_ranks = ranks_unavailable(chatty, spec["launcher"]) if any(p["ranks"] > 1 for p in todo) else None
+    worlds = pts.transports(chatty)
     print(f"sweep: {len(finished)} points done before, {len(todo)} to run, into {results}", file=sys.stderr)
     progress = Progress(len(todo))
     failures = 0
@@ -119,7 +120,7 @@ def sweep(chatty, spec, out_dir, root):
         for point in todo:
             name = "_".join(str(point[k]) for k in pts.KEYS).replace(":", "-").replace("/", "-")
             row = {"point": point, **context, "repeat": spec["repeat"]}
-            reason = pts.skip_reason(point, gpus, no_ranks)
+            reason = pts.skip_reason(point, gpus, worlds, no_ranks)
             if reason:
                 row["skipped"] = reason
                 progress.step(f"{name}: skipped ({reason})")
