@@ -45,12 +45,9 @@ DEFINE_string(straggler, "",
               "microseconds before each block of their own, as if another tenant had their cores; shows work "
               "migration at work (--json's migrated counts)");
 DEFINE_string(comm, "auto",
-              "exchange transport: auto; host devices: host (sender copies), host_read (receiver copies) or "
-              "host_view (receiver merges from the sender's buffer; auto); "
-              "GPUs: uva, p2p, nccl or host (staged through pinned memory); "
-              "ranks under mpirun: mpi_ring (one-sided, batches streamed through fixed rings; auto), mpi_put "
-              "(one-sided, one put per peer and superstep into a slot of |V| records) or mpi_alltoallv "
-              "(two-sided baseline)");
+              "exchange transport: auto (host devices and ranks: their default; GPU devices: the topology policy's "
+              "pick per data class and size) or a name that `chatty topo --transports` lists with the devices it "
+              "serves");
 DEFINE_uint64(ring_bytes, 2 << 20, "ranks, --comm=mpi_ring: bytes of each (sender, receiver) ring");
 DEFINE_uint64(batch_bytes, 64 << 10, "ranks, --comm=mpi_ring: the most bytes one batch carries");
 DEFINE_int32(ring_lanes, 1,
