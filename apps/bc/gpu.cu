@@ -12,7 +12,6 @@
 #include "apps/work_share.h"
 #include "kernels/cuda/brandes.cuh"
 #include "kernels/cuda/launch.h"
-#include "runtime/cuda/device_array.cuh"
 #include "runtime/cuda/row_devices.cuh"
 
 namespace chatty {
@@ -21,8 +20,8 @@ namespace {
 
 struct BcDevice {
   cuda::Stream stream;
-  cuda::DeviceArray<eid_t> offsets;
-  cuda::DeviceArray<vid_t> targets, order;
+  cuda::DeviceCsr graph;
+  cuda::DeviceArray<vid_t> order;
   cuda::DeviceArray<int32_t> depth;
   cuda::DeviceArray<double> sigma, delta, score;
   cuda::DeviceArray<unsigned long long> edges;  // list entries read, both sweeps
@@ -57,8 +56,9 @@ void brandes_from(BcDevice& x, vid_t n, vid_t source) {
   for (int32_t next = 1;; ++next) {
     const vid_t lo = level_begin[size_t(next) - 1], hi = level_begin[size_t(next)];
     const cuda::Launch l = cuda::launch_for(hi - lo, x.multiprocessors, L);
-    cuda::brandes_forward_kernel<L><<<l.grid, l.block, 0, s>>>(
-        x.offsets.get(), x.targets.get(), lo, hi, next, x.depth.get(), x.sigma.get(), x.order.get(), x.tail.get());
+    cuda::brandes_forward_kernel<L><<<l.grid, l.block, 0, s>>>(x.graph.offsets.get(), x.graph.targets.get(), lo, hi,
+                                                               next, x.depth.get(), x.sigma.get(), x.order.get(),
+                                                               x.tail.get());
     CHATTY_CUDA_LAUNCHED("brandes_forward_kernel");
     CHATTY_CUDA(cudaMemcpyAsync(x.found, x.tail.get(), sizeof(unsigned), cudaMemcpyDeviceToHost, s));
     x.stream.sync();
@@ -68,15 +68,15 @@ void brandes_from(BcDevice& x, vid_t n, vid_t source) {
   }
   const vid_t reached = level_begin.back();
   const cuda::Launch r = cuda::launch_for(reached, x.multiprocessors);
-  sum_degrees_kernel<<<r.grid, r.block, 0, s>>>(x.offsets.get(), x.order.get(), reached, x.edges.get());
+  sum_degrees_kernel<<<r.grid, r.block, 0, s>>>(x.graph.offsets.get(), x.order.get(), reached, x.edges.get());
   CHATTY_CUDA_LAUNCHED("sum_degrees_kernel");
   // Level d's successors are at d + 1; the deepest level has none.
   for (int d = int(level_begin.size()) - 3; d >= 0; --d) {
     const vid_t lo = level_begin[size_t(d)], hi = level_begin[size_t(d) + 1];
     const cuda::Launch l = cuda::launch_for(hi - lo, x.multiprocessors, L);
-    cuda::brandes_backward_kernel<L><<<l.grid, l.block, 0, s>>>(x.offsets.get(), x.targets.get(), lo, hi, d + 1, source,
-                                                                x.depth.get(), x.sigma.get(), x.delta.get(),
-                                                                x.order.get(), x.score.get());
+    cuda::brandes_backward_kernel<L><<<l.grid, l.block, 0, s>>>(x.graph.offsets.get(), x.graph.targets.get(), lo, hi,
+                                                                d + 1, source, x.depth.get(), x.sigma.get(),
+                                                                x.delta.get(), x.order.get(), x.score.get());
     CHATTY_CUDA_LAUNCHED("brandes_backward_kernel");
   }
 }
@@ -114,14 +114,11 @@ void run_bc_gpu(const AppRun& r, AppOutput& out) {
   const cuda::RowDevices rd = cuda::place_row_devices(D, bytes, "bc");
   out.gpu_of = rd.place.gpu_of;
 
-  std::vector<std::unique_ptr<BcDevice>> dev(static_cast<size_t>(D));
-  std::vector<double> setup(static_cast<size_t>(D)), seconds(static_cast<size_t>(D));
-  cuda::on_each_device(rd, [&](int d) {
-    const double s0 = omp_get_wtime();
+  cuda::DeviceSet<BcDevice> dev(rd);
+  dev.make([&](int d) {
     auto x = std::make_unique<BcDevice>();
     x->multiprocessors = rd.multiprocessors[size_t(d)];
-    x->offsets.allocate(size_t(n) + 1);
-    x->targets.allocate(std::max<eid_t>(m, 1));
+    x->graph.upload(c, x->stream.get());
     x->order.allocate(n);
     x->depth.allocate(n);
     x->sigma.allocate(n);
@@ -130,48 +127,28 @@ void run_bc_gpu(const AppRun& r, AppOutput& out) {
     x->edges.allocate(1);
     x->tail.allocate(1);
     CHATTY_CUDA(cudaHostAlloc(reinterpret_cast<void**>(&x->found), sizeof(unsigned), cudaHostAllocDefault));
-    {
-      cuda::Uploader up(x->stream.get());
-      up.copy(x->offsets.get(), c.offsets.data(), (size_t(n) + 1) * sizeof(eid_t));
-      up.copy(x->targets.get(), c.targets.data(), m * sizeof(vid_t));
-    }
     CHATTY_CUDA(cudaMemsetAsync(x->score.get(), 0, size_t(n) * sizeof(double), x->stream.get()));
     CHATTY_CUDA(cudaMemsetAsync(x->edges.get(), 0, sizeof(unsigned long long), x->stream.get()));
     x->stream.sync();
-    setup[size_t(d)] = omp_get_wtime() - s0;
-    dev[size_t(d)] = std::move(x);
+    return x;
   });
   // Lists as long as a warp are read by a warp; short ones by 4 lanes.
   const bool wide = m >= 12 * uint64_t(std::max<vid_t>(n, 1));
-  const double c0 = omp_get_wtime();
-  cuda::on_each_device(rd, [&](int d) {
-    BcDevice& x = *dev[size_t(d)];
-    const double s0 = omp_get_wtime();
+  const double run_seconds = dev.run([&](int d, BcDevice& x) {
     for (vid_t s : of_device[size_t(d)]) wide ? brandes_from<32>(x, n, s) : brandes_from<4>(x, n, s);
     x.stream.sync();
-    seconds[size_t(d)] = omp_get_wtime() - s0;
   });
-  const double run_seconds = omp_get_wtime() - c0;
-
-  std::vector<std::vector<double>> part(static_cast<size_t>(D), std::vector<double>(n));
-  std::vector<unsigned long long> edges(static_cast<size_t>(D));
-  cuda::on_each_device(rd, [&](int d) {
-    CHATTY_CUDA(cudaMemcpy(part[size_t(d)].data(), dev[size_t(d)]->score.get(), size_t(n) * sizeof(double),
-                           cudaMemcpyDeviceToHost));
-    CHATTY_CUDA(
-        cudaMemcpy(&edges[size_t(d)], dev[size_t(d)]->edges.get(), sizeof(unsigned long long), cudaMemcpyDeviceToHost));
-    dev[size_t(d)].reset();  // freed with its GPU current
-  });
-  uint64_t examined = 0;
-  for (int d = 0; d < D; ++d) {
-    examined += 2 * edges[size_t(d)];  // each reached vertex's list, forward and back
-    for (vid_t v = 0; v < n; ++v) score[v] += part[size_t(d)][v];
-  }
+  dev.sum_into(score, n, [](BcDevice& x) { return x.score.get(); });
+  std::vector<unsigned long long> edges(1, 0);  // list entries read, every device's
+  dev.sum_into(edges, 1, [](BcDevice& x) { return x.edges.get(); });
+  dev.release();
+  const uint64_t examined = 2 * edges[0];  // each reached vertex's list, forward and back
   sum_over_ranks(score, share);
   take_bc_scores(score, out);
-  record_operator_run(out.multi, seconds, examined, "none (every GPU device holds the graph and runs its sources)");
+  record_operator_run(out.multi, dev.seconds(), examined,
+                      "none (every GPU device holds the graph and runs its sources)");
   note_share(out.multi, share);
-  out.multi.setup_seconds = *std::max_element(setup.begin(), setup.end());
+  out.multi.setup_seconds = dev.setup_seconds();
   out.multi.run_seconds = run_seconds;
   out.multi.structure_bytes = (uint64_t(n) + 1) * sizeof(eid_t) + m * sizeof(vid_t);
 }

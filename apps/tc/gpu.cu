@@ -13,7 +13,6 @@
 #include "apps/work_share.h"
 #include "kernels/cuda/launch.h"
 #include "kernels/cuda/triangles.cuh"
-#include "runtime/cuda/device_array.cuh"
 #include "runtime/cuda/row_devices.cuh"
 #include "runtime/reorder.h"
 
@@ -23,8 +22,7 @@ namespace {
 
 struct TcDevice {
   cuda::Stream stream;
-  cuda::DeviceArray<eid_t> offsets;
-  cuda::DeviceArray<vid_t> targets;
+  cuda::DeviceCsr lower;
   cuda::DeviceArray<unsigned long long> count;
 };
 
@@ -49,31 +47,21 @@ void run_tc_gpu(const AppRun& r, AppOutput& out) {
   const Csr& lower = o.graph.out();
   const eid_t m = lower.num_edges();
 
-  std::vector<std::unique_ptr<TcDevice>> dev(static_cast<size_t>(D));
-  std::vector<double> setup(static_cast<size_t>(D)), seconds(static_cast<size_t>(D));
-  cuda::on_each_device(rd, [&](int d) {
-    const double s0 = omp_get_wtime();
+  cuda::DeviceSet<TcDevice> dev(rd);
+  dev.make([&](int) {
     auto x = std::make_unique<TcDevice>();
-    x->offsets.allocate(size_t(n) + 1);
-    x->targets.allocate(std::max<eid_t>(m, 1));
+    x->lower.upload(lower, x->stream.get());
     x->count.allocate(std::max<vid_t>(n, 1));
-    {
-      cuda::Uploader up(x->stream.get());
-      up.copy(x->offsets.get(), lower.offsets.data(), (size_t(n) + 1) * sizeof(eid_t));
-      up.copy(x->targets.get(), lower.targets.data(), m * sizeof(vid_t));
-    }
     CHATTY_CUDA(cudaMemsetAsync(x->count.get(), 0, x->count.size() * sizeof(unsigned long long), x->stream.get()));
     x->stream.sync();
-    setup[size_t(d)] = omp_get_wtime() - s0;
-    dev[size_t(d)] = std::move(x);
+    return x;
   });
-  const double c0 = omp_get_wtime();
-  cuda::on_each_device(rd, [&](int d) {
-    TcDevice& x = *dev[size_t(d)];
-    const double s0 = omp_get_wtime();
+  const double count_seconds = dev.run([&](int d, TcDevice& x) {
     const eid_t G = eid_t(share.devices), at = eid_t(share.first + d);
     const eid_t lo = m * at / G, hi = m * (at + 1) / G;
     const cudaStream_t st = x.stream.get();
+    const eid_t* offsets = x.lower.offsets.get();
+    const vid_t* targets = x.lower.targets.get();
     if (r.opt.gpu_tc == GpuTc::kRows) {
       // The rows whose entries start in [lo, hi): equal shares of entries.
       const eid_t* off = lower.offsets.data();
@@ -81,37 +69,27 @@ void run_tc_gpu(const AppRun& r, AppOutput& out) {
       const vid_t r_hi = at + 1 == G ? n : vid_t(std::lower_bound(off, off + n, hi) - off);
       const cuda::Launch l = cuda::launch_for(r_hi - r_lo, rd.multiprocessors[size_t(d)], 32);
       if (r_hi > r_lo)
-        cuda::count_triangles_rows_kernel<<<l.grid, l.block, 0, st>>>(x.offsets.get(), x.targets.get(), r_lo, r_hi,
-                                                                      x.count.get());
+        cuda::count_triangles_rows_kernel<<<l.grid, l.block, 0, st>>>(offsets, targets, r_lo, r_hi, x.count.get());
       CHATTY_CUDA_LAUNCHED("count_triangles_rows_kernel");
     } else {
       const cuda::Launch l = cuda::launch_for(hi - lo, rd.multiprocessors[size_t(d)]);
       if (hi > lo)
-        cuda::count_triangles_entries_kernel<<<l.grid, l.block, 0, st>>>(x.offsets.get(), x.targets.get(), n, lo, hi,
-                                                                         x.count.get());
+        cuda::count_triangles_entries_kernel<<<l.grid, l.block, 0, st>>>(offsets, targets, n, lo, hi, x.count.get());
       CHATTY_CUDA_LAUNCHED("count_triangles_entries_kernel");
     }
     x.stream.sync();
-    seconds[size_t(d)] = omp_get_wtime() - s0;
   });
-  const double count_seconds = omp_get_wtime() - c0;
 
   std::vector<uint64_t> per_vertex(n, 0);
-  std::vector<std::vector<uint64_t>> part(static_cast<size_t>(D), std::vector<uint64_t>(n));
-  cuda::on_each_device(rd, [&](int d) {
-    CHATTY_CUDA(cudaMemcpy(part[size_t(d)].data(), dev[size_t(d)]->count.get(), size_t(n) * sizeof(uint64_t),
-                           cudaMemcpyDeviceToHost));
-    dev[size_t(d)].reset();  // freed with its GPU current
-  });
-#pragma omp parallel for schedule(static)
-  for (vid_t v = 0; v < n; ++v)
-    for (int d = 0; d < D; ++d) per_vertex[v] += part[size_t(d)][v];
+  static_assert(sizeof(unsigned long long) == sizeof(uint64_t));
+  dev.sum_into(per_vertex, n, [](TcDevice& x) { return reinterpret_cast<const uint64_t*>(x.count.get()); });
+  dev.release();
   sum_over_ranks(per_vertex, share);
   out.counts = relabel ? to_old_order(per_vertex, o.old_of_new) : std::move(per_vertex);
 
-  record_operator_run(out.multi, seconds, m, "none (every GPU device holds the lower lists)");
+  record_operator_run(out.multi, dev.seconds(), m, "none (every GPU device holds the lower lists)");
   note_share(out.multi, share);
-  out.multi.setup_seconds = *std::max_element(setup.begin(), setup.end());
+  out.multi.setup_seconds = dev.setup_seconds();
   out.multi.run_seconds = orient_seconds + count_seconds;
   out.multi.structure_bytes = (uint64_t(n) + 1) * sizeof(eid_t) + m * sizeof(vid_t);
 }

@@ -7,14 +7,19 @@
 #pragma once
 
 #include <cuda_runtime.h>
+#include <omp.h>
 
+#include <algorithm>
 #include <exception>
+#include <memory>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include "kernels/cuda/cuda_check.h"
+#include "runtime/cuda/device_array.cuh"
 #include "runtime/gpu_plan.h"
+#include "runtime/graph.h"
 #include "runtime/status.h"
 
 namespace chatty::cuda {
@@ -84,6 +89,89 @@ class Stream {
 
  private:
   cudaStream_t s_ = nullptr;
+};
+
+// A CSR uploaded to the current GPU on `stream` (the caller syncs).
+struct DeviceCsr {
+  DeviceArray<eid_t> offsets;
+  DeviceArray<vid_t> targets;
+  void upload(const Csr& c, cudaStream_t stream) {
+    const size_t rows = c.num_vertices();
+    offsets.allocate(rows + 1);
+    targets.allocate(std::max<eid_t>(c.num_edges(), 1));
+    Uploader up(stream);
+    up.copy(offsets.get(), c.offsets.data(), (rows + 1) * sizeof(eid_t));
+    up.copy(targets.get(), c.targets.data(), c.num_edges() * sizeof(vid_t));
+  }
+};
+
+// The state of every device of a row operator (Dev: what one device holds)
+// through its phases: made on each device's thread (timed as setup, apart
+// from the run, as the superstep engine times uploads), run all at once
+// (timed per device and as a whole), its arrays summed back on the host,
+// then freed, each with its GPU current.
+template <typename Dev>
+class DeviceSet {
+ public:
+  explicit DeviceSet(const RowDevices& rd)
+      : rd_(rd), dev_(rd.place.gpu_of.size()), setup_(dev_.size()), seconds_(dev_.size()) {}
+  ~DeviceSet() {
+    try {
+      release();
+    } catch (...) {  // a failed free during unwinding: the process is ending its run anyway
+    }
+  }
+  DeviceSet(const DeviceSet&) = delete;
+  DeviceSet& operator=(const DeviceSet&) = delete;
+
+  // make(d) returns device d's std::unique_ptr<Dev>, ready (synced).
+  template <typename Make>
+  void make(Make&& make) {
+    on_each_device(rd_, [&](int d) {
+      const double t0 = omp_get_wtime();
+      dev_[size_t(d)] = make(d);
+      setup_[size_t(d)] = omp_get_wtime() - t0;
+    });
+  }
+
+  // run(d, dev) on every device at once; returns the wall time of all.
+  template <typename Run>
+  double run(Run&& run) {
+    const double t0 = omp_get_wtime();
+    on_each_device(rd_, [&](int d) {
+      const double s0 = omp_get_wtime();
+      run(d, *dev_[size_t(d)]);
+      seconds_[size_t(d)] = omp_get_wtime() - s0;
+    });
+    return omp_get_wtime() - t0;
+  }
+
+  // Adds each device's `count` values at get(dev) (a device pointer) into
+  // sum[0, count).
+  template <typename T, typename Get>
+  void sum_into(std::vector<T>& sum, size_t count, Get&& get) {
+    std::vector<std::vector<T>> part(dev_.size(), std::vector<T>(count));
+    on_each_device(rd_, [&](int d) {
+      CHATTY_CUDA(cudaMemcpy(part[size_t(d)].data(), get(*dev_[size_t(d)]), count * sizeof(T), cudaMemcpyDeviceToHost));
+    });
+#pragma omp parallel for schedule(static)
+    for (size_t v = 0; v < count; ++v)
+      for (const std::vector<T>& p : part) sum[v] += p[v];
+  }
+
+  // Frees every device's state, each with its GPU current.
+  void release() {
+    if (std::none_of(dev_.begin(), dev_.end(), [](const auto& x) { return bool(x); })) return;
+    on_each_device(rd_, [&](int d) { dev_[size_t(d)].reset(); });
+  }
+
+  double setup_seconds() const { return setup_.empty() ? 0 : *std::max_element(setup_.begin(), setup_.end()); }
+  const std::vector<double>& seconds() const { return seconds_; }
+
+ private:
+  const RowDevices& rd_;
+  std::vector<std::unique_ptr<Dev>> dev_;
+  std::vector<double> setup_, seconds_;
 };
 
 }  // namespace chatty::cuda
