@@ -148,6 +148,21 @@ struct SwitchPoint {
 };
 SwitchPoint cluster_switch_point(bool measure_again);
 
+// The MPI operations a rank issues in a run, by kind and target rank (what
+// --json reports as rank_mpi_ops): puts, gets, atomics (accumulate-class
+// operations, compare-and-swap), flushes, two-sided sends and receives,
+// and collectives. A collective or a flush of a whole window counts once,
+// against the issuing rank itself. The rank watchdog's beats are not the
+// run's traffic and are not counted.
+enum class MpiOp : int { kPut, kGet, kAtomic, kFlush, kSend, kRecv, kCollective };
+constexpr int kMpiOps = 7;
+const char* mpi_op_name(MpiOp op);  // "put", "get", ...
+// Zeroes this rank's counts: where a run's timed part begins.
+void cluster_reset_ops();
+// This rank's counts since the reset, [target rank * kMpiOps + op]; empty
+// without a cluster.
+std::vector<uint64_t> cluster_ops();
+
 // The largest of every rank's `value`; a collective.
 double cluster_max(double value);
 

@@ -25,4 +25,9 @@ int node_local_rank() {
   return 0;
 }
 
+const char* mpi_op_name(MpiOp op) {
+  static const char* const names[kMpiOps] = {"put", "get", "atomic", "flush", "send", "recv", "collective"};
+  return names[int(op)];
+}
+
 }  // namespace chatty

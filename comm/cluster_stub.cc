@@ -39,6 +39,8 @@ void cluster_throw_agreed(const std::string& mine) {
 double cluster_max(double value) { return value; }
 void cluster_watch(double) {}
 std::vector<int> cluster_ranks_differing(uint64_t) { return {}; }
+void cluster_reset_ops() {}
+std::vector<uint64_t> cluster_ops() { return {}; }
 SwitchPoint cluster_switch_point(bool) { return {size_t(32) << 10, "built without MPI"}; }
 
 }  // namespace chatty

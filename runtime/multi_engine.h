@@ -182,6 +182,7 @@ EngineResult<typename P::Value> run_program_multi(const Graph& g, const P& prog,
     fabric->barrier(d);
     if (d != first) std::copy(c.values.begin() + c.lo, c.values.begin() + c.hi, replicas[size_t(first)].begin() + c.lo);
   };
+  if (place.ranks > 1) cluster_reset_ops();  // rank_ops counts the run's operations, not its setup's
   if (local == 1) {
     // The device's team is the first level: nested teams are not pooled,
     // and starting one every superstep costs more than a small step.

@@ -50,6 +50,9 @@ struct MultiStats {
   // Per (sender, receiver) device pair, row-major: records (messages)
   // delivered, and batches: supersteps in which the pair carried any, each
   // one transfer of all of that superstep's records.
+  // Ranks: the MPI operations each rank issued to each in the run,
+  // [(origin * ranks + target) * kMpiOps + op] (comm/cluster.h's MpiOp).
+  std::vector<uint64_t> rank_ops;
   std::vector<uint64_t> pair_records, pair_batches;
   uint64_t item_bytes = 0;  // of one record
   // Not part of the run's time: GPU devices creating themselves and

@@ -4,6 +4,7 @@
 // and GPU devices) end a run over ranks with it.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -17,10 +18,21 @@ namespace chatty {
 // vertices (ranks own part's consecutive device chunks), and its `stats`
 // every device's phase times, the steps' phase means over every device
 // (each rank's steps hold its own devices' share), and rows of
-// pair_records / pair_batches.
+// pair_records / pair_batches, and every rank's MPI operations of the run
+// (rank_ops; the ranks reset their counts where the run began).
 template <typename V>
 void gather_rank_results(V* values, vid_t n, MultiStats& stats, const Partition& part, const ClusterPlace& place) {
   const int D = part.devices(), local = place.local;
+  // The run's operations, before the gathers below add their own.
+  const std::vector<uint64_t> ops = cluster_ops();
+  const size_t row = size_t(place.ranks) * kMpiOps;
+  stats.rank_ops.assign(size_t(place.ranks) * row, 0);
+  if (ops.size() == row) {
+    std::copy(ops.begin(), ops.end(), stats.rank_ops.begin() + std::ptrdiff_t(size_t(place.rank) * row));
+    std::vector<uint64_t> each(size_t(place.ranks) + 1);
+    for (int k = 0; k <= place.ranks; ++k) each[size_t(k)] = uint64_t(k);
+    cluster_gather(stats.rank_ops.data(), row * sizeof(uint64_t), each.data());
+  }
   std::vector<uint64_t> begin(size_t(place.ranks) + 1);
   for (int k = 0; k <= place.ranks; ++k) begin[size_t(k)] = k < place.ranks ? part.begin(k * local) : n;
   cluster_gather(values, sizeof(V), begin.data());

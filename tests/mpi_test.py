@@ -189,6 +189,10 @@ class Ranks(unittest.TestCase):
                     if opts[0] == "--migrate=false":
                         self.assertEqual((sum(blocks), m["migrated"]), (0, 0), what)
                     claimed += sum(blocks)
+                    if sum(blocks):  # a claimed block's rows and values came by MPI_Get
+                        gets = m["rank_mpi_ops"]["get"]
+                        self.assertGreater(sum(gets[a][b] for a in range(ranks) for b in range(ranks) if a != b), 0,
+                                           what)
                     self.assert_same(app, ref, got, what)
                     if app == "pr":
                         a, b = values(ref), values(got)
@@ -305,6 +309,33 @@ class Ranks(unittest.TestCase):
             m = j["multi"]
             b, r = m["rank_pair_batches"][0][1], m["rank_pair_records"][0][1]
             self.assertTrue(check(b, r, j["iterations"]), f"--small_bytes={small}: {b} batches, {r} records")
+
+    def test_mpi_operations_are_counted(self):
+        # Every MPI operation of the run by kind, origin and target rank:
+        # rings send one two-sided message a pair and superstep, each
+        # received, and put their batches; mpi_put one put a peer and
+        # superstep; the two-sided baseline moves records by collectives
+        # only. The status agreement is a collective in all.
+        for comm in ("mpi_ring", "mpi_put", "mpi_alltoallv"):
+            p = chatty(2, "--app=pr", "--graph=kron:12", f"--comm={comm}", "--small_bytes=0", "--json")
+            self.assertEqual(p.returncode, 0, p.stderr)
+            j = json.loads(p.stdout.splitlines()[-1])
+            ops, steps = j["multi"]["rank_mpi_ops"], j["iterations"]
+            across = {k: [v[0][1], v[1][0]] for k, v in ops.items()}
+            for r in (0, 1):
+                self.assertGreaterEqual(ops["collective"][r][r], steps, comm)
+            self.assertEqual(across["collective"], [0, 0], comm)
+            if comm == "mpi_ring":
+                self.assertEqual(across["send"], [steps, steps], comm)
+                self.assertEqual(across["recv"], across["send"], comm)
+                batches = j["multi"]["rank_pair_batches"]
+                self.assertGreaterEqual(across["put"][0], batches[0][1] - steps, comm)  # a batch is 1 or 2 puts
+            elif comm == "mpi_put":
+                self.assertEqual(across["send"] + across["recv"], [0, 0, 0, 0], comm)
+                self.assertTrue(all(0 < x <= steps for x in across["put"]), f"{comm}: {across['put']}")
+            else:
+                self.assertEqual(across["put"] + across["get"] + across["send"] + across["recv"], [0] * 8, comm)
+                self.assertGreaterEqual(ops["collective"][0][0], 3 * steps, comm)  # sizes, records, status
 
     def test_small_messages_two_sided(self):
         # Every pair's records go as one two-sided message, whatever their size.

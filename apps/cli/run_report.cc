@@ -1,5 +1,6 @@
 #include "apps/cli/run_report.h"
 
+#include "comm/cluster.h"
 #include "runtime/status.h"
 
 namespace chatty::cli {
@@ -124,6 +125,22 @@ std::string multi_json(const AppOutput& out, double partition_s, int local) {
     x.raw("rank_pair_bytes", matrix(ms.pair_records, local, item))
         .raw("rank_pair_records", matrix(ms.pair_records, local, 1))
         .raw("rank_pair_batches", matrix(ms.pair_batches, local, 1));
+  if (R > 1 && ms.rank_ops.size() == size_t(R) * size_t(R) * kMpiOps) {
+    JsonObject ops;  // per kind of operation: origin rank by target rank
+    for (int op = 0; op < kMpiOps; ++op) {
+      std::string s = "[";
+      for (int a = 0; a < R; ++a) {
+        s += a ? ",[" : "[";
+        for (int b = 0; b < R; ++b) {
+          if (b) s += ',';
+          s += std::to_string(ms.rank_ops[(size_t(a) * size_t(R) + size_t(b)) * kMpiOps + size_t(op)]);
+        }
+        s += ']';
+      }
+      ops.raw(mpi_op_name(MpiOp(op)), s + "]");
+    }
+    x.raw("rank_mpi_ops", ops.str());
+  }
   return x.str();
 }
 

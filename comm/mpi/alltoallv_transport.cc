@@ -68,6 +68,7 @@ class AlltoallvTransport : public Transport {
       send_bytes[size_t(r)] = int(out[size_t(r)].size());
       send.insert(send.end(), out[size_t(r)].begin(), out[size_t(r)].end());
     }
+    count_op(MpiOp::kCollective, place_.rank, 2);  // the sizes, then the records
     check_mpi(MPI_Alltoall(send_bytes.data(), 1, MPI_INT, recv_bytes.data(), 1, MPI_INT, MPI_COMM_WORLD),
               "MPI_Alltoall");
     size_t total = 0;

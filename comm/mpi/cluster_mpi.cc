@@ -64,7 +64,10 @@ class ClusterFabric : public Fabric {
   bool shares_memory(int a, int b) const override { return place_.rank_of(a) == place_.rank_of(b); }
 
   void barrier(int d) override {
-    meeting_.meet(d, [] { MPI_Barrier(MPI_COMM_WORLD); });
+    meeting_.meet(d, [&] {
+      mpi::count_op(MpiOp::kCollective, place_.rank);
+      MPI_Barrier(MPI_COMM_WORLD);
+    });
   }
 
   void all_gather(int d, const void* mine, size_t bytes, void* all) override {
@@ -74,6 +77,7 @@ class ClusterFabric : public Fabric {
     meeting_.meet(d, [&] {
       mpi::note_rank_phase(mpi::RankPhase::kRunning, ++supersteps_);
       gathered_.resize(bytes * size_t(devices()));
+      mpi::count_op(MpiOp::kCollective, place_.rank);
       MPI_Allgather(mine_.data(), int(bytes) * local, MPI_BYTE, gathered_.data(), int(bytes) * local, MPI_BYTE,
                     MPI_COMM_WORLD);
     });
@@ -103,6 +107,8 @@ class ClusterFabric : public Fabric {
     const auto [rank, disp] = where(owner, w);
     check_mpi(MPI_Compare_and_swap(&desired, &expected, &seen, MPI_UINT64_T, rank, disp, win_), "MPI_Compare_and_swap");
     check_mpi(MPI_Win_flush(rank, win_), "MPI_Win_flush");
+    mpi::count_op(MpiOp::kAtomic, rank);
+    mpi::count_op(MpiOp::kFlush, rank);
     const bool won = seen == expected;
     expected = seen;
     return won;
@@ -124,6 +130,8 @@ class ClusterFabric : public Fabric {
     const auto [rank, disp] = where(owner, w);
     check_mpi(MPI_Fetch_and_op(operand, result, MPI_UINT64_T, rank, disp, op, win_), "MPI_Fetch_and_op");
     check_mpi(MPI_Win_flush(rank, win_), "MPI_Win_flush");
+    mpi::count_op(MpiOp::kAtomic, rank);
+    mpi::count_op(MpiOp::kFlush, rank);
   }
 
   const ClusterPlace place_;
@@ -167,6 +175,7 @@ const ClusterPlace* cluster_start(int local_devices) {
   MPI_Comm_rank(MPI_COMM_WORLD, &g_place.rank);
   MPI_Comm_size(MPI_COMM_WORLD, &g_place.ranks);
   g_place.local = local_devices;
+  mpi::start_op_counts(g_place.ranks);
   g_started = true;
   return &g_place;
 }

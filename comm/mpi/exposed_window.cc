@@ -71,6 +71,7 @@ class WindowMemory : public ExposedMemory {
       check_mpi(MPI_Get(static_cast<std::byte*>(into) + done, part, MPI_BYTE, rank, disp + MPI_Aint(done), part,
                         MPI_BYTE, win_),
                 "MPI_Get");
+      mpi::count_op(MpiOp::kGet, rank);
     });
   }
   std::unique_ptr<Pattern> pattern(const uint32_t* items, size_t count, size_t item_bytes) override {
@@ -81,6 +82,7 @@ class WindowMemory : public ExposedMemory {
     if (ip.count() == 0) return;
     const auto [rank, disp] = where(owner, offset);
     check_mpi(MPI_Get(into, int(ip.bytes()), MPI_BYTE, rank, disp, 1, ip.type(), win_), "MPI_Get");
+    mpi::count_op(MpiOp::kGet, rank);
   }
   void put(int owner, size_t offset, const void* from, size_t bytes) override {
     // Plain names, not a structured binding: clang cannot capture one.
@@ -91,9 +93,13 @@ class WindowMemory : public ExposedMemory {
       check_mpi(MPI_Put(static_cast<const std::byte*>(from) + done, part, MPI_BYTE, rank, disp + MPI_Aint(done), part,
                         MPI_BYTE, win_),
                 "MPI_Put");
+      mpi::count_op(MpiOp::kPut, rank);
     });
   }
-  void complete(int owner) override { check_mpi(MPI_Win_flush(place_.rank_of(owner), win_), "MPI_Win_flush"); }
+  void complete(int owner) override {
+    check_mpi(MPI_Win_flush(place_.rank_of(owner), win_), "MPI_Win_flush");
+    mpi::count_op(MpiOp::kFlush, place_.rank_of(owner));
+  }
   void sync() override { check_mpi(MPI_Win_sync(win_), "MPI_Win_sync"); }
 
  private:

@@ -6,9 +6,16 @@
 #include <barrier>
 #include <string>
 
+#include "comm/cluster.h"
 #include "runtime/status.h"
 
 namespace chatty::mpi {
+
+// Counts `n` operations of `op` this rank issued to `target` (comm/cluster.h's
+// cluster_ops); callable from any thread.
+void count_op(MpiOp op, int target, uint64_t n = 1);
+// Sizes the counts for `ranks` ranks: at MPI's start.
+void start_op_counts(int ranks);
 
 // Throws chatty::Error naming the call and MPI's reason.
 inline void check_mpi(int rc, const char* what) {

@@ -56,17 +56,21 @@ class PutTransport : public Transport {
         count_at(slot) = count;
         continue;
       }
-      if (count)
+      if (count) {
         check_mpi(MPI_Put(s.data, int(count * mb.item_bytes()), MPI_BYTE, rank, data_disp(slot),
                           int(count * mb.item_bytes()), MPI_BYTE, win_),
                   "MPI_Put");
+        count_op(MpiOp::kPut, rank);
+      }
       uint64_t& sent = counts_[size_t(d % place_.local) * size_t(D) + size_t(to)];
       sent = count;
       check_mpi(MPI_Accumulate(&sent, 1, MPI_UINT64_T, rank, MPI_Aint(slot * sizeof(uint64_t)), 1, MPI_UINT64_T,
                                MPI_REPLACE, win_),
                 "MPI_Accumulate");
+      count_op(MpiOp::kAtomic, rank);
     }
     check_mpi(MPI_Win_flush_all(win_), "MPI_Win_flush_all");
+    count_op(MpiOp::kFlush, place_.rank);
     meeting_.meet(d, [&] {
       MPI_Barrier(MPI_COMM_WORLD);
       MPI_Win_sync(win_);

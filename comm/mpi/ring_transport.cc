@@ -127,6 +127,7 @@ class RingTransport : public Transport {
         check_mpi(MPI_Isend(out.data(), int(kHeader + (small ? bytes : 0)), MPI_BYTE, place_.rank_of(to), tag(d, to),
                             comm_, &sent.emplace_back()),
                   "MPI_Isend");
+        count_op(MpiOp::kSend, place_.rank_of(to));
         if (!small) streamed.push_back(to);
       }
     // Every lane streams its share of each large peer's records, then reads
@@ -232,6 +233,7 @@ class RingTransport : public Transport {
     if (first < bytes)
       check_mpi(MPI_Put(src + first, int(bytes - first), MPI_BYTE, rank, disp, int(bytes - first), MPI_BYTE, win_),
                 "MPI_Put");
+    count_op(MpiOp::kPut, rank, first < bytes ? 2 : 1);
   }
 
   // Lane t's share of device d's records for `to`, in batches; always at
@@ -263,6 +265,8 @@ class RingTransport : public Transport {
           MPI_Accumulate(&s.written, 1, MPI_UINT64_T, rank, head_disp(to, d, t), 1, MPI_UINT64_T, MPI_REPLACE, win_),
           "MPI_Accumulate");
       check_mpi(MPI_Win_flush(rank, win_), "MPI_Win_flush");  // s.written is read by the put until here
+      count_op(MpiOp::kAtomic, rank);
+      count_op(MpiOp::kFlush, rank, 2);
       i += n;
     } while (i < count);
   }
@@ -320,6 +324,7 @@ class RingTransport : public Transport {
     std::vector<std::byte>& box = inbox_[size_t(d % place_.local)];
     box.resize(std::max<size_t>(size_t(bytes), kHeader));
     check_mpi(MPI_Mrecv(box.data(), bytes, MPI_BYTE, &msg, MPI_STATUS_IGNORE), "MPI_Mrecv");
+    count_op(MpiOp::kRecv, place_.rank_of(from));
     uint64_t header;
     std::memcpy(&header, box.data(), kHeader);
     if (header & kInRing) {
@@ -339,6 +344,8 @@ class RingTransport : public Transport {
         MPI_Accumulate(&r.published, 1, MPI_UINT64_T, rank, tail_disp(from, d, t), 1, MPI_UINT64_T, MPI_REPLACE, win_),
         "MPI_Accumulate");
     check_mpi(MPI_Win_flush(rank, win_), "MPI_Win_flush");
+    count_op(MpiOp::kAtomic, rank);
+    count_op(MpiOp::kFlush, rank);
   }
 
   // Lets MPI move what others put (MPICH and osc ucx progress only inside calls).

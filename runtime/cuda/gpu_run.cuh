@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "comm/cluster.h"
+#include "comm/transport_table.h"
 #include "runtime/cuda/connectivity_ops.cuh"
 #include "runtime/cuda/gather_ops.cuh"
 #include "runtime/cuda/ordered_ops.cuh"
@@ -108,9 +109,11 @@ std::vector<typename P::Value> run_program_gpu(const Graph& g, const P& prog, co
   }
   // Between ranks, send buffers live in mapped host memory, where the
   // transport between ranks reads them.
-  const bool mapped_send = opt.comm == Comm::kUva || ranks.ranks > 1;
+  const TransportInfo* fixed = find_transport(opt.comm, World::kGpuDevices);
+  const bool mapped_send = (fixed && fixed->mapped_send) || ranks.ranks > 1;
   const uint64_t delta = opt.delta ? opt.delta : auto_delta;
   bool all_up = false;
+  if (ranks.ranks > 1) cluster_reset_ops();  // rank_ops counts the run's operations
   const double t0 = omp_get_wtime();
 #pragma omp parallel num_threads(local)
   {
