@@ -24,6 +24,26 @@
 namespace chatty {
 namespace {
 
+// Under ThreadSanitizer every step runs many times slower: a straggler
+// pauses longer for its peer to arrive while blocks remain, and a peer
+// may finish its own step before a slow owner has even opened its
+// worklist (a thief tries once, when its own blocks end), so migration is
+// asserted over all the runs there, per run elsewhere.
+#if defined(__SANITIZE_THREAD__)
+#define CHATTY_TSAN 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define CHATTY_TSAN 1
+#endif
+#endif
+#ifdef CHATTY_TSAN
+constexpr uint32_t kStragglerScale = 10;
+constexpr bool kMigrationPerRun = false;
+#else
+constexpr uint32_t kStragglerScale = 1;
+constexpr bool kMigrationPerRun = true;
+#endif
+
 struct MultiCase {
   std::string graph;
   int devices;
@@ -174,7 +194,7 @@ TEST(MultiDeviceMigration, AnIdleDeviceComputesItsPeersBlocks) {
   opt.chunk_copies = true;  // the blocks it takes are read from the owner's chunk
   // The owner straggles, so its peer runs out of work first however idle
   // or busy the machine is.
-  opt.straggler = {0, 0, 20};
+  opt.straggler = {0, 0, 20 * kStragglerScale};
   const AppOutput on = run_app(App::kPageRank, g, 0, opt, &part);
   EXPECT_EQ(on.ranks, one);
   const uint64_t migrated = on.multi.migrated();
@@ -198,9 +218,10 @@ TEST(MultiDeviceMigration, AnIdleDeviceTakesBlocksOfItsPeer) {
   const Partition part = partition_at(g, {0, n - 64, n});
   EngineOptions opt;
   opt.devices = 2;
-  opt.chunk_copies = true;      // the blocks it takes are read from the owner's chunk
-  opt.delta = 1u << 20;         // SSSP: one wide bucket, frontiers big enough to share
-  opt.straggler = {0, 0, 100};  // the owner pauses before each of its blocks: its peer runs out first
+  opt.chunk_copies = true;                        // the blocks it takes are read from the owner's chunk
+  opt.delta = 1u << 20;                           // SSSP: one wide bucket, frontiers big enough to share
+  opt.straggler = {0, 0, 100 * kStragglerScale};  // the owner pauses before each of its blocks: its peer runs out first
+  uint64_t migrated = 0;
   for (App app : {App::kBfs, App::kSssp, App::kWcc})
     // BFS both ways: push steps share frontier blocks, pull steps blocks
     // of the owned range (the peer writes the owner's values and bitmap).
@@ -209,8 +230,10 @@ TEST(MultiDeviceMigration, AnIdleDeviceTakesBlocksOfItsPeer) {
       opt.direction = dir;
       const AppOutput on = run_app(app, g, s, opt, &part);
       EXPECT_EQ(on.ints, run_app(app, g, s, EngineOptions{}).ints) << app_name(app) << " " << int(dir);
-      EXPECT_GT(on.multi.migrated(), 0u) << app_name(app) << " " << int(dir);
+      if (kMigrationPerRun) EXPECT_GT(on.multi.migrated(), 0u) << app_name(app) << " " << int(dir);
+      migrated += on.multi.migrated();
     }
+  EXPECT_GT(migrated, 0u);
 }
 
 // The worklist protocol on its own: a peer takes blocks from the back only
