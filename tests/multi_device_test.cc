@@ -230,7 +230,9 @@ TEST(MultiDeviceMigration, AnIdleDeviceTakesBlocksOfItsPeer) {
       opt.direction = dir;
       const AppOutput on = run_app(app, g, s, opt, &part);
       EXPECT_EQ(on.ints, run_app(app, g, s, EngineOptions{}).ints) << app_name(app) << " " << int(dir);
-      if (kMigrationPerRun) EXPECT_GT(on.multi.migrated(), 0u) << app_name(app) << " " << int(dir);
+      if (kMigrationPerRun) {
+        EXPECT_GT(on.multi.migrated(), 0u) << app_name(app) << " " << int(dir);
+      }
       migrated += on.multi.migrated();
     }
   EXPECT_GT(migrated, 0u);
