@@ -8,6 +8,7 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <utility>
 #include <vector>
@@ -48,26 +49,29 @@ inline Scores brandes(const Graph& g, const std::vector<vid_t>& sources, int dev
 #pragma omp parallel for schedule(static)
     for (size_t i = 0; i < on_path.size(); ++i) on_path[i] = 0;
     depth[s] = 0, sigma[s] = 1, order[0] = s;
-    level_begin.assign({0, 1});
-    std::atomic<size_t> tail{1};
-    int32_t level = 0;  // the level being expanded (read by every thread after the level's barrier)
+    // What level l discovers is appended after its end and counted in
+    // found[(l + 1) % 3], which level l + 1's range reads after the barrier.
+    // A slow thread may still be reading found[l % 3] (its range of level
+    // l) while others append, hence a third counter: found[(l + 2) % 3],
+    // which level l zeroes for level l + 1's discoveries.
+    std::array<std::atomic<size_t>, 3> found{};
+    level_begin.clear();
+    size_t end = 1;  // the last level's end (thread 0's)
     // Each thread buffers what it discovers and appends it to the next
     // level in one step: a shared tail per vertex would bounce between cores.
-    thread_local std::vector<vid_t> found;
-    auto flush = [&] {
-      if (found.empty()) return;
-      const size_t at = tail.fetch_add(found.size(), std::memory_order_relaxed);
-      std::copy(found.begin(), found.end(), order.begin() + long(at));
-      found.clear();
-    };
+    thread_local std::vector<vid_t> discovered;
     add(host::for_each_level(
         devices,
-        [&](int l) {
-          level = l;
-          if (l > 0) level_begin.push_back(tail.load());  // what level l - 1 discovered is level l
-          return std::pair<size_t, size_t>{level_begin[size_t(l)], level_begin[size_t(l) + 1]};
+        [&](int l, size_t hi) {
+          return l == 0 ? std::pair<size_t, size_t>{0, 1}
+                        : std::pair<size_t, size_t>{hi, hi + found[size_t(l) % 3].load(std::memory_order_relaxed)};
         },
-        [&](int, vid_t i) {
+        [&](int l, size_t lo, size_t hi) {
+          level_begin.push_back(lo);
+          end = hi;
+          found[size_t(l + 2) % 3].store(0, std::memory_order_relaxed);
+        },
+        [&](int level, int, vid_t i) {
           const vid_t u = order[i];
           const int32_t next = level + 1;
           const eid_t lo = c.offsets[u], hi = c.offsets[u + 1];
@@ -88,7 +92,7 @@ inline Scores brandes(const Graph& g, const std::vector<vid_t>& sources, int dev
             std::atomic_ref<int32_t> dv(depth[v]);
             int32_t seen = dv.load(std::memory_order_relaxed);
             if (seen < 0 && dv.compare_exchange_strong(seen, next, std::memory_order_relaxed)) {
-              found.push_back(v);
+              discovered.push_back(v);
               seen = next;
             }
             if (seen == next) {
@@ -100,17 +104,24 @@ inline Scores brandes(const Graph& g, const std::vector<vid_t>& sources, int dev
           if (lo < hi) store((hi - 1) >> 6);
           return uint64_t(c.degree(u));
         },
-        flush));
-    const int levels = int(level_begin.size()) - 2;  // the last entry closed an empty level
+        [&](int l, size_t, size_t hi) {
+          if (discovered.empty()) return;
+          const size_t at = hi + found[size_t(l + 1) % 3].fetch_add(discovered.size(), std::memory_order_relaxed);
+          std::copy(discovered.begin(), discovered.end(), order.begin() + long(at));
+          discovered.clear();
+        }));
+    level_begin.push_back(end);
+    const int levels = int(level_begin.size()) - 1;
     out.levels += uint64_t(levels);
     add(host::for_each_level(
         devices,
-        [&](int k) {  // deepest first
+        [&](int k, size_t) {  // deepest first
           const int d = levels - 1 - k;
           return d < 0 ? std::pair<size_t, size_t>{0, 0}
                        : std::pair<size_t, size_t>{level_begin[size_t(d)], level_begin[size_t(d) + 1]};
         },
-        [&](int, vid_t i) {
+        [](int, size_t, size_t) {},
+        [&](int, int, vid_t i) {
           const vid_t w = order[i];
           double sum = 0;
           const eid_t lo = c.offsets[w], hi = c.offsets[w + 1];
@@ -128,7 +139,7 @@ inline Scores brandes(const Graph& g, const std::vector<vid_t>& sources, int dev
           if (w != s) out.score[w] += delta[w];
           return uint64_t(c.degree(w));
         },
-        [] {}));
+        [](int, size_t, size_t) {}));
   }
   return out;
 }

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <array>
 #include <atomic>
+#include <tuple>
 #include <vector>
 
 #include "runtime/graph.h"
@@ -60,19 +61,25 @@ RowRun for_each_row(const DeviceRanges& ranges, F&& f) {
 
 // Level-synchronous steps in one parallel region (a BFS's levels: a grid
 // has thousands, and a team started per level would cost more than the
-// levels' work). Before each level one thread calls range(level), which
-// returns the level's rows [lo, hi) (lo == hi ends the loop); the rows are
-// split over the devices, the team's threads divided among them, and each
-// device's threads take chunks of its slice. f(d, row) returns its work;
-// each thread calls done() when its share of a level is over.
-template <typename Range, typename F, typename Done>
-RowRun for_each_level(int devices, Range&& range, F&& f, Done&& done) {
+// levels' work), with one barrier a level. After it every thread calls
+// range(level, hi), `hi` the last level's end (0 before the first), which
+// returns the level's rows [lo, hi), the same on every thread (lo == hi
+// ends the loop): it reads only what the last level left, never what
+// this one writes. One thread then calls begin(level, lo, hi) while the
+// others start (it may reset what this level does not touch). The rows
+// are split over the devices, the team's threads divided among them, and
+// each device's threads take chunks of its slice. f(level, d, row) returns
+// its work; each thread calls done(level, lo, hi) when its share of a
+// level is over.
+template <typename Range, typename Begin, typename F, typename Done>
+RowRun for_each_level(int devices, Range&& range, Begin&& begin, F&& f, Done&& done) {
   RowRun run;
   run.device_seconds.assign(size_t(devices), 0.0);
   std::vector<uint64_t> work(size_t(devices), 0);
-  std::vector<std::atomic<size_t>> next(static_cast<size_t>(devices));
-  size_t lo = 0, hi = 0;
-  bool more = true;
+  // Each device's chunk counter, relative to its slice, twice over: a
+  // level uses those of its parity, and zeroes the other parity's for the
+  // next level (the last level that used them ended at the barrier).
+  std::vector<std::atomic<size_t>> next(2 * size_t(devices));
 #pragma omp parallel
   {
     const int threads = omp_get_num_threads(), t = omp_get_thread_num();
@@ -80,22 +87,25 @@ RowRun for_each_level(int devices, Range&& range, F&& f, Done&& done) {
     const bool idle = devices <= threads ? false : t != 0;  // more devices than threads: thread 0 does all
     uint64_t mine = 0;
     double busy = 0;
+    size_t lo = 0, hi = 0;
     for (int level = 0;; ++level) {
-#pragma omp single
-      {
-        const auto [a, b] = range(level);
-        lo = a, hi = b, more = a < b;
-        for (int k = 0; k < devices; ++k) next[size_t(k)].store(lo + (hi - lo) * size_t(k) / size_t(devices));
-      }  // implicit barrier: every thread sees the level
-      if (!more) break;
+      std::tie(lo, hi) = range(level, hi);
+      if (lo >= hi) break;
+      std::atomic<size_t>* counters = next.data() + size_t(level % 2) * size_t(devices);
+      if (t == 0) {
+        begin(level, lo, hi);
+        std::atomic<size_t>* later = next.data() + size_t((level + 1) % 2) * size_t(devices);
+        for (int k = 0; k < devices; ++k) later[k].store(0, std::memory_order_relaxed);
+      }
       const double t0 = omp_get_wtime();
       for (int k = 0; k < devices && !idle; ++k) {
         if (devices <= threads && k != d) continue;
+        const size_t first = lo + (hi - lo) * size_t(k) / size_t(devices);
         const size_t end = lo + (hi - lo) * size_t(k + 1) / size_t(devices);
-        for (size_t i = next[size_t(k)].fetch_add(64); i < end; i = next[size_t(k)].fetch_add(64))
-          for (size_t j = i; j < std::min(i + 64, end); ++j) mine += f(k, vid_t(j));
+        for (size_t i = first + counters[k].fetch_add(64); i < end; i = first + counters[k].fetch_add(64))
+          for (size_t j = i; j < std::min(i + 64, end); ++j) mine += f(level, k, vid_t(j));
       }
-      done();  // this thread's share of the level is done (flush what it buffered)
+      done(level, lo, hi);  // this thread's share of the level is done (flush what it buffered)
       busy += omp_get_wtime() - t0;
 #pragma omp barrier
     }
