@@ -65,8 +65,12 @@ class Worklist {
     f_.store(owner_, span_, blocks);  // last: a grab that sees it sees the rest
   }
 
-  // The owner's threads: the next block from the front.
-  bool grab_front(vid_t& lo, vid_t& hi) { return grab(true, false, 1, 0, lo, hi) != 0; }
+  // The owner's threads: the next blocks from the front, a `spread`-th of
+  // those left and at least one (guided: each grab is a round trip on the
+  // words, which on a rank's fabric is an MPI atomic even to itself, while
+  // the last blocks still go one at a time to whoever is free); returns
+  // how many, 0 for none.
+  uint32_t grab_front(vid_t& lo, vid_t& hi, uint32_t spread = 1) { return grab(true, false, spread, 0, lo, hi); }
 
   // A peer: up to `take` blocks from the back (consecutive: one range),
   // while more than the owner keeps from such a peer (`remote`: on another
@@ -98,14 +102,16 @@ class Worklist {
       const uint32_t f = uint32_t(s >> 32), b = uint32_t(s);
       if (f >= b) return 0;
       uint32_t n = 1;
-      if (!front) {
+      if (front) {
+        n = std::max<uint32_t>(1, (b - f) / std::max<uint32_t>(take, 1));
+      } else {
         const uint64_t keeps = f_.load(owner_, w_ + kKeep);
         const uint32_t keep = std::max(left, remote ? uint32_t(keeps >> 32) : uint32_t(keeps));
         if (b - f <= keep) return 0;
         n = std::min(take, b - f - keep);
       }
       const uint32_t taken = front ? f : b - n;
-      const uint64_t next = front ? s + (uint64_t(1) << 32) : s - n;
+      const uint64_t next = front ? s + (uint64_t(n) << 32) : s - n;
       if (f_.compare_exchange(owner_, span_, s, next)) {
         const uint64_t range = f_.load(owner_, w_ + kRange);
         const uint64_t block = f_.load(owner_, w_ + kShape) >> 32;
@@ -205,10 +211,11 @@ class MigrationBoard {
     }
     vid_t lo, hi;
     const bool slowed = slow_.slows(d);
-    while (own.list.grab_front(lo, hi)) {
-      if (slowed) std::this_thread::sleep_for(std::chrono::microseconds(slow_.pause_us));
+    const uint32_t spread = kSpread * uint32_t(omp_get_num_threads());
+    while (const uint32_t blocks = own.list.grab_front(lo, hi, spread)) {
+      if (slowed) std::this_thread::sleep_for(std::chrono::microseconds(uint64_t(slow_.pause_us) * blocks));
       work(own.task, lo, hi, acc);
-      own.list.finish();
+      own.list.finish(blocks);
     }
     if (!enabled_) return;
     const int P = devices();
@@ -267,6 +274,9 @@ class MigrationBoard {
   }
 
  private:
+  // An owner's thread takes at most a kSpread-th of its team's share of
+  // the blocks left: peers still find most of a slow owner's blocks.
+  static constexpr uint32_t kSpread = 8;
   // The run's only device: its blocks need no words on the fabric.
   bool lone() const { return slots_.size() == 1; }
 
