@@ -70,7 +70,7 @@ AppOutput run_from(App app, const Graph& g, vid_t source, const std::vector<vid_
     if (a.values == Values::kCounts) out.counts.assign(g.num_vertices(), 0);
     const double t0 = omp_get_wtime();
     a.run_host(run, out);
-    out.seconds = omp_get_wtime() - t0 - out.multi.setup_seconds;
+    out.seconds = omp_get_wtime() - t0 - out.multi.setup_seconds - out.multi.collect_seconds;
   }
   return out;
 }

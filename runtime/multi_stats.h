@@ -58,6 +58,9 @@ struct MultiStats {
   // Not part of the run's time: GPU devices creating themselves and
   // uploading chunks; ranks exposing their gathers to each other.
   double setup_seconds = 0;
+  // Ranks: gathering every rank's results to rank 0 after the run (not
+  // the run, as GPU devices' copy back of their results is not).
+  double collect_seconds = 0;
   double run_seconds = 0;  // GPU devices: from all devices up to all programs done
   // Gather programs: whether the change fell below the tolerance before
   // max_iters, and the last superstep's change.

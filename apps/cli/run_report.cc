@@ -30,9 +30,11 @@ void report_multi(Report& r, const AppOutput& out) {
     r.say("migration   %lu vertex computations run by a peer of the vertex's owner\n", (unsigned long)ms.migrated());
   if (out.backend == Backend::kCpu && ms.setup_seconds > 0)
     r.say(
-        "setup       %.3f s exposing each device's work and rows to the other ranks (migration), not in the compute "
-        "time\n",
+        "setup       %.3f s the ranks' windows (fabric, transport) and what each device exposes to the other ranks "
+        "(migration), not in the compute time\n",
         ms.setup_seconds);
+  if (ms.collect_seconds > 0)
+    r.say("collect     %.3f s gathering every rank's results to rank 0, not in the compute time\n", ms.collect_seconds);
   if (out.backend == Backend::kCuda) {
     r.say("gpus       ");
     for (int gpu : out.gpu_of) r.say(" %d", gpu);
@@ -72,6 +74,7 @@ std::string multi_json(const AppOutput& out, double partition_s, int local) {
   const MultiStats& ms = out.multi;
   JsonObject x;
   x.add("transport", ms.transport).add("partition_s", partition_s).add("setup_s", ms.setup_seconds);
+  x.add("collect_s", ms.collect_seconds);
   x.add("updated", ms.updated()).add("communicated", ms.communicated()).add("edges_examined", ms.edges());
   x.add("communicated_ratio", ms.updated() ? double(ms.communicated()) / double(ms.updated()) : 0.0);
   x.add("bytes_structure", ms.structure_bytes).add("bytes_application", ms.bytes(0));
