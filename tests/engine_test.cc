@@ -279,8 +279,11 @@ TEST(TransportTable, NamesParseBackAndWorldsRefuseEachOthers) {
     parse_comm("ncl");
     ADD_FAILURE() << "ncl parsed";
   } catch (const Error& e) {  // every name a --comm may give, host among them
-    for (const TransportInfo& t : transport_table())
-      if (!t.policy_only) EXPECT_THAT(e.what(), ::testing::HasSubstr(std::string(", ") + t.name)) << t.name;
+    for (const TransportInfo& t : transport_table()) {
+      if (!t.policy_only) {
+        EXPECT_THAT(e.what(), ::testing::HasSubstr(std::string(", ") + t.name)) << t.name;
+      }
+    }
   }
   EXPECT_THROW(check_serves(Comm::kHostView, World::kRanks), Error);
   EXPECT_THROW(check_serves(Comm::kMpiRing, World::kGpuDevices), Error);
