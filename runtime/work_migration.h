@@ -19,6 +19,7 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <thread>
@@ -176,7 +177,16 @@ class MigrationBoard {
       return;
     }
     s.list.open(lo, hi, block, keep, local_only ? remote_.keep : std::max(keep, remote_.keep));
+    std::atomic_ref<uint64_t>(s.opened).fetch_add(1, std::memory_order_release);
   }
+
+  // Every device opens each phase of this board (its steps run in
+  // lockstep: push steps), so a peer whose own blocks end first waits
+  // for an owner that has not opened the phase yet (still building its
+  // frontier), up to kOpenWait, instead of leaving for the barrier where
+  // it would wait anyway (RGraph's idle node keeps watching the busy
+  // one's worklist).
+  void wait_for_owners() { wait_for_open_ = true; }
 
   // No computation for peers on other ranks: they do not help.
   struct NoRemote {
@@ -219,10 +229,17 @@ class MigrationBoard {
     }
     if (!enabled_) return;
     const int P = devices();
+    const uint64_t phase = std::atomic_ref<uint64_t>(own.opened).load(std::memory_order_acquire);
     for (int i = 1; i < P; ++i) {
       const int p = (d + i) % P;
       if (!fabric_.shares_memory(d, p)) continue;
       Slot& peer = slots_[size_t(p)];
+      if (wait_for_open_) {
+        const double until = omp_get_wtime() + kOpenWait;
+        while (std::atomic_ref<uint64_t>(peer.opened).load(std::memory_order_acquire) < phase &&
+               omp_get_wtime() < until)
+          std::this_thread::yield();
+      }
       while (peer.list.grab_back(lo, hi)) {
         work(peer.task, lo, hi, acc);  // read after the grab: the phase's task
         acc.migrated += hi - lo;
@@ -277,6 +294,10 @@ class MigrationBoard {
   // An owner's thread takes at most a kSpread-th of its team's share of
   // the blocks left: peers still find most of a slow owner's blocks.
   static constexpr uint32_t kSpread = 8;
+  // The longest a peer waits for an owner to open a phase (seconds): a
+  // frontier's build is short, and a board whose devices did not all
+  // open a phase must not hold its peers for long.
+  static constexpr double kOpenWait = 2e-3;
   // The run's only device: its blocks need no words on the fabric.
   bool lone() const { return slots_.size() == 1; }
 
@@ -285,10 +306,12 @@ class MigrationBoard {
     Worklist list;
     Task task{};
     vid_t lo = 0, hi = 0, block = 1;  // a lone device's blocks
+    uint64_t opened = 0;              // phases its owner opened (atomic_ref: read by its peers)
   };
   std::vector<Slot> slots_;
   Fabric& fabric_;
   bool enabled_;
+  bool wait_for_open_ = false;
   Remote remote_;
   Straggler slow_;
 };
