@@ -26,9 +26,8 @@ namespace {
 
 // Under ThreadSanitizer every step runs many times slower: a straggler
 // pauses longer for its peer to arrive while blocks remain, and a peer
-// may finish its own step before a slow owner has even opened its
-// worklist (a thief tries once, when its own blocks end), so migration is
-// asserted over all the runs there, per run elsewhere.
+// waits for a slow owner to open its worklist only so long (2 ms), so
+// migration is asserted over all the runs there, per run elsewhere.
 #if defined(__SANITIZE_THREAD__)
 #define CHATTY_TSAN 1
 #elif defined(__has_feature)
