@@ -443,6 +443,27 @@ class Ranks(unittest.TestCase):
         line = self.one_rank_differs([f"--graph={FACEBOOK}"], [f"--graph={half}"])
         self.assertIn("ranks 1, 2 loaded a different graph from rank 0's", line)
 
+    def test_ranks_with_different_commands_are_refused(self):
+        # One command on every rank: a flag set otherwise on some (an MPMD
+        # launch, a stale script) would pair collectives wrongly or mix
+        # answers. The graph's path may differ (a node's own copy).
+        for mine, theirs, flag in ((["--graph=kron:10", "--source=1"], ["--graph=kron:10", "--source=5"], "--source"),
+                                   (["--graph=kron:10", "--devices=2"], ["--graph=kron:10"], "--devices"),
+                                   (["--graph=kron:10", "--comm=mpi_put"], ["--graph=kron:10"], "--comm")):
+            line = self.one_rank_differs(mine, theirs)
+            self.assertIn(f"ranks 1, 2 run with a different {flag} from rank 0's", line)
+        line = self.one_rank_differs([f"--graph={FACEBOOK}", "--threads=1"], [f"--graph={FACEBOOK}", "--validate"],
+                                     (1, 1))
+        self.assertIn("rank 1 runs with a different --validate", line)
+        p = run([MPIRUN, "-np", "1", CHATTY, "run", "--backend=cpu", f"--graph={FACEBOOK}", "--threads=1", ":", "-np",
+                 "1", CHATTY, "run", "--backend=cpu", f"--graph={self.copy_of(FACEBOOK)}"], timeout=60)
+        self.assertEqual(p.returncode, 0, p.stderr)  # a node's own copy, its own thread count
+
+    def copy_of(self, path):
+        copy = self.path("copy_" + os.path.basename(path))
+        shutil.copyfile(path, copy)
+        return copy
+
     @unittest.skipIf(PORTABILITY, "MPICH's launcher fails a job whose standard input no rank reads, by itself")
     def test_standard_input_under_ranks_is_refused(self):
         with open(FACEBOOK) as f:

@@ -7,12 +7,16 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <set>
+#include <string>
+#include <vector>
 
 #include "apps/cli/flags.h"
 #include "apps/cli/rank_graph.h"
 #include "comm/cluster.h"
 #include "comm/transport.h"
 #include "comm/transport_table.h"
+#include "runtime/hash.h"
 #include "runtime/status.h"
 
 DEFINE_string(app, "bfs", "app to run (the list above)");
@@ -117,6 +121,43 @@ Reorder parse_reorder(const std::string& s) {
   throw Error("--reorder must be auto, degree or none (got '" + s + "')");
 }
 
+// Ranks run one command (SPMD): a flag set differently on some rank (an
+// MPMD launch, a stale script on one node) would pair collectives wrongly
+// (a hang) or mix answers. Every rank hashes its flags; where they differ,
+// one collective per flag, in the same order on every rank, finds the
+// first that does, and every rank throws the same refusal.
+void agree_on_command() {
+  // What may differ by node: the path of a node's copy of the graph (the
+  // ranks then agree on what they loaded), its thread count and NUMA
+  // binding, rank 0's own files, and how flags reached the command line.
+  static const std::set<std::string> kPerNode = {"graph",    "threads",    "numa",    "output", "trace",
+                                                 "flagfile", "tryfromenv", "fromenv", "undefok"};
+  std::vector<gflags::CommandLineFlagInfo> flags;
+  gflags::GetAllFlags(&flags);  // sorted by name: the same order on every rank
+  std::erase_if(flags, [](const gflags::CommandLineFlagInfo& f) { return kPerNode.count(f.name) > 0; });
+  auto text_hash = [](const std::string& t) {
+    uint64_t h = 0x9e3779b97f4a7c15ull;
+    for (unsigned char c : t) h = hash2(h, c);
+    return h;
+  };
+  uint64_t all = hash2(0, flags.size());
+  for (const auto& f : flags) all = hash2(all, text_hash(f.name + "=" + f.current_value));
+  auto ranks_text = [](const std::vector<int>& r) {
+    std::string w;
+    for (int x : r) w += (w.empty() ? "" : ", ") + std::to_string(x);
+    return std::string(r.size() > 1 ? "ranks " : "rank ") + w + (r.size() > 1 ? " run" : " runs");
+  };
+  if (cluster_ranks_differing(all).empty()) return;
+  if (const std::vector<int> d = cluster_ranks_differing(flags.size()); !d.empty())
+    throw AgreedError(ranks_text(d) +
+                      " run a different chatty build from rank 0's (other flags): every rank must run "
+                      "the same binary");
+  for (const auto& f : flags)
+    if (const std::vector<int> d = cluster_ranks_differing(text_hash(f.current_value)); !d.empty())
+      throw AgreedError(ranks_text(d) + " with a different --" + f.name + " from rank 0's (--" + f.name + "=" +
+                        f.current_value + " on rank 0): every rank must run the same command");
+}
+
 }  // namespace
 
 RunSetup check_run_flags() {
@@ -156,6 +197,7 @@ RunSetup check_run_flags() {
   as_usage([] { CHATTY_CHECK(FLAGS_rank_timeout >= 0, "--rank_timeout must be >= 0 (0: never)"); });
   const ClusterPlace* rank = cluster_start(s.eopt.devices);
   if (rank) cluster_watch(FLAGS_rank_timeout);
+  if (rank && rank->ranks > 1) agree_on_command();
   // Ranks agree on one backend: a rank without a GPU fails all of them
   // (--backend=cuda) or takes them all to the CPU (auto).
   std::string refused;
