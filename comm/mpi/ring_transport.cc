@@ -68,7 +68,7 @@ class RingTransport : public Transport {
     // sender][receiver][lane], then the rings [local receiver][sender][lane].
     const MPI_Aint bytes = MPI_Aint(2 * words_ * sizeof(uint64_t) + words_ * ring_);
     check_mpi(MPI_Win_allocate(bytes, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &base_, &win_), "MPI_Win_allocate");
-    prepare_window(win_, "mpi_ring");
+    prepare_window(win_, comm_name(Comm::kMpiRing));
     std::memset(base_, 0, 2 * words_ * sizeof(uint64_t));
     check_mpi(MPI_Win_lock_all(MPI_MODE_NOCHECK, win_), "MPI_Win_lock_all");
     MPI_Barrier(MPI_COMM_WORLD);  // every window zeroed before any put
