@@ -134,7 +134,7 @@ struct GpuRingPlacement {
 // `rdma`: probe_rdma() of this rank.
 GpuRingPlacement place_gpu_rings(const RdmaProbe& rdma, Net net);
 
-// Seed 003's small/large switch for mpi_ring: a pair's records under
+// The RDMA thesis's small/large switch for mpi_ring: a pair's records under
 // `bytes` a superstep go as one two-sided message, larger ones stream
 // through the ring. A collective: rank 0 looks the cluster up in the cache
 // file cluster_switch.json (runtime/cache_dir.h, beside the topology

@@ -46,7 +46,7 @@ def topology(name, gpu, n, host, kind_of, p2p_of, nccl, host_copy, zero_copy):
 
 
 def dgx1():
-    # Seed 001 figure 3: NV2 = double link (NVLink-V2 rate), NV1 = single link (V1 rate).
+    # The ChattyGraph paper's figure 3: NV2 = double link (NVLink-V2 rate), NV1 = single link (V1 rate).
     nv = {(0, 1): 1, (0, 2): 1, (0, 3): 2, (0, 4): 2, (1, 2): 2, (1, 3): 1, (1, 5): 2, (2, 3): 2, (2, 6): 1,
           (3, 7): 1, (4, 5): 1, (4, 6): 1, (4, 7): 2, (5, 6): 2, (5, 7): 1, (6, 7): 2}
 

@@ -343,7 +343,7 @@ class Ranks(unittest.TestCase):
                          layouts=TRANSPORT_LAYOUTS)
 
     def test_switch_point_is_measured_once_and_cached(self):
-        # Seed 003's small/large switch: measured between two ranks on the
+        # The RDMA thesis's small/large switch: measured between two ranks on the
         # first run of a cluster, read from the cache after, measured again
         # on request, or given.
         env = dict(ENV, XDG_CACHE_HOME=self.path("cache"))

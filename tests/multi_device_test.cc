@@ -574,7 +574,7 @@ TEST(Partition, ChunksHoldTheRowsOfTheirVertices) {
 }
 
 TEST(Partition, PaperExampleAdjustsTheCut) {
-  // Seed 000 figure 2: 8 vertices, Gemini's cut [0,2,4,8] -> [0,2,6,8]
+  // RGraph's figure 2: 8 vertices, Gemini's cut [0,2,4,8] -> [0,2,6,8]
   // once the neighbour pair is rebalanced. Degrees chosen so the first
   // chunk is already balanced and the last holds most edges.
   std::string s = "0 1\n0 2\n1 0\n1 3\n1 4\n4 5\n5 6\n5 7\n6 7\n7 4\n7 6\n6 5\n";

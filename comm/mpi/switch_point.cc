@@ -1,4 +1,4 @@
-// Seed 003's small/large switch point for mpi_ring, measured between two
+// The RDMA thesis's small/large switch point for mpi_ring, measured between two
 // ranks and cached per cluster. The ring transport sends a pair's records
 // under the switch point as one two-sided message; larger ones go as a
 // header message (the announcement) plus one-sided puts into the ring, a

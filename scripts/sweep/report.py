@@ -68,7 +68,7 @@ def plot_time_and_speedup(rows, graph, out):
 
 
 def plot_communicated(rows, graph, out_dir, out):
-    """Seed 001 figure 11: communicated / updated vertices per superstep, at
+    """The ChattyGraph paper's figure 11: communicated / updated vertices per superstep, at
     the largest device count of each app (first transport)."""
     best = {}
     for r in ok_rows(rows):
