@@ -80,10 +80,11 @@ const TransportInfo* find_transport(Comm comm, World world) {
   return nullptr;
 }
 
-std::string transport_names(World world) {
+std::string transport_names(World world, bool gpus_shared) {
   std::vector<std::string> names;
   for (const TransportInfo& t : transport_table())
-    if (t.world == world && !t.policy_only) names.push_back(std::string(t.name) + (t.world_default ? " (auto)" : ""));
+    if (t.world == world && !t.policy_only && !(gpus_shared && t.distinct_gpus))
+      names.push_back(std::string(t.name) + (t.world_default ? " (auto)" : ""));
   std::string s;
   for (size_t i = 0; i < names.size(); ++i) s += (i == 0 ? "" : i + 1 == names.size() ? " or " : ", ") + names[i];
   return s;
@@ -103,8 +104,8 @@ void check_serves(Comm comm, World world, bool gpus_shared) {
   }
   CHATTY_CHECK(!(t->distinct_gpus && gpus_shared), std::string("--comm=") + t->name +
                                                        " needs every device on its own GPU, but some devices share "
-                                                       "a GPU (virtual devices); use " +
-                                                       transport_names(world));
+                                                       "a GPU (virtual devices); use auto, " +
+                                                       transport_names(world, /*gpus_shared=*/true));
 }
 
 }  // namespace chatty

@@ -54,8 +54,9 @@ const TransportInfo* find_transport(Comm comm, World world);
 // devices (a transport with distinct_gpus cannot connect them).
 void check_serves(Comm comm, World world, bool gpus_shared = false);
 
-// "a, b (auto) or c": the names --comm may give in `world`.
-std::string transport_names(World world);
+// "a, b (auto) or c": the names --comm may give in `world`; with
+// `gpus_shared`, those that can connect devices sharing a GPU.
+std::string transport_names(World world, bool gpus_shared = false);
 
 const char* world_name(World world);  // "host", "gpu" or "ranks"
 const char* world_text(World world);  // "host devices", ...

@@ -71,7 +71,7 @@ class Worklist {
   // words, which on a rank's fabric is an MPI atomic even to itself, while
   // the last blocks still go one at a time to whoever is free); returns
   // how many, 0 for none.
-  uint32_t grab_front(vid_t& lo, vid_t& hi, uint32_t spread = 1) { return grab(true, false, spread, 0, lo, hi); }
+  uint32_t grab_front(vid_t& lo, vid_t& hi, uint32_t spread) { return grab(true, false, spread, 0, lo, hi); }
 
   // A peer: up to `take` blocks from the back (consecutive: one range),
   // while more than the owner keeps from such a peer (`remote`: on another

@@ -287,7 +287,12 @@ TEST(TransportTable, NamesParseBackAndWorldsRefuseEachOthers) {
   }
   EXPECT_THROW(check_serves(Comm::kHostView, World::kRanks), Error);
   EXPECT_THROW(check_serves(Comm::kMpiRing, World::kGpuDevices), Error);
-  EXPECT_THROW(check_serves(Comm::kNccl, World::kGpuDevices, /*gpus_shared=*/true), Error);
+  try {
+    check_serves(Comm::kNccl, World::kGpuDevices, /*gpus_shared=*/true);
+    ADD_FAILURE() << "nccl connected devices sharing a GPU";
+  } catch (const Error& e) {  // the alternatives offered can connect them
+    EXPECT_THAT(e.what(), ::testing::HasSubstr("use auto, uva, p2p or host"));
+  }
   EXPECT_NO_THROW(check_serves(Comm::kP2p, World::kGpuDevices, /*gpus_shared=*/true));
   EXPECT_NO_THROW(check_serves(Comm::kAuto, World::kRanks));
 }

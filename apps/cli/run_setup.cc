@@ -148,14 +148,19 @@ void agree_on_command() {
     return std::string(r.size() > 1 ? "ranks " : "rank ") + w + (r.size() > 1 ? " run" : " runs");
   };
   if (cluster_ranks_differing(all).empty()) return;
+  const std::string other_build =
+      " a different chatty build from rank 0's (other flags): every rank must run the same "
+      "binary";
   if (const std::vector<int> d = cluster_ranks_differing(flags.size()); !d.empty())
-    throw AgreedError(ranks_text(d) +
-                      " run a different chatty build from rank 0's (other flags): every rank must run "
-                      "the same binary");
-  for (const auto& f : flags)
+    throw AgreedError(ranks_text(d) + other_build);
+  for (const auto& f : flags) {  // the same collectives, in the same order, on every rank
+    if (const std::vector<int> d = cluster_ranks_differing(text_hash(f.name)); !d.empty())
+      throw AgreedError(ranks_text(d) + other_build);
     if (const std::vector<int> d = cluster_ranks_differing(text_hash(f.current_value)); !d.empty())
       throw AgreedError(ranks_text(d) + " with a different --" + f.name + " from rank 0's (--" + f.name + "=" +
                         f.current_value + " on rank 0): every rank must run the same command");
+  }
+  throw AgreedError("the ranks' commands differ, but no single flag does (internal error)");
 }
 
 }  // namespace

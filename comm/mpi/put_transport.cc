@@ -72,6 +72,7 @@ class PutTransport : public Transport {
     check_mpi(MPI_Win_flush_all(win_), "MPI_Win_flush_all");
     count_op(MpiOp::kFlush, place_.rank);
     meeting_.meet(d, [&] {
+      count_op(MpiOp::kCollective, place_.rank);
       MPI_Barrier(MPI_COMM_WORLD);
       MPI_Win_sync(win_);
     });
