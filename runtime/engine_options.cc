@@ -94,6 +94,12 @@ Straggler parse_straggler(const std::string& s) {
   return out;
 }
 
+void check_straggler(const Straggler& s, int devices) {
+  if (s.pause_us == 0 || s.last < devices) return;
+  throw Error("--straggler names device " + std::to_string(s.last) + ", but the run has " + std::to_string(devices) +
+              " devices (0.." + std::to_string(devices - 1) + ")");
+}
+
 const char* backend_name(Backend b) { return b == Backend::kCuda ? "cuda" : "cpu"; }
 
 }  // namespace chatty

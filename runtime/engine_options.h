@@ -108,6 +108,8 @@ struct EngineOptions {
 // Each parse_* throws chatty::Error naming the flag and its choices.
 // "D:US" or "FIRST-LAST:US" (--straggler); "" is none.
 Straggler parse_straggler(const std::string& s);
+// Throws chatty::Error where `s` names a device beyond a run of `devices`.
+void check_straggler(const Straggler& s, int devices);
 Direction parse_direction(const std::string& s);
 const char* direction_name(Direction d);
 Exchange parse_exchange(const std::string& s);

@@ -15,7 +15,6 @@
 #include <omp.h>
 
 #include <memory>
-#include <string>
 #include <type_traits>
 #include <unordered_map>
 #include <vector>
@@ -108,9 +107,7 @@ EngineResult<typename P::Value> run_program_multi(const Graph& g, const P& prog,
   omp_set_max_active_levels(2);
   std::vector<std::vector<V>> replicas(static_cast<size_t>(D));
   const RemoteClaims across{opt.migrate_block, opt.migrate_threshold};
-  CHATTY_CHECK(opt.straggler.pause_us == 0 || opt.straggler.last < D,
-               "--straggler names device " + std::to_string(opt.straggler.last) + ", but the run has " +
-                   std::to_string(D) + " devices (0.." + std::to_string(D - 1) + ")");
+  check_straggler(opt.straggler, D);
   host::GatherBoard<V> gather_board(*fabric, opt.migrate, across, opt.straggler);
   // Blocks migrate across ranks too, for Jacobi gathers and push steps:
   // devices expose what a thief reads to the other ranks (a collective, so

@@ -23,15 +23,15 @@ namespace chatty {
 template <typename V>
 void gather_rank_results(V* values, vid_t n, MultiStats& stats, const Partition& part, const ClusterPlace& place) {
   const int D = part.devices(), local = place.local;
+  std::vector<uint64_t> by_rank(size_t(place.ranks) + 1);  // one item of each rank's
+  for (int k = 0; k <= place.ranks; ++k) by_rank[size_t(k)] = uint64_t(k);
   // The run's operations, before the gathers below add their own.
   const std::vector<uint64_t> ops = cluster_ops();
   const size_t row = size_t(place.ranks) * kMpiOps;
   stats.rank_ops.assign(size_t(place.ranks) * row, 0);
   if (ops.size() == row) {
     std::copy(ops.begin(), ops.end(), stats.rank_ops.begin() + std::ptrdiff_t(size_t(place.rank) * row));
-    std::vector<uint64_t> each(size_t(place.ranks) + 1);
-    for (int k = 0; k <= place.ranks; ++k) each[size_t(k)] = uint64_t(k);
-    cluster_gather(stats.rank_ops.data(), row * sizeof(uint64_t), each.data());
+    cluster_gather(stats.rank_ops.data(), row * sizeof(uint64_t), by_rank.data());
   }
   std::vector<uint64_t> begin(size_t(place.ranks) + 1);
   for (int k = 0; k <= place.ranks; ++k) begin[size_t(k)] = k < place.ranks ? part.begin(k * local) : n;
@@ -45,8 +45,6 @@ void gather_rank_results(V* values, vid_t n, MultiStats& stats, const Partition&
   for (size_t i = 0; i < S; ++i)
     for (int p = 0; p < kPhases; ++p)
       shares[(size_t(place.rank) * S + i) * kPhases + size_t(p)] = stats.steps[i].seconds[p];
-  std::vector<uint64_t> by_rank(size_t(place.ranks) + 1);
-  for (int k = 0; k <= place.ranks; ++k) by_rank[size_t(k)] = uint64_t(k);
   if (S) cluster_gather(shares.data(), S * kPhases * sizeof(double), by_rank.data());
   if (place.rank == 0)
     for (int r = 1; r < place.ranks; ++r)

@@ -1,9 +1,30 @@
 #include "apps/cli/run_report.h"
 
+#include <string>
+
 #include "comm/cluster.h"
 #include "runtime/status.h"
 
 namespace chatty::cli {
+
+namespace {
+
+// An n x n matrix as JSON rows: [[at(0, 0), at(0, 1), ...], ...].
+template <typename At>
+std::string json_matrix(int n, At at) {
+  std::string s = "[";
+  for (int a = 0; a < n; ++a) {
+    s += a ? ",[" : "[";
+    for (int b = 0; b < n; ++b) {
+      if (b) s += ',';
+      s += std::to_string(at(a, b));
+    }
+    s += ']';
+  }
+  return s + "]";
+}
+
+}  // namespace
 
 void Report::say(const char* fmt, ...) {
   if (!to_) return;
@@ -96,22 +117,12 @@ std::string multi_json(const AppOutput& out, double partition_s, int local) {
   // Sender by receiver: devices, and ranks of `local` devices each.
   const int D = ms.devices, R = D / local;
   auto matrix = [&](const std::vector<uint64_t>& m, int group, uint64_t scale) {
-    const int n = D / group;
-    std::string s = "[";
-    for (int a = 0; a < n; ++a) {
-      if (a) s += ',';
-      s += '[';
-      for (int b = 0; b < n; ++b) {
-        uint64_t sum = 0;
-        for (int i = a * group; i < (a + 1) * group && size_t(i * D) < m.size(); ++i)
-          for (int j = b * group; j < (b + 1) * group; ++j) sum += m[size_t(i * D + j)];
-        if (b) s += ',';
-        s += std::to_string(sum * scale);
-      }
-      s += ']';
-    }
-    s += ']';
-    return s;
+    return json_matrix(D / group, [&](int a, int b) {
+      uint64_t sum = 0;
+      for (int i = a * group; i < (a + 1) * group && size_t(i * D) < m.size(); ++i)
+        for (int j = b * group; j < (b + 1) * group; ++j) sum += m[size_t(i * D + j)];
+      return sum * scale;
+    });
   };
   const uint64_t item = ms.item_bytes;
   x.raw("pair_bytes", matrix(ms.pair_records, 1, item)).raw("pair_records", matrix(ms.pair_records, 1, 1));
@@ -130,18 +141,10 @@ std::string multi_json(const AppOutput& out, double partition_s, int local) {
         .raw("rank_pair_batches", matrix(ms.pair_batches, local, 1));
   if (R > 1 && ms.rank_ops.size() == size_t(R) * size_t(R) * kMpiOps) {
     JsonObject ops;  // per kind of operation: origin rank by target rank
-    for (int op = 0; op < kMpiOps; ++op) {
-      std::string s = "[";
-      for (int a = 0; a < R; ++a) {
-        s += a ? ",[" : "[";
-        for (int b = 0; b < R; ++b) {
-          if (b) s += ',';
-          s += std::to_string(ms.rank_ops[(size_t(a) * size_t(R) + size_t(b)) * kMpiOps + size_t(op)]);
-        }
-        s += ']';
-      }
-      ops.raw(mpi_op_name(MpiOp(op)), s + "]");
-    }
+    for (int op = 0; op < kMpiOps; ++op)
+      ops.raw(mpi_op_name(MpiOp(op)), json_matrix(R, [&](int a, int b) {
+                return ms.rank_ops[(size_t(a) * size_t(R) + size_t(b)) * kMpiOps + size_t(op)];
+              }));
     x.raw("rank_mpi_ops", ops.str());
   }
   return x.str();
