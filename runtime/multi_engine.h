@@ -143,7 +143,6 @@ EngineResult<typename P::Value> run_program_multi(const Graph& g, const P& prog,
   }
   const size_t cache_bytes = size_t(opt.migrate_cache_mb) << 20;
   host::PushBoard<V> push_board(*fabric, opt.migrate, across, opt.straggler);
-  push_board.wait_for_owners();  // every device runs every push step
   host::PullBoard<V> pull_board(*fabric, opt.migrate, across, opt.straggler);
   host::ConnectivityBoard wcc_board(*fabric, opt.migrate, across, opt.straggler);
   uint64_t delta = 1;

@@ -180,13 +180,19 @@ class MigrationBoard {
     std::atomic_ref<uint64_t>(s.opened).fetch_add(1, std::memory_order_release);
   }
 
-  // Every device opens each phase of this board (its steps run in
-  // lockstep: push steps), so a peer whose own blocks end first waits
-  // for an owner that has not opened the phase yet (still building its
-  // frontier), up to kOpenWait, instead of leaving for the barrier where
-  // it would wait anyway (RGraph's idle node keeps watching the busy
-  // one's worklist).
-  void wait_for_owners() { wait_for_open_ = true; }
+  // Every device opens or passes every phase of a board (the devices run
+  // their steps in lockstep), so a peer whose own blocks end first waits
+  // for an owner that has not opened the phase yet (still merging or
+  // building its frontier), up to kOpenWait, instead of leaving for the
+  // barrier where it would wait anyway (RGraph's idle node keeps watching
+  // the busy one's worklist). pass(d): device d runs this phase's blocks
+  // without the board; its peers find the phase open and empty.
+  void pass(int d) {
+    if (lone()) return;
+    Slot& s = slots_[size_t(d)];
+    s.list.open(0, 0, 1, 0, 0);
+    std::atomic_ref<uint64_t>(s.opened).fetch_add(1, std::memory_order_release);
+  }
 
   // No computation for peers on other ranks: they do not help.
   struct NoRemote {
@@ -234,12 +240,9 @@ class MigrationBoard {
       const int p = (d + i) % P;
       if (!fabric_.shares_memory(d, p)) continue;
       Slot& peer = slots_[size_t(p)];
-      if (wait_for_open_) {
-        const double until = omp_get_wtime() + kOpenWait;
-        while (std::atomic_ref<uint64_t>(peer.opened).load(std::memory_order_acquire) < phase &&
-               omp_get_wtime() < until)
-          std::this_thread::yield();
-      }
+      const double until = omp_get_wtime() + kOpenWait;
+      while (std::atomic_ref<uint64_t>(peer.opened).load(std::memory_order_acquire) < phase && omp_get_wtime() < until)
+        std::this_thread::yield();
       while (peer.list.grab_back(lo, hi)) {
         work(peer.task, lo, hi, acc);  // read after the grab: the phase's task
         acc.migrated += hi - lo;
@@ -311,7 +314,6 @@ class MigrationBoard {
   std::vector<Slot> slots_;
   Fabric& fabric_;
   bool enabled_;
-  bool wait_for_open_ = false;
   Remote remote_;
   Straggler slow_;
 };

@@ -122,7 +122,10 @@ class ConnectivityOps {
   // costs more than the imbalance it evens out); every compression is
   // open to peers.
   uint64_t sample_phase(int round) {
-    if (round >= 0 && alone_) return wcc::link_sample<true>(g_.out, c_.lo, c_.hi, eid_t(round), label_);
+    if (round >= 0 && alone_) {
+      board_.pass(c_.d);
+      return wcc::link_sample<true>(g_.out, c_.lo, c_.hi, eid_t(round), label_);
+    }
     const wcc::SampleSums s = wcc::sample_phase(board_, c_.d, {label_, &g_.out, round}, c_.lo, c_.hi);
     migrated_ += s.migrated;
     return s.edges;
