@@ -7,10 +7,10 @@
 #include <vector>
 
 #include "apps/registry.h"
-#include "comm/cluster.h"
 #include "comm/gpu_transports.h"
+#include "cpu_cluster/cluster.h"
+#include "runtime/cuda/gpu_plan.h"
 #include "runtime/cuda/gpu_run.cuh"
-#include "runtime/gpu_plan.h"
 #include "topology/gpu_policy.h"
 
 namespace chatty {
@@ -18,7 +18,7 @@ namespace chatty {
 // As one rank of a cluster, the rank's devices go on its GPUs and every
 // record travels through the transport between ranks, staged through host
 // memory (GPUDirect placement is not built; place_gpu_rings in
-// comm/cluster.h reports what a rank would lack for it).
+// cpu_cluster/cluster.h reports what a rank would lack for it).
 template <typename P>
 std::vector<typename P::Value> run_on_gpus(const AppRun& r, const P& prog, AppOutput& out) {
   const ClusterPlace* c = cluster();

@@ -10,9 +10,9 @@
 #include <vector>
 
 #include "apps/registry.h"
-#include "comm/cluster.h"
 #include "comm/transport.h"
-#include "runtime/multi_engine.h"
+#include "cpu_cluster/cluster.h"
+#include "runtime/engine/multi_engine.h"
 
 namespace chatty {
 

@@ -1,6 +1,6 @@
 #include "apps/registry.h"
 
-#include "runtime/status.h"
+#include "runtime/base/status.h"
 
 namespace chatty {
 

@@ -9,12 +9,12 @@
 #include <vector>
 
 #include "apps/validate.h"
-#include "runtime/engine_options.h"
-#include "runtime/exchange_policy.h"
-#include "runtime/graph.h"
-#include "runtime/multi_stats.h"
-#include "runtime/partition.h"
-#include "runtime/vertex_ids.h"
+#include "runtime/base/engine_options.h"
+#include "runtime/engine/exchange_policy.h"
+#include "runtime/engine/multi_stats.h"
+#include "runtime/graph/graph.h"
+#include "runtime/graph/partition.h"
+#include "runtime/graph/vertex_ids.h"
 
 namespace chatty {
 

@@ -7,10 +7,10 @@
 #include <cstdio>
 #include <cstring>
 
-#include "runtime/graph_builder.h"
-#include "runtime/reorder.h"
-#include "runtime/replace_file.h"
-#include "runtime/status.h"
+#include "runtime/base/replace_file.h"
+#include "runtime/base/status.h"
+#include "runtime/graph/graph_builder.h"
+#include "runtime/graph/reorder.h"
 
 namespace chatty {
 

@@ -6,8 +6,8 @@
 #include <vector>
 
 #include "apps/registry.h"
-#include "comm/cluster.h"
-#include "runtime/multi_stats.h"
+#include "cpu_cluster/cluster.h"
+#include "runtime/engine/multi_stats.h"
 
 namespace chatty {
 

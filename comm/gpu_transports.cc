@@ -4,7 +4,7 @@
 #include <utility>
 
 #include "comm/transport_table.h"
-#include "runtime/status.h"
+#include "runtime/base/status.h"
 
 namespace chatty {
 

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "comm/transport.h"
-#include "runtime/engine_options.h"
+#include "runtime/base/engine_options.h"
 
 namespace chatty {
 
@@ -21,7 +21,7 @@ std::unique_ptr<Transport> make_nccl_transport(const std::vector<int>& gpu_of);
 // NCCL's pair rule, known before its communicators are made: distinct GPUs.
 bool nccl_connects(const std::vector<int>& gpu_of, int from, int to);
 
-// GPU devices inside ranks: `between_ranks` (comm/cluster.h) moves every
+// GPU devices inside ranks: `between_ranks` (cpu_cluster/cluster.h) moves every
 // pair's records, read from the devices' send buffers in mapped pinned
 // host memory, and what it delivers to host memory is copied up into the
 // receiving device's slots. It must deliver by re-pointing receive slots

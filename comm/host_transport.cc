@@ -5,7 +5,7 @@
 
 #include "comm/host_transports.h"
 #include "comm/transport_table.h"
-#include "runtime/status.h"
+#include "runtime/base/status.h"
 
 namespace chatty {
 namespace {

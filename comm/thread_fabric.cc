@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "comm/fabric.h"
-#include "runtime/status.h"
+#include "runtime/base/status.h"
 
 namespace chatty {
 namespace {

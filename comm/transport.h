@@ -13,7 +13,7 @@
 #include <string>
 
 #include "comm/mailboxes.h"
-#include "runtime/engine_options.h"
+#include "runtime/base/engine_options.h"
 
 namespace chatty {
 

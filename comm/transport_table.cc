@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "runtime/status.h"
+#include "runtime/base/status.h"
 
 namespace chatty {
 namespace {

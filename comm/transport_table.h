@@ -4,13 +4,13 @@
 // each world checks a choice with check_serves(), the topology policy
 // ranks the GPU world's entries, and every refusal lists the table's names.
 // The factories live with the transports of each world (comm/host,
-// comm/gpu, comm/mpi), which look their entries up here.
+// comm/gpu, cpu_cluster/mpi), which look their entries up here.
 #pragma once
 
 #include <string>
 #include <vector>
 
-#include "runtime/engine_options.h"
+#include "runtime/base/engine_options.h"
 
 namespace chatty {
 

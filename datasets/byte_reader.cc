@@ -9,7 +9,7 @@
 #include <cstring>
 #include <vector>
 
-#include "runtime/status.h"
+#include "runtime/base/status.h"
 
 namespace chatty {
 namespace {

@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "datasets/mapped_file.h"
-#include "runtime/hash.h"
-#include "runtime/status.h"
+#include "runtime/base/hash.h"
+#include "runtime/base/status.h"
 
 namespace chatty {
 namespace {

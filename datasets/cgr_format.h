@@ -23,8 +23,8 @@
 
 #include <string>
 
-#include "runtime/graph.h"
-#include "runtime/vertex_ids.h"
+#include "runtime/graph/graph.h"
+#include "runtime/graph/vertex_ids.h"
 
 namespace chatty {
 

@@ -11,7 +11,7 @@
 #include <memory>
 #include <vector>
 
-#include "runtime/status.h"
+#include "runtime/base/status.h"
 
 namespace chatty {
 namespace {

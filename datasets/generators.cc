@@ -9,11 +9,11 @@
 #include <vector>
 
 #include "datasets/progress.h"
-#include "runtime/graph_builder.h"
-#include "runtime/hash.h"
-#include "runtime/memory.h"
-#include "runtime/parallel.h"
-#include "runtime/status.h"
+#include "runtime/base/hash.h"
+#include "runtime/base/memory.h"
+#include "runtime/base/parallel.h"
+#include "runtime/base/status.h"
+#include "runtime/graph/graph_builder.h"
 
 namespace chatty {
 namespace {

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "runtime/graph.h"
+#include "runtime/graph/graph.h"
 
 namespace chatty {
 

@@ -1,5 +1,5 @@
 // Numbers the ids that occur in an edge list 0..n-1 in ascending order
-// (the input's ids of an "occurring" graph, runtime/vertex_ids.h).
+// (the input's ids of an "occurring" graph, runtime/graph/vertex_ids.h).
 #pragma once
 
 #include <cstdint>

@@ -10,8 +10,8 @@
 #include "datasets/generators.h"
 #include "datasets/text_formats.h"
 #include "datasets/text_source.h"
-#include "runtime/replace_file.h"
-#include "runtime/status.h"
+#include "runtime/base/replace_file.h"
+#include "runtime/base/status.h"
 
 namespace chatty {
 namespace {

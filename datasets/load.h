@@ -8,9 +8,9 @@
 #include <cstdint>
 #include <string>
 
-#include "runtime/graph.h"
-#include "runtime/graph_builder.h"
-#include "runtime/vertex_ids.h"
+#include "runtime/graph/graph.h"
+#include "runtime/graph/graph_builder.h"
+#include "runtime/graph/vertex_ids.h"
 
 namespace chatty {
 
@@ -21,7 +21,7 @@ enum class Format { kAuto, kEdgeList, kDimacs, kMatrixMarket, kMetis, kCgr };
 // and PageRank run on files whose weights SSSP would refuse.
 enum class WeightUse { kNeeded, kIgnored };
 
-// --ids: how an edge list's ids name its vertices (runtime/vertex_ids.h).
+// --ids: how an edge list's ids name its vertices (runtime/graph/vertex_ids.h).
 // auto: positions for GAP's .el/.wel and files that start with a vertex
 // count, the ids that occur for every other edge list (SNAP, KONECT, plain
 // text). DIMACS, Matrix Market and METIS are 1-based by their format.

@@ -8,7 +8,7 @@
 #include <cerrno>
 #include <cstring>
 
-#include "runtime/status.h"
+#include "runtime/base/status.h"
 
 namespace chatty {
 

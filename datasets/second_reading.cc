@@ -15,7 +15,7 @@
 #include <string_view>
 
 #include "datasets/byte_reader.h"
-#include "runtime/status.h"
+#include "runtime/base/status.h"
 
 namespace chatty {
 namespace {

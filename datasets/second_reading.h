@@ -1,6 +1,6 @@
 // --validate's second reading of a text graph file: a plain sequential
 // parser written from the formats' definitions (datasets/text_formats.h,
-// runtime/vertex_ids.h) that shares no code with the loaders' parsers, id
+// runtime/graph/vertex_ids.h) that shares no code with the loaders' parsers, id
 // compaction or graph builder. Only the bytes come through the same
 // decompression. Comparing its graph with the loaded one in the input's ids
 // catches a misread file, which a reference run on the loaded graph could
@@ -12,8 +12,8 @@
 #include <vector>
 
 #include "datasets/load.h"
-#include "runtime/graph.h"
-#include "runtime/vertex_ids.h"
+#include "runtime/graph/graph.h"
+#include "runtime/graph/vertex_ids.h"
 
 namespace chatty {
 

@@ -13,8 +13,8 @@
 
 #include "datasets/load.h"
 #include "datasets/text_source.h"
-#include "runtime/graph.h"
-#include "runtime/vertex_ids.h"
+#include "runtime/graph/graph.h"
+#include "runtime/graph/vertex_ids.h"
 
 namespace chatty {
 

@@ -18,8 +18,8 @@
 
 #include "datasets/progress.h"
 #include "datasets/text_source.h"
-#include "runtime/graph_builder.h"
-#include "runtime/status.h"
+#include "runtime/base/status.h"
+#include "runtime/graph/graph_builder.h"
 
 namespace chatty {
 

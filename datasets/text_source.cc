@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "datasets/mapped_file.h"
-#include "runtime/status.h"
+#include "runtime/base/status.h"
 
 namespace chatty {
 namespace {

@@ -5,7 +5,7 @@
 #include <cstdio>
 #include <string>
 
-#include "runtime/graph.h"
+#include "runtime/graph/graph.h"
 
 namespace chatty {
 

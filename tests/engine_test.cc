@@ -19,10 +19,11 @@
 #include "comm/transport_table.h"
 #include "datasets/load.h"
 #include "kernels/cpu/pull_advance.h"
-#include "runtime/frontier.h"
-#include "runtime/graph_builder.h"
-#include "runtime/reorder.h"
-#include "runtime/status.h"
+#include "runtime/base/frontier.h"
+#include "runtime/base/status.h"
+#include "runtime/graph/graph_builder.h"
+#include "runtime/graph/graph_chunk.h"
+#include "runtime/graph/reorder.h"
 
 namespace chatty {
 namespace {

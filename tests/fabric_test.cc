@@ -10,7 +10,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "comm/cluster.h"
+#include "cpu_cluster/cluster.h"
 
 namespace chatty {
 namespace {

@@ -1,14 +1,14 @@
 // The CUDA backend's decisions that need no GPU: backend selection, device
 // placement (virtual devices), the memory plan and its refusal message, and
 // which transports a placement admits.
-#include "runtime/gpu_plan.h"
+#include "runtime/cuda/gpu_plan.h"
 
 #include <gtest/gtest.h>
 
 #include "datasets/load.h"
+#include "kernels/cuda/gather_plan.h"
+#include "runtime/base/status.h"
 #include "runtime/drivers/traversal.h"
-#include "runtime/gpu_gather_plan.h"
-#include "runtime/status.h"
 
 namespace chatty {
 namespace {

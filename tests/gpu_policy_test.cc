@@ -7,7 +7,7 @@
 #if defined(CHATTY_HAVE_CUDA)
 #include "comm/gpu_transports.h"
 #include "comm/transport_table.h"
-#include "runtime/status.h"
+#include "runtime/base/status.h"
 #include "topology/gpu_policy.h"
 #include "topology/library.h"
 

@@ -11,10 +11,10 @@
 #include "apps/run_app.h"
 #include "comm/transport_table.h"
 #include "datasets/load.h"
-#include "runtime/gpu_plan.h"
-#include "runtime/partition.h"
-#include "runtime/reorder.h"
-#include "runtime/status.h"
+#include "runtime/base/status.h"
+#include "runtime/cuda/gpu_plan.h"
+#include "runtime/graph/partition.h"
+#include "runtime/graph/reorder.h"
 #include "test_util.h"
 
 namespace chatty {

@@ -1,17 +1,17 @@
 // A rank's rows: generated rows equal the whole graph's, a graph of held
 // rows keeps every degree, and boundary and reader marks made from each
 // rank's rows and OR-ed equal the marks made from every row.
-#include "runtime/held_rows.h"
+#include "runtime/graph/held_rows.h"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
 
 #include "datasets/generators.h"
-#include "runtime/graph_builder.h"
-#include "runtime/partition.h"
-#include "runtime/reorder.h"
-#include "runtime/status.h"
+#include "runtime/base/status.h"
+#include "runtime/graph/graph_builder.h"
+#include "runtime/graph/partition.h"
+#include "runtime/graph/reorder.h"
 
 namespace chatty {
 namespace {

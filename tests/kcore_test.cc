@@ -9,7 +9,7 @@
 #include "apps/kcore/reference.h"
 #include "apps/run_app.h"
 #include "datasets/load.h"
-#include "runtime/graph_builder.h"
+#include "runtime/graph/graph_builder.h"
 #include "test_util.h"
 
 namespace chatty {

@@ -15,10 +15,10 @@
 #include "apps/sssp/reference.h"
 #include "apps/wcc/reference.h"
 #include "comm/transport_table.h"
+#include "cpu_cluster/migration/work_migration.h"
 #include "datasets/load.h"
-#include "runtime/graph_chunk.h"
-#include "runtime/partition.h"
-#include "runtime/work_migration.h"
+#include "runtime/graph/graph_chunk.h"
+#include "runtime/graph/partition.h"
 #include "test_util.h"
 
 namespace chatty {

@@ -11,16 +11,16 @@
 #include "apps/bfs/program.h"
 #include "apps/pagerank/program.h"
 #include "apps/sssp/program.h"
-#include "comm/exposed_memory.h"
 #include "comm/fabric.h"
+#include "cpu_cluster/migration/exposed_memory.h"
+#include "cpu_cluster/migration/work_migration.h"
 #include "datasets/generators.h"
-#include "runtime/graph_chunk.h"
+#include "runtime/graph/graph_chunk.h"
+#include "runtime/graph/partition.h"
 #include "runtime/host/claim_pacer.h"
+#include "runtime/host/migration_cache.h"
 #include "runtime/host/remote_gather.h"
 #include "runtime/host/remote_push.h"
-#include "runtime/migration_cache.h"
-#include "runtime/partition.h"
-#include "runtime/work_migration.h"
 
 namespace chatty {
 namespace {

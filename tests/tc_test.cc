@@ -7,7 +7,7 @@
 #include "apps/tc/orient.h"
 #include "apps/tc/reference.h"
 #include "datasets/load.h"
-#include "runtime/reorder.h"
+#include "runtime/graph/reorder.h"
 #include "test_util.h"
 
 namespace chatty {

@@ -8,7 +8,7 @@
 #include <fstream>
 #include <string>
 
-#include "runtime/status.h"
+#include "runtime/base/status.h"
 
 namespace chatty::testing {
 

@@ -2,7 +2,7 @@
 
 #include <dlfcn.h>
 
-#include "runtime/status.h"
+#include "runtime/base/status.h"
 
 namespace chatty::topo::cu {
 namespace {

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "comm/transport.h"
-#include "runtime/engine_options.h"
+#include "runtime/base/engine_options.h"
 #include "topology/model.h"
 
 namespace chatty {

@@ -5,8 +5,8 @@
 #include <fstream>
 #include <sstream>
 
-#include "runtime/cache_dir.h"
-#include "runtime/status.h"
+#include "runtime/base/cache_dir.h"
+#include "runtime/base/status.h"
 
 namespace chatty::topo {
 

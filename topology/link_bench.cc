@@ -10,7 +10,7 @@
 #include <cstdio>
 #include <vector>
 
-#include "runtime/status.h"
+#include "runtime/base/status.h"
 #include "topology/cuda_driver.h"
 #include "topology/probe.h"
 

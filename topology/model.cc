@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <nlohmann/json.hpp>
 
-#include "runtime/hash.h"
-#include "runtime/status.h"
+#include "runtime/base/hash.h"
+#include "runtime/base/status.h"
 
 namespace chatty::topo {
 namespace {

@@ -4,7 +4,7 @@
 #include <cstdio>
 #include <set>
 
-#include "runtime/status.h"
+#include "runtime/base/status.h"
 
 namespace chatty::topo {
 namespace {

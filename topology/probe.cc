@@ -10,7 +10,7 @@
 #include <cstdio>
 #include <fstream>
 
-#include "runtime/status.h"
+#include "runtime/base/status.h"
 #include "topology/cuda_driver.h"
 
 namespace chatty::topo {

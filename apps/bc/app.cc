@@ -11,7 +11,7 @@
 #include "apps/json.h"
 #include "apps/registry.h"
 #include "apps/work_share.h"
-#include "runtime/status.h"
+#include "runtime/base/status.h"
 
 namespace chatty {
 

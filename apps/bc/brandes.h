@@ -13,7 +13,7 @@
 #include <utility>
 #include <vector>
 
-#include "runtime/graph.h"
+#include "runtime/graph/graph.h"
 #include "runtime/host/row_operators.h"
 
 namespace chatty::bc {

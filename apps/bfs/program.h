@@ -3,7 +3,7 @@
 // (direction-optimizing BFS, Beamer et al. SC 2012).
 #pragma once
 
-#include "runtime/program.h"
+#include "runtime/base/program.h"
 
 namespace chatty {
 

@@ -12,9 +12,9 @@
 #include "apps/json.h"
 #include "datasets/generators.h"
 #include "datasets/load.h"
-#include "runtime/partition.h"
-#include "runtime/reorder.h"
-#include "runtime/status.h"
+#include "runtime/base/status.h"
+#include "runtime/graph/partition.h"
+#include "runtime/graph/reorder.h"
 
 DEFINE_string(out, "", "output file for convert/generate (format from its extension)");
 DEFINE_string(out_format, "auto", "output format: auto (by extension), el, gr, mtx or cgr");

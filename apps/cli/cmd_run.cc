@@ -5,8 +5,8 @@
 
 #include "apps/cli/commands.h"
 #include "apps/cli/run_job.h"
-#include "comm/cluster.h"
-#include "runtime/status.h"
+#include "cpu_cluster/cluster.h"
+#include "runtime/base/status.h"
 
 namespace chatty::cli {
 

@@ -6,7 +6,7 @@
 #include "apps/cli/commands.h"
 #include "apps/cli/flags.h"
 #include "comm/transport_table.h"
-#include "runtime/status.h"
+#include "runtime/base/status.h"
 #include "topology/library.h"
 #include "topology/probe.h"
 #include "topology/report.h"

@@ -5,7 +5,7 @@
 #include <cstdio>
 
 #include "comm/transport_table.h"
-#include "runtime/status.h"
+#include "runtime/base/status.h"
 
 DEFINE_string(graph, "kron:16",
               "input: a graph file (.txt .el .wel .edges .snap .gr .mtx .graph .cgr, also gzip/zstd/bzip2), "

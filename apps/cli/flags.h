@@ -4,7 +4,7 @@
 #include <gflags/gflags.h>
 
 #include "datasets/load.h"
-#include "runtime/engine_options.h"
+#include "runtime/base/engine_options.h"
 
 DECLARE_string(graph);
 DECLARE_string(format);

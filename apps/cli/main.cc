@@ -9,8 +9,8 @@
 #include "apps/cli/commands.h"
 #include "apps/cli/flags.h"
 #include "apps/cli/help.h"
-#include "comm/cluster.h"
-#include "runtime/status.h"
+#include "cpu_cluster/cluster.h"
+#include "runtime/base/status.h"
 
 namespace {
 

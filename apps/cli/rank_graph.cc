@@ -5,10 +5,10 @@
 #include <memory>
 
 #include "datasets/generators.h"
-#include "runtime/held_rows.h"
-#include "runtime/parallel.h"
-#include "runtime/partition.h"
-#include "runtime/status.h"
+#include "runtime/base/parallel.h"
+#include "runtime/base/status.h"
+#include "runtime/graph/held_rows.h"
+#include "runtime/graph/partition.h"
 
 namespace chatty::cli {
 namespace {

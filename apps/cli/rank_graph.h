@@ -1,5 +1,5 @@
 // What one rank of a cluster loads: the chunk cuts of the whole run and
-// the rows of its own vertices (runtime/held_rows.h), never the whole
+// the rows of its own vertices (runtime/graph/held_rows.h), never the whole
 // graph where it can avoid it.
 //   kron:/urand:/grid: specs: every rank counts the generated degrees
 //     (one pass, O(|V|) memory), cuts, then generates only the edges that
@@ -15,10 +15,10 @@
 #include <string>
 #include <vector>
 
-#include "comm/cluster.h"
+#include "cpu_cluster/cluster.h"
 #include "datasets/load.h"
-#include "runtime/graph.h"
-#include "runtime/status.h"
+#include "runtime/base/status.h"
+#include "runtime/graph/graph.h"
 
 namespace chatty::cli {
 

@@ -4,9 +4,9 @@
 
 #include <algorithm>
 
-#include "comm/cluster.h"
+#include "cpu_cluster/cluster.h"
 #include "datasets/second_reading.h"
-#include "runtime/status.h"
+#include "runtime/base/status.h"
 
 namespace chatty::cli {
 namespace {

@@ -7,10 +7,10 @@
 
 #include "apps/cli/flags.h"
 #include "apps/cli/rank_graph.h"
-#include "comm/cluster.h"
-#include "runtime/exchange_policy.h"
-#include "runtime/reorder.h"
-#include "runtime/status.h"
+#include "cpu_cluster/cluster.h"
+#include "runtime/base/status.h"
+#include "runtime/engine/exchange_policy.h"
+#include "runtime/graph/reorder.h"
 
 namespace chatty::cli {
 namespace {

@@ -10,8 +10,8 @@
 
 #include "apps/cli/run_setup.h"
 #include "datasets/load.h"
-#include "runtime/graph.h"
-#include "runtime/partition.h"
+#include "runtime/graph/graph.h"
+#include "runtime/graph/partition.h"
 
 namespace chatty::cli {
 

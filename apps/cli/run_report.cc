@@ -2,8 +2,8 @@
 
 #include <string>
 
-#include "comm/cluster.h"
-#include "runtime/status.h"
+#include "cpu_cluster/cluster.h"
+#include "runtime/base/status.h"
 
 namespace chatty::cli {
 

@@ -9,7 +9,7 @@
 
 #include "apps/json.h"
 #include "apps/run_app.h"
-#include "runtime/graph.h"
+#include "runtime/graph/graph.h"
 
 namespace chatty::cli {
 

@@ -14,11 +14,11 @@
 
 #include "apps/cli/flags.h"
 #include "apps/cli/rank_graph.h"
-#include "comm/cluster.h"
 #include "comm/transport.h"
 #include "comm/transport_table.h"
-#include "runtime/hash.h"
-#include "runtime/status.h"
+#include "cpu_cluster/cluster.h"
+#include "runtime/base/hash.h"
+#include "runtime/base/status.h"
 
 DEFINE_string(app, "bfs", "app to run (the list above)");
 DEFINE_int64(source, -1, "BFS/SSSP source vertex (default: lowest id with an out-edge)");

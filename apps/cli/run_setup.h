@@ -8,8 +8,8 @@
 
 #include "apps/run_app.h"
 #include "datasets/load.h"
-#include "runtime/engine_options.h"
-#include "runtime/gpu_plan.h"
+#include "runtime/base/engine_options.h"
+#include "runtime/cuda/gpu_plan.h"
 
 namespace chatty::cli {
 

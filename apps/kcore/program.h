@@ -9,7 +9,7 @@
 
 #include <climits>
 
-#include "runtime/program.h"
+#include "runtime/base/program.h"
 
 namespace chatty {
 

@@ -3,7 +3,7 @@
 // vertices without out-edges is spread uniformly, so ranks sum to 1.
 #pragma once
 
-#include "runtime/program.h"
+#include "runtime/base/program.h"
 
 namespace chatty {
 

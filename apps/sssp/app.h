@@ -3,7 +3,7 @@
 
 #include "apps/registry.h"
 #include "apps/sssp/program.h"
-#include "runtime/status.h"
+#include "runtime/base/status.h"
 
 namespace chatty {
 

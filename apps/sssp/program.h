@@ -3,7 +3,7 @@
 // grow along a path, so the engine runs it ordered (delta-stepping).
 #pragma once
 
-#include "runtime/program.h"
+#include "runtime/base/program.h"
 
 namespace chatty {
 

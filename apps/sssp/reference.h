@@ -5,7 +5,7 @@
 
 #include <vector>
 
-#include "runtime/graph.h"
+#include "runtime/graph/graph.h"
 
 namespace chatty::reference {
 

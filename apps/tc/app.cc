@@ -13,7 +13,7 @@
 #include "apps/tc/orient.h"
 #include "apps/tc/reference.h"
 #include "apps/work_share.h"
-#include "runtime/status.h"
+#include "runtime/base/status.h"
 
 namespace chatty {
 

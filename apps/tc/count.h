@@ -8,7 +8,7 @@
 #include <atomic>
 #include <vector>
 
-#include "runtime/graph.h"
+#include "runtime/graph/graph.h"
 #include "runtime/host/row_operators.h"
 
 namespace chatty::tc {

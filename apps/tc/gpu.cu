@@ -14,7 +14,7 @@
 #include "kernels/cuda/launch.h"
 #include "kernels/cuda/triangles.cuh"
 #include "runtime/cuda/row_devices.cuh"
-#include "runtime/reorder.h"
+#include "runtime/graph/reorder.h"
 
 namespace chatty {
 

@@ -6,7 +6,7 @@
 
 #include <vector>
 
-#include "runtime/graph.h"
+#include "runtime/graph/graph.h"
 
 namespace chatty::tc {
 

@@ -4,7 +4,7 @@
 // faster by union-find (kConnectivity).
 #pragma once
 
-#include "runtime/program.h"
+#include "runtime/base/program.h"
 
 namespace chatty {
 

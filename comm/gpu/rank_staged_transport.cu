@@ -13,7 +13,7 @@
 
 #include "comm/gpu/cuda_buffers.cuh"
 #include "comm/gpu_transports.h"
-#include "runtime/status.h"
+#include "runtime/base/status.h"
 
 namespace chatty {
 namespace {

@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "kernels/cpu/push_advance.h"
-#include "runtime/parallel.h"
+#include "runtime/base/parallel.h"
 
 namespace chatty::cpu {
 

@@ -8,7 +8,7 @@
 #include <cstdint>
 
 #include "kernels/cpu/push_advance.h"
-#include "runtime/parallel.h"
+#include "runtime/base/parallel.h"
 
 namespace chatty::cpu {
 

@@ -8,10 +8,10 @@
 
 #include <atomic>
 
-#include "runtime/frontier.h"
-#include "runtime/graph_chunk.h"
-#include "runtime/parallel.h"
-#include "runtime/run_stats.h"
+#include "runtime/base/csr_view.h"
+#include "runtime/base/frontier.h"
+#include "runtime/base/parallel.h"
+#include "runtime/base/run_stats.h"
 
 namespace chatty::cpu {
 

@@ -10,7 +10,7 @@
 
 #include <cstdint>
 
-#include "runtime/types.h"
+#include "runtime/base/types.h"
 
 namespace chatty::cuda {
 

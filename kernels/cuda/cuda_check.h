@@ -7,7 +7,7 @@
 
 #include <string>
 
-#include "runtime/status.h"
+#include "runtime/base/status.h"
 
 namespace chatty::cuda {
 

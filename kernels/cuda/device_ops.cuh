@@ -8,7 +8,7 @@
 
 #include <cstdint>
 
-#include "runtime/types.h"
+#include "runtime/base/types.h"
 
 namespace chatty::cuda {
 

@@ -11,10 +11,10 @@
 
 #include <cub/block/block_reduce.cuh>
 
+#include "kernels/cuda/gather_plan.h"
 #include "kernels/cuda/launch.h"
 #include "kernels/cuda/traversal.cuh"
-#include "runtime/gpu_gather_plan.h"
-#include "runtime/program.h"
+#include "runtime/base/program.h"
 
 namespace chatty::cuda {
 
@@ -171,7 +171,7 @@ __global__ void hub_finish_kernel(P prog, const vid_t* hubs, ull count, double* 
   add_gather_sums(l1, dangling, c);
 }
 
-// The tiled gather (--gpu_gather=tiled; runtime/gpu_gather_plan.h): a block
+// The tiled gather (--gpu_gather=tiled; kernels/cuda/gather_plan.h): a block
 // per tile of kItems row ends + edges. Every thread loads its kItems/kBlock
 // edges' sources, then their values (all in flight together), finds each
 // edge's row by binary search in the tile's row ends (shared memory), and

@@ -8,7 +8,7 @@
 #pragma once
 
 #include "kernels/cuda/advance.cuh"
-#include "runtime/status_data.h"
+#include "runtime/base/status_data.h"
 
 namespace chatty::cuda {
 

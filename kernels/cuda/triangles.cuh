@@ -11,7 +11,7 @@
 
 #include <cstdint>
 
-#include "runtime/types.h"
+#include "runtime/base/types.h"
 
 namespace chatty::cuda {
 

@@ -18,8 +18,8 @@
 #include "flag_scope.h"
 #include "py_graph.h"
 #include "run_call.h"
-#include "runtime/interrupt.h"
-#include "runtime/status.h"
+#include "runtime/base/interrupt.h"
+#include "runtime/base/status.h"
 
 namespace nb = nanobind;
 using namespace nb::literals;

@@ -4,7 +4,7 @@
 #include <atomic>
 #include <cstring>
 
-#include "runtime/status.h"
+#include "runtime/base/status.h"
 
 namespace chatty::py {
 

@@ -5,8 +5,8 @@
 #include <memory>
 #include <string>
 
-#include "runtime/graph.h"
-#include "runtime/graph_builder.h"
+#include "runtime/graph/graph.h"
+#include "runtime/graph/graph_builder.h"
 
 namespace chatty::py {
 

@@ -1,7 +1,7 @@
 #include "flag_scope.h"
 
 #include "apps/cli/help.h"
-#include "runtime/status.h"
+#include "runtime/base/status.h"
 
 namespace chatty::py {
 

@@ -8,7 +8,7 @@
 
 #include "apps/cli/run_pipeline.h"
 #include "datasets/load.h"
-#include "runtime/graph.h"
+#include "runtime/graph/graph.h"
 
 namespace chatty::py {
 

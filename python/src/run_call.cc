@@ -3,8 +3,8 @@
 #include <new>
 
 #include "flag_scope.h"
-#include "runtime/interrupt.h"
-#include "runtime/status.h"
+#include "runtime/base/interrupt.h"
+#include "runtime/base/status.h"
 
 namespace chatty::py {
 

@@ -9,9 +9,9 @@
 #include <vector>
 
 #include "kernels/cuda/connectivity.cuh"
+#include "runtime/base/hash.h"
 #include "runtime/cuda/gpu_mechanisms.cuh"
 #include "runtime/drivers/connectivity.h"
-#include "runtime/hash.h"
 
 namespace chatty::cuda {
 

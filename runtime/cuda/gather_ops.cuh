@@ -10,7 +10,7 @@
 #include "kernels/cuda/gather.cuh"
 #include "runtime/cuda/gpu_mechanisms.cuh"
 #include "runtime/drivers/gather.h"
-#include "runtime/partition.h"
+#include "runtime/graph/partition.h"
 
 namespace chatty::cuda {
 

@@ -9,10 +9,10 @@
 
 #include "comm/mailboxes.h"
 #include "kernels/cuda/gather.cuh"
+#include "kernels/cuda/gather_plan.h"
 #include "kernels/cuda/launch.h"
 #include "runtime/cuda/device_array.cuh"
-#include "runtime/gpu_gather_plan.h"
-#include "runtime/gpu_plan.h"
+#include "runtime/cuda/gpu_plan.h"
 
 namespace chatty::cuda {
 
@@ -48,7 +48,7 @@ class GpuDevice {
   DeviceArray<vid_t> heavy;                  // gather: owned vertices with kHeavyDegree+ in-edges
   DeviceArray<vid_t> samples, sample_roots;  // WCC: the vertices whose roots vote for the giant
   int group = 32;                            // gather: lanes per vertex
-  // The gather's variant (--gpu_gather; runtime/gpu_gather_plan.h).
+  // The gather's variant (--gpu_gather; kernels/cuda/gather_plan.h).
   GpuGather sum_gather = GpuGather::kTiled;
   DeviceArray<vid_t> bin_list, bin_hubs;  // binned: the lane bins; the hubs (tiled: the split rows)
   std::array<uint64_t, kLaneBins + 1> bin_start{};

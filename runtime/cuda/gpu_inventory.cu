@@ -4,7 +4,7 @@
 #include <cuda_runtime.h>
 #include <dlfcn.h>
 
-#include "runtime/gpu_plan.h"
+#include "runtime/cuda/gpu_plan.h"
 
 namespace chatty {
 

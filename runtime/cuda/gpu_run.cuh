@@ -13,8 +13,8 @@
 #include <variant>
 #include <vector>
 
-#include "comm/cluster.h"
 #include "comm/transport_table.h"
+#include "cpu_cluster/cluster.h"
 #include "runtime/cuda/connectivity_ops.cuh"
 #include "runtime/cuda/gather_ops.cuh"
 #include "runtime/cuda/ordered_ops.cuh"
@@ -23,9 +23,9 @@
 #include "runtime/drivers/gather.h"
 #include "runtime/drivers/ordered.h"
 #include "runtime/drivers/traversal.h"
-#include "runtime/engine.h"
-#include "runtime/multi_stats.h"
-#include "runtime/rank_results.h"
+#include "runtime/engine/engine.h"
+#include "runtime/engine/multi_stats.h"
+#include "runtime/engine/rank_results.h"
 
 namespace chatty::cuda {
 

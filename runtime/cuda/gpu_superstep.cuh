@@ -1,7 +1,7 @@
 // How a GPU device's superstep ends (the GPU counterpart of
-// runtime/device_context.h's sync): per-phase timing by stream events, and
+// runtime/engine/device_context.h's sync): per-phase timing by stream events, and
 // status published by a kernel into mapped pinned host memory (UVA), after
-// which the shared sync (runtime/superstep_sync.h) agrees, exchanges,
+// which the shared sync (runtime/engine/superstep_sync.h) agrees, exchanges,
 // meets and records as on host devices. A device that hits an error still
 // meets the others, flagged, so every device stops at the same sync
 // instead of waiting forever.
@@ -16,8 +16,8 @@
 #include "comm/fabric.h"
 #include "comm/transport.h"
 #include "runtime/cuda/gpu_device.cuh"
-#include "runtime/multi_stats.h"
-#include "runtime/superstep_sync.h"
+#include "runtime/engine/multi_stats.h"
+#include "runtime/engine/superstep_sync.h"
 
 namespace chatty::cuda {
 
@@ -121,7 +121,7 @@ class GpuRun {
 
   // Makes the device's status for `parity` final - the publish kernel
   // writes it to mapped memory after the superstep's one stream
-  // synchronisation - then runs the shared sync (runtime/superstep_sync.h):
+  // synchronisation - then runs the shared sync (runtime/engine/superstep_sync.h):
   // agree, exchange the send buffer for parity ^ 1, meet. Returns every
   // device's status (valid until its next sync).
   const std::vector<DeviceStatus>& sync(GpuDevice& dev, int parity, bool ok, Clock& clk, const SlotSources& slots,

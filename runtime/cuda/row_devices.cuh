@@ -17,10 +17,10 @@
 #include <vector>
 
 #include "kernels/cuda/cuda_check.h"
+#include "runtime/base/status.h"
 #include "runtime/cuda/device_array.cuh"
-#include "runtime/gpu_plan.h"
-#include "runtime/graph.h"
-#include "runtime/status.h"
+#include "runtime/cuda/gpu_plan.h"
+#include "runtime/graph/graph.h"
 
 namespace chatty::cuda {
 

@@ -9,7 +9,7 @@
 #include <utility>
 #include <vector>
 
-#include "runtime/status_data.h"
+#include "runtime/base/status_data.h"
 
 namespace chatty {
 

@@ -26,7 +26,7 @@
 #pragma once
 
 #include "runtime/drivers/agreed.h"
-#include "runtime/superstep_decisions.h"
+#include "runtime/engine/superstep_decisions.h"
 
 namespace chatty {
 

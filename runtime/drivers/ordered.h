@@ -13,8 +13,8 @@
 #include <algorithm>
 #include <vector>
 
+#include "runtime/base/program.h"
 #include "runtime/drivers/agreed.h"
-#include "runtime/program.h"
 
 namespace chatty {
 

@@ -19,11 +19,11 @@
 #include <algorithm>
 #include <vector>
 
+#include "runtime/base/engine_options.h"
+#include "runtime/base/program.h"
 #include "runtime/drivers/agreed.h"
-#include "runtime/engine_options.h"
-#include "runtime/graph.h"
-#include "runtime/program.h"
-#include "runtime/superstep_decisions.h"
+#include "runtime/engine/superstep_decisions.h"
+#include "runtime/graph/graph.h"
 
 namespace chatty {
 

@@ -8,13 +8,13 @@
 #include <memory>
 #include <vector>
 
+#include "cpu_cluster/migration/work_migration.h"
 #include "kernels/cpu/union_find.h"
-#include "runtime/device_context.h"
+#include "runtime/base/hash.h"
 #include "runtime/drivers/connectivity.h"
-#include "runtime/graph_chunk.h"
-#include "runtime/hash.h"
+#include "runtime/engine/device_context.h"
+#include "runtime/graph/graph_chunk.h"
 #include "runtime/host/wcc_forest.h"
-#include "runtime/work_migration.h"
 
 namespace chatty::host {
 

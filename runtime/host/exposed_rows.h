@@ -7,7 +7,7 @@
 #include <cstddef>
 #include <cstring>
 
-#include "runtime/graph_chunk.h"
+#include "runtime/graph/graph_chunk.h"
 
 namespace chatty::host {
 

@@ -22,13 +22,13 @@
 #include <cmath>
 #include <memory>
 
+#include "cpu_cluster/migration/work_migration.h"
 #include "kernels/cpu/gather_pull.h"
-#include "runtime/device_context.h"
+#include "runtime/base/status.h"
 #include "runtime/drivers/gather.h"
-#include "runtime/graph_chunk.h"
+#include "runtime/engine/device_context.h"
+#include "runtime/graph/graph_chunk.h"
 #include "runtime/host/remote_gather.h"
-#include "runtime/status.h"
-#include "runtime/work_migration.h"
 
 namespace chatty::host {
 

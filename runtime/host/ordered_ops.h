@@ -10,11 +10,11 @@
 #include <memory>
 #include <vector>
 
-#include "runtime/device_context.h"
 #include "runtime/drivers/ordered.h"
-#include "runtime/graph_chunk.h"
+#include "runtime/engine/device_context.h"
+#include "runtime/engine/migrating_push.h"
+#include "runtime/graph/graph_chunk.h"
 #include "runtime/host/traversal_ops.h"
-#include "runtime/migrating_push.h"
 
 namespace chatty::host {
 

@@ -21,16 +21,16 @@
 #include <memory>
 #include <vector>
 
-#include "comm/exposed_memory.h"
+#include "cpu_cluster/migration/exposed_memory.h"
 #include "kernels/cpu/push_advance.h"
-#include "runtime/frontier.h"
-#include "runtime/graph_chunk.h"
+#include "runtime/base/frontier.h"
+#include "runtime/base/status.h"
+#include "runtime/base/status_data.h"
+#include "runtime/graph/graph_chunk.h"
+#include "runtime/graph/partition.h"
 #include "runtime/host/claim_pacer.h"
 #include "runtime/host/exposed_rows.h"
-#include "runtime/migration_cache.h"
-#include "runtime/partition.h"
-#include "runtime/status.h"
-#include "runtime/status_data.h"
+#include "runtime/host/migration_cache.h"
 
 namespace chatty::host {
 

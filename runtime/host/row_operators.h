@@ -13,8 +13,8 @@
 #include <tuple>
 #include <vector>
 
-#include "runtime/graph.h"
-#include "runtime/multi_stats.h"
+#include "runtime/engine/multi_stats.h"
+#include "runtime/graph/graph.h"
 
 namespace chatty::host {
 

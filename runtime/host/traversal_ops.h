@@ -10,11 +10,11 @@
 #include <vector>
 
 #include "kernels/cpu/pull_advance.h"
-#include "runtime/device_context.h"
 #include "runtime/drivers/traversal.h"
-#include "runtime/graph_chunk.h"
+#include "runtime/engine/device_context.h"
+#include "runtime/engine/migrating_push.h"
+#include "runtime/graph/graph_chunk.h"
 #include "runtime/host/remote_push.h"
-#include "runtime/migrating_push.h"
 
 namespace chatty::host {
 

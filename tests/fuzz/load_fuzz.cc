@@ -8,7 +8,7 @@
 #include <string>
 
 #include "datasets/load.h"
-#include "runtime/status.h"
+#include "runtime/base/status.h"
 
 // Text with an 8-digit number implies a graph of 10^7+ vertices: valid, but
 // building it takes longer than the fuzzer's per-input timeout (the memory

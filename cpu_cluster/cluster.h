@@ -1,0 +1,173 @@
+// The inter-node layer's seam: a process is one rank of a cluster when an
+// MPI launcher (mpirun, srun) started it, and the whole run otherwise. A
+// rank drives `local` consecutive devices of the run's R x local; devices
+// of one rank share memory, devices of different ranks reach each other
+// only through the Fabric and Transport made here (MPI-3 one-sided
+// operations on windows, passive target).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "comm/fabric.h"
+#include "comm/transport.h"
+#include "runtime/base/engine_options.h"
+#include "runtime/base/status.h"
+
+namespace chatty {
+
+struct ClusterPlace {
+  int rank = 0, ranks = 1;
+  int local = 1;  // devices per rank
+  int devices() const { return ranks * local; }
+  int first() const { return rank * local; }
+  int rank_of(int d) const { return d / local; }
+};
+
+// Whether a launcher's environment names this process a rank of several
+// (OpenMPI, MPICH/Hydra, PMIx, Slurm).
+bool launched_as_ranks();
+
+// This rank's index among the ranks its launcher placed on the same node
+// (OpenMPI, MPICH/Hydra, PMIx, Slurm), 0 when none says: ranks of one node
+// put their GPU devices on different GPUs by it.
+int node_local_rank();
+
+// Whether this build has the MPI layer.
+bool cluster_built();
+
+// MPI for the process's lifetime: initialised on the first call when
+// launched_as_ranks() (with MPI_THREAD_MULTIPLE: every device's driving
+// thread issues one-sided operations), finalised at exit. Null when the
+// process runs alone. Throws chatty::Error when launched as ranks by a
+// build without MPI, or when MPI lacks thread support.
+const ClusterPlace* cluster_start(int local_devices);
+const ClusterPlace* cluster();
+
+// Watches the other ranks from a thread of this one (cpu_cluster/mpi/rank_watchdog.h):
+// a rank not seen for `timeout_s` seconds (stopped, hung) is named and the
+// job ends. A collective; 0 turns it off.
+void cluster_watch(double timeout_s);
+
+// Ends the whole job after an error on this rank: the others may be
+// waiting in a collective and would never see the error line.
+[[noreturn]] void cluster_abort(int code);
+
+// The rank's devices and the others: barrier and status all-gather by MPI
+// collectives (one thread per rank), worklist words in an MPI window.
+// With Net::kVerbs, over rdma-core verbs instead (throws without a device
+// or a build without libibverbs).
+std::unique_ptr<Fabric> make_cluster_fabric(const ClusterPlace& place, Net net);
+
+// The transport between ranks that --comm names:
+//   mpi_ring (also auto): batches of at most `batch_bytes` streamed through
+//     `lanes` rings (one per thread of the sender's team) sharing
+//     `ring_bytes` per pair of devices on different ranks, and a pair's
+//     records under `small_bytes` a superstep as one two-sided message;
+//   mpi_put: records by MPI_Put into the receivers' windows, where each
+//     (receiver, sender) slot holds `slot_records` records of `item_bytes`
+//     and a sender with more fails the run at the next sync;
+//   mpi_alltoallv: the two-sided baseline;
+//   with Net::kVerbs and comm auto, RDMA WRITE into slots as mpi_put's.
+// Throws chatty::Error for any other.
+std::unique_ptr<Transport> make_cluster_transport(const ClusterPlace& place, Comm comm, Net net, size_t slot_records,
+                                                  size_t item_bytes, size_t ring_bytes = size_t(2) << 20,
+                                                  size_t batch_bytes = size_t(64) << 10,
+                                                  size_t small_bytes = size_t(32) << 10, int lanes = 1);
+
+// Rank 0 receives every rank's block of `values` (ranks own consecutive
+// vertex ranges: [begin[r], begin[r + 1])) into its own array.
+void cluster_gather(void* values, size_t item_bytes, const uint64_t* begin);
+
+// Every rank receives every rank's block of `values`, as cluster_gather
+// lays them out.
+void cluster_allgather(void* values, size_t item_bytes, const uint64_t* begin);
+
+// Bitwise OR of `bytes` bytes over every rank, in place on each.
+void cluster_or(void* values, size_t bytes);
+
+// Element-wise sums of `n` values over every rank, in place on each (the
+// per-vertex results of apps whose ranks split the work, not the graph).
+void cluster_sum(uint64_t* values, size_t n);
+void cluster_sum(double* values, size_t n);
+
+// A collective after work that may fail on some ranks only: returns the
+// error of the lowest rank that has one, "rank R: " first unless every
+// rank had it, the same text on every rank; or "" when none has. Without a
+// cluster, returns `mine`.
+std::string cluster_agree_error(const std::string& mine);
+
+// An error every rank of the cluster holds (from cluster_agree_error), so
+// that rank 0 alone prints it.
+class AgreedError : public Error {
+ public:
+  using Error::Error;
+};
+
+// Throws AgreedError(cluster_agree_error(mine)) when any rank has an error.
+void cluster_throw_agreed(const std::string& mine);
+
+// RDMA devices for the verbs data path: their names, or why there are none
+// (this machine's kernel has no InfiniBand support: ibv_get_device_list
+// fails with ENOSYS). Ranks exchange through MPI either way; the verbs path
+// is not built yet.
+struct RdmaProbe {
+  std::string devices;  // comma-separated, empty when none
+  std::string reason;   // why none, empty when some
+};
+RdmaProbe probe_rdma();
+
+// Where the records of GPU devices inside ranks wait between ranks, and
+// why. GPUDirect RDMA would let a NIC write them straight into GPU memory
+// (ibv_reg_mr on device memory with the nvidia-peermem module, or a
+// dma-buf of it), which needs an RDMA device, the kernel's support for
+// registering GPU memory and the verbs data path; ranks here exchange
+// through MPI windows in host memory, so the records are staged through
+// pinned host memory, and `why` names the first condition this rank lacks.
+struct GpuRingPlacement {
+  std::string where;  // "pinned host memory (staged)"
+  std::string why;
+};
+// `rdma`: probe_rdma() of this rank.
+GpuRingPlacement place_gpu_rings(const RdmaProbe& rdma, Net net);
+
+// The RDMA thesis's small/large switch for mpi_ring: a pair's records under
+// `bytes` a superstep go as one two-sided message, larger ones stream
+// through the ring. A collective: rank 0 looks the cluster up in the cache
+// file cluster_switch.json (runtime/base/cache_dir.h, beside the topology
+// cache) under its fingerprint (MPI library, one-sided component, hosts
+// and ranks per host); when it is not there, or with `measure_again`,
+// ranks 0 and its first partner on another host (else rank 1) time both
+// paths for 256 B .. 1 MB and rank 0 caches the result. `how` says which.
+struct SwitchPoint {
+  size_t bytes = 0;
+  std::string how;
+};
+SwitchPoint cluster_switch_point(bool measure_again);
+
+// The MPI operations a rank issues in a run, by kind and target rank (what
+// --json reports as rank_mpi_ops): puts, gets, atomics (accumulate-class
+// operations, compare-and-swap), flushes, two-sided sends and receives,
+// and collectives. A collective or a flush of a whole window counts once,
+// against the issuing rank itself. The rank watchdog's beats are not the
+// run's traffic and are not counted.
+enum class MpiOp : int { kPut, kGet, kAtomic, kFlush, kSend, kRecv, kCollective };
+constexpr int kMpiOps = 7;
+const char* mpi_op_name(MpiOp op);  // "put", "get", ...
+// Zeroes this rank's counts: where a run's timed part begins.
+void cluster_reset_ops();
+// This rank's counts since the reset, [target rank * kMpiOps + op]; empty
+// without a cluster.
+std::vector<uint64_t> cluster_ops();
+
+// The largest of every rank's `value`; a collective.
+double cluster_max(double value);
+
+// The ranks whose `value` differs from rank 0's, ascending (every rank gets
+// the same list); a collective. Empty without a cluster.
+std::vector<int> cluster_ranks_differing(uint64_t value);
+
+}  // namespace chatty

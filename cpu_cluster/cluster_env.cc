@@ -1,0 +1,33 @@
+// Whether a launcher started this process as one of several ranks: the
+// environment each launcher sets for its processes, and where a rank
+// stands among the ranks of its node.
+#include <algorithm>
+#include <cstdlib>
+#include <string>
+
+#include "cpu_cluster/cluster.h"
+
+namespace chatty {
+
+bool launched_as_ranks() {
+  for (const char* var : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_SIZE", "MPI_LOCALNRANKS", "SLURM_NTASKS"}) {
+    const char* v = std::getenv(var);
+    if (v && std::atoi(v) > 1) return true;
+  }
+  return false;
+}
+
+int node_local_rank() {
+  for (const char* var : {"OMPI_COMM_WORLD_LOCAL_RANK", "MPI_LOCALRANKID", "PMIX_LOCAL_RANK", "SLURM_LOCALID"}) {
+    const char* v = std::getenv(var);
+    if (v && *v) return std::max(0, std::atoi(v));
+  }
+  return 0;
+}
+
+const char* mpi_op_name(MpiOp op) {
+  static const char* const names[kMpiOps] = {"put", "get", "atomic", "flush", "send", "recv", "collective"};
+  return names[int(op)];
+}
+
+}  // namespace chatty

@@ -1,0 +1,63 @@
+// Memory a device exposes to devices of other ranks, for work migration
+// across ranks (RGraph, section 5.2): a thief reads the structure and
+// the source values of a busy device's blocks, and writes their results
+// back, by one-sided operations that the owner takes no part in. Each
+// device has one region; a peer addresses it by byte offsets. In a cluster
+// the regions are an MPI window (one per rank, passive target); in one
+// process they are plain memory, so the protocol runs in unit tests.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "cpu_cluster/cluster.h"
+
+namespace chatty {
+
+class ExposedMemory {
+ public:
+  virtual ~ExposedMemory() = default;
+
+  // A fixed selection of items of one size in a region (the in-neighbours
+  // a block reads), made once and read as often as wanted: over MPI, an
+  // indexed datatype, so one get fetches them all.
+  class Pattern {
+   public:
+    virtual ~Pattern() = default;
+    virtual size_t count() const = 0;
+  };
+
+  // Device d's region, for a device of this process.
+  virtual std::byte* local(int d) = 0;
+
+  // Reads `bytes` at `offset` of device `owner`'s region into `into`.
+  virtual void get(int owner, size_t offset, void* into, size_t bytes) = 0;
+  // Items `items[i]` (in units of `item_bytes`, from `offset`), packed.
+  virtual std::unique_ptr<Pattern> pattern(const uint32_t* items, size_t count, size_t item_bytes) = 0;
+  virtual void get(int owner, size_t offset, const Pattern& p, void* into) = 0;
+  virtual void put(int owner, size_t offset, const void* from, size_t bytes) = 0;
+
+  // Completes the caller's gets and puts to `owner`: what was got has
+  // landed, and what was put is in the owner's region before anything the
+  // caller does next (the fetch-and-add that reports the block done).
+  virtual void complete(int owner) = 0;
+
+  // The owner, around its own accesses: its stores become visible to
+  // peers' gets, and peers' completed puts to its loads.
+  virtual void sync() = 0;
+};
+
+// Every rank, collectively: regions of `bytes[i]` for its local device i,
+// in one MPI window. The window lives until the process exits and serves
+// the next call with the same sizes on every rank (the runs of a
+// --repeat), so neither making nor freeing it falls in a run. Throws
+// chatty::Error in a build without MPI.
+ExposedMemory& cluster_exposed(const ClusterPlace& place, const std::vector<size_t>& bytes);
+
+// One process: regions of `bytes[d]` for devices 0..D-1, read and written
+// by memcpy.
+std::unique_ptr<ExposedMemory> make_local_exposed(const std::vector<size_t>& bytes);
+
+}  // namespace chatty

@@ -1,0 +1,321 @@
+// Work migration between host devices (RGraph, section 5.2). A
+// superstep ends at a barrier, so a device slowed by anything - a busier
+// chunk, or on a shared machine a core taken by another tenant - holds every
+// other device idle. Each device therefore splits its owned work into
+// blocks on a worklist: its own threads grab blocks from the front (work
+// grabbing), and a device that has run out of blocks takes blocks from the
+// back of a peer's worklist and computes them against that peer's data, as
+// RGraph's migrating node reads a busy node's worklist counters and takes
+// migrate_block tasks at a time. What a migrated block gathers is summed
+// into the helper's own status (L1 change, dangling mass, edges); what it
+// writes lands in the owner's arrays, which the owner reads only after every
+// block it published is done.
+//
+// Host devices share memory, so a peer's arrays are read in place; on GPUs
+// the same protocol would need peer access, and the GPU superstep does not
+// use it.
+#pragma once
+
+#include <omp.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <thread>
+#include <type_traits>
+#include <vector>
+
+#include "comm/fabric.h"
+#include "runtime/base/engine_options.h"
+#include "runtime/base/types.h"
+
+namespace chatty {
+
+// One device's blocks for one phase of a superstep, kept in five shared
+// words of the owner on the fabric (comm/fabric.h): the span, which every
+// grab contends for, in a reservation of its own, and the four fields a
+// grab reads after winning in another. A peer claims blocks
+// by atomics on the owner's words, as RGraph's migrating node does with
+// RDMA FETCH_AND_ADD. The front and back counters share a word, so a grab
+// from either end is one compare-and-swap and the two ends can never hand
+// out the same block. The owner opens the next phase only after every
+// block of the last one is done, so a peer that wins a block reads the
+// phase's fields (and task) after its grab, and they stay put until it
+// finishes the block: a peer never needs to know which phase the owner is
+// in.
+class Worklist {
+ public:
+  // The worklist of device `owner`: its span is word `span`, the other
+  // fields words [fields, fields + kFields).
+  static constexpr int kFields = 4;
+  Worklist(Fabric& f, int owner, int span, int fields) : f_(f), owner_(owner), span_(span), w_(fields) {}
+
+  // Owner, once the last phase's blocks are all done: blocks of `block`
+  // vertices over [lo, hi). Everything the owner wrote before this call
+  // (the task its peers will read) is visible to a peer that wins a block.
+  // Peers take blocks only while more than `keep` are left, peers on
+  // other ranks while more than `remote_keep` are (RGraph's
+  // migrate_threshold): the owner finishes the last few itself.
+  void open(vid_t lo, vid_t hi, vid_t block, uint32_t keep = 0, uint32_t remote_keep = 0) {
+    const uint32_t blocks = uint32_t((uint64_t(hi - lo) + block - 1) / block);
+    f_.store(owner_, w_ + kKeep, uint64_t(remote_keep) << 32 | keep);
+    f_.store(owner_, w_ + kRange, uint64_t(lo) << 32 | hi);
+    f_.store(owner_, w_ + kShape, uint64_t(block) << 32 | blocks);
+    f_.store(owner_, w_ + kDone, 0);
+    f_.store(owner_, span_, blocks);  // last: a grab that sees it sees the rest
+  }
+
+  // The owner's threads: the next blocks from the front, a `spread`-th of
+  // those left and at least one (guided: each grab is a round trip on the
+  // words, which on a rank's fabric is an MPI atomic even to itself, while
+  // the last blocks still go one at a time to whoever is free); returns
+  // how many, 0 for none.
+  uint32_t grab_front(vid_t& lo, vid_t& hi, uint32_t spread) { return grab(true, false, spread, 0, lo, hi); }
+
+  // A peer: up to `take` blocks from the back (consecutive: one range),
+  // while more than the owner keeps from such a peer (`remote`: on another
+  // rank), and more than `left`, are left; returns how many, 0 for none.
+  // The threshold is read before the grab, so it may be the last phase's:
+  // it only decides whether to try.
+  uint32_t grab_back(vid_t& lo, vid_t& hi, uint32_t take = 1, bool remote = false, uint32_t left = 0) {
+    return grab(false, remote, take, left, lo, hi);
+  }
+
+  // Whoever computed `blocks` blocks: publishes its writes to the owner.
+  void finish(uint32_t blocks = 1) { f_.fetch_add(owner_, w_ + kDone, blocks); }
+
+  // Owner, after its threads ran out of blocks: waits for the blocks peers
+  // took (they are short, so spinning is brief; yielding keeps an
+  // oversubscribed machine - more devices than cores - moving).
+  void wait_done() const {
+    const uint64_t blocks = uint32_t(f_.load(owner_, w_ + kShape));
+    for (int spins = 0; f_.load(owner_, w_ + kDone) < blocks; ++spins)
+      if (spins > 64) std::this_thread::yield();
+  }
+
+ private:
+  enum : int { kDone, kKeep, kRange, kShape };  // the span: front << 32 | back, in blocks
+
+  uint32_t grab(bool front, bool remote, uint32_t take, uint32_t left, vid_t& lo, vid_t& hi) {
+    uint64_t s = f_.load(owner_, span_);
+    for (;;) {
+      const uint32_t f = uint32_t(s >> 32), b = uint32_t(s);
+      if (f >= b) return 0;
+      uint32_t n = 1;
+      if (front) {
+        n = std::max<uint32_t>(1, (b - f) / std::max<uint32_t>(take, 1));
+      } else {
+        const uint64_t keeps = f_.load(owner_, w_ + kKeep);
+        const uint32_t keep = std::max(left, remote ? uint32_t(keeps >> 32) : uint32_t(keeps));
+        if (b - f <= keep) return 0;
+        n = std::min(take, b - f - keep);
+      }
+      const uint32_t taken = front ? f : b - n;
+      const uint64_t next = front ? s + (uint64_t(n) << 32) : s - n;
+      if (f_.compare_exchange(owner_, span_, s, next)) {
+        const uint64_t range = f_.load(owner_, w_ + kRange);
+        const uint64_t block = f_.load(owner_, w_ + kShape) >> 32;
+        lo = vid_t(range >> 32) + vid_t(uint64_t(taken) * block);
+        hi = vid_t(std::min<uint64_t>(uint64_t(lo) + uint64_t(n) * block, uint32_t(range)));
+        return n;
+      }
+    }
+  }
+
+  Fabric& f_;
+  const int owner_;
+  const int span_, w_;
+};
+
+// How peers on other ranks take blocks, the same for every board of a run:
+// `take` blocks a claim (RGraph's migrate_block), while the owner has more
+// than `keep` left (its migrate_threshold: a remote block costs a round
+// trip, so the owner keeps more of its last blocks from them than from its
+// local peers).
+struct RemoteClaims {
+  uint32_t take = 4, keep = 8;
+};
+
+// Every device's worklist and the task a peer needs to compute its blocks
+// (pointers to the owner's arrays), shared by the devices of one run.
+// Peers on other ranks cannot follow those pointers: a family that lets
+// them help passes run() a `remote` computation, which fetches what a
+// block needs through exposed memory (cpu_cluster/migration/exposed_memory.h):
+//   void operator()(int owner, vid_t lo, vid_t hi, Acc& acc);  // computes and returns them
+//   uint32_t keep(int owner, uint32_t take) const;              // blocks owner must have left for a claim
+//   bool try_now(int owner);                                     // whether to try owner in this phase
+//   void tried(int owner, bool claimed);                         // what the try gave
+template <typename Task>
+class MigrationBoard {
+ public:
+  using Remote = RemoteClaims;
+
+  // Reserves the worklists' words on the fabric: before the devices start.
+  MigrationBoard(Fabric& f, bool enabled, Remote remote = {}, Straggler slow = {})
+      : fabric_(f), enabled_(enabled), remote_(remote), slow_(slow) {
+    const int span = f.reserve_words(1), fields = f.reserve_words(Worklist::kFields);
+    slots_.reserve(size_t(f.devices()));
+    for (int d = 0; d < f.devices(); ++d) slots_.emplace_back(f, d, span, fields);
+  }
+
+  bool enabled() const { return enabled_; }
+  // Whether a phase of `blocks` blocks whose owner keeps `keep` of them
+  // from its local peers leaves any for peers on other ranks.
+  bool claimable(uint32_t blocks, uint32_t keep) const { return enabled_ && blocks > std::max(keep, remote_.keep); }
+  int devices() const { return int(slots_.size()); }
+
+  // Owner d publishes its task and opens its blocks of [lo, hi); the last
+  // phase's blocks must all be done (wait_done). Its last `keep` blocks
+  // stay its own; from peers on other ranks too unless `local_only`, which
+  // leaves them the run's migrate_threshold alone.
+  void open(int d, const Task& task, vid_t lo, vid_t hi, vid_t block, uint32_t keep = 0, bool local_only = false) {
+    Slot& s = slots_[size_t(d)];
+    s.task = task;
+    if (lone()) {  // no peer reads the words: the team splits the blocks as an OpenMP loop would
+      s.lo = lo, s.hi = hi, s.block = block;
+      return;
+    }
+    s.list.open(lo, hi, block, keep, local_only ? remote_.keep : std::max(keep, remote_.keep));
+    std::atomic_ref<uint64_t>(s.opened).fetch_add(1, std::memory_order_release);
+  }
+
+  // Every device opens or passes every phase of a board (the devices run
+  // their steps in lockstep), so a peer whose own blocks end first waits
+  // for an owner that has not opened the phase yet (still merging or
+  // building its frontier), up to kOpenWait, instead of leaving for the
+  // barrier where it would wait anyway (RGraph's idle node keeps watching
+  // the busy one's worklist). pass(d): device d runs this phase's blocks
+  // without the board; its peers find the phase open and empty.
+  void pass(int d) {
+    if (lone()) return;
+    Slot& s = slots_[size_t(d)];
+    s.list.open(0, 0, 1, 0, 0);
+    std::atomic_ref<uint64_t>(s.opened).fetch_add(1, std::memory_order_release);
+  }
+
+  // No computation for peers on other ranks: they do not help.
+  struct NoRemote {
+    template <typename Acc>
+    void operator()(int, vid_t, vid_t, Acc&) {}
+    uint32_t keep(int, uint32_t) const { return 0; }
+  };
+
+  // Runs work(task, lo, hi, acc) on the calling thread over device d's
+  // blocks, then (if enabled) over blocks taken from its peers in this
+  // process, in ring order from d + 1, with the task of whatever phase
+  // each peer is in; then, given `remote` and when `remote_thread`, over
+  // blocks of peers on other ranks: (*remote)(peer, lo, hi, acc).
+  // acc.migrated counts the vertices computed for peers, and
+  // acc.remote_blocks the blocks taken from other ranks. Every thread of
+  // device d's team calls this; the owner then calls wait_done(d) before it
+  // reads what its blocks wrote.
+  template <typename Acc, typename Work, typename RemoteWork = NoRemote>
+  void run(int d, Acc& acc, Work work, RemoteWork* remote = nullptr, bool remote_thread = true) {
+    Slot& own = slots_[size_t(d)];
+    if (lone()) {
+      if (omp_get_num_threads() == 1) {  // alone: one call over every block, no scheduler in between
+        if (own.lo < own.hi) work(own.task, own.lo, own.hi, acc);
+        return;
+      }
+      // An orphaned loop: it binds to the calling team.
+      const int64_t blocks = (int64_t(own.hi) - int64_t(own.lo) + own.block - 1) / own.block;
+#pragma omp for schedule(dynamic, 1) nowait
+      for (int64_t b = 0; b < blocks; ++b)
+        work(own.task, own.lo + vid_t(b) * own.block, std::min<vid_t>(own.hi, own.lo + vid_t(b + 1) * own.block), acc);
+      return;
+    }
+    vid_t lo, hi;
+    const bool slowed = slow_.slows(d);
+    const uint32_t spread = kSpread * uint32_t(omp_get_num_threads());
+    while (const uint32_t blocks = own.list.grab_front(lo, hi, spread)) {
+      if (slowed) std::this_thread::sleep_for(std::chrono::microseconds(uint64_t(slow_.pause_us) * blocks));
+      work(own.task, lo, hi, acc);
+      own.list.finish(blocks);
+    }
+    if (!enabled_) return;
+    const int P = devices();
+    const uint64_t phase = std::atomic_ref<uint64_t>(own.opened).load(std::memory_order_acquire);
+    for (int i = 1; i < P; ++i) {
+      const int p = (d + i) % P;
+      if (!fabric_.shares_memory(d, p)) continue;
+      Slot& peer = slots_[size_t(p)];
+      const double until = omp_get_wtime() + kOpenWait;
+      while (std::atomic_ref<uint64_t>(peer.opened).load(std::memory_order_acquire) < phase && omp_get_wtime() < until)
+        std::this_thread::yield();
+      while (peer.list.grab_back(lo, hi)) {
+        work(peer.task, lo, hi, acc);  // read after the grab: the phase's task
+        acc.migrated += hi - lo;
+        peer.list.finish();
+      }
+    }
+    if constexpr (!std::is_same_v<RemoteWork, NoRemote>) {
+      if (!remote || !remote_thread) return;
+      for (int i = 1; i < P; ++i) {
+        const int p = (d + i) % P;
+        if (fabric_.shares_memory(d, p)) continue;
+        if (!remote->try_now(p)) continue;
+        Slot& peer = slots_[size_t(p)];
+        bool claimed = false;
+        while (const uint32_t blocks =
+                   peer.list.grab_back(lo, hi, remote_.take, /*remote=*/true, remote->keep(p, remote_.take))) {
+          (*remote)(p, lo, hi, acc);
+          acc.migrated += hi - lo;
+          acc.remote_blocks += blocks;
+          peer.list.finish(blocks);
+          claimed = true;
+        }
+        remote->tried(p, claimed);
+      }
+    }
+  }
+
+  void wait_done(int d) const {
+    if (!lone()) slots_[size_t(d)].list.wait_done();  // alone, the team's loop ends when its blocks do
+  }
+
+  // run() on every thread of device d's team, their sums added into acc
+  // (Acc has +=), then wait_done(d). One thread of the team helps peers on
+  // other ranks: `remote` need not be thread-safe.
+  template <typename Acc, typename Work, typename RemoteWork = NoRemote>
+  void run_team(int d, Acc& acc, Work work, RemoteWork* remote = nullptr) {
+    if (omp_get_max_threads() == 1) {
+      run(d, acc, work, remote);
+    } else {
+#pragma omp parallel
+      {
+        Acc mine;
+        run(d, mine, work, remote, omp_get_thread_num() == 0);
+#pragma omp critical(chatty_migration_sums)
+        acc += mine;
+      }
+    }
+    wait_done(d);
+  }
+
+ private:
+  // An owner's thread takes at most a kSpread-th of its team's share of
+  // the blocks left: peers still find most of a slow owner's blocks.
+  static constexpr uint32_t kSpread = 8;
+  // The longest a peer waits for an owner to open a phase (seconds): a
+  // frontier's build is short, and a board whose devices did not all
+  // open a phase must not hold its peers for long.
+  static constexpr double kOpenWait = 2e-3;
+  // The run's only device: its blocks need no words on the fabric.
+  bool lone() const { return slots_.size() == 1; }
+
+  struct alignas(64) Slot {
+    Slot(Fabric& f, int d, int span, int fields) : list(f, d, span, fields) {}
+    Worklist list;
+    Task task{};
+    vid_t lo = 0, hi = 0, block = 1;  // a lone device's blocks
+    uint64_t opened = 0;              // phases its owner opened (atomic_ref: read by its peers)
+  };
+  std::vector<Slot> slots_;
+  Fabric& fabric_;
+  bool enabled_;
+  Remote remote_;
+  Straggler slow_;
+};
+
+}  // namespace chatty

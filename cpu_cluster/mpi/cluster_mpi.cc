@@ -1,0 +1,304 @@
+// The inter-node layer over MPI-3 one-sided operations (passive target:
+// every window is locked for all ranks once, and each operation completes
+// with a flush). One box runs OpenMPI's `osc sm` component (its default
+// `osc rdma` crashes on 64-bit compare-and-swap over shared memory);
+// clusters run `osc ucx`.
+#include <mpi.h>
+
+#include <algorithm>
+#include <barrier>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+#include <vector>
+
+#include "comm/transport_table.h"
+#include "cpu_cluster/cluster.h"
+#include "cpu_cluster/mpi/mpi_util.h"
+#include "cpu_cluster/mpi/rank_watchdog.h"
+#include "cpu_cluster/mpi/transports.h"
+#if defined(CHATTY_HAVE_VERBS)
+#include "cpu_cluster/verbs/verbs_net.h"
+#endif
+#include "runtime/base/status.h"
+
+namespace chatty {
+namespace {
+
+using mpi::check_mpi;
+using mpi::RankMeeting;
+
+ClusterPlace g_place;
+bool g_started = false;
+
+void finalize_at_exit() {
+  int done = 0;
+  MPI_Finalized(&done);
+  if (done) return;
+  mpi::stop_rank_watchdog();
+  MPI_Finalize();
+}
+
+class ClusterFabric : public Fabric {
+ public:
+  static constexpr int kWordsPerDevice = 256;
+  static constexpr size_t kRecordBytes = 256;
+
+  explicit ClusterFabric(const ClusterPlace& place)
+      : place_(place), meeting_(place.local), mine_(kRecordBytes * size_t(place.local)) {
+    check_mpi(MPI_Win_allocate(MPI_Aint(sizeof(uint64_t)) * kWordsPerDevice * place.local, sizeof(uint64_t),
+                               MPI_INFO_NULL, MPI_COMM_WORLD, &base_, &win_),
+              "MPI_Win_allocate");
+    mpi::prepare_window(win_, "the cluster fabric");
+    std::memset(base_, 0, sizeof(uint64_t) * size_t(kWordsPerDevice) * size_t(place.local));
+    MPI_Barrier(MPI_COMM_WORLD);  // every window is zero before anyone reaches into it
+    check_mpi(MPI_Win_lock_all(MPI_MODE_NOCHECK, win_), "MPI_Win_lock_all");
+  }
+  ~ClusterFabric() override {
+    MPI_Win_unlock_all(win_);
+    MPI_Win_free(&win_);
+  }
+
+  int devices() const override { return place_.devices(); }
+  bool shares_memory(int a, int b) const override { return place_.rank_of(a) == place_.rank_of(b); }
+
+  void barrier(int d) override {
+    meeting_.meet(d, [&] {
+      mpi::count_op(MpiOp::kCollective, place_.rank);
+      MPI_Barrier(MPI_COMM_WORLD);
+    });
+  }
+
+  void all_gather(int d, const void* mine, size_t bytes, void* all) override {
+    CHATTY_CHECK(bytes <= kRecordBytes, "status record too large for the fabric (internal error)");
+    const int local = place_.local;
+    std::memcpy(mine_.data() + size_t(d % local) * bytes, mine, bytes);
+    meeting_.meet(d, [&] {
+      mpi::note_rank_phase(mpi::RankPhase::kRunning, ++supersteps_);
+      gathered_.resize(bytes * size_t(devices()));
+      mpi::count_op(MpiOp::kCollective, place_.rank);
+      MPI_Allgather(mine_.data(), int(bytes) * local, MPI_BYTE, gathered_.data(), int(bytes) * local, MPI_BYTE,
+                    MPI_COMM_WORLD);
+    });
+    std::memcpy(all, gathered_.data(), bytes * size_t(devices()));
+    // The next call's collective rewrites gathered_ only after its first
+    // barrier, which every thread reaches after this copy.
+  }
+
+  int reserve_words(int count) override {
+    const int first = reserved_;
+    reserved_ += count;
+    CHATTY_CHECK(reserved_ <= kWordsPerDevice, "the cluster fabric's window is out of words (internal error)");
+    return first;
+  }
+
+  uint64_t load(int owner, int w) override {
+    uint64_t v = 0;
+    rmw(owner, w, nullptr, &v, MPI_NO_OP);
+    return v;
+  }
+  void store(int owner, int w, uint64_t value) override {
+    uint64_t old = 0;
+    rmw(owner, w, &value, &old, MPI_REPLACE);
+  }
+  bool compare_exchange(int owner, int w, uint64_t& expected, uint64_t desired) override {
+    uint64_t seen = 0;
+    const auto [rank, disp] = where(owner, w);
+    check_mpi(MPI_Compare_and_swap(&desired, &expected, &seen, MPI_UINT64_T, rank, disp, win_), "MPI_Compare_and_swap");
+    check_mpi(MPI_Win_flush(rank, win_), "MPI_Win_flush");
+    mpi::count_op(MpiOp::kAtomic, rank);
+    mpi::count_op(MpiOp::kFlush, rank);
+    const bool won = seen == expected;
+    expected = seen;
+    return won;
+  }
+  uint64_t fetch_add(int owner, int w, uint64_t add) override {
+    uint64_t old = 0;
+    rmw(owner, w, &add, &old, MPI_SUM);
+    return old;
+  }
+
+ private:
+  uint64_t supersteps_ = 0;  // status agreements so far, for the watchdog
+  std::pair<int, MPI_Aint> where(int owner, int w) const {
+    return {place_.rank_of(owner), MPI_Aint(owner % place_.local) * kWordsPerDevice + w};
+  }
+  // Accumulate-class operations are atomic against each other, which plain
+  // loads and stores of the window memory are not: every access goes here.
+  void rmw(int owner, int w, const uint64_t* operand, uint64_t* result, MPI_Op op) {
+    const auto [rank, disp] = where(owner, w);
+    check_mpi(MPI_Fetch_and_op(operand, result, MPI_UINT64_T, rank, disp, op, win_), "MPI_Fetch_and_op");
+    check_mpi(MPI_Win_flush(rank, win_), "MPI_Win_flush");
+    mpi::count_op(MpiOp::kAtomic, rank);
+    mpi::count_op(MpiOp::kFlush, rank);
+  }
+
+  const ClusterPlace place_;
+  RankMeeting meeting_;
+  std::vector<std::byte> mine_, gathered_;
+  MPI_Win win_ = MPI_WIN_NULL;
+  void* base_ = nullptr;
+  int reserved_ = 0;
+};
+
+}  // namespace
+
+bool cluster_built() { return true; }
+
+#if defined(CHATTY_HAVE_VERBS)
+static std::unique_ptr<Fabric> verbs_fabric(const ClusterPlace& place) { return verbs::make_verbs_fabric(place); }
+static std::unique_ptr<Transport> verbs_transport(const ClusterPlace& place, size_t slot_records, size_t item_bytes) {
+  return verbs::make_verbs_transport(place, slot_records, item_bytes);
+}
+#else
+static std::unique_ptr<Fabric> verbs_fabric(const ClusterPlace&) {
+  throw Error("--net=verbs: this build has no rdma-core (install libibverbs-dev and rebuild)");
+}
+static std::unique_ptr<Transport> verbs_transport(const ClusterPlace&, size_t, size_t) {
+  throw Error("--net=verbs: this build has no rdma-core (install libibverbs-dev and rebuild)");
+}
+#endif
+
+const ClusterPlace* cluster_start(int local_devices) {
+  if (g_started) return &g_place;
+  if (!launched_as_ranks()) return nullptr;
+  // OpenMPI's default one-sided component (osc rdma) crashes on a 64-bit
+  // compare-and-swap over shared memory: unless the user chose one, take
+  // sm inside one box and ucx across boxes. Read by MPI_Init.
+  if (std::getenv("OMPI_COMM_WORLD_SIZE")) setenv("OMPI_MCA_osc", "sm,ucx", /*overwrite=*/0);
+  int provided = 0;
+  check_mpi(MPI_Init_thread(nullptr, nullptr, MPI_THREAD_MULTIPLE, &provided), "MPI_Init_thread");
+  std::atexit(finalize_at_exit);
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+  CHATTY_CHECK(provided >= MPI_THREAD_MULTIPLE, "this MPI library lacks MPI_THREAD_MULTIPLE");
+  MPI_Comm_rank(MPI_COMM_WORLD, &g_place.rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &g_place.ranks);
+  g_place.local = local_devices;
+  mpi::start_op_counts(g_place.ranks);
+  g_started = true;
+  return &g_place;
+}
+
+const ClusterPlace* cluster() { return g_started ? &g_place : nullptr; }
+
+void cluster_watch(double timeout_s) {
+  if (g_started) mpi::start_rank_watchdog(timeout_s);
+}
+
+void cluster_abort(int code) {
+  std::fflush(stdout);
+  std::fflush(stderr);
+  MPI_Abort(MPI_COMM_WORLD, code);
+  std::_Exit(code);
+}
+
+std::unique_ptr<Fabric> make_cluster_fabric(const ClusterPlace& place, Net net) {
+  if (net == Net::kVerbs) return verbs_fabric(place);
+  return std::make_unique<ClusterFabric>(place);
+}
+
+std::unique_ptr<Transport> make_cluster_transport(const ClusterPlace& place, Comm comm, Net net, size_t slot_records,
+                                                  size_t item_bytes, size_t ring_bytes, size_t batch_bytes,
+                                                  size_t small_bytes, int lanes) {
+  if (comm == Comm::kMpiAlltoallv) return mpi::make_alltoallv_transport(place, item_bytes);
+  // Rings are as fast as one put per peer at 64 KB batches and need a
+  // fixed window instead of |V| records per pair (docs/measurements.md).
+  if (comm == Comm::kMpiRing || (comm == Comm::kAuto && net != Net::kVerbs))
+    return mpi::make_ring_transport(place, item_bytes, ring_bytes, batch_bytes, small_bytes, lanes);
+  if (net == Net::kVerbs && comm == Comm::kAuto) return verbs_transport(place, slot_records, item_bytes);
+  check_serves(comm, World::kRanks);
+  return mpi::make_put_transport(place, slot_records, item_bytes);
+}
+
+void cluster_gather(void* values, size_t item_bytes, const uint64_t* begin) {
+  const int R = g_place.ranks;
+  std::vector<int> counts(static_cast<size_t>(R)), displs(static_cast<size_t>(R));
+  for (int r = 0; r < R; ++r) {
+    counts[size_t(r)] = int((begin[r + 1] - begin[r]) * item_bytes);
+    displs[size_t(r)] = int(begin[r] * item_bytes);
+  }
+  auto* bytes = static_cast<std::byte*>(values);
+  const int me = g_place.rank;
+  if (me == 0)
+    MPI_Gatherv(MPI_IN_PLACE, 0, MPI_BYTE, bytes, counts.data(), displs.data(), MPI_BYTE, 0, MPI_COMM_WORLD);
+  else
+    MPI_Gatherv(bytes + displs[size_t(me)], counts[size_t(me)], MPI_BYTE, nullptr, nullptr, nullptr, MPI_BYTE, 0,
+                MPI_COMM_WORLD);
+}
+
+void cluster_allgather(void* values, size_t item_bytes, const uint64_t* begin) {
+  const int R = g_place.ranks;
+  std::vector<int> counts(static_cast<size_t>(R)), displs(static_cast<size_t>(R));
+  for (int r = 0; r < R; ++r) {
+    CHATTY_CHECK(begin[r + 1] * item_bytes < (uint64_t(1) << 31), "a rank's block exceeds 2 GiB (internal limit)");
+    counts[size_t(r)] = int((begin[r + 1] - begin[r]) * item_bytes);
+    displs[size_t(r)] = int(begin[r] * item_bytes);
+  }
+  check_mpi(MPI_Allgatherv(MPI_IN_PLACE, 0, MPI_BYTE, values, counts.data(), displs.data(), MPI_BYTE, MPI_COMM_WORLD),
+            "MPI_Allgatherv");
+}
+
+void cluster_or(void* values, size_t bytes) {
+  auto* p = static_cast<std::byte*>(values);
+  for (size_t done = 0; done < bytes;) {  // MPI counts are ints
+    const int part = int(std::min<size_t>(bytes - done, size_t(1) << 30));
+    check_mpi(MPI_Allreduce(MPI_IN_PLACE, p + done, part, MPI_BYTE, MPI_BOR, MPI_COMM_WORLD), "MPI_Allreduce");
+    done += size_t(part);
+  }
+}
+
+namespace {
+
+template <typename T>
+void sum_in_place(T* values, size_t n, MPI_Datatype type) {
+  if (!g_started) return;
+  for (size_t done = 0; done < n;) {  // MPI counts are ints
+    const int part = int(std::min<size_t>(n - done, size_t(1) << 28));
+    check_mpi(MPI_Allreduce(MPI_IN_PLACE, values + done, part, type, MPI_SUM, MPI_COMM_WORLD), "MPI_Allreduce");
+    done += size_t(part);
+  }
+}
+
+}  // namespace
+
+void cluster_sum(uint64_t* values, size_t n) { sum_in_place(values, n, MPI_UINT64_T); }
+void cluster_sum(double* values, size_t n) { sum_in_place(values, n, MPI_DOUBLE); }
+
+std::string cluster_agree_error(const std::string& mine) {
+  if (!g_started) return mine;
+  const int me = g_place.rank;
+  int first = mine.empty() ? g_place.ranks : me;
+  MPI_Allreduce(MPI_IN_PLACE, &first, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  if (first == g_place.ranks) return "";
+  int len = me == first ? int(mine.size()) : 0;
+  MPI_Bcast(&len, 1, MPI_INT, first, MPI_COMM_WORLD);
+  std::string text = me == first ? mine : std::string(size_t(len), ' ');
+  MPI_Bcast(text.data(), len, MPI_CHAR, first, MPI_COMM_WORLD);
+  int shared = text == mine;
+  MPI_Allreduce(MPI_IN_PLACE, &shared, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  return shared ? text : "rank " + std::to_string(first) + ": " + text;  // a failure the others did not share
+}
+
+std::vector<int> cluster_ranks_differing(uint64_t value) {
+  if (!g_started) return {};
+  std::vector<uint64_t> all(size_t(g_place.ranks));
+  check_mpi(MPI_Allgather(&value, 1, MPI_UINT64_T, all.data(), 1, MPI_UINT64_T, MPI_COMM_WORLD), "MPI_Allgather");
+  std::vector<int> differ;
+  for (int r = 1; r < g_place.ranks; ++r)
+    if (all[size_t(r)] != all[0]) differ.push_back(r);
+  return differ;
+}
+
+void cluster_throw_agreed(const std::string& mine) {
+  const std::string agreed = cluster_agree_error(mine);
+  if (!agreed.empty()) throw AgreedError(agreed);
+}
+
+double cluster_max(double value) {
+  double out = value;
+  if (g_started) MPI_Allreduce(&value, &out, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+  return out;
+}
+
+}  // namespace chatty

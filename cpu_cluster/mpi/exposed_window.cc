@@ -1,0 +1,142 @@
+// Exposed memory over one MPI window per rank (MPI_Win_allocate, locked for
+// every rank once). A pattern is an indexed-block datatype over the owner's
+// region, so the source values of a migrated block come in one MPI_Get
+// however scattered they are.
+#include <mpi.h>
+
+#include <algorithm>
+#include <climits>
+#include <cstring>
+
+#include "cpu_cluster/migration/exposed_memory.h"
+#include "cpu_cluster/mpi/mpi_util.h"
+
+namespace chatty {
+namespace {
+
+using mpi::check_mpi;
+
+class IndexedPattern : public ExposedMemory::Pattern {
+ public:
+  IndexedPattern(const uint32_t* items, size_t count, size_t item_bytes) : count_(count), bytes_(count * item_bytes) {
+    CHATTY_CHECK(count < size_t(INT_MAX) && bytes_ < size_t(INT_MAX), "a migrated block reads too many values");
+    MPI_Datatype item = MPI_DATATYPE_NULL;
+    check_mpi(MPI_Type_contiguous(int(item_bytes), MPI_BYTE, &item), "MPI_Type_contiguous");
+    std::vector<int> at(items, items + count);
+    check_mpi(MPI_Type_create_indexed_block(int(count), 1, at.data(), item, &type_), "MPI_Type_create_indexed_block");
+    check_mpi(MPI_Type_commit(&type_), "MPI_Type_commit");
+    MPI_Type_free(&item);
+  }
+  ~IndexedPattern() override { MPI_Type_free(&type_); }
+  size_t count() const override { return count_; }
+  size_t bytes() const { return bytes_; }
+  MPI_Datatype type() const { return type_; }
+
+ private:
+  size_t count_, bytes_;
+  MPI_Datatype type_ = MPI_DATATYPE_NULL;
+};
+
+class WindowMemory : public ExposedMemory {
+ public:
+  WindowMemory(const ClusterPlace& place, const std::vector<size_t>& bytes)
+      : place_(place), at_(size_t(place.devices())) {
+    CHATTY_CHECK(bytes.size() == size_t(place.local), "one exposed region per local device (internal error)");
+    std::vector<uint64_t> mine(bytes.size());
+    uint64_t total = 0;
+    for (size_t i = 0; i < bytes.size(); ++i) mine[i] = total, total += (bytes[i] + 63) / 64 * 64;
+    check_mpi(
+        MPI_Allgather(mine.data(), place.local, MPI_UINT64_T, at_.data(), place.local, MPI_UINT64_T, MPI_COMM_WORLD),
+        "MPI_Allgather");
+    check_mpi(
+        MPI_Win_allocate(MPI_Aint(std::max<uint64_t>(total, 64)), 1, MPI_INFO_NULL, MPI_COMM_WORLD, &base_, &win_),
+        "MPI_Win_allocate");
+    mpi::prepare_window(win_, "exposed memory");
+    check_mpi(MPI_Win_lock_all(MPI_MODE_NOCHECK, win_), "MPI_Win_lock_all");
+  }
+  ~WindowMemory() override {
+    MPI_Barrier(MPI_COMM_WORLD);  // no peer still reads this rank's regions
+    MPI_Win_unlock_all(win_);
+    MPI_Win_free(&win_);
+  }
+
+  std::byte* local(int d) override { return static_cast<std::byte*>(base_) + at_[size_t(d)]; }
+
+  void get(int owner, size_t offset, void* into, size_t bytes) override {
+    // Plain names, not a structured binding: clang cannot capture one.
+    const std::pair<int, MPI_Aint> at = where(owner, offset);
+    const int rank = at.first;
+    const MPI_Aint disp = at.second;
+    in_parts(bytes, [&](size_t done, int part) {
+      check_mpi(MPI_Get(static_cast<std::byte*>(into) + done, part, MPI_BYTE, rank, disp + MPI_Aint(done), part,
+                        MPI_BYTE, win_),
+                "MPI_Get");
+      mpi::count_op(MpiOp::kGet, rank);
+    });
+  }
+  std::unique_ptr<Pattern> pattern(const uint32_t* items, size_t count, size_t item_bytes) override {
+    return std::make_unique<IndexedPattern>(items, count, item_bytes);
+  }
+  void get(int owner, size_t offset, const Pattern& p, void* into) override {
+    const auto& ip = static_cast<const IndexedPattern&>(p);
+    if (ip.count() == 0) return;
+    const auto [rank, disp] = where(owner, offset);
+    check_mpi(MPI_Get(into, int(ip.bytes()), MPI_BYTE, rank, disp, 1, ip.type(), win_), "MPI_Get");
+    mpi::count_op(MpiOp::kGet, rank);
+  }
+  void put(int owner, size_t offset, const void* from, size_t bytes) override {
+    // Plain names, not a structured binding: clang cannot capture one.
+    const std::pair<int, MPI_Aint> at = where(owner, offset);
+    const int rank = at.first;
+    const MPI_Aint disp = at.second;
+    in_parts(bytes, [&](size_t done, int part) {
+      check_mpi(MPI_Put(static_cast<const std::byte*>(from) + done, part, MPI_BYTE, rank, disp + MPI_Aint(done), part,
+                        MPI_BYTE, win_),
+                "MPI_Put");
+      mpi::count_op(MpiOp::kPut, rank);
+    });
+  }
+  void complete(int owner) override {
+    check_mpi(MPI_Win_flush(place_.rank_of(owner), win_), "MPI_Win_flush");
+    mpi::count_op(MpiOp::kFlush, place_.rank_of(owner));
+  }
+  void sync() override { check_mpi(MPI_Win_sync(win_), "MPI_Win_sync"); }
+
+ private:
+  // f(done, part) over `bytes` in parts that fit MPI's int counts.
+  template <typename F>
+  static void in_parts(size_t bytes, F f) {
+    for (size_t done = 0; done < bytes;) {
+      const int part = int(std::min<size_t>(bytes - done, size_t(1) << 30));
+      f(done, part);
+      done += size_t(part);
+    }
+  }
+  std::pair<int, MPI_Aint> where(int owner, size_t offset) const {
+    return {place_.rank_of(owner), MPI_Aint(at_[size_t(owner)] + offset)};
+  }
+
+  const ClusterPlace place_;
+  std::vector<uint64_t> at_;  // every device's region: where it starts in its rank's window
+  MPI_Win win_ = MPI_WIN_NULL;
+  void* base_ = nullptr;
+};
+
+}  // namespace
+
+ExposedMemory& cluster_exposed(const ClusterPlace& place, const std::vector<size_t>& bytes) {
+  // Made after MPI_Init registered its finalisation at exit, so freed
+  // before it (static objects and exit handlers go in reverse order).
+  static std::unique_ptr<WindowMemory> kept;
+  static std::vector<size_t> kept_bytes;
+  int changed = !kept || kept_bytes != bytes;
+  check_mpi(MPI_Allreduce(MPI_IN_PLACE, &changed, 1, MPI_INT, MPI_LOR, MPI_COMM_WORLD), "MPI_Allreduce");
+  if (changed) {
+    kept.reset();
+    kept = std::make_unique<WindowMemory>(place, bytes);
+    kept_bytes = bytes;
+  }
+  return *kept;
+}
+
+}  // namespace chatty

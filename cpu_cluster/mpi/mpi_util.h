@@ -1,0 +1,63 @@
+// What the MPI implementations of the cluster seam share.
+#pragma once
+
+#include <mpi.h>
+
+#include <barrier>
+#include <string>
+
+#include "cpu_cluster/cluster.h"
+#include "runtime/base/status.h"
+
+namespace chatty::mpi {
+
+// Counts `n` operations of `op` this rank issued to `target` (cpu_cluster/cluster.h's
+// cluster_ops); callable from any thread.
+void count_op(MpiOp op, int target, uint64_t n = 1);
+// Sizes the counts for `ranks` ranks: at MPI's start.
+void start_op_counts(int ranks);
+
+// Throws chatty::Error naming the call and MPI's reason.
+inline void check_mpi(int rc, const char* what) {
+  if (rc == MPI_SUCCESS) return;
+  char text[MPI_MAX_ERROR_STRING];
+  int len = 0;
+  MPI_Error_string(rc, text, &len);
+  throw Error(std::string(what) + ": " + std::string(text, size_t(len)));
+}
+
+// Every window of the cluster layer, once allocated: its errors come back
+// as codes (check_mpi) instead of aborting, and its memory model must be
+// unified (the public and private copies one), as the rings' and
+// worklists' polling of their own words with MPI_Win_sync and atomic
+// loads needs. Throws chatty::Error naming `what` otherwise.
+inline void prepare_window(MPI_Win win, const char* what) {
+  check_mpi(MPI_Win_set_errhandler(win, MPI_ERRORS_RETURN), "MPI_Win_set_errhandler");
+  int* model = nullptr;
+  int found = 0;
+  check_mpi(MPI_Win_get_attr(win, MPI_WIN_MODEL, &model, &found), "MPI_Win_get_attr");
+  if (found && *model != MPI_WIN_UNIFIED)
+    throw Error(std::string(what) +
+                ": this MPI library gives windows the separate memory model; the cluster layer "
+                "needs the unified one (OpenMPI's osc sm/ucx, MPICH)");
+}
+
+// A barrier for the rank's device threads, then one MPI collective by the
+// first of them, then a second barrier so that no thread reads the
+// collective's result before it is there.
+class RankMeeting {
+ public:
+  explicit RankMeeting(int local) : local_(local), threads_(local) {}
+  template <typename F>
+  void meet(int d, F collective) {
+    threads_.arrive_and_wait();
+    if (d % local_ == 0) collective();
+    threads_.arrive_and_wait();
+  }
+
+ private:
+  const int local_;
+  std::barrier<> threads_;
+};
+
+}  // namespace chatty::mpi

@@ -1,0 +1,131 @@
+#include "cpu_cluster/mpi/rank_watchdog.h"
+
+#include <mpi.h>
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstdio>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "cpu_cluster/mpi/mpi_util.h"
+
+namespace chatty::mpi {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// Words of each rank's window: its beat, its phase, its superstep.
+constexpr int kBeat = 0, kPhase = 1, kStep = 2, kWords = 3;
+
+class Watchdog {
+ public:
+  explicit Watchdog(double timeout_s) : timeout_(timeout_s) {
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
+    MPI_Comm_size(MPI_COMM_WORLD, &ranks_);
+    check_mpi(
+        MPI_Win_allocate(kWords * sizeof(uint64_t), sizeof(uint64_t), MPI_INFO_NULL, MPI_COMM_WORLD, &base_, &win_),
+        "MPI_Win_allocate");
+    prepare_window(win_, "the rank watchdog");
+    for (int w = 0; w < kWords; ++w) word(w).store(0);
+    word(kPhase).store(uint64_t(RankPhase::kLoading));
+    MPI_Barrier(MPI_COMM_WORLD);
+    check_mpi(MPI_Win_lock_all(MPI_MODE_NOCHECK, win_), "MPI_Win_lock_all");
+    thread_ = std::thread([this] { watch(); });
+  }
+  ~Watchdog() {
+    {
+      std::lock_guard<std::mutex> lock(m_);
+      stop_ = true;
+    }
+    cv_.notify_all();
+    thread_.join();
+    MPI_Win_unlock_all(win_);
+    MPI_Win_free(&win_);
+  }
+
+  void note(RankPhase phase, uint64_t step) {
+    word(kStep).store(step, std::memory_order_relaxed);
+    word(kPhase).store(uint64_t(phase), std::memory_order_release);
+  }
+
+ private:
+  std::atomic_ref<uint64_t> word(int w) { return std::atomic_ref<uint64_t>(base_[w]); }
+
+  std::vector<uint64_t> read(int r) {
+    std::vector<uint64_t> v(kWords);
+    MPI_Get(v.data(), kWords, MPI_UINT64_T, r, 0, kWords, MPI_UINT64_T, win_);
+    MPI_Win_flush(r, win_);
+    return v;
+  }
+
+  void watch() {
+    std::vector<uint64_t> beat(size_t(ranks_), ~uint64_t(0));
+    std::vector<Clock::time_point> moved(size_t(ranks_), Clock::now());
+    std::unique_lock<std::mutex> lock(m_);
+    while (!cv_.wait_for(lock, std::chrono::milliseconds(250), [this] { return stop_; })) {
+      word(kBeat).fetch_add(1, std::memory_order_relaxed);
+      if (++ticks_ % 4) continue;  // the others once a second
+      const Clock::time_point now = Clock::now();
+      std::vector<std::vector<uint64_t>> seen{size_t(ranks_)};
+      for (int r = 0; r < ranks_; ++r) {
+        if (r == rank_) continue;
+        seen[size_t(r)] = read(r);
+        if (seen[size_t(r)][kBeat] != beat[size_t(r)]) beat[size_t(r)] = seen[size_t(r)][kBeat], moved[size_t(r)] = now;
+      }
+      auto silent_for = [&](int r) { return std::chrono::duration<double>(now - moved[size_t(r)]).count(); };
+      // The lowest live rank speaks; the others only if it does not.
+      bool lower_alive = false;
+      for (int r = 0; r < rank_; ++r) lower_alive = lower_alive || silent_for(r) < timeout_;
+      for (int r = 0; r < ranks_; ++r) {
+        if (r == rank_) continue;
+        const double silent = silent_for(r);
+        if (silent < timeout_ + (lower_alive ? 3 : 0)) continue;
+        const std::vector<uint64_t>& v = seen[size_t(r)];
+        const std::string where = v[kPhase] == uint64_t(RankPhase::kRunning) ? "superstep " + std::to_string(v[kStep])
+                                                                             : std::string("loading");
+        std::fprintf(stderr,
+                     "chatty: error: rank %d stopped answering: no sign of it for %.0f s, last in %s "
+                     "(--rank_timeout=%g; seen by rank %d)\n",
+                     r, silent, where.c_str(), timeout_, rank_);
+        std::fflush(stderr);
+        MPI_Abort(MPI_COMM_WORLD, 1);
+      }
+    }
+  }
+
+  double timeout_;
+  int rank_ = 0, ranks_ = 1;
+  uint64_t* base_ = nullptr;
+  MPI_Win win_ = MPI_WIN_NULL;
+  std::thread thread_;
+  std::mutex m_;
+  std::condition_variable cv_;
+  bool stop_ = false;
+  uint64_t ticks_ = 0;
+};
+
+Watchdog* g_watchdog = nullptr;
+
+}  // namespace
+
+void start_rank_watchdog(double timeout_s) {
+  int ranks = 1;
+  MPI_Comm_size(MPI_COMM_WORLD, &ranks);
+  if (timeout_s <= 0 || ranks < 2 || g_watchdog) return;
+  g_watchdog = new Watchdog(timeout_s);
+}
+
+void stop_rank_watchdog() {
+  delete g_watchdog;
+  g_watchdog = nullptr;
+}
+
+void note_rank_phase(RankPhase phase, uint64_t superstep) {
+  if (g_watchdog) g_watchdog->note(phase, superstep);
+}
+
+}  // namespace chatty::mpi

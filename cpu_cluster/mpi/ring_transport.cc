@@ -1,0 +1,379 @@
+// Records streamed through rings in the receivers' memory (RGraph
+// section 4): for every (sender, receiver) pair of devices on different
+// ranks, `lanes` rings (one per thread of the sender's team: a device's
+// threads put their share of its records at once, and the receiver's
+// threads read one lane each) sharing `ring_bytes` in the receiver's
+// window, each with a head word the sender writes, and a tail word in the
+// sender's window the receiver writes (one writer per word, plain puts:
+// no atomics). A sender cuts its
+// records into batches of at most `batch_bytes`, each an 8-byte header
+// (record count, end-of-superstep flag) and the records; it puts a batch,
+// flushes (MPI does not order the bytes of puts), then puts the new head.
+// It re-reads the tail only when the ring looks full, and a receiver
+// publishes its tail every half ring, so a ring of any size carries any
+// number of records: memory per rank is rings, not a slot per vertex.
+// While a sender's lane waits for room it drains its own lane's rings, and
+// a receiver's lane stops at each sender's end flag in that lane, so no
+// lane waits on one that waits on it. Devices of one rank read each other's send buffers directly.
+//
+// Small messages take another path (the RDMA thesis's switch: two-sided below a
+// size, one-sided above): a pair's records for a superstep under
+// `small_bytes` travel as one two-sided message (a header and the
+// records, eagerly buffered by MPI), which spares the ring's flushes and
+// head puts; larger ones send a header-only message that says "in the
+// ring", then the batches. Every pair sends exactly one message per
+// superstep, so the receiver knows which path to wait on.
+#include <omp.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cstring>
+#include <memory>
+#include <vector>
+
+#include "comm/transport_table.h"
+#include "cpu_cluster/mpi/mpi_util.h"
+#include "cpu_cluster/mpi/transports.h"
+
+namespace chatty::mpi {
+namespace {
+
+constexpr uint64_t kEnd = uint64_t(1) << 63;     // header flag: the sender's last batch of the superstep
+constexpr uint64_t kInRing = uint64_t(1) << 62;  // message header flag: the records follow through the ring
+constexpr size_t kHeader = sizeof(uint64_t);
+
+size_t round8(size_t b) { return (b + 7) & ~size_t(7); }
+
+class RingTransport : public Transport {
+ public:
+  RingTransport(const ClusterPlace& place, size_t item_bytes, size_t ring_bytes, size_t batch_bytes, size_t small_bytes,
+                int lanes)
+      : place_(place),
+        D_(place.devices()),
+        lanes_(agreed_lanes(lanes)),
+        item_(item_bytes),
+        ring_(std::max<size_t>(round8(ring_bytes / size_t(lanes_)), 4 * (kHeader + round8(item_bytes)))),
+        batch_records_(std::max<size_t>(1, std::min(batch_bytes, ring_ / 2 - kHeader) / item_bytes)),
+        words_(size_t(place.local) * size_t(D_) * size_t(lanes_)),
+        send_(words_),
+        recv_(words_),
+        slots_(size_t(2) * size_t(place.local) * size_t(D_)),
+        small_(small_bytes),
+        outbox_(size_t(place.local) * size_t(D_)),
+        inbox_(size_t(place.local)),
+        sends_(size_t(place.local)) {
+    for (Received& in : slots_) in.lanes.resize(size_t(lanes_)), in.ended.resize(size_t(lanes_));
+    check_mpi(MPI_Comm_dup(MPI_COMM_WORLD, &comm_), "MPI_Comm_dup");  // its tags are this transport's alone
+    // Window: head words [local receiver][sender][lane], tail words [local
+    // sender][receiver][lane], then the rings [local receiver][sender][lane].
+    const MPI_Aint bytes = MPI_Aint(2 * words_ * sizeof(uint64_t) + words_ * ring_);
+    check_mpi(MPI_Win_allocate(bytes, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &base_, &win_), "MPI_Win_allocate");
+    prepare_window(win_, comm_name(Comm::kMpiRing));
+    std::memset(base_, 0, 2 * words_ * sizeof(uint64_t));
+    check_mpi(MPI_Win_lock_all(MPI_MODE_NOCHECK, win_), "MPI_Win_lock_all");
+    MPI_Barrier(MPI_COMM_WORLD);  // every window zeroed before any put
+  }
+  ~RingTransport() override {
+    MPI_Win_unlock_all(win_);
+    MPI_Win_free(&win_);
+    MPI_Comm_free(&comm_);
+  }
+
+  const char* name() const override { return comm_name(Comm::kMpiRing); }
+  bool can_connect(int, int) const override { return true; }
+  bool receiver_driven() const override { return true; }
+  // Between ranks: one message, then (above the switch) the ring's batches.
+  uint64_t batches(int from, int to, size_t count) const override {
+    if (place_.rank_of(from) == place_.rank_of(to)) return count > 0;  // read in place
+    if (count * item_ < small_) return 1;
+    uint64_t b = 1;
+    for (int t = 0; t < lanes_; ++t) {
+      const auto [lo, hi] = lane_share(count, t);
+      b += std::max<uint64_t>(1, (hi - lo + batch_records_ - 1) / batch_records_);
+    }
+    return b;
+  }
+
+  void exchange(Mailboxes& mb, int d, int parity) override {
+    const int me = d % place_.local;
+    for (int from = 0; from < D_; ++from) {
+      if (from == d) continue;
+      Received& in = slot(parity, me, from);
+      for (auto& l : in.lanes) l.clear();
+      std::fill(in.ended.begin(), in.ended.end(), char(0));
+      if (place_.rank_of(from) == place_.rank) {  // same rank: read the sender's buffer, complete at the status meeting
+        const Slot& s = mb.outgoing(from, parity, d);
+        in.small.assign(s.data, s.data + s.count * item_);
+        in.state.store(kHeld, std::memory_order_relaxed);
+      } else {
+        in.small.clear();
+        in.state.store(kUnread, std::memory_order_relaxed);
+      }
+    }
+    // One message per remote peer: its records, or "in the ring".
+    std::vector<MPI_Request>& sent = sends_[size_t(me)];
+    sent.clear();
+    std::vector<int> streamed;
+    for (int to = 0; to < D_; ++to)
+      if (place_.rank_of(to) != place_.rank) {
+        const Slot& s = mb.outgoing(d, parity, to);
+        const size_t bytes = s.count * item_;
+        std::vector<std::byte>& out = outbox_[size_t(me) * size_t(D_) + size_t(to)];
+        const bool small = bytes < small_;
+        const uint64_t header = small ? uint64_t(s.count) : kInRing;
+        if (out.size() < kHeader + (small ? bytes : 0)) out.resize(kHeader + (small ? bytes : 0));
+        std::memcpy(out.data(), &header, kHeader);
+        if (small && bytes) std::memcpy(out.data() + kHeader, s.data, bytes);
+        check_mpi(MPI_Isend(out.data(), int(kHeader + (small ? bytes : 0)), MPI_BYTE, place_.rank_of(to), tag(d, to),
+                            comm_, &sent.emplace_back()),
+                  "MPI_Isend");
+        count_op(MpiOp::kSend, place_.rank_of(to));
+        if (!small) streamed.push_back(to);
+      }
+    // Every lane streams its share of each large peer's records, then reads
+    // its lane of every ring until each sender's end flag.
+    auto lane = [&](int t) {
+      for (int to : streamed) {
+        const Slot& s = mb.outgoing(d, parity, to);
+        const auto [lo, hi] = lane_share(s.count, t);
+        send(d, to, parity, t, s.data + lo * item_, hi - lo);
+      }
+      while (!drain(d, parity, t)) progress();
+    };
+    if (lanes_ == 1) {
+      lane(0);
+    } else {
+      std::vector<std::string> errors(static_cast<size_t>(lanes_));
+#pragma omp parallel num_threads(lanes_)
+      {
+        const int t = omp_get_thread_num();
+        try {
+          lane(t);
+        } catch (const std::exception& e) {  // an MPI error: reported once the team is done
+          errors[size_t(t)] = e.what();
+        }
+      }
+      for (const std::string& e : errors)
+        if (!e.empty()) throw Error(e);
+    }
+    check_mpi(MPI_Waitall(int(sent.size()), sent.data(), MPI_STATUSES_IGNORE), "MPI_Waitall");
+    for (int from = 0; from < D_; ++from) {
+      if (from == d) continue;
+      Received& in = slot(parity, me, from);
+      if (in.state.load(std::memory_order_acquire) == kStreamed) {
+        in.small.clear();
+        for (const auto& l : in.lanes) in.small.insert(in.small.end(), l.begin(), l.end());
+      }
+      Slot& r = mb.recv(parity, d, from);
+      r.storage = r.data = in.small.data();
+      r.capacity = in.small.size();
+      r.count = in.small.size() / item_;
+    }
+  }
+
+ private:
+  struct Sent {
+    uint64_t written = 0, tail = 0;  // bytes put into the ring; bytes the receiver said it consumed
+  };
+  struct Recv {
+    uint64_t consumed = 0, published = 0;
+  };
+  enum : int { kUnread, kHeld, kStreamed };  // a peer's message: not read yet; it held the records; they stream
+  struct Received {
+    std::vector<std::byte> small;               // the records (small or same rank), then every lane's together
+    std::vector<std::vector<std::byte>> lanes;  // what each lane read from its ring
+    std::vector<char> ended;                    // per lane: the sender's end flag has been read
+    std::atomic<int> state{kUnread};            // lane 0 reads the message; the other lanes wait for it
+  };
+
+  // Agrees on the lanes every pair has (a receiver must know how many end
+  // flags to wait for): the most any rank asks for.
+  static int agreed_lanes(int mine) {
+    int lanes = std::max(1, mine);
+    check_mpi(MPI_Allreduce(MPI_IN_PLACE, &lanes, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD), "MPI_Allreduce");
+    return lanes;
+  }
+  // Lane t's records of `count`: [first, last).
+  std::pair<size_t, size_t> lane_share(size_t count, int t) const {
+    return {count * size_t(t) / size_t(lanes_), count * size_t(t + 1) / size_t(lanes_)};
+  }
+
+  int tag(int sender, int receiver) const { return sender * D_ + receiver; }
+
+  Received& slot(int parity, int local, int peer) {
+    return slots_[(size_t(parity) * size_t(place_.local) + size_t(local)) * size_t(D_) + size_t(peer)];
+  }
+  // A ring's (or its words') index: [local device][peer][lane].
+  size_t ring(int local, int peer, int lane) const {
+    return (size_t(local) * size_t(D_) + size_t(peer)) * size_t(lanes_) + size_t(lane);
+  }
+  uint64_t* head_word(int receiver_local, int sender, int lane) {
+    return static_cast<uint64_t*>(base_) + ring(receiver_local, sender, lane);
+  }
+  uint64_t* tail_word(int sender_local, int receiver, int lane) {
+    return static_cast<uint64_t*>(base_) + words_ + ring(sender_local, receiver, lane);
+  }
+  MPI_Aint head_disp(int receiver, int sender, int lane) const {
+    return MPI_Aint(ring(receiver % place_.local, sender, lane) * sizeof(uint64_t));
+  }
+  MPI_Aint tail_disp(int sender, int receiver, int lane) const {
+    return MPI_Aint((words_ + ring(sender % place_.local, receiver, lane)) * sizeof(uint64_t));
+  }
+  MPI_Aint ring_disp(int receiver, int sender, int lane) const {
+    return MPI_Aint(2 * words_ * sizeof(uint64_t) + ring(receiver % place_.local, sender, lane) * ring_);
+  }
+  static uint64_t load(const uint64_t* w) {
+    return std::atomic_ref<const uint64_t>(*w).load(std::memory_order_acquire);
+  }
+
+  // Puts `bytes` at ring offset `at` of `rank`'s ring `disp`, wrapping.
+  void put_ring(const std::byte* src, size_t bytes, uint64_t at, int rank, MPI_Aint disp) {
+    const size_t pos = size_t(at % ring_), first = std::min(bytes, ring_ - pos);
+    check_mpi(MPI_Put(src, int(first), MPI_BYTE, rank, disp + MPI_Aint(pos), int(first), MPI_BYTE, win_), "MPI_Put");
+    if (first < bytes)
+      check_mpi(MPI_Put(src + first, int(bytes - first), MPI_BYTE, rank, disp, int(bytes - first), MPI_BYTE, win_),
+                "MPI_Put");
+    count_op(MpiOp::kPut, rank, first < bytes ? 2 : 1);
+  }
+
+  // Lane t's share of device d's records for `to`, in batches; always at
+  // least the end batch.
+  void send(int d, int to, int parity, int t, const std::byte* data, size_t count) {
+    Sent& s = send_[ring(d % place_.local, to, t)];
+    const int rank = place_.rank_of(to);
+    size_t i = 0;
+    do {
+      const size_t n = std::min(batch_records_, count - i);
+      const bool last = i + n == count;
+      const size_t payload = n * item_, bytes = kHeader + round8(payload);
+      while (s.written + bytes - s.tail > ring_) {  // looks full: read the tail the receiver published
+        MPI_Win_sync(win_);
+        s.tail = load(tail_word(d % place_.local, to, t));
+        if (s.written + bytes - s.tail > ring_) {
+          drain(d, parity, t);
+          progress();
+        }
+      }
+      const uint64_t header = uint64_t(n) | (last ? kEnd : 0);
+      put_ring(reinterpret_cast<const std::byte*>(&header), kHeader, s.written, rank, ring_disp(to, d, t));
+      if (payload) put_ring(data + i * item_, payload, s.written + kHeader, rank, ring_disp(to, d, t));
+      check_mpi(MPI_Win_flush(rank, win_), "MPI_Win_flush");  // the batch lands before its head
+      s.written += bytes;
+      // Words others poll are written by an accumulate (MPI_REPLACE): MPI
+      // makes only accumulate-class operations atomic with each other.
+      check_mpi(
+          MPI_Accumulate(&s.written, 1, MPI_UINT64_T, rank, head_disp(to, d, t), 1, MPI_UINT64_T, MPI_REPLACE, win_),
+          "MPI_Accumulate");
+      check_mpi(MPI_Win_flush(rank, win_), "MPI_Win_flush");  // s.written is read by the put until here
+      count_op(MpiOp::kAtomic, rank);
+      count_op(MpiOp::kFlush, rank, 2);
+      i += n;
+    } while (i < count);
+  }
+
+  // Reads what lane t of device d's rings holds, up to each sender's end
+  // flag; true when every sender's end flag in the lane has been read.
+  // Lane 0 also reads the peers' messages.
+  bool drain(int d, int parity, int t) {
+    const int me = d % place_.local;
+    MPI_Win_sync(win_);
+    bool all = true;
+    for (int from = 0; from < D_; ++from) {
+      if (from == d) continue;
+      Received& in = slot(parity, me, from);
+      int state = in.state.load(std::memory_order_acquire);
+      if (state == kUnread && t == 0 && read_message(d, from, in)) state = in.state.load(std::memory_order_relaxed);
+      if (state == kHeld) continue;
+      if (state == kUnread) {
+        all = false;
+        continue;
+      }
+      if (in.ended[size_t(t)]) continue;
+      Recv& r = recv_[ring(me, from, t)];
+      const uint64_t head = load(head_word(me, from, t));
+      const std::byte* ring_at = static_cast<std::byte*>(base_) + ring_disp(d, from, t);
+      std::vector<std::byte>& got = in.lanes[size_t(t)];
+      bool ended = false;
+      while (r.consumed < head && !ended) {
+        uint64_t header;
+        std::memcpy(&header, ring_at + r.consumed % ring_, kHeader);
+        const size_t n = size_t(header & ~kEnd), payload = n * item_;
+        const size_t pos = size_t((r.consumed + kHeader) % ring_), first = std::min(payload, ring_ - pos);
+        got.insert(got.end(), ring_at + pos, ring_at + pos + first);
+        got.insert(got.end(), ring_at, ring_at + (payload - first));
+        r.consumed += kHeader + round8(payload);
+        ended = (header & kEnd) != 0;
+        if (r.consumed - r.published >= ring_ / 2 || ended) publish(d, from, t, r);
+      }
+      in.ended[size_t(t)] = ended;
+      all &= ended;
+    }
+    return all;
+  }
+
+  // Whether `from`'s message for this superstep has come: then its records
+  // are read (small), or the ring holds them (kStreamed).
+  // The message is matched by probe, then received at its own size.
+  bool read_message(int d, int from, Received& in) {
+    int flag = 0, bytes = 0;
+    MPI_Message msg;
+    MPI_Status status;
+    check_mpi(MPI_Improbe(place_.rank_of(from), tag(from, d), comm_, &flag, &msg, &status), "MPI_Improbe");
+    if (!flag) return false;
+    check_mpi(MPI_Get_count(&status, MPI_BYTE, &bytes), "MPI_Get_count");
+    std::vector<std::byte>& box = inbox_[size_t(d % place_.local)];
+    box.resize(std::max<size_t>(size_t(bytes), kHeader));
+    check_mpi(MPI_Mrecv(box.data(), bytes, MPI_BYTE, &msg, MPI_STATUS_IGNORE), "MPI_Mrecv");
+    count_op(MpiOp::kRecv, place_.rank_of(from));
+    uint64_t header;
+    std::memcpy(&header, box.data(), kHeader);
+    if (header & kInRing) {
+      in.state.store(kStreamed, std::memory_order_release);
+    } else {
+      in.small.assign(box.data() + kHeader, box.data() + kHeader + size_t(header) * item_);
+      in.state.store(kHeld, std::memory_order_release);
+    }
+    return true;
+  }
+
+  // Tells `from` how far d has read its ring in lane t.
+  void publish(int d, int from, int t, Recv& r) {
+    r.published = r.consumed;
+    const int rank = place_.rank_of(from);
+    check_mpi(
+        MPI_Accumulate(&r.published, 1, MPI_UINT64_T, rank, tail_disp(from, d, t), 1, MPI_UINT64_T, MPI_REPLACE, win_),
+        "MPI_Accumulate");
+    check_mpi(MPI_Win_flush(rank, win_), "MPI_Win_flush");
+    count_op(MpiOp::kAtomic, rank);
+    count_op(MpiOp::kFlush, rank);
+  }
+
+  // Lets MPI move what others put (MPICH and osc ucx progress only inside calls).
+  static void progress() {
+    int flag = 0;
+    MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE);
+  }
+
+  const ClusterPlace place_;
+  const int D_, lanes_;
+  const size_t item_, ring_, batch_records_, words_;
+  std::vector<Sent> send_;       // [local sender][receiver][lane]
+  std::vector<Recv> recv_;       // [local receiver][sender][lane]
+  std::vector<Received> slots_;  // [parity][local receiver][sender]
+  const size_t small_;
+  std::vector<std::vector<std::byte>> outbox_;   // [local sender][receiver]: a small message and its header
+  std::vector<std::vector<std::byte>> inbox_;    // per local receiver: the message being read
+  std::vector<std::vector<MPI_Request>> sends_;  // per local sender: this exchange's messages
+  MPI_Comm comm_ = MPI_COMM_NULL;
+  MPI_Win win_ = MPI_WIN_NULL;
+  void* base_ = nullptr;
+};
+
+}  // namespace
+
+std::unique_ptr<Transport> make_ring_transport(const ClusterPlace& place, size_t item_bytes, size_t ring_bytes,
+                                               size_t batch_bytes, size_t small_bytes, int lanes) {
+  return std::make_unique<RingTransport>(place, item_bytes, ring_bytes, batch_bytes, small_bytes, lanes);
+}
+
+}  // namespace chatty::mpi

@@ -1,0 +1,42 @@
+// The views through which kernels and host ops read a device's edges: rows
+// of a CSR in place or copied, and every vertex's out-degree. Plain
+// pointers into arrays someone else owns (runtime/graph/graph_chunk.h
+// makes them), so the kernels need nothing of the graph model.
+#pragma once
+
+#include "runtime/base/types.h"
+
+namespace chatty {
+
+// Edges of the vertices [lo, hi): v's are targets[begin(v)], ...,
+// targets[end(v) - 1]. A view indexes the whole graph's arrays as they are
+// (begin(lo) is where the chunk starts in them); a copy holds only the
+// chunk's edges (begin(lo) = 0). Either way no kernel subtracts a base.
+struct CsrChunk {
+  vid_t lo = 0, hi = 0;
+  const eid_t* offsets = nullptr;     // hi - lo + 1 entries
+  const vid_t* targets = nullptr;     // indexed by offsets; global ids, sorted per vertex
+  const weight_t* weights = nullptr;  // indexed by offsets, or null when unweighted
+
+  eid_t begin(vid_t v) const { return offsets[v - lo]; }
+  eid_t end(vid_t v) const { return offsets[v - lo + 1]; }
+  eid_t degree(vid_t v) const { return offsets[v - lo + 1] - offsets[v - lo]; }
+  eid_t num_edges() const { return offsets ? offsets[hi - lo] - offsets[0] : 0; }
+  bool weighted() const { return weights != nullptr; }
+};
+
+// Every vertex's out-degree, read from the offsets of the whole graph's
+// out-edges: metadata each device holds, like its replica of the values.
+struct Degrees {
+  const eid_t* offsets = nullptr;  // |V| + 1 entries
+  eid_t operator[](vid_t v) const { return offsets[v + 1] - offsets[v]; }
+};
+
+struct GraphChunk {
+  CsrChunk out, in;  // in: empty unless the run needs in-edges
+  Degrees out_degree;
+  vid_t n = 0;  // |V|
+  bool directed = true;
+};
+
+}  // namespace chatty
