@@ -1,0 +1,75 @@
+#!/usr/bin/env python3
+"""The folders are layers: every #include of a project header must name a
+folder its own folder may use (design.md's Layout). Prints each include
+that runs back up and exits 1; --self-check also proves that a planted
+offence is caught."""
+import os
+import re
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+# Folder -> the folders its files may include (a longer prefix wins).
+ALLOWED = {
+    "runtime/base/": ["runtime/base/"],
+    "kernels/": ["kernels/", "runtime/base/"],
+    "comm/": ["comm/", "kernels/", "runtime/base/"],
+    "cpu_cluster/": ["cpu_cluster/", "comm/", "kernels/", "runtime/base/"],
+    "runtime/graph/": ["runtime/graph/", "runtime/base/"],
+    "runtime/": ["runtime/", "cpu_cluster/", "comm/", "kernels/"],
+    "datasets/": ["datasets/", "runtime/graph/", "runtime/base/"],
+    "topology/": ["topology/", "comm/", "kernels/", "runtime/base/"],
+}
+PROJECT = ("runtime/", "kernels/", "comm/", "cpu_cluster/", "datasets/", "topology/", "apps/", "python/")
+INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
+
+
+def folder_of(path):
+    best = None
+    for f in ALLOWED:
+        if path.startswith(f) and (best is None or len(f) > len(best)):
+            best = f
+    return best
+
+
+def offences(files):
+    found = []
+    for path, text in files:
+        folder = folder_of(path)
+        if folder is None:
+            continue
+        for inc in INCLUDE.findall(text):
+            if inc.startswith(PROJECT) and not inc.startswith(tuple(ALLOWED[folder])):
+                found.append(f"{path} includes {inc}: {folder} may use only {', '.join(ALLOWED[folder])}")
+    return found
+
+
+def tree_files():
+    for top in ("runtime", "kernels", "comm", "cpu_cluster", "datasets", "topology"):
+        for dirpath, _, names in os.walk(os.path.join(ROOT, top)):
+            for name in names:
+                if name.endswith((".h", ".cc", ".cu", ".cuh")):
+                    full = os.path.join(dirpath, name)
+                    with open(full, encoding="utf-8") as f:
+                        yield os.path.relpath(full, ROOT), f.read()
+
+
+def main():
+    files = list(tree_files())
+    if len(files) < 50:
+        sys.exit(f"layers_test: found only {len(files)} sources under {ROOT}")
+    if "--self-check" in sys.argv:
+        planted = offences([("kernels/cpu/x.h", '#include "runtime/graph/graph.h"\n'),
+                            ("runtime/graph/x.h", '#include "runtime/engine/multi_engine.h"\n'),
+                            ("comm/x.cc", '#include "cpu_cluster/cluster.h"\n'),
+                            ("runtime/base/x.h", '#include "runtime/base/types.h"\n')])
+        assert len(planted) == 3, planted
+    bad = offences(files)
+    for line in bad:
+        print(line)
+    print(f"layers_test: {len(files)} sources, {len(bad)} includes back up")
+    sys.exit(1 if bad else 0)
+
+
+if __name__ == "__main__":
+    main()
