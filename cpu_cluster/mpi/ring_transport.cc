@@ -4,8 +4,8 @@
 // threads put their share of its records at once, and the receiver's
 // threads read one lane each) sharing `ring_bytes` in the receiver's
 // window, each with a head word the sender writes, and a tail word in the
-// sender's window the receiver writes (one writer per word, plain puts:
-// no atomics). A sender cuts its
+// sender's window the receiver writes (one writer per word, each written
+// by an accumulate and read by its owner). A sender cuts its
 // records into batches of at most `batch_bytes`, each an 8-byte header
 // (record count, end-of-superstep flag) and the records; it puts a batch,
 // flushes (MPI does not order the bytes of puts), then puts the new head.
@@ -16,13 +16,14 @@
 // a receiver's lane stops at each sender's end flag in that lane, so no
 // lane waits on one that waits on it. Devices of one rank read each other's send buffers directly.
 //
-// Small messages take another path (the RDMA thesis's switch: two-sided below a
-// size, one-sided above): a pair's records for a superstep under
-// `small_bytes` travel as one two-sided message (a header and the
-// records, eagerly buffered by MPI), which spares the ring's flushes and
-// head puts; larger ones send a header-only message that says "in the
-// ring", then the batches. Every pair sends exactly one message per
-// superstep, so the receiver knows which path to wait on.
+// Receivers are passive: what a pair's exchange holds is announced by a
+// notice word in the receiver's window, which the sender writes with an
+// accumulate and the receiver polls: nothing, a message, or the ring. The
+// payload keeps the RDMA thesis's switch (two-sided below a size,
+// one-sided above): records under `small_bytes` travel as one two-sided
+// message, eagerly buffered by MPI, which spares the ring's flushes and
+// head words; larger ones go through the ring. A pair with no records
+// exchanges no message at all: one accumulate says so.
 #include <omp.h>
 
 #include <algorithm>
@@ -38,9 +39,10 @@
 namespace chatty::mpi {
 namespace {
 
-constexpr uint64_t kEnd = uint64_t(1) << 63;     // header flag: the sender's last batch of the superstep
-constexpr uint64_t kInRing = uint64_t(1) << 62;  // message header flag: the records follow through the ring
+constexpr uint64_t kEnd = uint64_t(1) << 63;  // header flag: the sender's last batch of the superstep
 constexpr size_t kHeader = sizeof(uint64_t);
+// A notice is the pair's exchange number times 4 plus what it holds.
+enum Notice : uint64_t { kNothing = 1, kMessage = 2, kRing = 3 };
 
 size_t round8(size_t b) { return (b + 7) & ~size_t(7); }
 
@@ -55,21 +57,23 @@ class RingTransport : public Transport {
         ring_(std::max<size_t>(round8(ring_bytes / size_t(lanes_)), 4 * (kHeader + round8(item_bytes)))),
         batch_records_(std::max<size_t>(1, std::min(batch_bytes, ring_ / 2 - kHeader) / item_bytes)),
         words_(size_t(place.local) * size_t(D_) * size_t(lanes_)),
+        pairs_(size_t(place.local) * size_t(D_)),
         send_(words_),
         recv_(words_),
         slots_(size_t(2) * size_t(place.local) * size_t(D_)),
         small_(small_bytes),
-        outbox_(size_t(place.local) * size_t(D_)),
-        inbox_(size_t(place.local)),
+        sent_notices_(pairs_),
+        read_notices_(pairs_),
         sends_(size_t(place.local)) {
     for (Received& in : slots_) in.lanes.resize(size_t(lanes_)), in.ended.resize(size_t(lanes_));
     check_mpi(MPI_Comm_dup(MPI_COMM_WORLD, &comm_), "MPI_Comm_dup");  // its tags are this transport's alone
     // Window: head words [local receiver][sender][lane], tail words [local
-    // sender][receiver][lane], then the rings [local receiver][sender][lane].
-    const MPI_Aint bytes = MPI_Aint(2 * words_ * sizeof(uint64_t) + words_ * ring_);
+    // sender][receiver][lane], notice words [local receiver][sender], then
+    // the rings [local receiver][sender][lane].
+    const MPI_Aint bytes = MPI_Aint(control_words() * sizeof(uint64_t) + words_ * ring_);
     check_mpi(MPI_Win_allocate(bytes, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &base_, &win_), "MPI_Win_allocate");
     prepare_window(win_, comm_name(Comm::kMpiRing));
-    std::memset(base_, 0, 2 * words_ * sizeof(uint64_t));
+    std::memset(base_, 0, control_words() * sizeof(uint64_t));
     check_mpi(MPI_Win_lock_all(MPI_MODE_NOCHECK, win_), "MPI_Win_lock_all");
     MPI_Barrier(MPI_COMM_WORLD);  // every window zeroed before any put
   }
@@ -82,11 +86,12 @@ class RingTransport : public Transport {
   const char* name() const override { return comm_name(Comm::kMpiRing); }
   bool can_connect(int, int) const override { return true; }
   bool receiver_driven() const override { return true; }
-  // Between ranks: one message, then (above the switch) the ring's batches.
+  // Between ranks: one message below the switch (none for no records),
+  // else the ring's batches.
   uint64_t batches(int from, int to, size_t count) const override {
     if (place_.rank_of(from) == place_.rank_of(to)) return count > 0;  // read in place
-    if (count * item_ < small_) return 1;
-    uint64_t b = 1;
+    if (count * item_ < small_) return count > 0;
+    uint64_t b = 0;
     for (int t = 0; t < lanes_; ++t) {
       const auto [lo, hi] = lane_share(count, t);
       b += std::max<uint64_t>(1, (hi - lo + batch_records_ - 1) / batch_records_);
@@ -110,7 +115,8 @@ class RingTransport : public Transport {
         in.state.store(kUnread, std::memory_order_relaxed);
       }
     }
-    // One message per remote peer: its records, or "in the ring".
+    // Each remote peer's notice, after the message it announces (the
+    // send buffer is the mailbox slot, untouched until the next superstep).
     std::vector<MPI_Request>& sent = sends_[size_t(me)];
     sent.clear();
     std::vector<int> streamed;
@@ -118,17 +124,18 @@ class RingTransport : public Transport {
       if (place_.rank_of(to) != place_.rank) {
         const Slot& s = mb.outgoing(d, parity, to);
         const size_t bytes = s.count * item_;
-        std::vector<std::byte>& out = outbox_[size_t(me) * size_t(D_) + size_t(to)];
-        const bool small = bytes < small_;
-        const uint64_t header = small ? uint64_t(s.count) : kInRing;
-        if (out.size() < kHeader + (small ? bytes : 0)) out.resize(kHeader + (small ? bytes : 0));
-        std::memcpy(out.data(), &header, kHeader);
-        if (small && bytes) std::memcpy(out.data() + kHeader, s.data, bytes);
-        check_mpi(MPI_Isend(out.data(), int(kHeader + (small ? bytes : 0)), MPI_BYTE, place_.rank_of(to), tag(d, to),
-                            comm_, &sent.emplace_back()),
-                  "MPI_Isend");
-        count_op(MpiOp::kSend, place_.rank_of(to));
-        if (!small) streamed.push_back(to);
+        Notice what = kRing;
+        if (bytes == 0) {
+          what = kNothing;
+        } else if (bytes < small_) {
+          what = kMessage;
+          check_mpi(
+              MPI_Isend(s.data, int(bytes), MPI_BYTE, place_.rank_of(to), tag(d, to), comm_, &sent.emplace_back()),
+              "MPI_Isend");
+          count_op(MpiOp::kSend, place_.rank_of(to));
+        }
+        notify(d, to, what);
+        if (what == kRing) streamed.push_back(to);
       }
     // Every lane streams its share of each large peer's records, then reads
     // its lane of every ring until each sender's end flag.
@@ -199,6 +206,11 @@ class RingTransport : public Transport {
   }
 
   int tag(int sender, int receiver) const { return sender * D_ + receiver; }
+  size_t control_words() const { return 2 * words_ + pairs_; }
+  // The notice word of the pair (sender, local receiver): [local receiver][sender].
+  size_t notice_index(int receiver_local, int sender) const {
+    return 2 * words_ + size_t(receiver_local) * size_t(D_) + size_t(sender);
+  }
 
   Received& slot(int parity, int local, int peer) {
     return slots_[(size_t(parity) * size_t(place_.local) + size_t(local)) * size_t(D_) + size_t(peer)];
@@ -220,7 +232,7 @@ class RingTransport : public Transport {
     return MPI_Aint((words_ + ring(sender % place_.local, receiver, lane)) * sizeof(uint64_t));
   }
   MPI_Aint ring_disp(int receiver, int sender, int lane) const {
-    return MPI_Aint(2 * words_ * sizeof(uint64_t) + ring(receiver % place_.local, sender, lane) * ring_);
+    return MPI_Aint(control_words() * sizeof(uint64_t) + ring(receiver % place_.local, sender, lane) * ring_);
   }
   static uint64_t load(const uint64_t* w) {
     return std::atomic_ref<const uint64_t>(*w).load(std::memory_order_acquire);
@@ -311,28 +323,50 @@ class RingTransport : public Transport {
     return all;
   }
 
-  // Whether `from`'s message for this superstep has come: then its records
-  // are read (small), or the ring holds them (kStreamed).
-  // The message is matched by probe, then received at its own size.
+  // Tells `to` what this exchange of the pair (d, to) holds: one word,
+  // written by an accumulate (MPI makes only accumulate-class operations
+  // atomic with each other), flushed so that the receiver sees it.
+  void notify(int d, int to, Notice what) {
+    uint64_t& n = sent_notices_[size_t(d % place_.local) * size_t(D_) + size_t(to)];
+    n = (n / 4 + 1) * 4 + what;
+    const int rank = place_.rank_of(to);
+    check_mpi(MPI_Accumulate(&n, 1, MPI_UINT64_T, rank, MPI_Aint(notice_index(to % place_.local, d) * sizeof(uint64_t)),
+                             1, MPI_UINT64_T, MPI_REPLACE, win_),
+              "MPI_Accumulate");
+    check_mpi(MPI_Win_flush(rank, win_), "MPI_Win_flush");
+    count_op(MpiOp::kAtomic, rank);
+    count_op(MpiOp::kFlush, rank);
+  }
+
+  // Whether `from`'s notice for this exchange has come: then its records
+  // are read (none, or a message: matched by probe, received at its own
+  // size), or the ring holds them (kStreamed). A sender posts its message
+  // before its notice, so a notice of one means the message is on its way.
   bool read_message(int d, int from, Received& in) {
-    int flag = 0, bytes = 0;
-    MPI_Message msg;
-    MPI_Status status;
-    check_mpi(MPI_Improbe(place_.rank_of(from), tag(from, d), comm_, &flag, &msg, &status), "MPI_Improbe");
-    if (!flag) return false;
-    check_mpi(MPI_Get_count(&status, MPI_BYTE, &bytes), "MPI_Get_count");
-    std::vector<std::byte>& box = inbox_[size_t(d % place_.local)];
-    box.resize(std::max<size_t>(size_t(bytes), kHeader));
-    check_mpi(MPI_Mrecv(box.data(), bytes, MPI_BYTE, &msg, MPI_STATUS_IGNORE), "MPI_Mrecv");
-    count_op(MpiOp::kRecv, place_.rank_of(from));
-    uint64_t header;
-    std::memcpy(&header, box.data(), kHeader);
-    if (header & kInRing) {
+    const int me = d % place_.local;
+    uint64_t& expected = read_notices_[size_t(me) * size_t(D_) + size_t(from)];
+    const uint64_t notice = load(static_cast<const uint64_t*>(base_) + notice_index(me, from));
+    if (notice / 4 != expected / 4 + 1) return false;
+    expected = notice;
+    in.small.clear();
+    if (notice % 4 == kRing) {
       in.state.store(kStreamed, std::memory_order_release);
-    } else {
-      in.small.assign(box.data() + kHeader, box.data() + kHeader + size_t(header) * item_);
-      in.state.store(kHeld, std::memory_order_release);
+      return true;
     }
+    if (notice % 4 == kMessage) {
+      int flag = 0, bytes = 0;
+      MPI_Message msg;
+      MPI_Status status;
+      for (;;) {
+        check_mpi(MPI_Improbe(place_.rank_of(from), tag(from, d), comm_, &flag, &msg, &status), "MPI_Improbe");
+        if (flag) break;
+      }
+      check_mpi(MPI_Get_count(&status, MPI_BYTE, &bytes), "MPI_Get_count");
+      in.small.resize(size_t(bytes));
+      check_mpi(MPI_Mrecv(in.small.data(), bytes, MPI_BYTE, &msg, MPI_STATUS_IGNORE), "MPI_Mrecv");
+      count_op(MpiOp::kRecv, place_.rank_of(from));
+    }
+    in.state.store(kHeld, std::memory_order_release);
     return true;
   }
 
@@ -356,13 +390,13 @@ class RingTransport : public Transport {
 
   const ClusterPlace place_;
   const int D_, lanes_;
-  const size_t item_, ring_, batch_records_, words_;
+  const size_t item_, ring_, batch_records_, words_, pairs_;
   std::vector<Sent> send_;       // [local sender][receiver][lane]
   std::vector<Recv> recv_;       // [local receiver][sender][lane]
   std::vector<Received> slots_;  // [parity][local receiver][sender]
   const size_t small_;
-  std::vector<std::vector<std::byte>> outbox_;   // [local sender][receiver]: a small message and its header
-  std::vector<std::vector<std::byte>> inbox_;    // per local receiver: the message being read
+  std::vector<uint64_t> sent_notices_;           // [local sender][receiver]: the last notice written
+  std::vector<uint64_t> read_notices_;           // [local receiver][sender]: the last notice read
   std::vector<std::vector<MPI_Request>> sends_;  // per local sender: this exchange's messages
   MPI_Comm comm_ = MPI_COMM_NULL;
   MPI_Win win_ = MPI_WIN_NULL;
