@@ -6,6 +6,7 @@
 #include <mpi.h>
 
 #include <algorithm>
+#include <atomic>
 #include <barrier>
 #include <cstdio>
 #include <cstdlib>
@@ -40,18 +41,31 @@ void finalize_at_exit() {
   MPI_Finalize();
 }
 
+// The status agreement and the barrier are one-sided, as the records
+// are: a rank puts its devices' status records into every other rank's
+// window, flushes, then raises its arrival word there with an
+// accumulate; each rank waits on the arrival words of its own window. The
+// ranks call the fabric's collectives in the same order, so one count
+// numbers them, and records alternate between two areas by its parity: a
+// rank writes an area again two collectives later, which no peer reaches
+// before it has read the area.
 class ClusterFabric : public Fabric {
  public:
   static constexpr int kWordsPerDevice = 256;
   static constexpr size_t kRecordBytes = 256;
 
   explicit ClusterFabric(const ClusterPlace& place)
-      : place_(place), meeting_(place.local), mine_(kRecordBytes * size_t(place.local)) {
-    check_mpi(MPI_Win_allocate(MPI_Aint(sizeof(uint64_t)) * kWordsPerDevice * place.local, sizeof(uint64_t),
-                               MPI_INFO_NULL, MPI_COMM_WORLD, &base_, &win_),
+      : place_(place),
+        meeting_(place.local),
+        mine_(kRecordBytes * size_t(place.local)),
+        area_words_(kRecordBytes * size_t(place.local) / sizeof(uint64_t)),
+        window_words_(size_t(kWordsPerDevice) * size_t(place.local) + size_t(place.ranks) +
+                      2 * size_t(place.ranks) * area_words_) {
+    check_mpi(MPI_Win_allocate(MPI_Aint(sizeof(uint64_t) * window_words_), sizeof(uint64_t), MPI_INFO_NULL,
+                               MPI_COMM_WORLD, &base_, &win_),
               "MPI_Win_allocate");
     mpi::prepare_window(win_, "the cluster fabric");
-    std::memset(base_, 0, sizeof(uint64_t) * size_t(kWordsPerDevice) * size_t(place.local));
+    std::memset(base_, 0, sizeof(uint64_t) * window_words_);
     MPI_Barrier(MPI_COMM_WORLD);  // every window is zero before anyone reaches into it
     check_mpi(MPI_Win_lock_all(MPI_MODE_NOCHECK, win_), "MPI_Win_lock_all");
   }
@@ -64,10 +78,7 @@ class ClusterFabric : public Fabric {
   bool shares_memory(int a, int b) const override { return place_.rank_of(a) == place_.rank_of(b); }
 
   void barrier(int d) override {
-    meeting_.meet(d, [&] {
-      mpi::count_op(MpiOp::kCollective, place_.rank);
-      MPI_Barrier(MPI_COMM_WORLD);
-    });
+    meeting_.meet(d, [&] { gather_one_sided(0); });
   }
 
   void all_gather(int d, const void* mine, size_t bytes, void* all) override {
@@ -77,9 +88,7 @@ class ClusterFabric : public Fabric {
     meeting_.meet(d, [&] {
       mpi::note_rank_phase(mpi::RankPhase::kRunning, ++supersteps_);
       gathered_.resize(bytes * size_t(devices()));
-      mpi::count_op(MpiOp::kCollective, place_.rank);
-      MPI_Allgather(mine_.data(), int(bytes) * local, MPI_BYTE, gathered_.data(), int(bytes) * local, MPI_BYTE,
-                    MPI_COMM_WORLD);
+      gather_one_sided(bytes * size_t(local));
     });
     std::memcpy(all, gathered_.data(), bytes * size_t(devices()));
     // The next call's collective rewrites gathered_ only after its first
@@ -124,6 +133,48 @@ class ClusterFabric : public Fabric {
   std::pair<int, MPI_Aint> where(int owner, int w) const {
     return {place_.rank_of(owner), MPI_Aint(owner % place_.local) * kWordsPerDevice + w};
   }
+  // The next collective: mine_'s first `bytes` to every rank, every rank's
+  // into gathered_ by rank.
+  void gather_one_sided(size_t bytes) {
+    const uint64_t seq = ++collectives_;
+    const int me = place_.rank, R = place_.ranks;
+    const size_t area = area_word(seq & 1, me);
+    if (bytes) {
+      for (int r = 0; r < R; ++r)
+        if (r != me) {
+          check_mpi(MPI_Put(mine_.data(), int(bytes), MPI_BYTE, r, MPI_Aint(area), int(bytes), MPI_BYTE, win_),
+                    "MPI_Put");
+          mpi::count_op(MpiOp::kPut, r);
+        }
+      check_mpi(MPI_Win_flush_all(win_), "MPI_Win_flush_all");  // the records land before the arrival words
+    }
+    for (int r = 0; r < R; ++r)
+      if (r != me) {
+        check_mpi(
+            MPI_Accumulate(&seq, 1, MPI_UINT64_T, r, MPI_Aint(arrival_word(me)), 1, MPI_UINT64_T, MPI_REPLACE, win_),
+            "MPI_Accumulate");
+        mpi::count_op(MpiOp::kAtomic, r);
+      }
+    check_mpi(MPI_Win_flush_all(win_), "MPI_Win_flush_all");
+    mpi::count_op(MpiOp::kFlush, me, bytes ? 2 : 1);
+    uint64_t* words = static_cast<uint64_t*>(base_);
+    for (int r = 0; r < R; ++r)
+      while (r != me && std::atomic_ref<uint64_t>(words[arrival_word(r)]).load(std::memory_order_acquire) < seq) {
+        MPI_Win_sync(win_);
+        mpi::poke_progress();
+      }
+    MPI_Win_sync(win_);
+    for (int r = 0; r < R && bytes; ++r) {
+      const std::byte* from =
+          r == me ? mine_.data() : reinterpret_cast<const std::byte*>(words + area_word(seq & 1, r));
+      std::memcpy(gathered_.data() + size_t(r) * bytes, from, bytes);
+    }
+  }
+  size_t arrival_word(int rank) const { return size_t(kWordsPerDevice) * size_t(place_.local) + size_t(rank); }
+  size_t area_word(uint64_t parity, int rank) const {
+    return arrival_word(place_.ranks) + (size_t(parity) * size_t(place_.ranks) + size_t(rank)) * area_words_;
+  }
+
   // Accumulate-class operations are atomic against each other, which plain
   // loads and stores of the window memory are not: every access goes here.
   void rmw(int owner, int w, const uint64_t* operand, uint64_t* result, MPI_Op op) {
@@ -137,6 +188,8 @@ class ClusterFabric : public Fabric {
   const ClusterPlace place_;
   RankMeeting meeting_;
   std::vector<std::byte> mine_, gathered_;
+  const size_t area_words_, window_words_;  // a rank's status records, in words; the window's words
+  uint64_t collectives_ = 0;                // status agreements and barriers so far
   MPI_Win win_ = MPI_WIN_NULL;
   void* base_ = nullptr;
   int reserved_ = 0;

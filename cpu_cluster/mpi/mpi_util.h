@@ -42,6 +42,13 @@ inline void prepare_window(MPI_Win win, const char* what) {
                 "needs the unified one (OpenMPI's osc sm/ucx, MPICH)");
 }
 
+// Lets MPI move what others put while a rank polls its own window
+// (MPICH and osc ucx progress only inside calls); no message is read.
+inline void poke_progress() {
+  int flag = 0;
+  MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE);
+}
+
 // A barrier for the rank's device threads, then one MPI collective by the
 // first of them, then a second barrier so that no thread reads the
 // collective's result before it is there.

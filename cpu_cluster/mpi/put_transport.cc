@@ -1,5 +1,6 @@
 // Records by MPI_Put into the receivers' windows (the one-sided data path).
 #include <algorithm>
+#include <atomic>
 #include <cstring>
 #include <vector>
 
@@ -11,10 +12,13 @@ namespace chatty::mpi {
 namespace {
 
 // Each rank's window holds, for each parity, local receiver and sender,
-// a count word and a slot of records. A sender puts its records and their
-// count into the receiver's slot, flushes, and meets every rank; then each
-// receiver views its slots in place. The meeting is inside the exchange,
-// so the runtime's sync adds none (receiver_driven).
+// a count word and a slot of records. A sender puts its records into the
+// receiver's slot, flushes, then writes the count word with an
+// accumulate, stamped with the pair's exchange number; the receiver polls
+// its own count words until each bears this exchange's number, then views
+// its slots in place. No rank meets another (receivers are passive): a
+// sender writes a parity's slot again two exchanges later, after the
+// status agreement that the receiver joins only once it has read it.
 class PutTransport : public Transport {
  public:
   PutTransport(const ClusterPlace& place, size_t slot_records, size_t item_bytes)
@@ -22,9 +26,9 @@ class PutTransport : public Transport {
         slot_records_(std::max<size_t>(slot_records, 1)),
         slot_bytes_(slot_records_ * item_bytes),
         slots_(size_t(2 * place.local * place.devices())),
-        meeting_(place.local),
         overflow_(size_t(place.local), 0),
-        counts_(size_t(place.local) * size_t(place.devices()), 0) {
+        counts_(size_t(place.local) * size_t(place.devices()), 0),
+        read_(size_t(place.local) * size_t(place.devices()), 0) {
     const MPI_Aint bytes = MPI_Aint(slots_) * MPI_Aint(sizeof(uint64_t) + slot_bytes_);
     check_mpi(MPI_Win_allocate(bytes, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &base_, &win_), "MPI_Win_allocate");
     prepare_window(win_, comm_name(Comm::kMpiPut));
@@ -41,48 +45,57 @@ class PutTransport : public Transport {
   bool receiver_driven() const override { return true; }
 
   void exchange(Mailboxes& mb, int d, int parity) override {
-    const int D = place_.devices();
-    char& overflow = overflow_[size_t(d % place_.local)];
+    const int D = place_.devices(), me = d % place_.local;
+    char& overflow = overflow_[size_t(me)];
     overflow = 0;
-    for (int to = 0; to < D; ++to) {
+    for (int to = 0; to < D; ++to) {  // the records first: they land before any count word
       if (to == d) continue;
       const Slot& s = mb.outgoing(d, parity, to);
-      uint64_t count = s.count;
-      if (count > slot_records_) overflow = 1, count = 0;
+      if (s.count > slot_records_) overflow = 1;
+      const size_t slot = index(parity, to % place_.local, d);
+      const size_t bytes = overflow ? 0 : s.count * mb.item_bytes();
+      const int rank = place_.rank_of(to);
+      if (rank == place_.rank) {
+        if (bytes) std::memcpy(data_at(slot), s.data, bytes);
+      } else if (bytes) {
+        check_mpi(MPI_Put(s.data, int(bytes), MPI_BYTE, rank, data_disp(slot), int(bytes), MPI_BYTE, win_), "MPI_Put");
+        count_op(MpiOp::kPut, rank);
+      }
+    }
+    check_mpi(MPI_Win_flush_all(win_), "MPI_Win_flush_all");
+    for (int to = 0; to < D; ++to) {
+      if (to == d) continue;
+      const uint64_t count = overflow ? 0 : mb.outgoing(d, parity, to).count;
+      uint64_t& word = counts_[size_t(me) * size_t(D) + size_t(to)];
+      word = ((word >> kCountBits) + 1) << kCountBits | count;
       const size_t slot = index(parity, to % place_.local, d);
       const int rank = place_.rank_of(to);
       if (rank == place_.rank) {
-        if (count) std::memcpy(data_at(slot), s.data, count * mb.item_bytes());
-        count_at(slot) = count;
+        std::atomic_ref<uint64_t>(count_at(slot)).store(word, std::memory_order_release);
         continue;
       }
-      if (count) {
-        check_mpi(MPI_Put(s.data, int(count * mb.item_bytes()), MPI_BYTE, rank, data_disp(slot),
-                          int(count * mb.item_bytes()), MPI_BYTE, win_),
-                  "MPI_Put");
-        count_op(MpiOp::kPut, rank);
-      }
-      uint64_t& sent = counts_[size_t(d % place_.local) * size_t(D) + size_t(to)];
-      sent = count;
-      check_mpi(MPI_Accumulate(&sent, 1, MPI_UINT64_T, rank, MPI_Aint(slot * sizeof(uint64_t)), 1, MPI_UINT64_T,
+      check_mpi(MPI_Accumulate(&word, 1, MPI_UINT64_T, rank, MPI_Aint(slot * sizeof(uint64_t)), 1, MPI_UINT64_T,
                                MPI_REPLACE, win_),
                 "MPI_Accumulate");
       count_op(MpiOp::kAtomic, rank);
     }
     check_mpi(MPI_Win_flush_all(win_), "MPI_Win_flush_all");
-    count_op(MpiOp::kFlush, place_.rank);
-    meeting_.meet(d, [&] {
-      count_op(MpiOp::kCollective, place_.rank);
-      MPI_Barrier(MPI_COMM_WORLD);
-      MPI_Win_sync(win_);
-    });
+    count_op(MpiOp::kFlush, place_.rank, 2);
     for (int from = 0; from < D; ++from) {
       if (from == d) continue;
+      const size_t slot = index(parity, me, from);
+      uint64_t& last = read_[size_t(me) * size_t(D) + size_t(from)];
+      const uint64_t want = (last >> kCountBits) + 1;
+      uint64_t word;
+      while ((word = std::atomic_ref<uint64_t>(count_at(slot)).load(std::memory_order_acquire)) >> kCountBits != want) {
+        MPI_Win_sync(win_);
+        poke_progress();
+      }
+      last = word;
       Slot& r = mb.recv(parity, d, from);
-      const size_t slot = index(parity, d % place_.local, from);
       r.storage = r.data = data_at(slot);
       r.capacity = slot_bytes_;
-      r.count = count_at(slot);
+      r.count = word & ((uint64_t(1) << kCountBits) - 1);
     }
     CHATTY_CHECK(!overflow, "a device sent more records than a cluster slot holds (" + std::to_string(slot_records_) +
                                 "; internal error)");
@@ -96,11 +109,13 @@ class PutTransport : public Transport {
   std::byte* data_at(size_t slot) { return static_cast<std::byte*>(base_) + data_disp(slot); }
   uint64_t& count_at(size_t slot) { return static_cast<uint64_t*>(base_)[slot]; }
 
+  static constexpr int kCountBits = 40;  // a count word: the pair's exchange number, then the count
+
   const ClusterPlace place_;
   const size_t slot_records_, slot_bytes_, slots_;
-  RankMeeting meeting_;
   std::vector<char> overflow_;
-  std::vector<uint64_t> counts_;  // per local sender and receiver: the count put last
+  std::vector<uint64_t> counts_;  // [local sender][receiver]: the count word written last
+  std::vector<uint64_t> read_;    // [local receiver][sender]: the count word read last
   MPI_Win win_ = MPI_WIN_NULL;
   void* base_ = nullptr;
 };

@@ -145,7 +145,7 @@ class RingTransport : public Transport {
         const auto [lo, hi] = lane_share(s.count, t);
         send(d, to, parity, t, s.data + lo * item_, hi - lo);
       }
-      while (!drain(d, parity, t)) progress();
+      while (!drain(d, parity, t)) poke_progress();
     };
     if (lanes_ == 1) {
       lane(0);
@@ -263,7 +263,7 @@ class RingTransport : public Transport {
         s.tail = load(tail_word(d % place_.local, to, t));
         if (s.written + bytes - s.tail > ring_) {
           drain(d, parity, t);
-          progress();
+          poke_progress();
         }
       }
       const uint64_t header = uint64_t(n) | (last ? kEnd : 0);
@@ -380,12 +380,6 @@ class RingTransport : public Transport {
     check_mpi(MPI_Win_flush(rank, win_), "MPI_Win_flush");
     count_op(MpiOp::kAtomic, rank);
     count_op(MpiOp::kFlush, rank);
-  }
-
-  // Lets MPI move what others put (MPICH and osc ucx progress only inside calls).
-  static void progress() {
-    int flag = 0;
-    MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE);
   }
 
   const ClusterPlace place_;
