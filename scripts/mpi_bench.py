@@ -18,8 +18,8 @@ def add_common_args(ap, graphs, apps):
     ap.add_argument("--repeat", type=int, default=3)
 
 
-def launch(chatty, ranks, app, graph, repeat, extra, mpirun_args=()):
-    cmd = ["mpirun", "-np", str(ranks), *mpirun_args, chatty, "run", "--backend=cpu", f"--app={app}", f"--graph={graph}",
+def launch(chatty, ranks, app, graph, repeat, extra, mpirun_args=(), mpirun="mpirun"):
+    cmd = [mpirun, "-np", str(ranks), *mpirun_args, chatty, "run", "--backend=cpu", f"--app={app}", f"--graph={graph}",
            f"--repeat={repeat}", "--json", "--quiet", *extra]
     p = subprocess.run(cmd, capture_output=True, text=True, env=ENV, timeout=1800)
     if p.returncode != 0:

@@ -61,9 +61,7 @@ class ClusterFabric : public Fabric {
         area_words_(kRecordBytes * size_t(place.local) / sizeof(uint64_t)),
         window_words_(size_t(kWordsPerDevice) * size_t(place.local) + size_t(place.ranks) +
                       2 * size_t(place.ranks) * area_words_) {
-    check_mpi(MPI_Win_allocate(MPI_Aint(sizeof(uint64_t) * window_words_), sizeof(uint64_t), MPI_INFO_NULL,
-                               MPI_COMM_WORLD, &base_, &win_),
-              "MPI_Win_allocate");
+    mpi::allocate_window(sizeof(uint64_t) * window_words_, 1, &base_, &win_);
     mpi::prepare_window(win_, "the cluster fabric");
     std::memset(base_, 0, sizeof(uint64_t) * window_words_);
     MPI_Barrier(MPI_COMM_WORLD);  // every window is zero before anyone reaches into it
@@ -131,7 +129,7 @@ class ClusterFabric : public Fabric {
  private:
   uint64_t supersteps_ = 0;  // status agreements so far, for the watchdog
   std::pair<int, MPI_Aint> where(int owner, int w) const {
-    return {place_.rank_of(owner), MPI_Aint(owner % place_.local) * kWordsPerDevice + w};
+    return {place_.rank_of(owner), byte_of(size_t(owner % place_.local) * kWordsPerDevice + size_t(w))};
   }
   // The next collective: mine_'s first `bytes` to every rank, every rank's
   // into gathered_ by rank.
@@ -142,7 +140,7 @@ class ClusterFabric : public Fabric {
     if (bytes) {
       for (int r = 0; r < R; ++r)
         if (r != me) {
-          check_mpi(MPI_Put(mine_.data(), int(bytes), MPI_BYTE, r, MPI_Aint(area), int(bytes), MPI_BYTE, win_),
+          check_mpi(MPI_Put(mine_.data(), int(bytes), MPI_BYTE, r, byte_of(area), int(bytes), MPI_BYTE, win_),
                     "MPI_Put");
           mpi::count_op(MpiOp::kPut, r);
         }
@@ -151,7 +149,7 @@ class ClusterFabric : public Fabric {
     for (int r = 0; r < R; ++r)
       if (r != me) {
         check_mpi(
-            MPI_Accumulate(&seq, 1, MPI_UINT64_T, r, MPI_Aint(arrival_word(me)), 1, MPI_UINT64_T, MPI_REPLACE, win_),
+            MPI_Accumulate(&seq, 1, MPI_UINT64_T, r, byte_of(arrival_word(me)), 1, MPI_UINT64_T, MPI_REPLACE, win_),
             "MPI_Accumulate");
         mpi::count_op(MpiOp::kAtomic, r);
       }
@@ -170,6 +168,7 @@ class ClusterFabric : public Fabric {
       std::memcpy(gathered_.data() + size_t(r) * bytes, from, bytes);
     }
   }
+  static MPI_Aint byte_of(size_t word) { return MPI_Aint(word * sizeof(uint64_t)); }
   size_t arrival_word(int rank) const { return size_t(kWordsPerDevice) * size_t(place_.local) + size_t(rank); }
   size_t area_word(uint64_t parity, int rank) const {
     return arrival_word(place_.ranks) + (size_t(parity) * size_t(place_.ranks) + size_t(rank)) * area_words_;

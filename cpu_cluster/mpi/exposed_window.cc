@@ -48,9 +48,7 @@ class WindowMemory : public ExposedMemory {
     check_mpi(
         MPI_Allgather(mine.data(), place.local, MPI_UINT64_T, at_.data(), place.local, MPI_UINT64_T, MPI_COMM_WORLD),
         "MPI_Allgather");
-    check_mpi(
-        MPI_Win_allocate(MPI_Aint(std::max<uint64_t>(total, 64)), 1, MPI_INFO_NULL, MPI_COMM_WORLD, &base_, &win_),
-        "MPI_Win_allocate");
+    mpi::allocate_window(size_t(total), 1, &base_, &win_);
     mpi::prepare_window(win_, "exposed memory");
     check_mpi(MPI_Win_lock_all(MPI_MODE_NOCHECK, win_), "MPI_Win_lock_all");
   }

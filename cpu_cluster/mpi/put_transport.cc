@@ -30,7 +30,7 @@ class PutTransport : public Transport {
         counts_(size_t(place.local) * size_t(place.devices()), 0),
         read_(size_t(place.local) * size_t(place.devices()), 0) {
     const MPI_Aint bytes = MPI_Aint(slots_) * MPI_Aint(sizeof(uint64_t) + slot_bytes_);
-    check_mpi(MPI_Win_allocate(bytes, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &base_, &win_), "MPI_Win_allocate");
+    allocate_window(size_t(bytes), 1, &base_, &win_);
     prepare_window(win_, comm_name(Comm::kMpiPut));
     std::memset(base_, 0, slots_ * sizeof(uint64_t));
     check_mpi(MPI_Win_lock_all(MPI_MODE_NOCHECK, win_), "MPI_Win_lock_all");

@@ -26,9 +26,7 @@ class Watchdog {
   explicit Watchdog(double timeout_s) : timeout_(timeout_s) {
     MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
     MPI_Comm_size(MPI_COMM_WORLD, &ranks_);
-    check_mpi(
-        MPI_Win_allocate(kWords * sizeof(uint64_t), sizeof(uint64_t), MPI_INFO_NULL, MPI_COMM_WORLD, &base_, &win_),
-        "MPI_Win_allocate");
+    allocate_window(kWords * sizeof(uint64_t), sizeof(uint64_t), &base_, &win_);
     prepare_window(win_, "the rank watchdog");
     for (int w = 0; w < kWords; ++w) word(w).store(0);
     word(kPhase).store(uint64_t(RankPhase::kLoading));

@@ -71,7 +71,7 @@ class RingTransport : public Transport {
     // sender][receiver][lane], notice words [local receiver][sender], then
     // the rings [local receiver][sender][lane].
     const MPI_Aint bytes = MPI_Aint(control_words() * sizeof(uint64_t) + words_ * ring_);
-    check_mpi(MPI_Win_allocate(bytes, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &base_, &win_), "MPI_Win_allocate");
+    allocate_window(size_t(bytes), 1, &base_, &win_);
     prepare_window(win_, comm_name(Comm::kMpiRing));
     std::memset(base_, 0, control_words() * sizeof(uint64_t));
     check_mpi(MPI_Win_lock_all(MPI_MODE_NOCHECK, win_), "MPI_Win_lock_all");
