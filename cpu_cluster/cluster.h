@@ -51,13 +51,19 @@ const ClusterPlace* cluster();
 // a rank not seen for `timeout_s` seconds (stopped, hung) is named and the
 // job ends. A collective; 0 turns it off.
 void cluster_watch(double timeout_s);
+// The watch's deadline in seconds (0: none, or one rank): also how long an
+// owner waits for blocks that a peer on another rank claimed.
+double cluster_watch_seconds();
+// Fault injection for the tests: CHATTY_FAULT_THIEF_STALL_S seconds that a
+// device pauses after each claim of another rank's blocks (0 when unset).
+double cluster_fault_thief_stall_s();
 
 // Ends the whole job after an error on this rank: the others may be
 // waiting in a collective and would never see the error line.
 [[noreturn]] void cluster_abort(int code);
 
-// The rank's devices and the others: barrier and status all-gather by MPI
-// collectives (one thread per rank), worklist words in an MPI window.
+// The rank's devices and the others: barrier and status all-gather
+// one-sided (one thread per rank), worklist words in an MPI window.
 // With Net::kVerbs, over rdma-core verbs instead (throws without a device
 // or a build without libibverbs).
 std::unique_ptr<Fabric> make_cluster_fabric(const ClusterPlace& place, Net net);

@@ -25,6 +25,14 @@ int node_local_rank() {
   return 0;
 }
 
+double cluster_fault_thief_stall_s() {
+  static const double seconds = [] {
+    const char* v = std::getenv("CHATTY_FAULT_THIEF_STALL_S");
+    return v ? std::max(0.0, std::atof(v)) : 0.0;
+  }();
+  return seconds;
+}
+
 const char* mpi_op_name(MpiOp op) {
   static const char* const names[kMpiOps] = {"put", "get", "atomic", "flush", "send", "recv", "collective"};
   return names[int(op)];

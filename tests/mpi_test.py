@@ -555,6 +555,22 @@ class Ranks(unittest.TestCase):
         self.assertIn(f"rank {rank_of[stopped]} stopped answering", lines[0])
         self.assertIn("last in superstep", lines[0])
 
+    def test_a_stalled_thief_is_named_and_ends_the_job(self):
+        # A device that claimed blocks of another rank's and then stalls,
+        # its rank alive (so the watchdog sees nothing): the owner waits
+        # --rank_timeout for the blocks, then names the thief and ends the
+        # job. Rank 1's device straggles, so rank 0's claims its blocks.
+        env = dict(ENV, CHATTY_FAULT_THIEF_STALL_S="120")
+        cmd = [MPIRUN, "-np", "2", CHATTY, "run", "--backend=cpu", "--app=pr", "--graph=kron:14", "--rank_timeout=3",
+               "--straggler=1:300", "--migrate_threshold=0"]
+        t0 = time.time()
+        p = run(cmd, timeout=90, env=env)
+        self.assertLess(time.time() - t0, 30, p.stderr)
+        self.assertNotEqual(p.returncode, 0)
+        lines = [l for l in p.stderr.splitlines() if "stalled thief" in l]
+        self.assertTrue(lines, p.stderr)
+        self.assertIn("rank 1: blocks of device 1 claimed by device 0 (rank 0)", lines[0])
+
 
 if __name__ == "__main__":
     if not MPIRUN:

@@ -22,11 +22,13 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <cstdio>
 #include <thread>
 #include <type_traits>
 #include <vector>
 
 #include "comm/fabric.h"
+#include "cpu_cluster/cluster.h"
 #include "runtime/base/engine_options.h"
 #include "runtime/base/types.h"
 
@@ -48,7 +50,7 @@ class Worklist {
  public:
   // The worklist of device `owner`: its span is word `span`, the other
   // fields words [fields, fields + kFields).
-  static constexpr int kFields = 4;
+  static constexpr int kFields = 5;
   Worklist(Fabric& f, int owner, int span, int fields) : f_(f), owner_(owner), span_(span), w_(fields) {}
 
   // Owner, once the last phase's blocks are all done: blocks of `block`
@@ -85,17 +87,31 @@ class Worklist {
   // Whoever computed `blocks` blocks: publishes its writes to the owner.
   void finish(uint32_t blocks = 1) { f_.fetch_add(owner_, w_ + kDone, blocks); }
 
+  // A peer on another rank that claimed blocks: names itself (device + 1),
+  // for the line that an owner prints when its blocks never finish.
+  void claimed_by(int thief) { f_.store(owner_, w_ + kThief, uint64_t(thief) + 1); }
+
   // Owner, after its threads ran out of blocks: waits for the blocks peers
   // took (they are short, so spinning is brief; yielding keeps an
-  // oversubscribed machine - more devices than cores - moving).
-  void wait_done() const {
+  // oversubscribed machine - more devices than cores - moving). With
+  // `deadline_s` > 0, blocks not done within it end the job: a thief on
+  // another rank that stalls after its claim (its rank alive, so the
+  // watchdog sees nothing) would leave the owner waiting forever.
+  void wait_done(double deadline_s = 0) const {
     const uint64_t blocks = uint32_t(f_.load(owner_, w_ + kShape));
-    for (int spins = 0; f_.load(owner_, w_ + kDone) < blocks; ++spins)
+    double until = 0;
+    for (int spins = 0; f_.load(owner_, w_ + kDone) < blocks; ++spins) {
       if (spins > 64) std::this_thread::yield();
+      if (deadline_s > 0 && spins % 256 == 0) {
+        const double now = omp_get_wtime();
+        if (until == 0) until = now + deadline_s;
+        if (now > until) stalled(deadline_s);
+      }
+    }
   }
 
  private:
-  enum : int { kDone, kKeep, kRange, kShape };  // the span: front << 32 | back, in blocks
+  enum : int { kDone, kKeep, kRange, kShape, kThief };  // the span: front << 32 | back, in blocks
 
   uint32_t grab(bool front, bool remote, uint32_t take, uint32_t left, vid_t& lo, vid_t& hi) {
     uint64_t s = f_.load(owner_, span_);
@@ -123,6 +139,16 @@ class Worklist {
     }
   }
 
+  [[noreturn]] void stalled(double deadline_s) const {
+    const ClusterPlace* place = cluster();
+    const int thief = int(f_.load(owner_, w_ + kThief)) - 1;
+    std::fprintf(stderr,
+                 "chatty: error: rank %d: blocks of device %d claimed by device %d (rank %d) did not finish within "
+                 "%g s: a stalled thief (--rank_timeout)\n",
+                 place ? place->rank : 0, owner_, thief, place && thief >= 0 ? place->rank_of(thief) : -1, deadline_s);
+    cluster_abort(1);
+  }
+
   Fabric& f_;
   const int owner_;
   const int span_, w_;
@@ -135,6 +161,7 @@ class Worklist {
 // local peers).
 struct RemoteClaims {
   uint32_t take = 4, keep = 8;
+  double stall_s = 0;  // how long an owner waits for blocks claimed from another rank (0: for ever)
 };
 
 // Every device's worklist and the task a peer needs to compute its blocks
@@ -259,6 +286,9 @@ class MigrationBoard {
         bool claimed = false;
         while (const uint32_t blocks =
                    peer.list.grab_back(lo, hi, remote_.take, /*remote=*/true, remote->keep(p, remote_.take))) {
+          peer.list.claimed_by(d);
+          if (const double stall = cluster_fault_thief_stall_s(); stall > 0)  // fault injection, for tests
+            std::this_thread::sleep_for(std::chrono::duration<double>(stall));
           (*remote)(p, lo, hi, acc);
           acc.migrated += hi - lo;
           acc.remote_blocks += blocks;
@@ -271,7 +301,8 @@ class MigrationBoard {
   }
 
   void wait_done(int d) const {
-    if (!lone()) slots_[size_t(d)].list.wait_done();  // alone, the team's loop ends when its blocks do
+    // alone, the team's loop ends when its blocks do
+    if (!lone()) slots_[size_t(d)].list.wait_done(remote_.stall_s);
   }
 
   // run() on every thread of device d's team, their sums added into acc

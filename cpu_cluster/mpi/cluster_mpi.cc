@@ -32,6 +32,7 @@ using mpi::RankMeeting;
 
 ClusterPlace g_place;
 bool g_started = false;
+double g_watch_seconds = 0;
 
 void finalize_at_exit() {
   int done = 0;
@@ -235,8 +236,12 @@ const ClusterPlace* cluster_start(int local_devices) {
 const ClusterPlace* cluster() { return g_started ? &g_place : nullptr; }
 
 void cluster_watch(double timeout_s) {
-  if (g_started) mpi::start_rank_watchdog(timeout_s);
+  if (!g_started) return;
+  mpi::start_rank_watchdog(timeout_s);
+  if (g_place.ranks > 1) g_watch_seconds = std::max(0.0, timeout_s);
 }
+
+double cluster_watch_seconds() { return g_watch_seconds; }
 
 void cluster_abort(int code) {
   std::fflush(stdout);

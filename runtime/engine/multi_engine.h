@@ -106,7 +106,7 @@ EngineResult<typename P::Value> run_program_multi(const Graph& g, const P& prog,
   const int saved_levels = omp_get_max_active_levels();
   omp_set_max_active_levels(2);
   std::vector<std::vector<V>> replicas(static_cast<size_t>(D));
-  const RemoteClaims across{opt.migrate_block, opt.migrate_threshold};
+  const RemoteClaims across{opt.migrate_block, opt.migrate_threshold, cluster_watch_seconds()};
   check_straggler(opt.straggler, D);
   host::GatherBoard<V> gather_board(*fabric, opt.migrate, across, opt.straggler);
   // Blocks migrate across ranks too, for Jacobi gathers and push steps:
