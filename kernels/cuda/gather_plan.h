@@ -48,7 +48,7 @@ GatherBins plan_gather_bins(const eid_t* offsets, vid_t count);
 constexpr int lanes_of_bin(int b) { return 1 << b; }
 
 // Bytes the plan can take on the device for a chunk of `count` vertices and
-// `edges` in-edges (runtime/gpu_plan's layout).
+// `edges` in-edges (runtime/cuda/gpu_plan's layout).
 constexpr uint64_t gather_bins_bytes(uint64_t count, uint64_t edges) {
   const uint64_t hubs = edges / kHubDegree;
   return count * sizeof(vid_t) + hubs * (sizeof(vid_t) + sizeof(double)) +

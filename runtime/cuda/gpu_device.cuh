@@ -2,7 +2,7 @@
 // replicated value array, frontier storage, the send buffer and the two
 // receive buffers (a slot per peer) in device memory, its stream, and its
 // counters. Several devices may share a GPU (virtual devices): each has its
-// own stream and memory. Allocates exactly runtime/gpu_plan's layout.
+// own stream and memory. Allocates exactly runtime/cuda/gpu_plan's layout.
 #pragma once
 
 #include <vector>
@@ -174,7 +174,8 @@ class GpuDevice {
   }
 
   void list_split_hubs(const Csr& out) {
-    static_assert(kSplitDegree == kSplitHubDegree && sizeof(SplitHub) == kSplitHubBytes, "runtime/gpu_plan's room");
+    static_assert(kSplitDegree == kSplitHubDegree && sizeof(SplitHub) == kSplitHubBytes,
+                  "runtime/cuda/gpu_plan's room");
     ull hubs = 0;
     for (vid_t v = lo; v < hi; ++v) hubs += out.degree(v) >= kSplitDegree;
     split_hubs.allocate(hubs);
