@@ -24,6 +24,7 @@
 #include "runtime/drivers/ordered.h"
 #include "runtime/drivers/traversal.h"
 #include "runtime/engine/engine.h"
+#include "runtime/engine/family.h"
 #include "runtime/engine/multi_stats.h"
 #include "runtime/engine/rank_results.h"
 
@@ -39,25 +40,9 @@ GpuAppNeeds needs_of(const EngineOptions& opt) {
     n.weights = P::kNeedsWeights;
     n.in_edges = P::kPullable && opt.direction != Direction::kPush;
     n.split_hubs = opt.gpu_lb == GpuLb::kSplit;
-    n.labels = P::kConnectivity && opt.union_find;
+    n.labels = family_of<P>(opt) == Family::kLinking;
   }
   return n;
-}
-
-// A program's family, asked only of the kinds that declare it.
-template <typename P>
-constexpr bool ordered_program() {
-  if constexpr (P::kKind == ProgramKind::kTraversal)
-    return P::kOrdered;
-  else
-    return false;
-}
-template <typename P>
-constexpr bool connectivity_program() {
-  if constexpr (P::kKind == ProgramKind::kTraversal)
-    return P::kConnectivity;
-  else
-    return false;
 }
 
 // The ops of a program's family; a connectivity program links by union-find
@@ -101,7 +86,7 @@ std::vector<typename P::Value> run_program_gpu(const Graph& g, const P& prog, co
   TraversalStart<V> start;  // once for all devices
   uint64_t auto_delta = 1;  // a collective between ranks: before the devices start
   if constexpr (P::kKind == ProgramKind::kTraversal) {
-    if (!(P::kConnectivity && opt.union_find)) start = traversal_start(g, prog);
+    if (family_of<P>(opt) != Family::kLinking) start = traversal_start(g, prog);
     if (P::kOrdered && !opt.delta) {
       auto_delta = detail::auto_delta(g, Backend::kCuda);
       if (ranks.ranks > 1) auto_delta = uint64_t(cluster_max(double(auto_delta)));  // every rank buckets alike
@@ -141,7 +126,7 @@ std::vector<typename P::Value> run_program_gpu(const Graph& g, const P& prog, co
       } else {
         bool linking = false;
         if constexpr (connectivity_program<P>()) {
-          if (opt.union_find) links.emplace(run, *dev, g.directed(), lb), linking = true;
+          if (family_of<P>(opt) == Family::kLinking) links.emplace(run, *dev, g.directed(), lb), linking = true;
         }
         if (!linking) ops.emplace(run, *dev, prog, P::kPullable && opt.direction != Direction::kPush, lb);
       }

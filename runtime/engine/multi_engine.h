@@ -29,6 +29,7 @@
 #include "runtime/engine/device_context.h"
 #include "runtime/engine/engine.h"
 #include "runtime/engine/exchange_policy.h"
+#include "runtime/engine/family.h"
 #include "runtime/engine/multi_stats.h"
 #include "runtime/engine/rank_results.h"
 #include "runtime/graph/graph_chunk.h"
@@ -64,13 +65,8 @@ EngineResult<typename P::Value> run_program_multi(const Graph& g, const P& prog,
     else
       return P::kPullable;
   }();
-  constexpr bool kLinks = [] {  // a connectivity program, which union-find may run
-    if constexpr (P::kKind == ProgramKind::kTraversal)
-      return P::kConnectivity;
-    else
-      return false;
-  }();
-  const bool per_peer = exchange_per_peer(opt.exchange, kLinks && opt.union_find, D, cluster && cluster->ranks > 1);
+  const Family family = family_of<P>(opt);
+  const bool per_peer = exchange_per_peer(opt.exchange, family == Family::kLinking, D, cluster && cluster->ranks > 1);
   const bool per_edge = messages_per_edge(opt.messages, sums_in_values<P>(), D);
   std::vector<uint64_t> own_readers;  // when the caller's partition has none
   constexpr bool kOutReaders = message_shape<P>().out_readers_only;
@@ -132,7 +128,7 @@ EngineResult<typename P::Value> run_program_multi(const Graph& g, const P& prog,
             [&](std::byte* region, int d) {
               host::expose_gather(region, host::GatherRegion<V>(n, part.end(d) - part.begin(d)), chunks[d].in);
             });
-    } else if (!(kLinks && opt.union_find)) {
+    } else if (family != Family::kLinking) {
       expose(
           [&](int d) {
             const CsrChunk& out = chunks[d].out;
@@ -150,7 +146,7 @@ EngineResult<typename P::Value> run_program_multi(const Graph& g, const P& prog,
   if constexpr (P::kKind == ProgramKind::kTraversal) {
     delta = opt.delta ? opt.delta : detail::auto_delta(g, Backend::kCpu);
     if (cluster) delta = uint64_t(cluster_max(double(delta)));  // every rank buckets alike
-    if (!(P::kConnectivity && opt.union_find)) start = traversal_start(g, prog);
+    if (family != Family::kLinking) start = traversal_start(g, prog);
   }
   auto run_device = [&](int d) {
     if (opt.numa) bind_to_numa_node(d);  // before any of the device's memory is touched
@@ -164,7 +160,7 @@ EngineResult<typename P::Value> run_program_multi(const Graph& g, const P& prog,
       if (d == first) stats.converged = end.converged, stats.last_change = end.change;
       ops.finish();
     } else {
-      if (P::kConnectivity && opt.union_find) {
+      if (family == Family::kLinking) {
         if constexpr (std::is_same_v<V, vid_t>) {
           host::ConnectivityOps<V> ops(c, chunks[d], wcc_board);
           drive_connectivity(ops, n);
