@@ -68,29 +68,15 @@ struct MultiStats {
   double last_change = 0;
   // Supersteps run: one per sync, or several where a lone GPU device ran
   // them between syncs.
-  uint64_t supersteps() const {
+  uint64_t supersteps() const { return total(&MultiStep::supersteps); }
+  uint64_t updated() const { return total(&MultiStep::updated); }
+  uint64_t edges() const { return total(&MultiStep::edges); }
+  uint64_t migrated() const { return total(&MultiStep::migrated); }
+  uint64_t communicated() const { return total(&MultiStep::communicated); }
+  // One of the steps' counts, summed over the run.
+  uint64_t total(uint64_t MultiStep::*count) const {
     uint64_t s = 0;
-    for (auto& x : steps) s += x.supersteps;
-    return s;
-  }
-  uint64_t updated() const {
-    uint64_t s = 0;
-    for (auto& x : steps) s += x.updated;
-    return s;
-  }
-  uint64_t edges() const {
-    uint64_t s = 0;
-    for (auto& x : steps) s += x.edges;
-    return s;
-  }
-  uint64_t migrated() const {
-    uint64_t s = 0;
-    for (auto& x : steps) s += x.migrated;
-    return s;
-  }
-  uint64_t communicated() const {
-    uint64_t s = 0;
-    for (auto& x : steps) s += x.communicated;
+    for (const MultiStep& x : steps) s += x.*count;
     return s;
   }
   uint64_t bytes(int cls) const {  // 0 application, 1 status, 2 push offers (part of 0)
