@@ -185,12 +185,12 @@ class RingTransport : public Transport {
   struct Recv {
     uint64_t consumed = 0, published = 0;
   };
-  enum : int { kUnread, kHeld, kStreamed };  // a peer's message: not read yet; it held the records; they stream
+  enum : int { kUnread, kHeld, kStreamed };  // a peer's notice: not read yet; the records are held; they stream
   struct Received {
     std::vector<std::byte> small;               // the records (small or same rank), then every lane's together
     std::vector<std::vector<std::byte>> lanes;  // what each lane read from its ring
     std::vector<char> ended;                    // per lane: the sender's end flag has been read
-    std::atomic<int> state{kUnread};            // lane 0 reads the message; the other lanes wait for it
+    std::atomic<int> state{kUnread};            // lane 0 reads the notice; the other lanes wait for it
   };
 
   // Agrees on the lanes every pair has (a receiver must know how many end
@@ -285,7 +285,7 @@ class RingTransport : public Transport {
 
   // Reads what lane t of device d's rings holds, up to each sender's end
   // flag; true when every sender's end flag in the lane has been read.
-  // Lane 0 also reads the peers' messages.
+  // Lane 0 also reads the peers' notices (and messages).
   bool drain(int d, int parity, int t) {
     const int me = d % place_.local;
     MPI_Win_sync(win_);
@@ -294,7 +294,7 @@ class RingTransport : public Transport {
       if (from == d) continue;
       Received& in = slot(parity, me, from);
       int state = in.state.load(std::memory_order_acquire);
-      if (state == kUnread && t == 0 && read_message(d, from, in)) state = in.state.load(std::memory_order_relaxed);
+      if (state == kUnread && t == 0 && read_notice(d, from, in)) state = in.state.load(std::memory_order_relaxed);
       if (state == kHeld) continue;
       if (state == kUnread) {
         all = false;
@@ -342,13 +342,12 @@ class RingTransport : public Transport {
   // are read (none, or a message: matched by probe, received at its own
   // size), or the ring holds them (kStreamed). A sender posts its message
   // before its notice, so a notice of one means the message is on its way.
-  bool read_message(int d, int from, Received& in) {
+  bool read_notice(int d, int from, Received& in) {
     const int me = d % place_.local;
     uint64_t& expected = read_notices_[size_t(me) * size_t(D_) + size_t(from)];
     const uint64_t notice = load(static_cast<const uint64_t*>(base_) + notice_index(me, from));
     if (notice / 4 != expected / 4 + 1) return false;
-    expected = notice;
-    in.small.clear();
+    expected = notice;  // in.small is empty: exchange() cleared it
     if (notice % 4 == kRing) {
       in.state.store(kStreamed, std::memory_order_release);
       return true;

@@ -85,8 +85,9 @@ std::vector<typename P::Value> run_program_gpu(const Graph& g, const P& prog, co
   if constexpr (P::kKind == ProgramKind::kGather) dangling0 = first_contributions(g, prog, contrib0);
   TraversalStart<V> start;  // once for all devices
   uint64_t auto_delta = 1;  // a collective between ranks: before the devices start
+  const Family family = family_of<P>(opt);
   if constexpr (P::kKind == ProgramKind::kTraversal) {
-    if (family_of<P>(opt) != Family::kLinking) start = traversal_start(g, prog);
+    if (family != Family::kLinking) start = traversal_start(g, prog);
     if (P::kOrdered && !opt.delta) {
       auto_delta = detail::auto_delta(g, Backend::kCuda);
       if (ranks.ranks > 1) auto_delta = uint64_t(cluster_max(double(auto_delta)));  // every rank buckets alike
@@ -126,7 +127,7 @@ std::vector<typename P::Value> run_program_gpu(const Graph& g, const P& prog, co
       } else {
         bool linking = false;
         if constexpr (connectivity_program<P>()) {
-          if (family_of<P>(opt) == Family::kLinking) links.emplace(run, *dev, g.directed(), lb), linking = true;
+          if (family == Family::kLinking) links.emplace(run, *dev, g.directed(), lb), linking = true;
         }
         if (!linking) ops.emplace(run, *dev, prog, P::kPullable && opt.direction != Direction::kPush, lb);
       }
