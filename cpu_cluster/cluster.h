@@ -52,11 +52,18 @@ const ClusterPlace* cluster();
 // job ends. A collective; 0 turns it off.
 void cluster_watch(double timeout_s);
 // The watch's deadline in seconds (0: none, or one rank): also how long an
-// owner waits for blocks that a peer on another rank claimed.
+// owner waits for blocks that a peer on another rank claimed before it
+// takes them back.
 double cluster_watch_seconds();
-// Fault injection for the tests: CHATTY_FAULT_THIEF_STALL_S seconds that a
-// device pauses after each claim of another rank's blocks (0 when unset).
-double cluster_fault_thief_stall_s();
+// An owner took back blocks that a device of rank `thief_rank` claimed and
+// did not finish: the watch ends the job when that rank has not finished
+// its superstep within the deadline after this (it is alive, so its beat
+// alone would never name it).
+void cluster_taken_back(int thief_rank);
+// Fault injection for the tests: CHATTY_FAULT_THIEF_STALL_S seconds that
+// the process's first claim of another rank's blocks pauses; 0 when unset,
+// and for every later call.
+double cluster_fault_take_thief_stall_s();
 
 // Ends the whole job after an error on this rank: the others may be
 // waiting in a collective and would never see the error line.

@@ -2,6 +2,7 @@
 // environment each launcher sets for its processes, and where a rank
 // stands among the ranks of its node.
 #include <algorithm>
+#include <atomic>
 #include <cstdlib>
 #include <string>
 
@@ -25,12 +26,11 @@ int node_local_rank() {
   return 0;
 }
 
-double cluster_fault_thief_stall_s() {
-  static const double seconds = [] {
-    const char* v = std::getenv("CHATTY_FAULT_THIEF_STALL_S");
-    return v ? std::max(0.0, std::atof(v)) : 0.0;
-  }();
-  return seconds;
+double cluster_fault_take_thief_stall_s() {
+  static std::atomic<bool> taken{false};
+  const char* v = std::getenv("CHATTY_FAULT_THIEF_STALL_S");
+  if (!v || taken.exchange(true)) return 0;
+  return std::max(0.0, std::atof(v));
 }
 
 const char* mpi_op_name(MpiOp op) {

@@ -555,22 +555,45 @@ class Ranks(unittest.TestCase):
         self.assertIn(f"rank {rank_of[stopped]} stopped answering", lines[0])
         self.assertIn("last in superstep", lines[0])
 
+    STALLED = ["run", "--backend=cpu", "--graph=kron:14", "--straggler=1:300", "--migrate_threshold=0"]
+
+    def test_a_stalled_thiefs_blocks_are_taken_back_and_the_job_goes_on(self):
+        # A device that claimed blocks of another rank's stalls for 6 s
+        # after its first claim, its rank alive: the owner waits
+        # --rank_timeout (4 s) for them, takes them back and computes them
+        # itself (RGraph's ownership rule); the thief, when it wakes, finds
+        # its claim gone and neither writes back nor counts it. The job
+        # ends as a run without the stall does. Rank 1's device straggles,
+        # so rank 0's claims its blocks.
+        for app, extra in (("pr", []), ("sssp", ["--delta=100000"])):  # a gather's claims, and a push step's
+            ref, got = self.path(f"{app}.ref"), self.path(f"{app}.got")
+            p = run([MPIRUN, "-np", "2", CHATTY, *self.STALLED, f"--app={app}", *extra, f"--output={ref}"])
+            self.assertEqual(p.returncode, 0, p.stderr)
+            env = dict(ENV, CHATTY_FAULT_THIEF_STALL_S="6")
+            p = run([MPIRUN, "-np", "2", CHATTY, *self.STALLED, f"--app={app}", *extra, "--rank_timeout=4",
+                     "--validate", f"--output={got}"], timeout=120, env=env)
+            self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
+            self.assertIn("PASS", p.stdout)
+            lines = [l for l in p.stderr.splitlines() if "taken back" in l]
+            self.assertEqual(len(lines), 1, p.stderr)
+            self.assertIn("rank 1: blocks of device 1 claimed by device 0 (rank 0) not done within 4 s", lines[0])
+            self.assert_same(app, ref, got, f"{app} with a thief's blocks taken back")
+
     def test_a_stalled_thief_is_named_and_ends_the_job(self):
-        # A device that claimed blocks of another rank's and then stalls,
-        # its rank alive (so the watchdog sees nothing): the owner waits
-        # --rank_timeout for the blocks, then names the thief and ends the
-        # job. Rank 1's device straggles, so rank 0's claims its blocks.
+        # The same thief stalled for good: its owner takes its blocks back
+        # and goes on, but the thief's rank never finishes the superstep, so
+        # a deadline later the owner's watchdog names it and ends the job.
         env = dict(ENV, CHATTY_FAULT_THIEF_STALL_S="120")
-        cmd = [MPIRUN, "-np", "2", CHATTY, "run", "--backend=cpu", "--app=pr", "--graph=kron:14", "--rank_timeout=3",
-               "--straggler=1:300", "--migrate_threshold=0"]
+        cmd = [MPIRUN, "-np", "2", CHATTY, *self.STALLED, "--app=pr", "--rank_timeout=3"]
         t0 = time.time()
         p = run(cmd, timeout=90, env=env)
         self.assertLess(time.time() - t0, 30, p.stderr)
         self.assertNotEqual(p.returncode, 0)
+        self.assertIn("rank 1: blocks of device 1 claimed by device 0 (rank 0) not done within 3 s: taken back",
+                      p.stderr)
         lines = [l for l in p.stderr.splitlines() if "stalled thief" in l]
         self.assertTrue(lines, p.stderr)
-        self.assertIn("rank 1: blocks of device 1 claimed by device 0 (rank 0)", lines[0])
-
+        self.assertIn("chatty: error: rank 0 stalled in superstep", lines[0])
 
 if __name__ == "__main__":
     if not MPIRUN:

@@ -6,7 +6,9 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstring>
+#include <thread>
 
 #include "apps/bfs/program.h"
 #include "apps/pagerank/program.h"
@@ -77,6 +79,11 @@ TEST(RemoteMigration, BoardClaimsSeveralBlocksFromAnotherRank) {
   struct Acc {
     uint64_t migrated = 0, remote_blocks = 0;
     std::vector<std::pair<vid_t, vid_t>> ranges;
+    Acc& operator+=(const Acc& o) {
+      migrated += o.migrated, remote_blocks += o.remote_blocks;
+      ranges.insert(ranges.end(), o.ranges.begin(), o.ranges.end());
+      return *this;
+    }
   };
   auto fabric = make_thread_fabric(3, 2);  // devices 0 and 1 on one rank, 2 on another
   MigrationBoard<Task> board(*fabric, true, {3, 4});
@@ -87,10 +94,12 @@ TEST(RemoteMigration, BoardClaimsSeveralBlocksFromAnotherRank) {
   auto never = [](const Task&, vid_t, vid_t, Acc&) { ADD_FAILURE() << "a remote peer ran a local task"; };
   struct Thief {
     uint32_t left = 0;  // what it wants the owner to keep, beside the board's 4
+    int commits = 0;
     void operator()(int p, vid_t lo, vid_t hi, Acc& a) {
       EXPECT_EQ(p, 0);
       a.ranges.push_back({lo, hi});
     }
+    void commit(int) { ++commits; }
     uint32_t keep(int, uint32_t) const { return left; }
     bool try_now(int) { return true; }
     void tried(int, bool) {}
@@ -102,6 +111,7 @@ TEST(RemoteMigration, BoardClaimsSeveralBlocksFromAnotherRank) {
   board.run(2, remote, never, &thief);
   EXPECT_EQ(remote.remote_blocks, 16u);  // down to the 4 the owner keeps from other ranks
   EXPECT_EQ(remote.ranges.size(), 6u);   // 3 at a time, then the 1 left
+  EXPECT_EQ(thief.commits, 6);           // none late: each written back
   EXPECT_EQ(remote.migrated, 16u * 64u);
   auto work = [](const Task& t, vid_t lo, vid_t hi, Acc& a) {
     EXPECT_EQ(t.owner, 0);
@@ -122,6 +132,70 @@ TEST(RemoteMigration, BoardClaimsSeveralBlocksFromAnotherRank) {
     next = hi;
   }
   EXPECT_EQ(next, 64u * 20u);
+}
+
+// A thief on another rank that stalls after its claim: the owner, late
+// for the claim, takes it back and computes it itself; the thief, when it
+// wakes, finds its claim gone and neither writes back nor reports it.
+// Every block is computed once by whoever kept it.
+TEST(RemoteMigration, OwnerTakesBackAStalledThiefsBlocks) {
+  struct Task {
+    int owner = -1;
+  };
+  using Ranges = std::vector<std::pair<vid_t, vid_t>>;
+  struct Acc {
+    uint64_t migrated = 0, remote_blocks = 0;
+    Ranges ranges;
+    Acc& operator+=(const Acc& o) {
+      migrated += o.migrated, remote_blocks += o.remote_blocks;
+      ranges.insert(ranges.end(), o.ranges.begin(), o.ranges.end());
+      return *this;
+    }
+  };
+  auto fabric = make_thread_fabric(2, 1);  // one device per rank
+  MigrationBoard<Task> board(*fabric, true, {2, 0, /*stall_s=*/0.05});
+  board.open(0, Task{0}, 0, 64 * 10, 64);  // 10 blocks
+  board.open(1, Task{1}, 0, 0, 64);
+  struct Thief {
+    std::atomic<bool> inside{false}, wake{false};
+    std::atomic<int> calls{0}, commits{0};
+    void operator()(int, vid_t lo, vid_t hi, Acc& a) {
+      if (calls++ == 0) {  // the first claim stalls until told
+        inside = true;
+        while (!wake) std::this_thread::yield();
+      }
+      a.ranges.push_back({lo, hi});
+    }
+    void commit(int) { ++commits; }
+    uint32_t keep(int, uint32_t) const { return 0; }
+    bool try_now(int) { return true; }
+    void tried(int, bool) {}
+  } thief;
+  auto never = [](const Task&, vid_t, vid_t, Acc&) { ADD_FAILURE() << "a remote peer ran a local task"; };
+  Acc stolen, owner;
+  std::thread t([&] { board.run(1, stolen, never, &thief); });
+  while (!thief.inside) std::this_thread::yield();
+  auto work = [](const Task& task, vid_t lo, vid_t hi, Acc& a) {
+    EXPECT_EQ(task.owner, 0);
+    a.ranges.push_back({lo, hi});
+  };
+  board.run(0, owner, work);
+  board.wait_done(0, owner, work);  // returns only once the stalled claim is taken back
+  thief.wake = true;
+  t.join();
+  EXPECT_EQ(thief.commits, thief.calls - 1);  // all but the stalled one written back
+  EXPECT_EQ(stolen.remote_blocks, 2u * uint64_t(thief.calls - 1));
+  Ranges all = owner.ranges;
+  all.insert(all.end(), stolen.ranges.begin(), stolen.ranges.end());
+  std::sort(all.begin(), all.end());
+  vid_t next = 0;
+  for (auto [lo, hi] : all) {
+    EXPECT_EQ(lo, next);
+    next = hi;
+  }
+  EXPECT_EQ(next, 64u * 10u);
+  EXPECT_TRUE(std::find(owner.ranges.begin(), owner.ranges.end(), std::pair<vid_t, vid_t>(64 * 8, 64 * 10)) !=
+              owner.ranges.end());  // the thief's first claim: the last two blocks
 }
 
 // The owner's side of a superstep, as GatherOps lays it out in its region,
@@ -172,14 +246,19 @@ TEST_P(RemoteGatherTest, ThiefComputesBlocksAsTheOwnerDoes) {
     EXPECT_EQ(thief.keep(1, 3), 0u);        // nothing measured yet: the board's threshold alone
     for (int step = 0; step < 2; ++step) {  // the second superstep hits the cache
       Owner owner(*mem, 1, chunks[1], part, prog, val, step);
+      const auto* got_val = reinterpret_cast<const float*>(mem->local(1) + r1.val);
+      host::RemoteGather<PageRankProgram> late(*mem, part, n, chunks[0].out_degree, prog, block, 0);
+      cpu::GatherSums dropped;
+      late(1, lo, hi, dropped);  // computed, never committed (its owner took it back): writes nothing
+      for (vid_t v = lo; v < hi; ++v) ASSERT_EQ(got_val[v - lo], val[v]) << v;
       cpu::GatherSums sums;
       for (vid_t v = hi; v > lo;) {  // from the back, 3 blocks a claim, the owner's last block short
         const vid_t first_block = (v - lo - 1) / block;
         const vid_t from = lo + (first_block >= 2 ? first_block - 2 : 0) * block;
         thief(1, from, v, sums);
+        thief.commit(1);
         v = from;
       }
-      const auto* got_val = reinterpret_cast<const float*>(mem->local(1) + r1.val);
       const auto* got_next = reinterpret_cast<const float*>(mem->local(1) + r1.contrib[1 - step]);
       for (vid_t v = lo; v < hi; ++v) {
         ASSERT_EQ(got_val[v - lo], want[v]) << v;

@@ -34,7 +34,7 @@
 
 namespace chatty {
 
-// One device's blocks for one phase of a superstep, kept in five shared
+// One device's blocks for one phase of a superstep, kept in six shared
 // words of the owner on the fabric (comm/fabric.h): the span, which every
 // grab contends for, in a reservation of its own, and the four fields a
 // grab reads after winning in another. A peer claims blocks
@@ -50,7 +50,7 @@ class Worklist {
  public:
   // The worklist of device `owner`: its span is word `span`, the other
   // fields words [fields, fields + kFields).
-  static constexpr int kFields = 5;
+  static constexpr int kFields = 6;
   Worklist(Fabric& f, int owner, int span, int fields) : f_(f), owner_(owner), span_(span), w_(fields) {}
 
   // Owner, once the last phase's blocks are all done: blocks of `block`
@@ -61,6 +61,7 @@ class Worklist {
   // migrate_threshold): the owner finishes the last few itself.
   void open(vid_t lo, vid_t hi, vid_t block, uint32_t keep = 0, uint32_t remote_keep = 0) {
     const uint32_t blocks = uint32_t((uint64_t(hi - lo) + block - 1) / block);
+    f_.store(owner_, w_ + kPhase, ++phase_);
     f_.store(owner_, w_ + kKeep, uint64_t(remote_keep) << 32 | keep);
     f_.store(owner_, w_ + kRange, uint64_t(lo) << 32 | hi);
     f_.store(owner_, w_ + kShape, uint64_t(block) << 32 | blocks);
@@ -87,6 +88,16 @@ class Worklist {
   // Whoever computed `blocks` blocks: publishes its writes to the owner.
   void finish(uint32_t blocks = 1) { f_.fetch_add(owner_, w_ + kDone, blocks); }
 
+  // A peer that won blocks: the phase they belong to (the owner opens no
+  // other until they are done). The owner: the phase it opened last.
+  uint64_t phase() { return f_.load(owner_, w_ + kPhase); }
+  uint64_t opened() const { return phase_; }
+  // How many of this phase's blocks [lo, hi) covers.
+  uint32_t blocks_in(vid_t lo, vid_t hi) {
+    const uint64_t block = f_.load(owner_, w_ + kShape) >> 32;
+    return uint32_t((uint64_t(hi - lo) + block - 1) / block);
+  }
+
   // A peer on another rank that claimed blocks: names itself (device + 1),
   // for the line that an owner prints when its blocks never finish.
   void claimed_by(int thief) { f_.store(owner_, w_ + kThief, uint64_t(thief) + 1); }
@@ -94,24 +105,33 @@ class Worklist {
   // Owner, after its threads ran out of blocks: waits for the blocks peers
   // took (they are short, so spinning is brief; yielding keeps an
   // oversubscribed machine - more devices than cores - moving). With
-  // `deadline_s` > 0, blocks not done within it end the job: a thief on
+  // `deadline_s` > 0, blocks not done within it are late: a thief on
   // another rank that stalls after its claim (its rank alive, so the
-  // watchdog sees nothing) would leave the owner waiting forever.
-  void wait_done(double deadline_s = 0) const {
+  // watchdog sees nothing) would leave the owner waiting forever. The
+  // owner calls take_back() once (RGraph's ownership rule: it computes
+  // what it can reclaim itself), and blocks still not done a deadline
+  // later end the job.
+  template <typename TakeBack>
+  void wait_done(double deadline_s, TakeBack take_back) {
     const uint64_t blocks = uint32_t(f_.load(owner_, w_ + kShape));
     double until = 0;
+    bool took = false;
     for (int spins = 0; f_.load(owner_, w_ + kDone) < blocks; ++spins) {
       if (spins > 64) std::this_thread::yield();
       if (deadline_s > 0 && spins % 256 == 0) {
         const double now = omp_get_wtime();
         if (until == 0) until = now + deadline_s;
-        if (now > until) stalled(deadline_s);
+        if (now <= until) continue;
+        if (took) stalled(2 * deadline_s);
+        take_back();
+        took = true;
+        until = now + deadline_s;
       }
     }
   }
 
  private:
-  enum : int { kDone, kKeep, kRange, kShape, kThief };  // the span: front << 32 | back, in blocks
+  enum : int { kDone, kKeep, kRange, kShape, kThief, kPhase };  // the span: front << 32 | back, in blocks
 
   uint32_t grab(bool front, bool remote, uint32_t take, uint32_t left, vid_t& lo, vid_t& hi) {
     uint64_t s = f_.load(owner_, span_);
@@ -152,6 +172,7 @@ class Worklist {
   Fabric& f_;
   const int owner_;
   const int span_, w_;
+  uint64_t phase_ = 0;  // phases opened (the owner's copy is the one that counts)
 };
 
 // How peers on other ranks take blocks, the same for every board of a run:
@@ -161,7 +182,8 @@ class Worklist {
 // local peers).
 struct RemoteClaims {
   uint32_t take = 4, keep = 8;
-  double stall_s = 0;  // how long an owner waits for blocks claimed from another rank (0: for ever)
+  double stall_s =
+      0;  // how long an owner waits for blocks claimed from another rank before it takes them back (0: for ever)
 };
 
 // Every device's worklist and the task a peer needs to compute its blocks
@@ -169,10 +191,17 @@ struct RemoteClaims {
 // Peers on other ranks cannot follow those pointers: a family that lets
 // them help passes run() a `remote` computation, which fetches what a
 // block needs through exposed memory (cpu_cluster/migration/exposed_memory.h):
-//   void operator()(int owner, vid_t lo, vid_t hi, Acc& acc);  // computes and returns them
+//   void operator()(int owner, vid_t lo, vid_t hi, Acc& acc);  // computes them
+//   void commit(int owner);                                      // writes back what it computed
 //   uint32_t keep(int owner, uint32_t take) const;              // blocks owner must have left for a claim
 //   bool try_now(int owner);                                     // whether to try owner in this phase
 //   void tried(int owner, bool claimed);                         // what the try gave
+// A claim from another rank is held in two words of the thief's (RGraph's
+// ownership rule): the owner, late for it, may take it back and compute it
+// itself, and the thief writes back and reports its blocks done only if
+// it settles the claim first. Its sums are dropped otherwise; what it
+// wrote into its own replica meanwhile (a push's relaxations) is left, as
+// a relaxation done twice changes nothing.
 template <typename Task>
 class MigrationBoard {
  public:
@@ -180,7 +209,7 @@ class MigrationBoard {
 
   // Reserves the worklists' words on the fabric: before the devices start.
   MigrationBoard(Fabric& f, bool enabled, Remote remote = {}, Straggler slow = {})
-      : fabric_(f), enabled_(enabled), remote_(remote), slow_(slow) {
+      : fabric_(f), enabled_(enabled), remote_(remote), slow_(slow), held_(f.reserve_words(2)) {
     const int span = f.reserve_words(1), fields = f.reserve_words(Worklist::kFields);
     slots_.reserve(size_t(f.devices()));
     for (int d = 0; d < f.devices(); ++d) slots_.emplace_back(f, d, span, fields);
@@ -287,12 +316,19 @@ class MigrationBoard {
         while (const uint32_t blocks =
                    peer.list.grab_back(lo, hi, remote_.take, /*remote=*/true, remote->keep(p, remote_.take))) {
           peer.list.claimed_by(d);
-          if (const double stall = cluster_fault_thief_stall_s(); stall > 0)  // fault injection, for tests
+          const uint64_t mark = hold(d, p, peer.list.phase(), lo, hi);
+          if (const double stall = cluster_fault_take_thief_stall_s(); stall > 0)  // fault injection, for tests
             std::this_thread::sleep_for(std::chrono::duration<double>(stall));
-          (*remote)(p, lo, hi, acc);
-          acc.migrated += hi - lo;
-          acc.remote_blocks += blocks;
-          peer.list.finish(blocks);
+          Acc mine{};
+          (*remote)(p, lo, hi, mine);
+          if (settle(d, mark)) {
+            remote->commit(p);
+            mine.migrated += hi - lo;
+            mine.remote_blocks += blocks;
+            acc += mine;
+            peer.list.finish(blocks);
+          }
+          fabric_.store(d, held_ + kMark, 0);
           claimed = true;
         }
         remote->tried(p, claimed);
@@ -300,9 +336,17 @@ class MigrationBoard {
     }
   }
 
-  void wait_done(int d) const {
+  // Owner d, after run(): waits for the blocks its peers took. A claim
+  // from another rank not done within the run's stall_s is taken back and
+  // computed here by work(task, lo, hi, acc), as run() computes its own.
+  template <typename Acc, typename Work>
+  void wait_done(int d, Acc& acc, Work work) {
     // alone, the team's loop ends when its blocks do
-    if (!lone()) slots_[size_t(d)].list.wait_done(remote_.stall_s);
+    if (!lone()) slots_[size_t(d)].list.wait_done(remote_.stall_s, [&] { take_back(d, acc, work); });
+  }
+  // The same where no peer on another rank claims (nothing to take back).
+  void wait_done(int d) {
+    if (!lone()) slots_[size_t(d)].list.wait_done(remote_.stall_s, [] {});
   }
 
   // run() on every thread of device d's team, their sums added into acc
@@ -321,7 +365,7 @@ class MigrationBoard {
         acc += mine;
       }
     }
-    wait_done(d);
+    wait_done(d, acc, work);
   }
 
  private:
@@ -335,6 +379,50 @@ class MigrationBoard {
   // The run's only device: its blocks need no words on the fabric.
   bool lone() const { return slots_.size() == 1; }
 
+  // A thief's claim, in its own words: kMark = (phase << 20 | owner) << 2
+  // | state, where state is kHeld, then kSettled (the thief keeps it) or
+  // kTaken (the owner does); 0 for none. kRange = lo << 32 | hi.
+  enum : int { kMark, kRange };
+  enum : uint64_t { kHeld = 1, kSettled = 2, kTaken = 3 };
+  static uint64_t mark_of(int owner, uint64_t phase) { return (phase << 20 | uint64_t(owner)) << 2 | kHeld; }
+
+  // Thief d: holds owner's blocks [lo, hi) of `phase`; returns the mark.
+  uint64_t hold(int d, int owner, uint64_t phase, vid_t lo, vid_t hi) {
+    fabric_.store(d, held_ + kRange, uint64_t(lo) << 32 | hi);
+    const uint64_t mark = mark_of(owner, phase);
+    fabric_.store(d, held_ + kMark, mark);  // last: an owner that sees it sees the range
+    return mark;
+  }
+  // Thief d: whether its claim is still its own to write back.
+  bool settle(int d, uint64_t mark) {
+    uint64_t expected = mark;
+    return fabric_.compare_exchange(d, held_ + kMark, expected, mark - kHeld + kSettled);
+  }
+
+  // Owner d, late: computes every block of this phase that a device on
+  // another rank holds unsettled, and reports it done.
+  template <typename Acc, typename Work>
+  void take_back(int d, Acc& acc, Work& work) {
+    Slot& own = slots_[size_t(d)];
+    const uint64_t mark = mark_of(d, own.list.opened());
+    for (int t = 0; t < devices(); ++t) {
+      if (fabric_.shares_memory(d, t) || fabric_.load(t, held_ + kMark) != mark) continue;
+      uint64_t expected = mark;
+      if (!fabric_.compare_exchange(t, held_ + kMark, expected, mark - kHeld + kTaken)) continue;  // it settled
+      const uint64_t range = fabric_.load(t, held_ + kRange);
+      const vid_t lo = vid_t(range >> 32), hi = vid_t(range);
+      work(own.task, lo, hi, acc);
+      own.list.finish(own.list.blocks_in(lo, hi));
+      const ClusterPlace* place = cluster();
+      const int rank = place ? place->rank_of(t) : t;
+      std::fprintf(stderr,
+                   "chatty: warning: rank %d: blocks of device %d claimed by device %d (rank %d) not done within %g "
+                   "s: taken back by their owner (--rank_timeout)\n",
+                   place ? place->rank : 0, d, t, rank, remote_.stall_s);
+      cluster_taken_back(rank);
+    }
+  }
+
   struct alignas(64) Slot {
     Slot(Fabric& f, int d, int span, int fields) : list(f, d, span, fields) {}
     Worklist list;
@@ -347,6 +435,7 @@ class MigrationBoard {
   bool enabled_;
   Remote remote_;
   Straggler slow_;
+  const int held_;  // each device's claim from another rank: words held_ + kMark, held_ + kRange
 };
 
 }  // namespace chatty

@@ -243,6 +243,8 @@ void cluster_watch(double timeout_s) {
 
 double cluster_watch_seconds() { return g_watch_seconds; }
 
+void cluster_taken_back(int thief_rank) { mpi::note_taken_back(thief_rank); }
+
 void cluster_abort(int code) {
   std::fflush(stdout);
   std::fflush(stderr);

@@ -50,6 +50,12 @@ class Watchdog {
     word(kPhase).store(uint64_t(phase), std::memory_order_release);
   }
 
+  void taken_back(int rank) {
+    const Late late{rank, word(kStep).load(std::memory_order_relaxed), Clock::now()};
+    std::lock_guard<std::mutex> lock(m_);
+    late_.push_back(late);
+  }
+
  private:
   std::atomic_ref<uint64_t> word(int w) { return std::atomic_ref<uint64_t>(base_[w]); }
 
@@ -74,6 +80,7 @@ class Watchdog {
         seen[size_t(r)] = read(r);
         if (seen[size_t(r)][kBeat] != beat[size_t(r)]) beat[size_t(r)] = seen[size_t(r)][kBeat], moved[size_t(r)] = now;
       }
+      check_late(seen, now);
       auto silent_for = [&](int r) { return std::chrono::duration<double>(now - moved[size_t(r)]).count(); };
       // The lowest live rank speaks; the others only if it does not.
       bool lower_alive = false;
@@ -95,8 +102,39 @@ class Watchdog {
     }
   }
 
+  // A rank whose device lost a claim to its owner here at `at`, when the
+  // two had agreed on `step` supersteps' status: it is computing the next.
+  struct Late {
+    int rank;
+    uint64_t step;
+    Clock::time_point at;
+  };
+
+  // Ends the job if a rank told of has not left its superstep in time;
+  // forgets those that have.
+  void check_late(const std::vector<std::vector<uint64_t>>& seen, Clock::time_point now) {
+    for (size_t i = 0; i < late_.size();) {
+      const Late& l = late_[i];
+      if (seen[size_t(l.rank)][kStep] > l.step) {
+        late_.erase(late_.begin() + ptrdiff_t(i));
+        continue;
+      }
+      const double waited = std::chrono::duration<double>(now - l.at).count();
+      if (waited > timeout_) {
+        std::fprintf(stderr,
+                     "chatty: error: rank %d stalled in superstep %llu: blocks its device claimed from rank %d were "
+                     "taken back %.0f s ago and it has not moved on since: a stalled thief (--rank_timeout=%g)\n",
+                     l.rank, static_cast<unsigned long long>(l.step + 1), rank_, waited, timeout_);
+        std::fflush(stderr);
+        MPI_Abort(MPI_COMM_WORLD, 1);
+      }
+      ++i;
+    }
+  }
+
   double timeout_;
   int rank_ = 0, ranks_ = 1;
+  std::vector<Late> late_;  // guarded by m_
   uint64_t* base_ = nullptr;
   MPI_Win win_ = MPI_WIN_NULL;
   std::thread thread_;
@@ -124,6 +162,10 @@ void stop_rank_watchdog() {
 
 void note_rank_phase(RankPhase phase, uint64_t superstep) {
   if (g_watchdog) g_watchdog->note(phase, superstep);
+}
+
+void note_taken_back(int rank) {
+  if (g_watchdog) g_watchdog->taken_back(rank);
 }
 
 }  // namespace chatty::mpi

@@ -4,7 +4,9 @@
 // reads the other ranks' words once a second (one-sided: a stopped rank's
 // memory stays readable through osc sm and osc ucx); a rank whose beat has
 // not moved for the deadline is named, with the phase it was last in, and
-// the job ends through MPI_Abort.
+// the job ends through MPI_Abort. A rank that is alive but stuck (a thief
+// whose claim its owner took back) beats on, so the watchdog also follows
+// the ranks it was told of until they finish their superstep.
 #pragma once
 
 #include <cstdint>
@@ -21,5 +23,9 @@ void start_rank_watchdog(double timeout_s);
 void stop_rank_watchdog();
 // This rank's phase and superstep, for the others' messages; a local store.
 void note_rank_phase(RankPhase phase, uint64_t superstep);
+// A device of `rank` held blocks of this rank past the deadline and lost
+// them: unless that rank finishes the superstep this rank is in within
+// the deadline from now, the job ends with a line naming it.
+void note_taken_back(int rank);
 
 }  // namespace chatty::mpi

@@ -56,27 +56,26 @@ PushSums push_step(MigrationBoard<PushTask<typename P::Value>>& board, int d, co
   if (publish) remote->publish(in, val);
   board.open(d, PushTask<V>{in.ids.data(), val, &g.out, g.out_degree}, 0, vid_t(in.count), vid_t(cpu::kGrain), kKeep);
   PushSums sums;
+  // Blocks relaxed by one thread at a time, appended to `out` from k on.
+  vid_t* next = out.ids.mutable_data();
+  size_t k = 0;
+  auto alone = [&](const PushTask<V>& t, vid_t lo, vid_t hi, PushSums& s) {
+    // Counters in locals: through the references they would be reloaded
+    // after every store to the values, which may alias them. Without
+    // kScout the scout count is left unused, so that it compiles away.
+    uint64_t scout = 0, edges = 0;
+    size_t at = k;
+    cpu::push_block<false>(*t.out, t.degree, prog, t.val, val, t.ids, lo, hi, claimed, scout, edges,
+                           [next, &at](vid_t v) { next[at++] = v; });
+    k = at;
+    s.edges += edges;
+    if constexpr (kScout) s.scout += scout;
+  };
   // A lone device's frontier of one block is not worth starting its team
   // (a grid's wavefront starts and ends thin).
   if (omp_get_max_threads() == 1 || (board.devices() == 1 && in.count <= size_t(cpu::kGrain))) {
     if (remote) remote->begin_step(val, &claimed, /*shared=*/false);
-    vid_t* next = out.ids.mutable_data();
-    size_t k = 0;
-    board.run(
-        d, sums,
-        [&](const PushTask<V>& t, vid_t lo, vid_t hi, PushSums& s) {
-          // Counters in locals: through the references they would be reloaded
-          // after every store to the values, which may alias them. Without
-          // kScout the scout count is left unused, so that it compiles away.
-          uint64_t scout = 0, edges = 0;
-          size_t at = k;
-          cpu::push_block<false>(*t.out, t.degree, prog, t.val, val, t.ids, lo, hi, claimed, scout, edges,
-                                 [next, &at](vid_t v) { next[at++] = v; });
-          k = at;
-          s.edges += edges;
-          if constexpr (kScout) s.scout += scout;
-        },
-        remote);
+    board.run(d, sums, alone, remote);
     out.count = k;
   } else {
     if (remote) remote->begin_step(val, &claimed, /*shared=*/true);
@@ -99,9 +98,12 @@ PushSums push_step(MigrationBoard<PushTask<typename P::Value>>& board, int d, co
 #pragma omp critical(chatty_push_sums)
       sums += mine;
     }
-    out.count = tail.load();
+    out.count = k = tail.load();
   }
-  board.wait_done(d);  // peers read `in` and the values of its vertices until then
+  // Peers read `in` and the values of its vertices until then; blocks
+  // taken back from a late thief are relaxed here.
+  board.wait_done(d, sums, alone);
+  out.count = k;
   if (remote) {
     if (publish) remote->done(in.count, size_t(cpu::kGrain));
     std::vector<vid_t>& theirs = remote->changed();  // what claims from other ranks changed here

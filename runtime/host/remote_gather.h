@@ -89,7 +89,7 @@ class RemoteGather {
         slot_(n, kNone) {}
 
   // Computes owner's vertices [lo, hi) (whole blocks but perhaps the
-  // owner's last) and puts their values and published values back.
+  // owner's last); commit() puts their values and published values back.
   void operator()(int owner, vid_t lo, vid_t hi, cpu::GatherSums& sums) {
     const double t0 = omp_get_wtime();
     const GatherRegion<V> r(n_, part_.end(owner) - part_.begin(owner));
@@ -127,11 +127,16 @@ class RemoteGather {
       at += b->count();
       v = end;
     }
-    mem_.put(owner, r.val + size_t(lo - base) * sizeof(V), val_.data(), val_.size() * sizeof(V));
-    mem_.put(owner, r.contrib[1 - (header[0] & 1)] + size_t(lo) * sizeof(V), next_.data(), next_.size() * sizeof(V));
-    mem_.complete(owner);  // before the caller reports the blocks done
+    done_ = {r.val + size_t(lo - base) * sizeof(V), r.contrib[1 - (header[0] & 1)] + size_t(lo) * sizeof(V)};
     pacer_.heard(owner, std::bit_cast<double>(header[2]));
     pacer_.computed(omp_get_wtime() - t0, blocks_.size());
+  }
+
+  // The last computed claim's values, into the owner's region.
+  void commit(int owner) {
+    mem_.put(owner, done_.val, val_.data(), val_.size() * sizeof(V));
+    mem_.put(owner, done_.next, next_.data(), next_.size() * sizeof(V));
+    mem_.complete(owner);  // before the caller reports the blocks done
   }
 
   // The fewest blocks `owner` must have left for a claim of `take` to pay,
@@ -235,6 +240,9 @@ class RemoteGather {
   std::vector<eid_t> offsets_;
   std::vector<vid_t> slot_;  // per vertex: its position among a block's distinct sources while indexing, else kNone
   std::vector<V> in_, val_, next_;
+  struct {
+    size_t val = 0, next = 0;  // where the last claim's values and published values go in the owner's region
+  } done_;
 };
 
 }  // namespace chatty::host

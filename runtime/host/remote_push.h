@@ -152,6 +152,9 @@ class RemotePush {
     pacer_.computed(omp_get_wtime() - t0, (k + cpu::kGrain - 1) / cpu::kGrain);
   }
 
+  // Nothing to write back: the relaxations are in the replica already.
+  void commit(int) {}
+
   // The fewest blocks `owner` must have left for a claim of `take` to pay,
   // and when to try it (ClaimPacer).
   uint32_t keep(int owner, uint32_t take) const { return pacer_.keep(owner, take); }
