@@ -9,8 +9,9 @@
 #include "apps/registry.h"
 #include "comm/gpu_transports.h"
 #include "cpu_cluster/cluster.h"
+#include "runtime/cuda/gpu_backend.cuh"
 #include "runtime/cuda/gpu_plan.h"
-#include "runtime/cuda/gpu_run.cuh"
+#include "runtime/engine/run_program.h"
 #include "topology/gpu_policy.h"
 
 namespace chatty {
@@ -54,10 +55,10 @@ std::vector<typename P::Value> run_on_gpus(const AppRun& r, const P& prog, AppOu
     auto between = make_cluster_transport(*c, r.opt.comm, r.opt.net, n + n / 32 + 2, sizeof(Update<typename P::Value>),
                                           r.opt.ring_bytes, r.opt.batch_bytes, r.opt.small_bytes, 1);
     auto policy = make_fixed_policy(make_rank_staged_transport(std::move(between), D));
-    return cuda::run_program_gpu(r.g, prog, r.part, place, r.opt, *policy, out.multi, c);
+    return std::move(run_program<cuda::GpuBackend>(r.g, prog, r.part, r.opt, *policy, out.multi, c, place).values);
   }
   auto policy = make_gpu_policy(D > 1 ? r.opt.comm : Comm::kP2p, place.gpu_of);
-  return cuda::run_program_gpu(r.g, prog, r.part, place, r.opt, *policy, out.multi);
+  return std::move(run_program<cuda::GpuBackend>(r.g, prog, r.part, r.opt, *policy, out.multi, nullptr, place).values);
 }
 
 }  // namespace chatty

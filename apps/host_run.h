@@ -12,7 +12,8 @@
 #include "apps/registry.h"
 #include "comm/transport.h"
 #include "cpu_cluster/cluster.h"
-#include "runtime/engine/multi_engine.h"
+#include "runtime/engine/run_program.h"
+#include "runtime/host/host_backend.h"
 
 namespace chatty {
 
@@ -38,7 +39,7 @@ std::vector<typename P::Value> run_on_host(const AppRun& r, const P& prog, AppOu
                                                  r.opt.ring_bytes, r.opt.batch_bytes, r.opt.small_bytes, lanes));
     const double transport_seconds = omp_get_wtime() - t0;
     std::vector<typename P::Value> values =
-        std::move(run_program_multi(r.g, prog, r.part, r.opt, *policy, out.multi, c).values);
+        std::move(run_program<host::HostBackend>(r.g, prog, r.part, r.opt, *policy, out.multi, c).values);
     const double t1 = omp_get_wtime();
     policy.reset();  // frees the transport's windows (a collective)
     out.multi.setup_seconds += transport_seconds;
@@ -46,7 +47,7 @@ std::vector<typename P::Value> run_on_host(const AppRun& r, const P& prog, AppOu
     return values;
   }
   auto policy = make_fixed_policy(make_host_transport(r.opt.comm));
-  return std::move(run_program_multi(r.g, prog, r.part, r.opt, *policy, out.multi).values);
+  return std::move(run_program<host::HostBackend>(r.g, prog, r.part, r.opt, *policy, out.multi, nullptr).values);
 }
 
 }  // namespace chatty

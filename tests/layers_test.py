@@ -60,7 +60,7 @@ def main():
         sys.exit(f"layers_test: found only {len(files)} sources under {ROOT}")
     if "--self-check" in sys.argv:
         planted = offences([("kernels/cpu/x.h", '#include "runtime/graph/graph.h"\n'),
-                            ("runtime/graph/x.h", '#include "runtime/engine/multi_engine.h"\n'),
+                            ("runtime/graph/x.h", '#include "runtime/engine/run_program.h"\n'),
                             ("comm/x.cc", '#include "cpu_cluster/cluster.h"\n'),
                             ("runtime/base/x.h", '#include "runtime/base/types.h"\n')])
         assert len(planted) == 3, planted

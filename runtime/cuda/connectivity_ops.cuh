@@ -12,6 +12,7 @@
 #include "runtime/base/hash.h"
 #include "runtime/cuda/gpu_mechanisms.cuh"
 #include "runtime/drivers/connectivity.h"
+#include "runtime/engine/family.h"
 
 namespace chatty::cuda {
 
@@ -19,6 +20,7 @@ class ConnectivityOps : public GpuOps {
   static constexpr eid_t kSample = 2;
 
  public:
+  static constexpr Family kFamily = Family::kLinking;  // the driver that runs it (runtime/engine/run_program.h)
   ConnectivityOps(GpuRun& run, GpuDevice& dev, bool directed, GpuLb lb)
       : GpuOps(run, dev), directed_(directed), lb_(lb) {
     guard([&] {

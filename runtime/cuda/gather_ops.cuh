@@ -10,6 +10,7 @@
 #include "kernels/cuda/gather.cuh"
 #include "runtime/cuda/gpu_mechanisms.cuh"
 #include "runtime/drivers/gather.h"
+#include "runtime/engine/family.h"
 #include "runtime/graph/partition.h"
 
 namespace chatty::cuda {
@@ -20,6 +21,7 @@ class GatherOps : public GpuOps {
   static_assert(sizeof(V) == 4, "published values share the device's 32-bit arrays");
 
  public:
+  static constexpr Family kFamily = Family::kGather;  // the driver that runs it (runtime/engine/run_program.h)
   // `dangling0`: the dangling mass of the first contributions.
   GatherOps(GpuRun& run, GpuDevice& dev, const P& prog, const Partition& part, double dangling0)
       : GpuOps(run, dev), prog_(prog), dangling0_(dangling0) {

@@ -8,12 +8,14 @@
 
 #include "runtime/cuda/gpu_mechanisms.cuh"
 #include "runtime/drivers/ordered.h"
+#include "runtime/engine/family.h"
 
 namespace chatty::cuda {
 
 template <typename P>
 class OrderedOps : public GpuOps {
  public:
+  static constexpr Family kFamily = Family::kOrdered;  // the driver that runs it (runtime/engine/run_program.h)
   OrderedOps(GpuRun& run, GpuDevice& dev, const P& prog, uint64_t delta, GpuLb lb, bool warp_min)
       : GpuOps(run, dev), prog_(prog), delta_(delta), lb_(lb), warp_min_(warp_min), relax_{prog,
                                                                                            dev.targets.get(),

@@ -8,12 +8,14 @@
 
 #include "runtime/cuda/gpu_mechanisms.cuh"
 #include "runtime/drivers/traversal.h"
+#include "runtime/engine/family.h"
 
 namespace chatty::cuda {
 
 template <typename P>
 class TraversalOps : public GpuOps {
  public:
+  static constexpr Family kFamily = Family::kTraversal;  // the driver that runs it (runtime/engine/run_program.h)
   TraversalOps(GpuRun& run, GpuDevice& dev, const P& prog, bool can_pull, GpuLb lb)
       : GpuOps(run, dev),
         prog_(prog),

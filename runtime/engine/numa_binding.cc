@@ -1,6 +1,6 @@
 #include <numa.h>
 
-#include "runtime/engine/multi_engine.h"
+#include "runtime/engine/numa_binding.h"
 
 namespace chatty {
 

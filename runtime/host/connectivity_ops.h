@@ -13,6 +13,7 @@
 #include "runtime/base/hash.h"
 #include "runtime/drivers/connectivity.h"
 #include "runtime/engine/device_context.h"
+#include "runtime/engine/family.h"
 #include "runtime/graph/graph_chunk.h"
 #include "runtime/host/wcc_forest.h"
 
@@ -26,6 +27,7 @@ class ConnectivityOps {
   static constexpr eid_t kSample = 2;
 
  public:
+  static constexpr Family kFamily = Family::kLinking;  // the driver that runs it (runtime/engine/run_program.h)
   ConnectivityOps(DeviceContext<V>& c, const GraphChunk& g, ConnectivityBoard& board)
       : c_(c), g_(g), board_(board), label_(c.values.data()), alone_(omp_get_max_threads() == 1) {
     if (c.solo()) return;

@@ -27,6 +27,7 @@
 #include "runtime/base/status.h"
 #include "runtime/drivers/gather.h"
 #include "runtime/engine/device_context.h"
+#include "runtime/engine/family.h"
 #include "runtime/graph/graph_chunk.h"
 #include "runtime/host/remote_gather.h"
 
@@ -38,6 +39,7 @@ using GatherBoard = MigrationBoard<cpu::GatherTask<V>>;
 template <typename P>
 class GatherOps {
  public:
+  static constexpr Family kFamily = Family::kGather;  // the driver that runs it (runtime/engine/run_program.h)
   using V = typename P::Value;
   // A block a local peer computes reads the owner's arrays from another
   // core's cache, so it costs the peer more than it saves the owner unless

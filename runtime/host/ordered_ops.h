@@ -12,6 +12,7 @@
 
 #include "runtime/drivers/ordered.h"
 #include "runtime/engine/device_context.h"
+#include "runtime/engine/family.h"
 #include "runtime/engine/migrating_push.h"
 #include "runtime/graph/graph_chunk.h"
 #include "runtime/host/traversal_ops.h"
@@ -21,6 +22,7 @@ namespace chatty::host {
 template <typename P>
 class OrderedOps {
  public:
+  static constexpr Family kFamily = Family::kOrdered;  // the driver that runs it (runtime/engine/run_program.h)
   using V = typename P::Value;
   // `exposed`, `cache_bytes`: as TraversalOps's (push migration across ranks).
   OrderedOps(DeviceContext<V>& c, const GraphChunk& g, const P& prog, uint64_t delta, PushBoard<V>& board,

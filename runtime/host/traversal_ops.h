@@ -12,6 +12,7 @@
 #include "kernels/cpu/pull_advance.h"
 #include "runtime/drivers/traversal.h"
 #include "runtime/engine/device_context.h"
+#include "runtime/engine/family.h"
 #include "runtime/engine/migrating_push.h"
 #include "runtime/graph/graph_chunk.h"
 #include "runtime/host/remote_push.h"
@@ -44,6 +45,7 @@ std::unique_ptr<RemotePush<P>> make_remote_push(const DeviceContext<typename P::
 template <typename P>
 class TraversalOps {
  public:
+  static constexpr Family kFamily = Family::kTraversal;  // the driver that runs it (runtime/engine/run_program.h)
   using V = typename P::Value;
   // With `exposed` (this device's region there holds its push: every
   // device of the run has one or none), peers on other ranks relax blocks

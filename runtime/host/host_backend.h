@@ -1,0 +1,236 @@
+// Host devices for the engine's shell (runtime/engine/run_program.h): one
+// thread of an outer OpenMP team drives each device and its kernels run on
+// a nested team of the device's threads; each superstep it
+//   merges recv[parity] into its replica (owned vertices that change become
+//   active) -> computes over its owned active vertices -> compacts changed
+//   boundary vertices into its send buffer -> publishes status and meets the
+//   others -> exchanges through the policy's transport -> meets again,
+// until no device has work (PageRank: until the global L1 change < tolerance).
+// Every device keeps the full value array but only its chunk of the edges
+// (runtime/graph/graph_chunk.h); the exchange sends each device's updates to the
+// peers that read them (all of them, or its readers: exchange_policy.h),
+// so replicas of boundary vertices stay current for pull steps and a push
+// offer reaches the vertex's owner. Idle devices take blocks of busy ones
+// (work migration boards), across ranks through exposed memory.
+#pragma once
+
+#include <omp.h>
+
+#include <algorithm>
+#include <memory>
+#include <vector>
+
+#include "cpu_cluster/cluster.h"
+#include "cpu_cluster/migration/exposed_memory.h"
+#include "runtime/base/status.h"
+#include "runtime/engine/device_context.h"
+#include "runtime/engine/exchange_policy.h"
+#include "runtime/engine/numa_binding.h"
+#include "runtime/engine/run_program.h"
+#include "runtime/graph/graph_chunk.h"
+#include "runtime/graph/partition.h"
+#include "runtime/host/connectivity_ops.h"
+#include "runtime/host/gather_ops.h"
+#include "runtime/host/ordered_ops.h"
+#include "runtime/host/traversal_ops.h"
+
+namespace chatty::host {
+
+// The machine's threads are split evenly between the devices this process
+// drives.
+template <typename P>
+class HostBackend {
+  using V = typename P::Value;
+  static constexpr bool kInEdges = [] {
+    if constexpr (P::kKind == ProgramKind::kGather)
+      return true;
+    else
+      return P::kPullable;
+  }();
+
+ public:
+  static constexpr Backend kBackend = Backend::kCpu;
+  using Ops = DeviceOps<P, GatherOps<P>, OrderedOps<P>, TraversalOps<P>, ConnectivityOps<V>>;
+  struct Device {
+    Device(int d, const Partition& part, SuperstepSync& sync, MultiStats& stats, std::vector<V>& replica, vid_t n)
+        : c(d, part, sync, stats, replica, n) {}
+    DeviceContext<V> c;
+    Ops ops;
+  };
+
+  HostBackend(const Graph& g, const P& prog, const Partition& part, const EngineOptions& opt, TransportPolicy& policy,
+              MultiStats& stats, const ClusterPlace* cluster, const RunPlan<V>& plan)
+      : g_(g),
+        prog_(prog),
+        part_(part),
+        opt_(opt),
+        stats_(stats),
+        cluster_(cluster),
+        place_(place_of(cluster, part.devices())),
+        plan_(plan),
+        D_(part.devices()),
+        n_(g.num_vertices()),
+        per_peer_(exchange_per_peer(opt.exchange, plan.family == Family::kLinking, D_, place_.ranks > 1)),
+        per_edge_(messages_per_edge(opt.messages, sums_in_values<P>(), D_)),
+        mb_(D_, sizeof(Update<V>)),
+        fabric_(make_fabric()),
+        sync_(*fabric_, mb_, policy, stats),
+        chunks_(g, part, kInEdges, opt.chunk_copies),
+        replicas_(size_t(D_)),
+        across_{opt.migrate_block, opt.migrate_threshold, cluster_watch_seconds()},
+        gather_board_(*fabric_, opt.migrate, across_, opt.straggler),
+        push_board_(*fabric_, opt.migrate, across_, opt.straggler),
+        pull_board_(*fabric_, opt.migrate, across_, opt.straggler),
+        wcc_board_(*fabric_, opt.migrate, across_, opt.straggler) {
+    mark_readers();
+    stats.exchange = per_peer_ || per_edge_ ? "peer" : "broadcast";
+    stats.messages = per_edge_ ? "per_edge" : "sendall";
+    stats.structure_bytes = 0;
+    for (int d = 0; d < D_; ++d) stats.structure_bytes = std::max(stats.structure_bytes, chunks_.bytes(d));
+    check_straggler(opt.straggler, D_);
+    expose_for_migration();
+  }
+
+  template <typename F>
+  void for_each_device(F f) {
+    const int local = place_.local, first = place_.first();
+    const int per_device = std::max(1, omp_get_max_threads() / local);
+    const int saved_levels = omp_get_max_active_levels();
+    omp_set_max_active_levels(2);
+    if (local == 1) {
+      // The device's team is the first level: nested teams are not pooled,
+      // and starting one every superstep costs more than a small step.
+      f(first);
+    } else {
+#pragma omp parallel num_threads(local)
+      {
+        omp_set_num_threads(per_device);
+        f(first + omp_get_thread_num());
+      }
+    }
+    omp_set_max_active_levels(saved_levels);
+  }
+
+  std::unique_ptr<Device> start(int d) {
+    if (opt_.numa) bind_to_numa_node(d);  // before any of the device's memory is touched
+    auto dev = std::make_unique<Device>(d, part_, sync_, stats_, replicas_[size_t(d)], n_);
+    DeviceContext<V>& c = dev->c;
+    if (per_peer_) c.address_to_readers(readers());
+#pragma omp parallel for schedule(static)
+    for (vid_t v = 0; v < n_; ++v) c.values[v] = prog_.init(v);
+    const GraphChunk& chunk = chunks_[d];
+    const size_t cache_bytes = size_t(opt_.migrate_cache_mb) << 20;
+    if constexpr (P::kKind == ProgramKind::kGather) {
+      dev->ops.main(c, chunk, prog_, gather_board_, per_edge_, exposed_, cache_bytes);
+    } else if constexpr (ordered_program<P>()) {
+      dev->ops.main(c, chunk, prog_, plan_.delta, push_board_, exposed_, cache_bytes);
+    } else {
+      if (plan_.family == Family::kLinking)
+        dev->ops.links(c, chunk, wcc_board_);
+      else
+        dev->ops.main(c, chunk, prog_, P::kPullable && opt_.direction != Direction::kPush, push_board_, pull_board_,
+                      exposed_, cache_bytes);
+    }
+    return dev;
+  }
+
+  bool all_up(int, Device&) { return true; }  // a host device cannot fail to start
+  Ops& ops(Device& dev) { return dev.ops; }
+
+  // The first local device's replica becomes the result (no fresh array
+  // to fault in): once every device is done reading it, the others copy
+  // their chunks in.
+  void finish(int d, Device& dev) {
+    if constexpr (P::kKind == ProgramKind::kGather) dev.ops.visit([](auto& ops) { ops.finish(); });
+    fabric_->barrier(d);
+    const DeviceContext<V>& c = dev.c;
+    if (d != place_.first())
+      std::copy(c.values.begin() + c.lo, c.values.begin() + c.hi, replicas_[size_t(place_.first())].begin() + c.lo);
+  }
+
+  void end() {
+    if (sync_.stopped())  // every rank stops at the same sync; the failing one knows why
+      throw Error(sync_.error().empty() ? "another rank of the run failed" : sync_.error());
+  }
+  std::vector<V> values() { return std::move(replicas_[size_t(place_.first())]); }
+  void release() { fabric_.reset(); }  // frees its window (a collective), which waits for the last rank
+
+ private:
+  // A cluster's fabric allocates its window (a collective): setup, as GPU
+  // devices' allocations are, not the run.
+  std::unique_ptr<Fabric> make_fabric() {
+    if (!cluster_) return make_thread_fabric(D_);
+    const double t0 = omp_get_wtime();
+    std::unique_ptr<Fabric> f = make_cluster_fabric(place_, opt_.net);
+    stats_.setup_seconds += omp_get_wtime() - t0;
+    return f;
+  }
+
+  void mark_readers() {
+    constexpr bool kOutReaders = message_shape<P>().out_readers_only;
+    given_readers_ = !part_.readers.empty() && part_.readers_out_only == kOutReaders;
+    CHATTY_CHECK(!per_peer_ || given_readers_ || g_.holds_all_rows(),
+                 "a rank's readers must be marked by every rank (internal)");
+    if (per_peer_ && !given_readers_) own_readers_ = reader_masks(g_, part_, kOutReaders);
+  }
+  const std::vector<uint64_t>& readers() const { return given_readers_ ? part_.readers : own_readers_; }
+
+  // Blocks migrate across ranks too, for Jacobi gathers and push steps:
+  // devices expose what a thief reads to the other ranks (a collective, so
+  // decided alike on all). Set up before the run, as GPU devices upload
+  // their chunks: its time is reported apart from the run's.
+  void expose_for_migration() {
+    if (place_.ranks == 1 || !opt_.migrate) return;
+    const auto expose = [&](auto region_bytes, auto fill) {
+      std::vector<size_t> bytes;
+      const int first = place_.first();
+      for (int d = first; d < first + place_.local; ++d) bytes.push_back(region_bytes(d));
+      const double t0 = omp_get_wtime();
+      exposed_ = &cluster_exposed(place_, bytes);
+      for (int d = first; d < first + place_.local; ++d) fill(exposed_->local(d), d);
+      stats_.setup_seconds += omp_get_wtime() - t0;
+    };
+    if constexpr (P::kKind == ProgramKind::kGather) {
+      if (!P::kMonotone && !per_edge_)
+        expose(
+            [&](int d) { return GatherRegion<V>(n_, part_.end(d) - part_.begin(d)).bytes(chunks_[d].in.num_edges()); },
+            [&](std::byte* region, int d) {
+              expose_gather(region, GatherRegion<V>(n_, part_.end(d) - part_.begin(d)), chunks_[d].in);
+            });
+    } else if (plan_.family != Family::kLinking) {
+      expose(
+          [&](int d) {
+            const CsrChunk& out = chunks_[d].out;
+            return PushRegion<V>(out.hi - out.lo, out.num_edges()).bytes(out.num_edges(), out.weighted());
+          },
+          [&](std::byte* region, int d) { expose_push<V>(region, chunks_[d].out); });
+    }
+  }
+
+  const Graph& g_;
+  const P& prog_;
+  const Partition& part_;
+  const EngineOptions& opt_;
+  MultiStats& stats_;
+  const ClusterPlace* const cluster_;
+  const ClusterPlace place_;
+  const RunPlan<V>& plan_;
+  const int D_;
+  const vid_t n_;
+  const bool per_peer_, per_edge_;
+  bool given_readers_ = false;
+  std::vector<uint64_t> own_readers_;  // when the caller's partition has none
+  Mailboxes mb_;
+  std::unique_ptr<Fabric> fabric_;
+  SuperstepSync sync_;
+  const ChunkedGraph chunks_;
+  std::vector<std::vector<V>> replicas_;
+  const RemoteClaims across_;
+  GatherBoard<V> gather_board_;
+  PushBoard<V> push_board_;
+  PullBoard<V> pull_board_;
+  ConnectivityBoard wcc_board_;
+  ExposedMemory* exposed_ = nullptr;
+};
+
+}  // namespace chatty::host
