@@ -209,7 +209,12 @@ class MigrationBoard {
 
   // Reserves the worklists' words on the fabric: before the devices start.
   MigrationBoard(Fabric& f, bool enabled, Remote remote = {}, Straggler slow = {})
-      : fabric_(f), enabled_(enabled), remote_(remote), slow_(slow), held_(f.reserve_words(2)) {
+      : fabric_(f),
+        enabled_(enabled),
+        remote_(remote),
+        slow_(slow),
+        held_(f.reserve_words(kHeldWords)),
+        claims_(size_t(f.devices()), 0) {
     const int span = f.reserve_words(1), fields = f.reserve_words(Worklist::kFields);
     slots_.reserve(size_t(f.devices()));
     for (int d = 0; d < f.devices(); ++d) slots_.emplace_back(f, d, span, fields);
@@ -328,7 +333,6 @@ class MigrationBoard {
             acc += mine;
             peer.list.finish(blocks);
           }
-          fabric_.store(d, held_ + kMark, 0);
           claimed = true;
         }
         remote->tried(p, claimed);
@@ -379,18 +383,21 @@ class MigrationBoard {
   // The run's only device: its blocks need no words on the fabric.
   bool lone() const { return slots_.size() == 1; }
 
-  // A thief's claim, in its own words: kMark = (phase << 20 | owner) << 2
-  // | state, where state is kHeld, then kSettled (the thief keeps it) or
-  // kTaken (the owner does); 0 for none. kRange = lo << 32 | hi.
-  enum : int { kMark, kRange };
+  // A thief's claim, in three words of its own: kWhose = phase << 20 |
+  // owner, kRange = lo << 32 | hi, and kMark = claim << 2 | state, where
+  // `claim` counts the thief's claims (so a mark is never seen twice) and
+  // state is kHeld, then kSettled (the thief keeps the claim) or kTaken
+  // (the owner does).
+  enum : int { kWhose, kRange, kMark, kHeldWords };
   enum : uint64_t { kHeld = 1, kSettled = 2, kTaken = 3 };
-  static uint64_t mark_of(int owner, uint64_t phase) { return (phase << 20 | uint64_t(owner)) << 2 | kHeld; }
+  static uint64_t whose(int owner, uint64_t phase) { return phase << 20 | uint64_t(owner); }
 
   // Thief d: holds owner's blocks [lo, hi) of `phase`; returns the mark.
   uint64_t hold(int d, int owner, uint64_t phase, vid_t lo, vid_t hi) {
+    fabric_.store(d, held_ + kWhose, whose(owner, phase));
     fabric_.store(d, held_ + kRange, uint64_t(lo) << 32 | hi);
-    const uint64_t mark = mark_of(owner, phase);
-    fabric_.store(d, held_ + kMark, mark);  // last: an owner that sees it sees the range
+    const uint64_t mark = ++claims_[size_t(d)] << 2 | kHeld;
+    fabric_.store(d, held_ + kMark, mark);  // last: an owner that sees it sees the rest
     return mark;
   }
   // Thief d: whether its claim is still its own to write back.
@@ -404,12 +411,15 @@ class MigrationBoard {
   template <typename Acc, typename Work>
   void take_back(int d, Acc& acc, Work& work) {
     Slot& own = slots_[size_t(d)];
-    const uint64_t mark = mark_of(d, own.list.opened());
+    const uint64_t mine = whose(d, own.list.opened());
     for (int t = 0; t < devices(); ++t) {
-      if (fabric_.shares_memory(d, t) || fabric_.load(t, held_ + kMark) != mark) continue;
-      uint64_t expected = mark;
-      if (!fabric_.compare_exchange(t, held_ + kMark, expected, mark - kHeld + kTaken)) continue;  // it settled
+      if (fabric_.shares_memory(d, t)) continue;
+      uint64_t mark = fabric_.load(t, held_ + kMark);
+      if ((mark & 3) != kHeld || fabric_.load(t, held_ + kWhose) != mine) continue;
       const uint64_t range = fabric_.load(t, held_ + kRange);
+      // Won only if the mark did not move since it was read: the words
+      // read in between were this claim's, as a mark is never reused.
+      if (!fabric_.compare_exchange(t, held_ + kMark, mark, mark - kHeld + kTaken)) continue;  // it settled
       const vid_t lo = vid_t(range >> 32), hi = vid_t(range);
       work(own.task, lo, hi, acc);
       own.list.finish(own.list.blocks_in(lo, hi));
@@ -435,7 +445,8 @@ class MigrationBoard {
   bool enabled_;
   Remote remote_;
   Straggler slow_;
-  const int held_;  // each device's claim from another rank: words held_ + kMark, held_ + kRange
+  const int held_;                // each device's claim from another rank: words [held_, held_ + kHeldWords)
+  std::vector<uint64_t> claims_;  // per device: its claims from other ranks so far (its helping thread's alone)
 };
 
 }  // namespace chatty
