@@ -6,6 +6,8 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstdio>
+#include <cstdlib>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -26,6 +28,7 @@ class Watchdog {
   explicit Watchdog(double timeout_s) : timeout_(timeout_s) {
     MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
     MPI_Comm_size(MPI_COMM_WORLD, &ranks_);
+    last_step_.reset(new std::atomic<uint64_t>[size_t(ranks_)]());
     allocate_window(kWords * sizeof(uint64_t), sizeof(uint64_t), &base_, &win_);
     prepare_window(win_, "the rank watchdog");
     for (int w = 0; w < kWords; ++w) word(w).store(0);
@@ -33,14 +36,17 @@ class Watchdog {
     MPI_Barrier(MPI_COMM_WORLD);
     check_mpi(MPI_Win_lock_all(MPI_MODE_NOCHECK, win_), "MPI_Win_lock_all");
     thread_ = std::thread([this] { watch(); });
+    deadman_ = std::thread([this] { watch_reads(); });
   }
   ~Watchdog() {
     {
       std::lock_guard<std::mutex> lock(m_);
       stop_ = true;
     }
+    stop_reads_ = true;
     cv_.notify_all();
     thread_.join();
+    deadman_.join();
     MPI_Win_unlock_all(win_);
     MPI_Win_free(&win_);
   }
@@ -61,9 +67,42 @@ class Watchdog {
 
   std::vector<uint64_t> read(int r) {
     std::vector<uint64_t> v(kWords);
+    reading_.store(r, std::memory_order_relaxed);
+    read_since_.store(Clock::now().time_since_epoch().count(), std::memory_order_release);
     MPI_Get(v.data(), kWords, MPI_UINT64_T, r, 0, kWords, MPI_UINT64_T, win_);
     MPI_Win_flush(r, win_);
+    read_since_.store(0, std::memory_order_release);
+    last_step_[r].store(v[kPhase] == uint64_t(RankPhase::kRunning) ? v[kStep] + 1 : 0, std::memory_order_relaxed);
     return v;
+  }
+
+  // Where a read of a stopped rank's window waits for that rank (MPICH's
+  // flush over UCX, which also holds the library's lock, so that no other
+  // MPI call of this process returns), the watch above never wakes: a
+  // second thread times the reads. A live rank answers within about a
+  // second (its own watchdog drives its progress), so a read that has not
+  // returned for the deadline names its rank; the lowest rank speaks
+  // first. MPI_Abort would wait for the same lock, so the process exits
+  // and the launcher ends the others.
+  void watch_reads() {
+    const double deadline = timeout_ + 2.0 * rank_;
+    while (!stop_reads_.load(std::memory_order_relaxed)) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+      const Clock::rep since = read_since_.load(std::memory_order_acquire);
+      if (!since) continue;
+      const double waited =
+          std::chrono::duration<double>(Clock::now() - Clock::time_point(Clock::duration(since))).count();
+      if (waited < deadline) continue;
+      const int r = reading_.load(std::memory_order_relaxed);
+      const uint64_t step = last_step_[r].load(std::memory_order_relaxed);
+      const std::string where = step ? "superstep " + std::to_string(step - 1) : std::string("loading");
+      std::fprintf(stderr,
+                   "chatty: error: rank %d stopped answering: a read of its window has not returned for %.0f s, last "
+                   "in %s (--rank_timeout=%g; seen by rank %d)\n",
+                   r, waited, where.c_str(), timeout_, rank_);
+      std::fflush(stderr);
+      std::_Exit(1);
+    }
   }
 
   void watch() {
@@ -135,6 +174,11 @@ class Watchdog {
   double timeout_;
   int rank_ = 0, ranks_ = 1;
   std::vector<Late> late_;  // guarded by m_
+  std::thread deadman_;
+  std::atomic<bool> stop_reads_{false};
+  std::atomic<int> reading_{0};
+  std::atomic<Clock::rep> read_since_{0};               // when the read under way began (0: none)
+  std::unique_ptr<std::atomic<uint64_t>[]> last_step_;  // per rank, as last read: its superstep + 1 (0: loading)
   uint64_t* base_ = nullptr;
   MPI_Win win_ = MPI_WIN_NULL;
   std::thread thread_;
