@@ -52,8 +52,9 @@ std::vector<typename P::Value> run_on_gpus(const AppRun& r, const P& prog, AppOu
   if (c) {
     const size_t n = r.g.num_vertices();
     // One lane per pair: the GPU devices' threads start no nested teams.
-    auto between = make_cluster_transport(*c, r.opt.comm, r.opt.net, n + n / 32 + 2, sizeof(Update<typename P::Value>),
-                                          r.opt.ring_bytes, r.opt.batch_bytes, r.opt.small_bytes, 1);
+    auto between =
+        make_cluster_transport(*c, r.opt.comm, r.opt.net, n + n / 32 + 2, sizeof(Update<typename P::Value>),
+                               r.opt.ring_bytes, r.opt.batch_bytes, r.opt.small_bytes, 1, r.opt.put_window_bytes);
     auto policy = make_fixed_policy(make_rank_staged_transport(std::move(between), D));
     return std::move(run_program<cuda::GpuBackend>(r.g, prog, r.part, r.opt, *policy, out.multi, c, place).values);
   }

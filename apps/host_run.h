@@ -34,9 +34,9 @@ std::vector<typename P::Value> run_on_host(const AppRun& r, const P& prog, AppOu
     const int lanes = std::max(1, r.opt.ring_lanes);
     // Its windows are allocated by a collective: setup, not the run.
     const double t0 = omp_get_wtime();
-    auto policy =
-        make_fixed_policy(make_cluster_transport(*c, r.opt.comm, r.opt.net, slot, sizeof(Update<typename P::Value>),
-                                                 r.opt.ring_bytes, r.opt.batch_bytes, r.opt.small_bytes, lanes));
+    auto policy = make_fixed_policy(
+        make_cluster_transport(*c, r.opt.comm, r.opt.net, slot, sizeof(Update<typename P::Value>), r.opt.ring_bytes,
+                               r.opt.batch_bytes, r.opt.small_bytes, lanes, r.opt.put_window_bytes));
     const double transport_seconds = omp_get_wtime() - t0;
     std::vector<typename P::Value> values =
         std::move(run_program<host::HostBackend>(r.g, prog, r.part, r.opt, *policy, out.multi, c).values);

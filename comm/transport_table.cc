@@ -22,10 +22,14 @@ std::vector<TransportInfo> make_table() {
   t.push_back({Comm::kHost, W::kGpuDevices, "host", "staged through pinned host memory"});
   t.push_back({Comm::kCopyIn, W::kGpuDevices, "async-copy", "a structure chunk copied into GPU memory once"});
   t.back().policy_only = true;
-  t.push_back({Comm::kMpiRing, W::kRanks, "mpi_ring", "one-sided: batches streamed through fixed rings in MPI windows",
+  t.push_back({Comm::kMpiRing, W::kRanks, "mpi_ring",
+               "one-sided: batches streamed through fixed rings in MPI windows (auto where mpi_put's window passes 1 "
+               "GiB a rank)",
                /*world_default=*/true});
   t.back().repoints_slots = true;
-  t.push_back({Comm::kMpiPut, W::kRanks, "mpi_put", "one-sided: one put per peer and superstep into a slot of |V|"});
+  t.push_back(
+      {Comm::kMpiPut, W::kRanks, "mpi_put",
+       "one-sided: one put per peer and superstep into a slot of |V| (auto while its window is at most 1 GiB a rank)"});
   t.back().repoints_slots = true;
   t.push_back({Comm::kMpiAlltoallv, W::kRanks, "mpi_alltoallv", "two-sided baseline: MPI_Alltoallv per superstep"});
   return t;

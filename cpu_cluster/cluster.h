@@ -76,7 +76,12 @@ double cluster_fault_take_thief_stall_s();
 std::unique_ptr<Fabric> make_cluster_fabric(const ClusterPlace& place, Net net);
 
 // The transport between ranks that --comm names:
-//   mpi_ring (also auto): batches of at most `batch_bytes` streamed through
+//   auto: mpi_put while its window on a rank (2 x local x devices slots,
+//     put_window_bytes) is at most `put_cap` bytes, else mpi_ring; measured
+//     faster for BFS and no slower for the other apps at two ranks
+//     (docs/measurements.md), and bounded so that many devices or a huge
+//     |V| stay on the rings' fixed windows. Every rank decides alike;
+//   mpi_ring: batches of at most `batch_bytes` streamed through
 //     `lanes` rings (one per thread of the sender's team) sharing
 //     `ring_bytes` per pair of devices on different ranks, and a pair's
 //     records under `small_bytes` a superstep as one two-sided message;
@@ -86,10 +91,12 @@ std::unique_ptr<Fabric> make_cluster_fabric(const ClusterPlace& place, Net net);
 //   mpi_alltoallv: the two-sided baseline;
 //   with Net::kVerbs and comm auto, RDMA WRITE into slots as mpi_put's.
 // Throws chatty::Error for any other.
+size_t put_window_bytes(const ClusterPlace& place, size_t slot_records, size_t item_bytes);
 std::unique_ptr<Transport> make_cluster_transport(const ClusterPlace& place, Comm comm, Net net, size_t slot_records,
                                                   size_t item_bytes, size_t ring_bytes = size_t(2) << 20,
                                                   size_t batch_bytes = size_t(64) << 10,
-                                                  size_t small_bytes = size_t(32) << 10, int lanes = 1);
+                                                  size_t small_bytes = size_t(32) << 10, int lanes = 1,
+                                                  size_t put_cap = size_t(1) << 30);
 
 // Rank 0 receives every rank's block of `values` (ranks own consecutive
 // vertex ranges: [begin[r], begin[r + 1])) into its own array.

@@ -21,7 +21,7 @@ std::unique_ptr<Fabric> make_cluster_fabric(const ClusterPlace&, Net) {
   throw Error("this build has no MPI (internal error)");
 }
 std::unique_ptr<Transport> make_cluster_transport(const ClusterPlace&, Comm, Net, size_t, size_t, size_t, size_t,
-                                                  size_t, int) {
+                                                  size_t, int, size_t) {
   throw Error("this build has no MPI (internal error)");
 }
 ExposedMemory& cluster_exposed(const ClusterPlace&, const std::vector<size_t>&) {

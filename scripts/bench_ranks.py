@@ -7,7 +7,7 @@ both. Both run the defaults otherwise (the ranks: mpi_ring, per-peer
 exchange, migration across ranks).
 
   python3 scripts/bench_ranks.py [--ranks 2] [--rounds 5] [--repeat 3] [--against OTHER_CHATTY]
-        [--mpirun mpirun.mpich]
+        [--mpirun mpirun.mpich] [--rank_flags=--comm=mpi_put]
 
 Prints per app and graph the median compute time (ms) of each side over
 every timed run, and ranks / one process as the median and range over
@@ -42,6 +42,7 @@ def main():
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--against", help="another build's chatty: compare ranks against its ranks")
     ap.add_argument("--mpirun", default="mpirun")
+    ap.add_argument("--rank_flags", default="", help="flags for the ranks' runs only, e.g. --comm=mpi_put")
     ap.set_defaults(ranks="2")  # two ranks fill this VM's two cores; --ranks 2,4 still asks for more
     a = ap.parse_args()
     threads = os.cpu_count()
@@ -58,7 +59,8 @@ def main():
                     how = ("-env", *env_threads.split("="))
 
                 def ranks_of(chatty):
-                    return launch(chatty, ranks, app, cgr, a.repeat, ["--devices=1"], how, mpirun=a.mpirun)
+                    return launch(chatty, ranks, app, cgr, a.repeat, ["--devices=1", *a.rank_flags.split()], how,
+                                  mpirun=a.mpirun)
 
                 for app in a.apps.split(","):
                     alone, spread, ratios = [], [], []

@@ -96,7 +96,7 @@ class Ranks(unittest.TestCase):
                 self.assertEqual((report["ranks"], report["devices"]), (ranks, ranks * devices), what)
                 if ranks > 1:
                     named = [a[len("--comm="):] for a in rank_extra if a.startswith("--comm=")]
-                    want = named[0] if named else "mpi_ring"
+                    want = named[0] if named else "mpi_put"  # auto: these graphs' put windows are small
                     self.assertTrue(report["multi"]["transport"].startswith(want), what)
                     m = report["multi"]
                     self.assertEqual(sum(map(sum, m["rank_pair_bytes"])), m["bytes_application"], what)
@@ -266,6 +266,19 @@ class Ranks(unittest.TestCase):
     def test_relabelled_ranks(self):
         # Every app relabelled by degree within chunks on every rank.
         self.check_graph("kron:11", rank_extra=["--reorder=degree"], layouts=[(2, 1), (3, 1)])
+
+    def test_auto_takes_rings_past_the_put_window(self):
+        # --comm=auto is mpi_put while its window on a rank is at most
+        # --put_window_mb, and mpi_ring past it; the answers are the same.
+        ref = self.path("ref")
+        self.assertEqual(chatty(0, "--app=bfs", "--graph=kron:12", f"--output={ref}").returncode, 0)
+        for cap, want in (("1024", "mpi_put"), ("0", "mpi_ring")):
+            got = self.path(f"got{cap}")
+            p = chatty(2, "--app=bfs", "--graph=kron:12", "--devices=2", f"--put_window_mb={cap}", "--json",
+                       f"--output={got}")
+            self.assertEqual(p.returncode, 0, p.stderr)
+            self.assertTrue(json.loads(p.stdout.splitlines()[-1])["multi"]["transport"].startswith(want), cap)
+            self.assert_same("bfs", ref, got, f"--put_window_mb={cap}")
 
     def test_streamed_rings(self):
         # Rings far smaller than a superstep's records: batches wrap around

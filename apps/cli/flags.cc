@@ -49,6 +49,9 @@ DEFINE_string(comm, "auto",
               "pick per data class and size) or a name that `chatty topo --transports` lists with the devices it "
               "serves");
 DEFINE_uint64(ring_bytes, 2 << 20, "ranks, --comm=mpi_ring: bytes of each (sender, receiver) ring");
+DEFINE_uint64(put_window_mb, 1024,
+              "ranks, --comm=auto: mpi_put while its window (2 x local x all devices slots of |V| records) is at "
+              "most this many MiB a rank, else mpi_ring");
 DEFINE_uint64(batch_bytes, 64 << 10, "ranks, --comm=mpi_ring: the most bytes one batch carries");
 DEFINE_int32(ring_lanes, 1,
              "ranks, --comm=mpi_ring: rings per device pair, one per sending thread, sharing --ring_bytes (as many "
@@ -104,6 +107,8 @@ EngineOptions engine_options() {
   o.messages = parse_messages(FLAGS_messages);
   o.net = parse_net(FLAGS_net);
   o.ring_bytes = FLAGS_ring_bytes;
+  CHATTY_CHECK(FLAGS_put_window_mb <= (uint64_t(1) << 30), "--put_window_mb must be 0..2^30");
+  o.put_window_bytes = size_t(FLAGS_put_window_mb) << 20;
   o.batch_bytes = FLAGS_batch_bytes;
   CHATTY_CHECK(FLAGS_ring_lanes >= 1 && FLAGS_ring_lanes <= 64, "--ring_lanes must be 1..64");
   o.ring_lanes = FLAGS_ring_lanes;

@@ -71,6 +71,7 @@ const std::vector<CommandHelp>& commands() {
         "messages",
         "net",
         "ring_bytes",
+        "put_window_mb",
         "batch_bytes",
         "ring_lanes",
         "small_bytes",

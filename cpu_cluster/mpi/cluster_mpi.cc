@@ -259,11 +259,11 @@ std::unique_ptr<Fabric> make_cluster_fabric(const ClusterPlace& place, Net net) 
 
 std::unique_ptr<Transport> make_cluster_transport(const ClusterPlace& place, Comm comm, Net net, size_t slot_records,
                                                   size_t item_bytes, size_t ring_bytes, size_t batch_bytes,
-                                                  size_t small_bytes, int lanes) {
+                                                  size_t small_bytes, int lanes, size_t put_cap) {
   if (comm == Comm::kMpiAlltoallv) return mpi::make_alltoallv_transport(place, item_bytes);
-  // Rings are as fast as one put per peer at 64 KB batches and need a
-  // fixed window instead of |V| records per pair (docs/measurements.md).
-  if (comm == Comm::kMpiRing || (comm == Comm::kAuto && net != Net::kVerbs))
+  if (comm == Comm::kAuto && net != Net::kVerbs)
+    comm = put_window_bytes(place, slot_records, item_bytes) <= put_cap ? Comm::kMpiPut : Comm::kMpiRing;
+  if (comm == Comm::kMpiRing)
     return mpi::make_ring_transport(place, item_bytes, ring_bytes, batch_bytes, small_bytes, lanes);
   if (net == Net::kVerbs && comm == Comm::kAuto) return verbs_transport(place, slot_records, item_bytes);
   check_serves(comm, World::kRanks);

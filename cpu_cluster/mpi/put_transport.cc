@@ -29,8 +29,7 @@ class PutTransport : public Transport {
         overflow_(size_t(place.local), 0),
         counts_(size_t(place.local) * size_t(place.devices()), 0),
         read_(size_t(place.local) * size_t(place.devices()), 0) {
-    const MPI_Aint bytes = MPI_Aint(slots_) * MPI_Aint(sizeof(uint64_t) + slot_bytes_);
-    allocate_window(size_t(bytes), 1, &base_, &win_);
+    allocate_window(put_window_bytes(place, slot_records_, item_bytes), 1, &base_, &win_);
     prepare_window(win_, comm_name(Comm::kMpiPut));
     std::memset(base_, 0, slots_ * sizeof(uint64_t));
     check_mpi(MPI_Win_lock_all(MPI_MODE_NOCHECK, win_), "MPI_Win_lock_all");
@@ -127,3 +126,12 @@ std::unique_ptr<Transport> make_put_transport(const ClusterPlace& place, size_t 
 }
 
 }  // namespace chatty::mpi
+
+namespace chatty {
+
+size_t put_window_bytes(const ClusterPlace& place, size_t slot_records, size_t item_bytes) {
+  const size_t slots = size_t(2 * place.local * place.devices());  // by parity, local receiver and sender
+  return slots * (sizeof(uint64_t) + std::max<size_t>(slot_records, 1) * item_bytes);
+}
+
+}  // namespace chatty

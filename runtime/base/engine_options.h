@@ -88,6 +88,9 @@ struct EngineOptions {
   // most a batch carries (RGraph: 2 MB rings; 256 messages or 2 KB batches).
   size_t ring_bytes = size_t(2) << 20;
   size_t batch_bytes = size_t(64) << 10;
+  // Ranks, --comm=auto: mpi_put while its window on a rank is at most
+  // this many bytes, else mpi_ring (cpu_cluster/cluster.h).
+  size_t put_window_bytes = size_t(1) << 30;
   // Rings per pair, one per thread of the sender's team that streams its
   // share.
   int ring_lanes = 1;
