@@ -51,7 +51,7 @@ DEFINE_string(comm, "auto",
 DEFINE_uint64(ring_bytes, 2 << 20, "ranks, --comm=mpi_ring: bytes of each (sender, receiver) ring");
 DEFINE_uint64(put_window_mb, 1024,
               "ranks, --comm=auto: mpi_put while its window (2 x local x all devices slots of |V| records) is at "
-              "most this many MiB a rank, else mpi_ring");
+              "most this many MiB a rank and one-sided transfers win at 1 MB (--small_bytes), else mpi_ring");
 DEFINE_uint64(batch_bytes, 64 << 10, "ranks, --comm=mpi_ring: the most bytes one batch carries");
 DEFINE_int32(ring_lanes, 1,
              "ranks, --comm=mpi_ring: rings per device pair, one per sending thread, sharing --ring_bytes (as many "
