@@ -99,6 +99,38 @@ def test_betweenness_matches_networkx(make, kw):
     assert max(abs(got[v] - want[v]) / max(abs(want[v]), 1e-12) if want[v] else abs(got[v]) for v in G) < 1e-6
 
 
+# Held-out inputs: graphs that no test, tuning or benchmark of tc and bc
+# used before, from NetworkX's collection and generators (string node
+# names, weights, a directed graph), run through the NetworkX backend on 1,
+# 4 and 8 host devices.
+HELD_OUT = {
+    "les_miserables": nx.les_miserables_graph,
+    "florentine_families": nx.florentine_families_graph,
+    "davis_southern_women": nx.davis_southern_women_graph,
+    "powerlaw_cluster": lambda: nx.powerlaw_cluster_graph(300, 4, 0.3, seed=11),
+    "watts_strogatz": lambda: nx.connected_watts_strogatz_graph(250, 6, 0.2, seed=3),
+    "random_regular": lambda: nx.random_regular_graph(5, 200, seed=8),
+    "scale_free_directed": lambda: nx.DiGraph(nx.scale_free_graph(200, seed=4)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(HELD_OUT))
+@pytest.mark.parametrize("devices", [1, 4, 8])
+def test_held_out_graphs_triangles_and_betweenness(name, devices):
+    G = HELD_OUT[name]()
+    G.remove_edges_from(list(nx.selfloop_edges(G)))
+    cfg = nx.config.backends.chatty
+    saved, cfg.devices = cfg.devices, devices
+    try:
+        if not G.is_directed():
+            assert nx.triangles(G, backend="chatty") == nx.triangles(G, backend="networkx")
+        want = nx.betweenness_centrality(G, backend="networkx")
+        got = nx.betweenness_centrality(G, backend="chatty")
+    finally:
+        cfg.devices = saved
+    assert max(abs(got[v] - want[v]) / max(abs(want[v]), 1e-12) if want[v] else abs(got[v]) for v in G) < 1e-6
+
+
 def test_betweenness_same_as_cli(tmp):
     path = scattered_ids_file(tmp)
     g = cg.Graph.load(path)
