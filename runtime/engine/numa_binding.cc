@@ -1,6 +1,6 @@
-#include <numa.h>
-
 #include "runtime/engine/numa_binding.h"
+
+#include <numa.h>
 
 namespace chatty {
 
