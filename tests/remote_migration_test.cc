@@ -69,22 +69,37 @@ TEST(ClaimPacer, BacksOffFromOwnersWithNothingToClaim) {
   EXPECT_TRUE(pacer.try_now(0, 0));  // owners apart
 }
 
+// The boards' tests: a task names its owner, and a device's sums keep the
+// ranges it computed.
+struct Task {
+  int owner = -1;
+};
+using Ranges = std::vector<std::pair<vid_t, vid_t>>;
+struct Acc {
+  uint64_t migrated = 0, remote_blocks = 0;
+  Ranges ranges;
+  Acc& operator+=(const Acc& o) {
+    migrated += o.migrated, remote_blocks += o.remote_blocks;
+    ranges.insert(ranges.end(), o.ranges.begin(), o.ranges.end());
+    return *this;
+  }
+};
+
+// The ranges of every device together cover [0, end) once each.
+void expect_every_block_once(Ranges all, vid_t end) {
+  std::sort(all.begin(), all.end());
+  vid_t next = 0;
+  for (auto [lo, hi] : all) {
+    EXPECT_EQ(lo, next);
+    next = hi;
+  }
+  EXPECT_EQ(next, end);
+}
+
 // A peer on another rank claims `take` blocks at a time while more than
 // the owner keeps from other ranks are left; local peers keep their own
 // threshold; every block is handed out once.
 TEST(RemoteMigration, BoardClaimsSeveralBlocksFromAnotherRank) {
-  struct Task {
-    int owner = -1;
-  };
-  struct Acc {
-    uint64_t migrated = 0, remote_blocks = 0;
-    std::vector<std::pair<vid_t, vid_t>> ranges;
-    Acc& operator+=(const Acc& o) {
-      migrated += o.migrated, remote_blocks += o.remote_blocks;
-      ranges.insert(ranges.end(), o.ranges.begin(), o.ranges.end());
-      return *this;
-    }
-  };
   auto fabric = make_thread_fabric(3, 2);  // devices 0 and 1 on one rank, 2 on another
   MigrationBoard<Task> board(*fabric, true, {3, 4});
   board.open(0, Task{0}, 0, 64 * 20, 64, 2);  // 20 blocks
@@ -122,16 +137,10 @@ TEST(RemoteMigration, BoardClaimsSeveralBlocksFromAnotherRank) {
   board.run(0, owner, work);
   EXPECT_EQ(owner.ranges.size(), 2u);
   board.wait_done(0);
-  std::vector<std::pair<vid_t, vid_t>> all = remote.ranges;
+  Ranges all = remote.ranges;
   all.insert(all.end(), local.ranges.begin(), local.ranges.end());
   all.insert(all.end(), owner.ranges.begin(), owner.ranges.end());
-  std::sort(all.begin(), all.end());
-  vid_t next = 0;
-  for (auto [lo, hi] : all) {
-    EXPECT_EQ(lo, next);
-    next = hi;
-  }
-  EXPECT_EQ(next, 64u * 20u);
+  expect_every_block_once(all, 64 * 20);
 }
 
 // A thief on another rank that stalls after its claim: the owner, late
@@ -139,19 +148,6 @@ TEST(RemoteMigration, BoardClaimsSeveralBlocksFromAnotherRank) {
 // wakes, finds its claim gone and neither writes back nor reports it.
 // Every block is computed once by whoever kept it.
 TEST(RemoteMigration, OwnerTakesBackAStalledThiefsBlocks) {
-  struct Task {
-    int owner = -1;
-  };
-  using Ranges = std::vector<std::pair<vid_t, vid_t>>;
-  struct Acc {
-    uint64_t migrated = 0, remote_blocks = 0;
-    Ranges ranges;
-    Acc& operator+=(const Acc& o) {
-      migrated += o.migrated, remote_blocks += o.remote_blocks;
-      ranges.insert(ranges.end(), o.ranges.begin(), o.ranges.end());
-      return *this;
-    }
-  };
   auto fabric = make_thread_fabric(2, 1);  // one device per rank
   MigrationBoard<Task> board(*fabric, true, {2, 0, /*stall_s=*/0.05});
   board.open(0, Task{0}, 0, 64 * 10, 64);  // 10 blocks
@@ -187,13 +183,7 @@ TEST(RemoteMigration, OwnerTakesBackAStalledThiefsBlocks) {
   EXPECT_EQ(stolen.remote_blocks, 2u * uint64_t(thief.calls - 1));
   Ranges all = owner.ranges;
   all.insert(all.end(), stolen.ranges.begin(), stolen.ranges.end());
-  std::sort(all.begin(), all.end());
-  vid_t next = 0;
-  for (auto [lo, hi] : all) {
-    EXPECT_EQ(lo, next);
-    next = hi;
-  }
-  EXPECT_EQ(next, 64u * 10u);
+  expect_every_block_once(all, 64 * 10);
   EXPECT_TRUE(std::find(owner.ranges.begin(), owner.ranges.end(), std::pair<vid_t, vid_t>(64 * 8, 64 * 10)) !=
               owner.ranges.end());  // the thief's first claim: the last two blocks
 }

@@ -182,8 +182,9 @@ class Worklist {
 // local peers).
 struct RemoteClaims {
   uint32_t take = 4, keep = 8;
-  double stall_s =
-      0;  // how long an owner waits for blocks claimed from another rank before it takes them back (0: for ever)
+  // How long an owner waits for blocks claimed from another rank before it
+  // takes them back (0: for ever).
+  double stall_s = 0;
 };
 
 // Every device's worklist and the task a peer needs to compute its blocks
@@ -196,7 +197,7 @@ struct RemoteClaims {
 //   uint32_t keep(int owner, uint32_t take) const;              // blocks owner must have left for a claim
 //   bool try_now(int owner);                                     // whether to try owner in this phase
 //   void tried(int owner, bool claimed);                         // what the try gave
-// A claim from another rank is held in two words of the thief's (RGraph's
+// A claim from another rank is held in three words of the thief's (RGraph's
 // ownership rule): the owner, late for it, may take it back and compute it
 // itself, and the thief writes back and reports its blocks done only if
 // it settles the claim first. Its sums are dropped otherwise; what it
@@ -269,7 +270,7 @@ class MigrationBoard {
   // blocks of peers on other ranks: (*remote)(peer, lo, hi, acc).
   // acc.migrated counts the vertices computed for peers, and
   // acc.remote_blocks the blocks taken from other ranks. Every thread of
-  // device d's team calls this; the owner then calls wait_done(d) before it
+  // device d's team calls this; the owner then calls wait_done before it
   // reads what its blocks wrote.
   template <typename Acc, typename Work, typename RemoteWork = NoRemote>
   void run(int d, Acc& acc, Work work, RemoteWork* remote = nullptr, bool remote_thread = true) {

@@ -65,6 +65,12 @@ class Watchdog {
  private:
   std::atomic_ref<uint64_t> word(int w) { return std::atomic_ref<uint64_t>(base_[w]); }
 
+  // Where rank r was when its words were last read, for the line naming it.
+  std::string last_where(int r) const {
+    const uint64_t step = last_step_[r].load(std::memory_order_relaxed);
+    return step ? "superstep " + std::to_string(step - 1) : std::string("loading");
+  }
+
   std::vector<uint64_t> read(int r) {
     std::vector<uint64_t> v(kWords);
     reading_.store(r, std::memory_order_relaxed);
@@ -94,12 +100,10 @@ class Watchdog {
           std::chrono::duration<double>(Clock::now() - Clock::time_point(Clock::duration(since))).count();
       if (waited < deadline) continue;
       const int r = reading_.load(std::memory_order_relaxed);
-      const uint64_t step = last_step_[r].load(std::memory_order_relaxed);
-      const std::string where = step ? "superstep " + std::to_string(step - 1) : std::string("loading");
       std::fprintf(stderr,
                    "chatty: error: rank %d stopped answering: a read of its window has not returned for %.0f s, last "
                    "in %s (--rank_timeout=%g; seen by rank %d)\n",
-                   r, waited, where.c_str(), timeout_, rank_);
+                   r, waited, last_where(r).c_str(), timeout_, rank_);
       std::fflush(stderr);
       std::_Exit(1);
     }
@@ -128,13 +132,10 @@ class Watchdog {
         if (r == rank_) continue;
         const double silent = silent_for(r);
         if (silent < timeout_ + (lower_alive ? 3 : 0)) continue;
-        const std::vector<uint64_t>& v = seen[size_t(r)];
-        const std::string where = v[kPhase] == uint64_t(RankPhase::kRunning) ? "superstep " + std::to_string(v[kStep])
-                                                                             : std::string("loading");
         std::fprintf(stderr,
                      "chatty: error: rank %d stopped answering: no sign of it for %.0f s, last in %s "
                      "(--rank_timeout=%g; seen by rank %d)\n",
-                     r, silent, where.c_str(), timeout_, rank_);
+                     r, silent, last_where(r).c_str(), timeout_, rank_);
         std::fflush(stderr);
         MPI_Abort(MPI_COMM_WORLD, 1);
       }

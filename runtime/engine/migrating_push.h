@@ -76,7 +76,6 @@ PushSums push_step(MigrationBoard<PushTask<typename P::Value>>& board, int d, co
   if (omp_get_max_threads() == 1 || (board.devices() == 1 && in.count <= size_t(cpu::kGrain))) {
     if (remote) remote->begin_step(val, &claimed, /*shared=*/false);
     board.run(d, sums, alone, remote);
-    out.count = k;
   } else {
     if (remote) remote->begin_step(val, &claimed, /*shared=*/true);
     std::atomic<size_t> tail{0};
@@ -98,7 +97,7 @@ PushSums push_step(MigrationBoard<PushTask<typename P::Value>>& board, int d, co
 #pragma omp critical(chatty_push_sums)
       sums += mine;
     }
-    out.count = k = tail.load();
+    k = tail.load();
   }
   // Peers read `in` and the values of its vertices until then; blocks
   // taken back from a late thief are relaxed here.
