@@ -2,16 +2,16 @@
 // Brandes from its share of the sources (source i on device i % P, P
 // counting every rank's devices), one source at a time; the scores are
 // summed over the devices and the ranks. A single source runs on one
-// device.
+// device. The driver is the host's (brandes.h) on the GPU operators.
 #include <omp.h>
 
 #include <algorithm>
 #include <memory>
 
 #include "apps/bc/app.h"
+#include "apps/bc/steps.h"
 #include "apps/work_share.h"
-#include "kernels/cuda/brandes.cuh"
-#include "kernels/cuda/launch.h"
+#include "runtime/cuda/operators.cuh"
 #include "runtime/cuda/row_devices.cuh"
 
 namespace chatty {
@@ -21,63 +21,38 @@ namespace {
 struct BcDevice {
   cuda::Stream stream;
   cuda::DeviceCsr graph;
-  cuda::DeviceArray<vid_t> order;
+  cuda::DeviceLevelQueue queue;
+  cuda::DeviceEdgeMarks on_path;
   cuda::DeviceArray<int32_t> depth;
   cuda::DeviceArray<double> sigma, delta, score;
-  cuda::DeviceArray<unsigned long long> edges;  // list entries read, both sweeps
-  cuda::DeviceArray<unsigned> tail;             // the order's length
-  unsigned* found = nullptr;                    // pinned: the host's copy of the tail after each level
-  int multiprocessors = 1;
-  ~BcDevice() {
-    if (found) cudaFreeHost(found);
-  }
+  uint64_t edges = 0;  // list entries read, both sweeps
+  cuda::OpStream ops{nullptr, 1};
 };
 
-// Adds the degrees of order[0, count) to *edges: a warp's sum per atomic.
-__global__ void sum_degrees_kernel(const eid_t* offsets, const vid_t* order, vid_t count, unsigned long long* edges) {
-  unsigned long long s = 0;
-  for (vid_t i = blockIdx.x * blockDim.x + threadIdx.x; i < count; i += gridDim.x * blockDim.x)
-    s += offsets[order[i] + 1] - offsets[order[i]];
-  for (int o = 16; o > 0; o /= 2) s += __shfl_down_sync(0xffffffffu, s, o);
-  if (threadIdx.x % 32 == 0 && s) atomicAdd(edges, s);
-}
+// A reached vertex's list length: the edges each sweep reads.
+struct DegreeAt {
+  const eid_t* offsets;
+  const vid_t* order;
+  CHATTY_HD uint64_t operator()(size_t i) const { return offsets[order[i] + 1] - offsets[order[i]]; }
+};
 
-// One source: the forward sweep level by level (the host reads the order's
-// length after each level: the levels' bounds), then the backward sweep
-// from the deepest level with successors.
+// One source with the steps the host driver composes (steps.h): the
+// forward advance level by level, then the gathers from the deepest level
+// with successors.
 template <int L>
-void brandes_from(BcDevice& x, vid_t n, vid_t source) {
-  const cudaStream_t s = x.stream.get();
-  const cuda::Launch all = cuda::launch_for(n, x.multiprocessors);
-  cuda::brandes_start_kernel<<<all.grid, all.block, 0, s>>>(n, source, x.depth.get(), x.sigma.get(), x.delta.get(),
-                                                            x.order.get(), x.tail.get());
-  CHATTY_CUDA_LAUNCHED("brandes_start_kernel");
-  std::vector<vid_t> level_begin{0, 1};
-  for (int32_t next = 1;; ++next) {
-    const vid_t lo = level_begin[size_t(next) - 1], hi = level_begin[size_t(next)];
-    const cuda::Launch l = cuda::launch_for(hi - lo, x.multiprocessors, L);
-    cuda::brandes_forward_kernel<L><<<l.grid, l.block, 0, s>>>(x.graph.offsets.get(), x.graph.targets.get(), lo, hi,
-                                                               next, x.depth.get(), x.sigma.get(), x.order.get(),
-                                                               x.tail.get());
-    CHATTY_CUDA_LAUNCHED("brandes_forward_kernel");
-    CHATTY_CUDA(cudaMemcpyAsync(x.found, x.tail.get(), sizeof(unsigned), cudaMemcpyDeviceToHost, s));
-    x.stream.sync();
-    const vid_t found = *x.found;
-    if (found == hi) break;
-    level_begin.push_back(found);
-  }
-  const vid_t reached = level_begin.back();
-  const cuda::Launch r = cuda::launch_for(reached, x.multiprocessors);
-  sum_degrees_kernel<<<r.grid, r.block, 0, s>>>(x.graph.offsets.get(), x.order.get(), reached, x.edges.get());
-  CHATTY_CUDA_LAUNCHED("sum_degrees_kernel");
-  // Level d's successors are at d + 1; the deepest level has none.
-  for (int d = int(level_begin.size()) - 3; d >= 0; --d) {
-    const vid_t lo = level_begin[size_t(d)], hi = level_begin[size_t(d) + 1];
-    const cuda::Launch l = cuda::launch_for(hi - lo, x.multiprocessors, L);
-    cuda::brandes_backward_kernel<L><<<l.grid, l.block, 0, s>>>(x.graph.offsets.get(), x.graph.targets.get(), lo, hi,
-                                                                d + 1, source, x.depth.get(), x.sigma.get(),
-                                                                x.delta.get(), x.order.get(), x.score.get());
-    CHATTY_CUDA_LAUNCHED("brandes_backward_kernel");
+void brandes_from(BcDevice& x, vid_t n, eid_t m, vid_t source) {
+  const cuda::OpStream& s = x.ops;
+  cuda::compute(s, 0, n, bc::Reset{x.depth.get(), x.sigma.get(), x.delta.get(), source});
+  x.on_path.clear(s, m);
+  for (cuda::DeviceLevel l = x.queue.start(s, source); !l.empty();)
+    l = cuda::advance<L>(s, x.graph, x.queue, l, bc::CountPaths{x.depth.get(), x.sigma.get(), l.index + 1}, &x.on_path);
+  const vid_t reached = x.queue.level(x.queue.levels() - 1).hi;
+  x.edges += 2 * cuda::reduce<uint64_t>(s, 0, reached, 0, DegreeAt{x.graph.offsets.get(), x.queue.order()}, bc::Plus{});
+  for (int d = x.queue.levels() - 2; d >= 0; --d) {
+    const cuda::DeviceLevel level = x.queue.level(d);
+    cuda::gather<L, double>(s, x.graph, x.queue.order(), level.lo, level.hi,
+                            bc::SuccessorShare{x.sigma.get(), x.delta.get()}, bc::Plus{},
+                            bc::Settle{x.sigma.get(), x.delta.get(), x.score.get(), source}, &x.on_path);
   }
 }
 
@@ -109,7 +84,7 @@ void run_bc_gpu(const AppRun& r, AppOutput& out) {
     return;
   }
   const int D = int(of_device.size());
-  const uint64_t bytes = (uint64_t(n) + 1) * sizeof(eid_t) + m * sizeof(vid_t) +
+  const uint64_t bytes = (uint64_t(n) + 1) * sizeof(eid_t) + m * sizeof(vid_t) + (m + 63) / 64 * 8 +
                          uint64_t(n) * (2 * sizeof(vid_t) + 3 * sizeof(double)) + (64u << 20);
   const cuda::RowDevices rd = cuda::place_row_devices(D, bytes, "bc");
   out.gpu_of = rd.place.gpu_of;
@@ -117,32 +92,28 @@ void run_bc_gpu(const AppRun& r, AppOutput& out) {
   cuda::DeviceSet<BcDevice> dev(rd);
   dev.make([&](int d) {
     auto x = std::make_unique<BcDevice>();
-    x->multiprocessors = rd.multiprocessors[size_t(d)];
+    x->ops = {x->stream.get(), rd.multiprocessors[size_t(d)]};
     x->graph.upload(c, x->stream.get());
-    x->order.allocate(n);
+    x->queue.allocate(n);
+    x->on_path.allocate(m);
     x->depth.allocate(n);
     x->sigma.allocate(n);
     x->delta.allocate(n);
     x->score.allocate(n);
-    x->edges.allocate(1);
-    x->tail.allocate(1);
-    CHATTY_CUDA(cudaHostAlloc(reinterpret_cast<void**>(&x->found), sizeof(unsigned), cudaHostAllocDefault));
     CHATTY_CUDA(cudaMemsetAsync(x->score.get(), 0, size_t(n) * sizeof(double), x->stream.get()));
-    CHATTY_CUDA(cudaMemsetAsync(x->edges.get(), 0, sizeof(unsigned long long), x->stream.get()));
     x->stream.sync();
     return x;
   });
   // Lists as long as a warp are read by a warp; short ones by 4 lanes.
   const bool wide = m >= 12 * uint64_t(std::max<vid_t>(n, 1));
   const double run_seconds = dev.run([&](int d, BcDevice& x) {
-    for (vid_t s : of_device[size_t(d)]) wide ? brandes_from<32>(x, n, s) : brandes_from<4>(x, n, s);
+    for (vid_t s : of_device[size_t(d)]) wide ? brandes_from<32>(x, n, m, s) : brandes_from<4>(x, n, m, s);
     x.stream.sync();
   });
   dev.sum_into(score, n, [](BcDevice& x) { return x.score.get(); });
-  std::vector<unsigned long long> edges(1, 0);  // list entries read, every device's
-  dev.sum_into(edges, 1, [](BcDevice& x) { return x.edges.get(); });
+  uint64_t examined = 0;  // list entries read, every device's
+  dev.for_each([&](BcDevice& x) { examined += x.edges; });
   dev.release();
-  const uint64_t examined = 2 * edges[0];  // each reached vertex's list, forward and back
   sum_over_ranks(score, share);
   take_bc_scores(score, out);
   record_operator_run(out.multi, dev.seconds(), examined,

@@ -1,7 +1,9 @@
 // Triangle counting as GAP's `tc` counts: ordered, each triangle w < v < u
 // once, found by intersecting u's and v's lists below v; on a graph
-// relabelled by degree (hubs first) where that pays. Built from the host
-// row operators: each device counts the rows of its range.
+// relabelled by degree (hubs first) where that pays. One compute over the
+// rows on the host operators, each device counting the rows of its range;
+// the intersection merges short lists (ops::intersect_sorted) and probes
+// long ones against a MarkedList.
 #pragma once
 
 #include <algorithm>
@@ -9,7 +11,7 @@
 #include <vector>
 
 #include "runtime/graph/graph.h"
-#include "runtime/host/row_operators.h"
+#include "runtime/host/operators.h"
 
 namespace chatty::tc {
 
@@ -44,7 +46,8 @@ inline Counted count(const Graph& g, const host::DeviceRanges& ranges, const vid
   auto add = [counts, old_of_new](vid_t v, uint64_t k) {
     if (k) std::atomic_ref<uint64_t>(counts[old_of_new ? old_of_new[v] : v]).fetch_add(k, std::memory_order_relaxed);
   };
-  const host::RowRun run = host::for_each_row(ranges, [&](int, vid_t u) -> uint64_t {
+  auto row = [&](int, size_t row) -> uint64_t {
+    const vid_t u = vid_t(row);
     thread_local host::MarkedList marked;
     thread_local std::vector<uint32_t> at_slot;
     const vid_t* nu = tgt + off[u];
@@ -66,20 +69,16 @@ inline Counted count(const Graph& g, const host::DeviceRanges& ranges, const vid
       const vid_t v = *pv;
       uint64_t k = 0;
       const vid_t* w = tgt + off[v];
-      const vid_t* w_end = tgt + off[v + 1];
-      const vid_t* w_begin = w;
+      const size_t w_len = off[v + 1] - off[v];
       if (merge) {
-        for (const vid_t* a = nu; a != pv && w != w_end && *w < v;) {
-          const vid_t x = *a, y = *w;
-          if (x == y) ++k, ++slot[a - nu];
-          a += x <= y;
-          w += y <= x;
-        }
+        read += ops::intersect_sorted(
+            nu, size_t(pv - nu), w, w_len, [&](size_t i, size_t) { ++k, ++slot[i]; }, v);
       } else {
-        for (; w != w_end && *w < v; ++w)
-          if (marked.has(*w)) ++k, ++slot[marked.position(*w)];
+        const vid_t* p = w;
+        for (; p != w + w_len && *p < v; ++p)
+          if (marked.has(*p)) ++k, ++slot[marked.position(*p)];
+        read += uint64_t(p - w);
       }
-      read += uint64_t(w - w_begin);
       add(v, k);
       at_u += k;
     }
@@ -90,7 +89,9 @@ inline Counted count(const Graph& g, const host::DeviceRanges& ranges, const vid
         if (slot[i]) add(nu[i], slot[i]), slot[i] = 0;
     }
     return read;
-  });
+  };
+  const host::RowRun run =
+      host::Team(int(ranges.size()) - 1).run([&](host::TeamThread& t) { host::compute(t, ranges, row); });
   out.device_seconds = run.device_seconds;
   out.edges = run.work;
   return out;

@@ -159,6 +159,12 @@ class DeviceSet {
       for (const std::vector<T>& p : part) sum[v] += p[v];
   }
 
+  // f(dev) for every device's state on this thread (its host-side fields).
+  template <typename F>
+  void for_each(F&& f) {
+    for (auto& d : dev_) f(*d);
+  }
+
   // Frees every device's state, each with its GPU current.
   void release() {
     if (std::none_of(dev_.begin(), dev_.end(), [](const auto& x) { return bool(x); })) return;

@@ -1,0 +1,71 @@
+// Brandes' steps as functors written once for both backends: each driver
+// (brandes.h on host devices, gpu.cu on GPU devices) composes them with
+// its backend's operators.
+#pragma once
+
+#include "runtime/base/operators.h"
+#include "runtime/base/types.h"
+
+namespace chatty::bc {
+
+// Before a source: every vertex unreached, without paths or dependency,
+// but the source (depth 0, one path).
+struct Reset {
+  int32_t* depth;
+  double *sigma, *delta;
+  vid_t source;
+  CHATTY_HD void operator()(size_t i) const {
+    const vid_t v = vid_t(i);
+    depth[v] = v == source ? 0 : -1;
+    sigma[v] = v == source ? 1.0 : 0.0;
+    delta[v] = 0;
+  }
+};
+
+// The forward advance's edge u -> v, u at depth next - 1: v unreached
+// joins level `next`; every edge into level `next` is on a shortest path,
+// adds u's paths to v's and is marked for the way back.
+struct CountPaths {
+  int32_t* depth;
+  double* sigma;
+  int32_t next;
+  CHATTY_HD unsigned operator()(vid_t u, vid_t v, eid_t) const {
+    int32_t seen = ops::atomic_load(depth + v);
+    unsigned visit = ops::kSkip;
+    if (seen < 0) {
+      seen = ops::atomic_cas(depth + v, -1, next);
+      if (seen < 0) seen = next, visit = ops::kJoin;
+    }
+    if (seen != next) return visit;
+    ops::atomic_add(sigma + v, sigma[u]);
+    return visit | ops::kMark;
+  }
+};
+
+// The backward gather over v's marked edges (to its successors w): w's
+// share of v's dependency, per path.
+struct SuccessorShare {
+  const double *sigma, *delta;
+  CHATTY_HD double operator()(vid_t, vid_t w, eid_t) const { return (1 + delta[w]) / sigma[w]; }
+};
+
+// v's dependency from its successors' shares, added to its score (the
+// source's own is not a betweenness).
+struct Settle {
+  const double* sigma;
+  double *delta, *score;
+  vid_t source;
+  CHATTY_HD void operator()(vid_t v, double shares) const {
+    delta[v] = sigma[v] * shares;
+    if (v != source) score[v] += delta[v];
+  }
+};
+
+struct Plus {
+  template <typename T>
+  CHATTY_HD T operator()(T a, T b) const {
+    return a + b;
+  }
+};
+
+}  // namespace chatty::bc

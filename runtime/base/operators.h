@@ -1,0 +1,79 @@
+// The operators' shared vocabulary, the same on both backends: what an
+// operator's value may be, what an advance's edge functor answers, the
+// directions, and list intersection. The operators themselves are
+// mechanisms of each backend (runtime/host/operators.h,
+// runtime/cuda/operators.cuh); an app composes them into a driver.
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <type_traits>
+
+#include "runtime/base/types.h"
+
+namespace chatty::ops {
+
+// A value an operator carries per vertex or reduces: copied as bytes on
+// either backend, and at most 16 bytes (one vector load on a GPU).
+template <typename T>
+concept Value = std::is_trivially_copyable_v<T> && sizeof(T) <= 16;
+
+// What an advance's edge functor f(u, v, e) answers, as bits: v joins the
+// next frontier (the functor claimed it: each vertex must join once), and
+// the edge e is marked (in the advance's EdgeMarks, by the CSR's edge
+// number). kStop ends a pull advance's scan of v's in-edges (v is done).
+enum Visit : unsigned { kSkip = 0, kJoin = 1, kMark = 2, kStop = 4 };
+
+// Which way an advance walks: from the frontier over out-edges (push), or
+// from every wanted vertex over its in-edges into the frontier (pull);
+// kAuto leaves it to the engine's rule (Beamer's, as the traversal family
+// applies it: runtime/engine/superstep_decisions.h).
+enum class Direction { kAuto, kPush, kPull };
+
+// Intersection of two ascending lists without repeats: calls
+// on_common(i, j) for a[i] == b[j], in order, and returns the entries of b
+// read (b is the list walked against a).
+// Entries are compared only below `bound` (lists cut at a vertex, as
+// ordered triangle counting needs); kInfinity reads them whole.
+template <typename F>
+CHATTY_HD inline uint64_t intersect_sorted(const vid_t* a, size_t na, const vid_t* b, size_t nb, F&& on_common,
+                                           vid_t bound = kInfinity) {
+  size_t i = 0, j = 0;
+  while (i < na && j < nb) {
+    const vid_t x = a[i], y = b[j];
+    if (y >= bound) break;  // an a[i] past the bound only moves j on to it
+    if (x == y) on_common(i, j);
+    i += x <= y;
+    j += y <= x;
+  }
+  return j;
+}
+
+// Atomics a functor written once for both backends uses on shared
+// per-vertex values: the GPU's instructions in device code, std::atomic_ref
+// (relaxed: the operators' barriers order the steps) on the host.
+CHATTY_HD inline int32_t atomic_load(const int32_t* p) {
+#ifdef __CUDA_ARCH__
+  return *static_cast<const volatile int32_t*>(p);
+#else
+  return std::atomic_ref<int32_t>(*const_cast<int32_t*>(p)).load(std::memory_order_relaxed);
+#endif
+}
+// Swaps *p from `expected` to `desired`; returns what *p held.
+CHATTY_HD inline int32_t atomic_cas(int32_t* p, int32_t expected, int32_t desired) {
+#ifdef __CUDA_ARCH__
+  return atomicCAS(p, expected, desired);
+#else
+  std::atomic_ref<int32_t>(*p).compare_exchange_strong(expected, desired, std::memory_order_relaxed);
+  return expected;
+#endif
+}
+CHATTY_HD inline void atomic_add(double* p, double v) {
+#ifdef __CUDA_ARCH__
+  atomicAdd(p, v);
+#else
+  std::atomic_ref<double>(*p).fetch_add(v, std::memory_order_relaxed);
+#endif
+}
+
+}  // namespace chatty::ops

@@ -1,0 +1,153 @@
+// The operator set on a GPU device, the host operators' counterparts
+// (runtime/host/operators.h), launched on one device's stream with the
+// same CHATTY_HD functors. A device holds what it reads (the graph, its
+// values), so no step exchanges anything; devices split sources or rows,
+// and their results are summed after the run (row_devices.cuh).
+//   compute, advance (push), gather, filter, reduce
+// An advance reads the next level's length back to the host (one small
+// copy per level: the level's bounds drive the next launch).
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <vector>
+
+#include "kernels/cuda/cuda_check.h"
+#include "kernels/cuda/launch.h"
+#include "kernels/cuda/operators.cuh"
+#include "runtime/base/operators.h"
+#include "runtime/cuda/row_devices.cuh"
+
+namespace chatty::cuda {
+
+// Where a device's operators run.
+struct OpStream {
+  cudaStream_t stream;
+  int multiprocessors;
+};
+
+// One bit per edge of a CSR, on the device.
+struct DeviceEdgeMarks {
+  DeviceArray<unsigned long long> words;
+  void allocate(eid_t edges) { words.allocate(std::max<size_t>(1, (size_t(edges) + 63) / 64)); }
+  void clear(const OpStream& s, eid_t edges) {
+    CHATTY_CUDA(cudaMemsetAsync(words.get(), 0, (size_t(edges) + 63) / 64 * 8, s.stream));
+  }
+};
+
+// A level of a DeviceLevelQueue: order[lo, hi) and its index.
+struct DeviceLevel {
+  vid_t lo = 0, hi = 0;
+  int index = 0;
+  bool empty() const { return lo >= hi; }
+};
+
+// Frontiers level after level in one device array, as LevelQueue on host
+// devices; the bounds are kept on the host.
+class DeviceLevelQueue {
+ public:
+  void allocate(vid_t n) {
+    order_.allocate(std::max<vid_t>(n, 1));
+    tail_.allocate(1);
+    if (!found_) CHATTY_CUDA(cudaHostAlloc(reinterpret_cast<void**>(&found_), sizeof(unsigned), cudaHostAllocDefault));
+  }
+  ~DeviceLevelQueue() {
+    if (found_) cudaFreeHost(found_);
+  }
+  // Starts from one vertex; returns level 0.
+  DeviceLevel start(const OpStream& s, vid_t first) {
+    const unsigned one = 1;
+    CHATTY_CUDA(cudaMemcpyAsync(order_.get(), &first, sizeof(vid_t), cudaMemcpyHostToDevice, s.stream));
+    CHATTY_CUDA(cudaMemcpyAsync(tail_.get(), &one, sizeof(unsigned), cudaMemcpyHostToDevice, s.stream));
+    bounds_.assign(1, 0);
+    return {0, 1, 0};
+  }
+  vid_t* order() { return order_.get(); }
+  unsigned* tail() { return tail_.get(); }
+  int levels() const { return int(bounds_.size()) - 1; }
+  DeviceLevel level(int l) const { return {bounds_[size_t(l)], bounds_[size_t(l) + 1], l}; }
+  // After an advance's launch: waits for it and reads where the next level ends.
+  DeviceLevel next_after(const OpStream& s, const DeviceLevel& cur) {
+    CHATTY_CUDA(cudaMemcpyAsync(found_, tail_.get(), sizeof(unsigned), cudaMemcpyDeviceToHost, s.stream));
+    CHATTY_CUDA(cudaStreamSynchronize(s.stream));
+    bounds_.push_back(cur.hi);
+    return {cur.hi, vid_t(*found_), cur.index + 1};
+  }
+
+ private:
+  DeviceArray<vid_t> order_;
+  DeviceArray<unsigned> tail_;
+  unsigned* found_ = nullptr;  // pinned
+  std::vector<vid_t> bounds_;
+};
+
+// f(i) for every i of [lo, hi).
+template <typename F>
+void compute(const OpStream& s, uint64_t lo, uint64_t hi, F f) {
+  if (hi <= lo) return;
+  const Launch l = launch_for(hi - lo, s.multiprocessors);
+  compute_kernel<<<l.grid, l.block, 0, s.stream>>>(lo, hi, f);
+  CHATTY_CUDA_LAUNCHED("compute_kernel");
+}
+
+// The level after `cur` (push: groups of L lanes per vertex); see
+// host::advance for f's answers.
+template <int L, typename F>
+DeviceLevel advance(const OpStream& s, const DeviceCsr& c, DeviceLevelQueue& q, const DeviceLevel& cur, F f,
+                    DeviceEdgeMarks* marks = nullptr) {
+  const Launch l = launch_for(cur.hi - cur.lo, s.multiprocessors, L);
+  advance_push_kernel<L><<<l.grid, l.block, 0, s.stream>>>(c.offsets.get(), c.targets.get(), q.order(), cur.lo, cur.hi,
+                                                           f, q.tail(), marks ? marks->words.get() : nullptr);
+  CHATTY_CUDA_LAUNCHED("advance_push_kernel");
+  return q.next_after(s, cur);
+}
+
+// For each order[i] of [lo, hi): apply(v, fold by op of map over v's
+// (marked) edges); see host::gather.
+template <int L, typename T, typename Map, typename Op, typename Apply>
+requires ops::Value<T>
+void gather(const OpStream& s, const DeviceCsr& c, const vid_t* order, uint64_t lo, uint64_t hi, Map map, Op op,
+            Apply apply, const DeviceEdgeMarks* marks = nullptr) {
+  if (hi <= lo) return;
+  const Launch l = launch_for(hi - lo, s.multiprocessors, L);
+  gather_kernel<L, T><<<l.grid, l.block, 0, s.stream>>>(c.offsets.get(), c.targets.get(), order, lo, hi, map, op, apply,
+                                                        marks ? marks->words.get() : nullptr);
+  CHATTY_CUDA_LAUNCHED("gather_kernel");
+}
+
+// The items i of [0, count) whose at(i) keep() accepts, written to out in
+// no particular order; returns how many (waits for the stream). `tail`: a
+// device counter for the step.
+template <typename At, typename Keep>
+size_t filter(const OpStream& s, uint64_t count, At at, Keep keep, vid_t* out, unsigned* tail) {
+  CHATTY_CUDA(cudaMemsetAsync(tail, 0, sizeof(unsigned), s.stream));
+  if (count > 0) {
+    const Launch l = launch_for(count, s.multiprocessors);
+    filter_kernel<<<l.grid, l.block, 0, s.stream>>>(count, at, keep, out, tail);
+    CHATTY_CUDA_LAUNCHED("filter_kernel");
+  }
+  unsigned kept = 0;
+  CHATTY_CUDA(cudaMemcpyAsync(&kept, tail, sizeof(unsigned), cudaMemcpyDeviceToHost, s.stream));
+  CHATTY_CUDA(cudaStreamSynchronize(s.stream));
+  return kept;
+}
+
+// The fold by op of map(i) over [lo, hi); init is op's identity (each
+// thread starts from it). Waits for the stream.
+template <typename T, typename Map, typename Op>
+requires ops::Value<T> T reduce(const OpStream& s, uint64_t lo, uint64_t hi, T init, Map map, Op op) {
+  static_assert(kBlock == kReduceThreads, "reduce_kernel's blocks are the launch's");
+  const Launch l = launch_for(hi > lo ? hi - lo : 1, s.multiprocessors);
+  DeviceArray<T> partial;
+  partial.allocate(l.grid);
+  reduce_kernel<<<l.grid, l.block, 0, s.stream>>>(lo, hi, init, map, op, partial.get());
+  CHATTY_CUDA_LAUNCHED("reduce_kernel");
+  std::vector<T> blocks(l.grid);
+  CHATTY_CUDA(cudaMemcpyAsync(blocks.data(), partial.get(), l.grid * sizeof(T), cudaMemcpyDeviceToHost, s.stream));
+  CHATTY_CUDA(cudaStreamSynchronize(s.stream));
+  T all = init;
+  for (const T& b : blocks) all = op(all, b);
+  return all;
+}
+
+}  // namespace chatty::cuda

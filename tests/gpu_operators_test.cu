@@ -1,0 +1,150 @@
+// The GPU operators against the host operators, with the same CHATTY_HD
+// functors: advance as a BFS (depths and levels), edge marks read back by
+// gather, and filter, gather and reduce over 16-byte values. Labelled
+// `gpu` with the other GPU tests; skips without a usable GPU.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <vector>
+
+#include "datasets/load.h"
+#include "runtime/cuda/gpu_plan.h"
+#include "runtime/cuda/operators.cuh"
+#include "runtime/host/operators.h"
+
+namespace chatty {
+namespace {
+
+struct Tally {
+  double sum;
+  uint32_t most;
+  uint32_t count;
+};
+struct AddTally {
+  CHATTY_HD Tally operator()(Tally a, Tally b) const {
+    return {a.sum + b.sum, a.most > b.most ? a.most : b.most, a.count + b.count};
+  }
+};
+static_assert(ops::Value<Tally> && sizeof(Tally) == 16);
+
+// Edge u -> v into the next level: v unreached joins, the edge is marked.
+struct MarkTree {
+  int32_t* depth;
+  int32_t next;
+  CHATTY_HD unsigned operator()(vid_t, vid_t v, eid_t) const {
+    int32_t seen = ops::atomic_load(depth + v);
+    unsigned visit = ops::kSkip;
+    if (seen < 0 && (seen = ops::atomic_cas(depth + v, -1, next)) < 0) seen = next, visit = ops::kJoin;
+    return seen == next ? visit | ops::kMark : visit;
+  }
+};
+struct Unreached {
+  int32_t* depth;
+  vid_t source;
+  CHATTY_HD void operator()(size_t i) const { depth[i] = vid_t(i) == source ? 0 : -1; }
+};
+struct NeighbourTally {
+  CHATTY_HD Tally operator()(vid_t, vid_t w, eid_t) const { return {double(w), w, 1}; }
+};
+struct StoreTally {
+  Tally* out;
+  CHATTY_HD void operator()(vid_t v, Tally t) const { out[v] = t; }
+};
+struct DegreeTally {
+  const eid_t* offsets;
+  CHATTY_HD Tally operator()(size_t v) const {
+    const uint32_t d = uint32_t(offsets[v + 1] - offsets[v]);
+    return {double(d), d, 1};
+  }
+};
+struct Identity {
+  CHATTY_HD vid_t operator()(size_t i) const { return vid_t(i); }
+};
+struct DegreeAbove {
+  const eid_t* offsets;
+  eid_t least;
+  CHATTY_HD bool operator()(vid_t v) const { return offsets[v + 1] - offsets[v] > least; }
+};
+
+template <typename T>
+std::vector<T> to_host(const cuda::DeviceArray<T>& a, size_t n) {
+  std::vector<T> h(n);
+  CHATTY_CUDA(cudaMemcpy(h.data(), a.get(), n * sizeof(T), cudaMemcpyDeviceToHost));
+  return h;
+}
+
+TEST(GpuOperators, SameAnswersAsTheHostOperators) {
+  if (probe_gpus().gpus.empty()) GTEST_SKIP() << "no usable GPU: " << probe_gpus().why_none;
+  for (const char* spec : {"kron:12", "grid:30x20"}) {
+    const Graph g = load_graph(spec, {});
+    const Csr& c = g.out();
+    const vid_t n = c.num_vertices();
+    const vid_t source = 1;
+    // The host's answers.
+    std::vector<int32_t> depth(n);
+    host::LevelQueue q(n);
+    host::EdgeMarks marks(c.num_edges());
+    std::vector<Tally> rows(n, Tally{0, 0, 0});  // unreached rows stay zero on both
+    Tally all{};
+    std::vector<vid_t> kept(n);
+    size_t kept_count = 0;
+    host::Team(2).run([&](host::TeamThread& t) {
+      host::compute(t, 0, n, Unreached{depth.data(), source});
+      marks.clear(t);
+      for (host::Level l = q.start(t, c, {&source, 1}); !l.empty();)
+        l = host::advance(t, c, q, l, MarkTree{depth.data(), l.index + 1}, ops::Direction::kPush, &marks);
+      host::gather<Tally>(t, c, q.order(), 0, q.size(), NeighbourTally{}, AddTally{}, StoreTally{rows.data()}, &marks);
+      const Tally a = host::reduce(t, 0, n, Tally{0, 0, 0}, DegreeTally{c.offsets.data()}, AddTally{});
+      kept_count = host::filter(t, n, Identity{}, DegreeAbove{c.offsets.data(), 4}, kept.data());
+      if (t.lead()) all = a;
+    });
+    // The GPU's, with the same functors.
+    cuda::Stream stream;
+    const cuda::OpStream s{stream.get(), probe_gpus().gpus[0].multiprocessors};
+    cuda::DeviceCsr dc;
+    dc.upload(c, s.stream);
+    cuda::DeviceLevelQueue dq;
+    dq.allocate(n);
+    cuda::DeviceEdgeMarks dm;
+    dm.allocate(c.num_edges());
+    cuda::DeviceArray<int32_t> ddepth;
+    ddepth.allocate(n);
+    cuda::DeviceArray<Tally> drows;
+    drows.allocate(n);
+    CHATTY_CUDA(cudaMemsetAsync(drows.get(), 0, n * sizeof(Tally), s.stream));
+    cuda::DeviceArray<vid_t> dkept;
+    dkept.allocate(n);
+    cuda::DeviceArray<unsigned> tail;
+    tail.allocate(1);
+    cuda::compute(s, 0, n, Unreached{ddepth.get(), source});
+    dm.clear(s, c.num_edges());
+    int levels = 0;
+    for (cuda::DeviceLevel l = dq.start(s, source); !l.empty(); ++levels)
+      l = cuda::advance<4>(s, dc, dq, l, MarkTree{ddepth.get(), l.index + 1}, &dm);
+    const vid_t reached = dq.level(dq.levels() - 1).hi;
+    cuda::gather<4, Tally>(s, dc, dq.order(), 0, reached, NeighbourTally{}, AddTally{}, StoreTally{drows.get()}, &dm);
+    const Tally gall = cuda::reduce<Tally>(s, 0, n, Tally{0, 0, 0}, DegreeTally{dc.offsets.get()}, AddTally{});
+    const size_t gkept = cuda::filter(s, n, Identity{}, DegreeAbove{dc.offsets.get(), 4}, dkept.get(), tail.get());
+    stream.sync();
+
+    EXPECT_EQ(to_host(ddepth, n), depth) << spec;
+    EXPECT_EQ(levels, q.levels()) << spec;
+    EXPECT_EQ(size_t(reached), q.size()) << spec;
+    const std::vector<Tally> grows = to_host(drows, n);
+    for (vid_t v = 0; v < n; ++v) {
+      EXPECT_EQ(grows[v].sum, rows[v].sum) << spec << " vertex " << v;
+      EXPECT_EQ(grows[v].most, rows[v].most) << spec << " vertex " << v;
+      EXPECT_EQ(grows[v].count, rows[v].count) << spec << " vertex " << v;
+    }
+    EXPECT_EQ(gall.sum, all.sum);
+    EXPECT_EQ(gall.most, all.most);
+    EXPECT_EQ(gall.count, all.count);
+    std::vector<vid_t> gk = to_host(dkept, gkept), hk(kept.begin(), kept.begin() + long(kept_count));
+    std::sort(gk.begin(), gk.end());
+    std::sort(hk.begin(), hk.end());
+    EXPECT_EQ(gk, hk) << spec;
+  }
+}
+
+}  // namespace
+}  // namespace chatty
