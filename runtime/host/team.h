@@ -121,8 +121,7 @@ class Team {
     RowRun out;
     out.device_seconds.assign(size_t(devices_), 0.0);
     const int threads = omp_get_max_threads();
-    next_.reset(new std::atomic<size_t>[2 * size_t(devices_)]);
-    for (int k = 0; k < 2 * devices_; ++k) next_[size_t(k)].store(0);
+    next_.reset(new Cursor[2 * size_t(devices_)]);
     partial_.assign(2 * size_t(threads), {});
     for (auto& s : words_)
       for (auto& w : s) w.store(0);
@@ -145,11 +144,15 @@ class Team {
   struct alignas(64) Partial {
     std::array<unsigned char, 16> bytes{};
   };
+  // A cursor per cache line: devices' threads take chunks side by side.
+  struct alignas(64) Cursor {
+    std::atomic<size_t> at{0};
+  };
   int devices_;
   // Each device's chunk cursor for steps of even and odd number: a step
   // uses its parity's, and the lead zeroes the other parity's for the next
   // step (the step that used them last ended at a barrier).
-  std::unique_ptr<std::atomic<size_t>[]> next_;
+  std::unique_ptr<Cursor[]> next_;
   // Shared words by step number mod 3: a slow thread may still read the
   // last step's while the lead zeroes the next one's.
   std::array<std::array<std::atomic<uint64_t>, 2>, 3> words_{};
@@ -162,8 +165,8 @@ inline TeamThread::TeamThread(Team& team, int t, int threads, int devices)
 inline void TeamThread::begin_step() {
   ++step_;
   if (!lead()) return;
-  std::atomic<size_t>* later = team_.next_.get() + size_t((step_ + 1) % 2) * size_t(devices_);
-  for (int k = 0; k < devices_; ++k) later[k].store(0, std::memory_order_relaxed);
+  Team::Cursor* later = team_.next_.get() + size_t((step_ + 1) % 2) * size_t(devices_);
+  for (int k = 0; k < devices_; ++k) later[k].at.store(0, std::memory_order_relaxed);
   for (auto& w : team_.words_[(step_ + 1) % 3]) w.store(0, std::memory_order_relaxed);
 }
 
@@ -184,7 +187,7 @@ T TeamThread::partial_of(int thread) const {
 
 template <typename F>
 void TeamThread::run_slice(int device, size_t first, size_t end, F& f, size_t grain) {
-  std::atomic<size_t>& next = team_.next_[size_t(step_ % 2) * size_t(devices_) + size_t(device)];
+  std::atomic<size_t>& next = team_.next_[size_t(step_ % 2) * size_t(devices_) + size_t(device)].at;
   const double t0 = omp_get_wtime();
   uint64_t w = 0;
   for (size_t i = first + next.fetch_add(grain, std::memory_order_relaxed); i < end;
