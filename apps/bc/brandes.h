@@ -33,8 +33,9 @@ inline Scores brandes(const Graph& g, const std::vector<vid_t>& sources, int dev
   host::LevelQueue queue(n);
   const host::RowRun run = host::Team(devices).run([&](host::TeamThread& t) {
     for (const vid_t s : sources) {
-      host::compute(t, 0, n, Reset{depth.data(), sigma.data(), delta.data(), s});
+      host::compute(t, 0, n, Reset{depth.data(), sigma.data(), delta.data()});
       on_path.clear(t);
+      if (t.lead()) Seed{depth.data(), sigma.data()}(s);  // seen by all after start's barrier
       for (host::Level l = queue.start(t, c, {&s, 1}); !l.empty();)
         l = host::advance(t, c, queue, l, CountPaths{depth.data(), sigma.data(), l.index + 1}, ops::Direction::kPush,
                           &on_path);

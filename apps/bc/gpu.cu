@@ -42,7 +42,8 @@ struct DegreeAt {
 template <int L>
 void brandes_from(BcDevice& x, vid_t n, eid_t m, vid_t source) {
   const cuda::OpStream& s = x.ops;
-  cuda::compute(s, 0, n, bc::Reset{x.depth.get(), x.sigma.get(), x.delta.get(), source});
+  cuda::compute(s, 0, n, bc::Reset{x.depth.get(), x.sigma.get(), x.delta.get()});
+  cuda::compute(s, source, source + 1, bc::Seed{x.depth.get(), x.sigma.get()});
   x.on_path.clear(s, m);
   for (cuda::DeviceLevel l = x.queue.start(s, source); !l.empty();)
     l = cuda::advance<L>(s, x.graph, x.queue, l, bc::CountPaths{x.depth.get(), x.sigma.get(), l.index + 1}, &x.on_path);

@@ -8,17 +8,24 @@
 
 namespace chatty::bc {
 
-// Before a source: every vertex unreached, without paths or dependency,
-// but the source (depth 0, one path).
+// Before a source: every vertex unreached, without paths or dependency
+// (the same stores everywhere: a compiler makes them wide), then the
+// source seeded at depth 0 with one path.
 struct Reset {
   int32_t* depth;
   double *sigma, *delta;
-  vid_t source;
-  CHATTY_HD void operator()(size_t i) const {
-    const vid_t v = vid_t(i);
-    depth[v] = v == source ? 0 : -1;
-    sigma[v] = v == source ? 1.0 : 0.0;
+  CHATTY_HD void operator()(size_t v) const {
+    depth[v] = -1;
+    sigma[v] = 0;
     delta[v] = 0;
+  }
+};
+struct Seed {
+  int32_t* depth;
+  double* sigma;
+  CHATTY_HD void operator()(size_t source) const {
+    depth[source] = 0;
+    sigma[source] = 1;
   }
 };
 

@@ -249,19 +249,26 @@ Level advance(TeamThread& t, const C& c, LevelQueue& q, const Level& cur, F&& f,
       });
     }
   }
-  if (!pull)
-    t.share(cur.lo, cur.hi, [&](int, size_t i) {
+  if (!pull) {
+    // The lists' pointers and the functor are copied in, so that they stay
+    // in registers: the functor's atomics would otherwise make the compiler
+    // reload them at every edge.
+    const eid_t* offsets = c.offsets.data();
+    const vid_t* targets = c.targets.data();
+    const std::decay_t<F> fn = f;
+    t.share(cur.lo, cur.hi, [&, offsets, targets, fn](int, size_t i) {
       const vid_t u = order[i];
-      const eid_t lo = c.offsets[u], hi = c.offsets[u + 1];
+      const eid_t lo = offsets[u], hi = offsets[u + 1];
       EdgeMarks::RowWriter marked(marks, lo, hi);
       for (eid_t e = lo; e < hi; ++e) {
-        const vid_t v = c.targets[e];
-        const unsigned visit = f(u, v, e);
+        const vid_t v = targets[e];
+        const unsigned visit = fn(u, v, e);
         if (visit & kJoin) found.list.push_back(v), found.edges += scout ? c.degree(v) : 0;
         if (visit & kMark) marked.mark(e);
       }
       return uint64_t(hi - lo);
     });
+  }
   found.flush(t, order, cur.hi);
   t.barrier();
   Level next{cur.hi, cur.hi + t.word(0).load(), cur.index + 1, false, cur.rule};
@@ -296,14 +303,16 @@ template <typename T, typename Map, typename Op, typename Apply>
 requires ops::Value<T>
 void gather(TeamThread& t, const Csr& c, const vid_t* order, size_t lo, size_t hi, Map&& map, Op&& op, Apply&& apply,
             const EdgeMarks* marks = nullptr) {
-  compute(t, lo, hi, [&](int, size_t i) {
+  const eid_t* offsets = c.offsets.data();
+  const vid_t* targets = c.targets.data();
+  compute(t, lo, hi, [&, offsets, targets](int, size_t i) {
     const vid_t v = order[i];
     T sum{};
-    const eid_t elo = c.offsets[v], ehi = c.offsets[v + 1];
+    const eid_t elo = offsets[v], ehi = offsets[v + 1];
     if (marks)
-      marks->for_each(elo, ehi, [&](eid_t e) { sum = op(sum, map(v, c.targets[e], e)); });
+      marks->for_each(elo, ehi, [&](eid_t e) { sum = op(sum, map(v, targets[e], e)); });
     else
-      for (eid_t e = elo; e < ehi; ++e) sum = op(sum, map(v, c.targets[e], e));
+      for (eid_t e = elo; e < ehi; ++e) sum = op(sum, map(v, targets[e], e));
     apply(v, sum);
     return uint64_t(ehi - elo);
   });
