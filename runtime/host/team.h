@@ -187,12 +187,20 @@ T TeamThread::partial_of(int thread) const {
 
 template <typename F>
 void TeamThread::run_slice(int device, size_t first, size_t end, F& f, size_t grain) {
+  // A slice of one chunk (a grid's levels: thousands, each a few
+  // vertices) goes to the device's first thread without the cursor, whose
+  // line would otherwise travel between the device's threads every level.
+  const bool one_chunk = end - first <= grain;
+  if (one_chunk && devices_ <= threads_ && t_ != device) return;
   std::atomic<size_t>& next = team_.next_[size_t(step_ % 2) * size_t(devices_) + size_t(device)].at;
   const double t0 = omp_get_wtime();
   uint64_t w = 0;
-  for (size_t i = first + next.fetch_add(grain, std::memory_order_relaxed); i < end;
-       i = first + next.fetch_add(grain, std::memory_order_relaxed))
-    for (size_t j = i; j < std::min(i + grain, end); ++j) w += f(device, j);
+  if (one_chunk)
+    for (size_t j = first; j < end; ++j) w += f(device, j);
+  else
+    for (size_t i = first + next.fetch_add(grain, std::memory_order_relaxed); i < end;
+         i = first + next.fetch_add(grain, std::memory_order_relaxed))
+      for (size_t j = i; j < std::min(i + grain, end); ++j) w += f(device, j);
   work_ += w;
   busy_[size_t(device)] += omp_get_wtime() - t0;
 }
