@@ -59,7 +59,7 @@ if [ "${SANITIZE:-1}" = 1 ]; then
   took "sanitizer pass"
 fi
 if [ "${TSAN:-1}" = 1 ] && command -v clang++ >/dev/null; then
-  # ThreadSanitizer over the runtime's tests (multi-device, engine, frontier, operators).
+  # ThreadSanitizer over the runtime's tests (multi-device, engine, frontier, operators, BC, TC).
   # OpenMP needs clang's libomp plus the Archer tool to be understood by TSan.
   echo "== thread sanitizer pass (runtime tests)"
   archer=$(ls /usr/lib/llvm-*/lib/libarcher.so 2>/dev/null | head -n 1)
@@ -76,7 +76,7 @@ if [ "${TSAN:-1}" = 1 ] && command -v clang++ >/dev/null; then
     # outlive main, hence no thread-leak reports).
     KMP_HOT_TEAMS_MAX_LEVEL=2 OMP_TOOL_LIBRARIES="$archer" \
       TSAN_OPTIONS="halt_on_error=1 report_thread_leaks=0 suppressions=$PWD/tests/tsan.supp" \
-      build-tsan/tests/chatty_runtime_tests --gtest_filter='*Multi*:Engine.*:Partition.*:Frontier.*:Reorder.*:Operators.*' --gtest_brief=1
+      build-tsan/tests/chatty_runtime_tests --gtest_filter='*Multi*:Engine.*:Partition.*:Frontier.*:Reorder.*:Operators.*:Bc.*:Tc.*' --gtest_brief=1
     took "thread sanitizer pass"
   fi
 fi

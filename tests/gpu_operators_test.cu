@@ -95,8 +95,8 @@ TEST(GpuOperators, SameAnswersAsTheHostOperators) {
         l = host::advance(t, c, q, l, MarkTree{depth.data(), l.index + 1}, ops::Direction::kPush, &marks);
       host::gather<Tally>(t, c, q.order(), 0, q.size(), NeighbourTally{}, AddTally{}, StoreTally{rows.data()}, &marks);
       const Tally a = host::reduce(t, 0, n, Tally{0, 0, 0}, DegreeTally{c.offsets.data()}, AddTally{});
-      kept_count = host::filter(t, n, Identity{}, DegreeAbove{c.offsets.data(), 4}, kept.data());
-      if (t.lead()) all = a;
+      const size_t k = host::filter(t, n, Identity{}, DegreeAbove{c.offsets.data(), 4}, kept.data());
+      if (t.lead()) all = a, kept_count = k;
     });
     // The GPU's, with the same functors.
     cuda::Stream stream;
