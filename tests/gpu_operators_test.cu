@@ -1,10 +1,12 @@
 // The GPU operators against the host operators, with the same CHATTY_HD
-// functors: advance as a BFS (depths and levels), edge marks read back by
+// functors: advance as a BFS (depths and levels; push, pull and by the
+// engine's rule), edge marks read back by
 // gather, and filter, gather and reduce over 16-byte values. Labelled
 // `gpu` with the other GPU tests; skips without a usable GPU.
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <string>
 #include <vector>
 
 #include "datasets/load.h"
@@ -37,6 +39,16 @@ struct MarkTree {
     if (seen < 0 && (seen = ops::atomic_cas(depth + v, -1, next)) < 0) seen = next, visit = ops::kJoin;
     return seen == next ? visit | ops::kMark : visit;
   }
+};
+// BFS by advance, push or pull: an unreached v joins at depth next.
+struct Reach {
+  int32_t* depth;
+  int32_t next;
+  CHATTY_HD unsigned operator()(vid_t, vid_t v, eid_t) const {
+    if (ops::atomic_load(depth + v) >= 0 || ops::atomic_cas(depth + v, -1, next) >= 0) return ops::kSkip;
+    return ops::kJoin | ops::kStop;
+  }
+  CHATTY_HD bool wanted(vid_t v) const { return ops::atomic_load(depth + v) < 0; }
 };
 struct Unreached {
   int32_t* depth;
@@ -119,9 +131,9 @@ TEST(GpuOperators, SameAnswersAsTheHostOperators) {
     cuda::compute(s, 0, n, Unreached{ddepth.get(), source});
     dm.clear(s, c.num_edges());
     int levels = 0;
-    for (cuda::DeviceLevel l = dq.start(s, source); !l.empty(); ++levels)
-      l = cuda::advance<4>(s, dc, dq, l, MarkTree{ddepth.get(), l.index + 1}, &dm);
-    const vid_t reached = dq.level(dq.levels() - 1).hi;
+    for (cuda::DeviceLevel l = dq.start(s, c, source); !l.empty(); ++levels)
+      l = cuda::advance<4>(s, dc, dq, l, MarkTree{ddepth.get(), l.index + 1}, ops::Direction::kPush, &dm);
+    const vid_t reached = dq.size();
     cuda::gather<4, Tally>(s, dc, dq.order(), 0, reached, NeighbourTally{}, AddTally{}, StoreTally{drows.get()}, &dm);
     const Tally gall = cuda::reduce<Tally>(s, 0, n, Tally{0, 0, 0}, DegreeTally{dc.offsets.get()}, AddTally{});
     const size_t gkept = cuda::filter(s, n, Identity{}, DegreeAbove{dc.offsets.get(), 4}, dkept.get(), tail.get());
@@ -143,6 +155,45 @@ TEST(GpuOperators, SameAnswersAsTheHostOperators) {
     std::sort(gk.begin(), gk.end());
     std::sort(hk.begin(), hk.end());
     EXPECT_EQ(gk, hk) << spec;
+  }
+}
+
+TEST(GpuOperators, AdvanceIsABfsPushPullAndByTheRule) {
+  if (probe_gpus().gpus.empty()) GTEST_SKIP() << "no usable GPU: " << probe_gpus().why_none;
+  for (const char* spec : {"kron:12", "grid:30x20", "urand:11:6"}) {
+    const Graph g = load_graph(spec, {});
+    const Csr& c = g.out();
+    const vid_t n = c.num_vertices(), source = 1;
+    std::vector<int32_t> want(n);
+    host::LevelQueue q(n);
+    host::Team(2).run([&](host::TeamThread& t) {
+      host::compute(t, 0, n, Unreached{want.data(), source});
+      for (host::Level l = q.start(t, c, {&source, 1}); !l.empty();)
+        l = host::advance(t, c, q, l, Reach{want.data(), l.index + 1});
+    });
+    cuda::Stream stream;
+    const cuda::OpStream s{stream.get(), probe_gpus().gpus[0].multiprocessors};
+    cuda::DeviceCsr dc, din;
+    dc.upload(c, s.stream);
+    din.upload(g.in(), s.stream);
+    cuda::DeviceLevelQueue dq;
+    dq.allocate(n);
+    cuda::DeviceArray<int32_t> depth;
+    depth.allocate(n);
+    for (ops::Direction dir : {ops::Direction::kPush, ops::Direction::kPull, ops::Direction::kAuto}) {
+      cuda::compute(s, 0, n, Unreached{depth.get(), source});
+      int pulls = 0;
+      for (cuda::DeviceLevel l = dq.start(s, c, source); !l.empty();) {
+        pulls += dir == ops::Direction::kAuto && l.pull;
+        l = cuda::advance<4>(s, dc, dq, l, Reach{depth.get(), l.index + 1}, dir, nullptr, &din);
+      }
+      stream.sync();
+      EXPECT_EQ(to_host(depth, n), want) << spec << ", way " << int(dir);
+      EXPECT_EQ(dq.levels(), q.levels()) << spec << ", way " << int(dir);
+      if (dir == ops::Direction::kAuto && std::string(spec) == "kron:12") {
+        EXPECT_GT(pulls, 0);
+      }
+    }
   }
 }
 

@@ -40,14 +40,16 @@ struct DegreeAt {
 // forward advance level by level, then the gathers from the deepest level
 // with successors.
 template <int L>
-void brandes_from(BcDevice& x, vid_t n, eid_t m, vid_t source) {
+void brandes_from(BcDevice& x, const Csr& c, vid_t source) {
+  const vid_t n = c.num_vertices();
   const cuda::OpStream& s = x.ops;
   cuda::compute(s, 0, n, bc::Reset{x.depth.get(), x.sigma.get(), x.delta.get()});
   cuda::compute(s, source, source + 1, bc::Seed{x.depth.get(), x.sigma.get()});
-  x.on_path.clear(s, m);
-  for (cuda::DeviceLevel l = x.queue.start(s, source); !l.empty();)
-    l = cuda::advance<L>(s, x.graph, x.queue, l, bc::CountPaths{x.depth.get(), x.sigma.get(), l.index + 1}, &x.on_path);
-  const vid_t reached = x.queue.level(x.queue.levels() - 1).hi;
+  x.on_path.clear(s, c.num_edges());
+  for (cuda::DeviceLevel l = x.queue.start(s, c, source); !l.empty();)
+    l = cuda::advance<L>(s, x.graph, x.queue, l, bc::CountPaths{x.depth.get(), x.sigma.get(), l.index + 1},
+                         ops::Direction::kPush, &x.on_path);
+  const vid_t reached = x.queue.size();
   x.edges += 2 * cuda::reduce<uint64_t>(s, 0, reached, 0, DegreeAt{x.graph.offsets.get(), x.queue.order()}, bc::Plus{});
   for (int d = x.queue.levels() - 2; d >= 0; --d) {
     const cuda::DeviceLevel level = x.queue.level(d);
@@ -108,7 +110,7 @@ void run_bc_gpu(const AppRun& r, AppOutput& out) {
   // Lists as long as a warp are read by a warp; short ones by 4 lanes.
   const bool wide = m >= 12 * uint64_t(std::max<vid_t>(n, 1));
   const double run_seconds = dev.run([&](int d, BcDevice& x) {
-    for (vid_t s : of_device[size_t(d)]) wide ? brandes_from<32>(x, n, m, s) : brandes_from<4>(x, n, m, s);
+    for (vid_t s : of_device[size_t(d)]) wide ? brandes_from<32>(x, c, s) : brandes_from<4>(x, c, s);
     x.stream.sync();
   });
   dev.sum_into(score, n, [](BcDevice& x) { return x.score.get(); });

@@ -2,9 +2,11 @@
 // them): grid-stride loops, so any grid is correct. The functors are the
 // same CHATTY_HD structs the host operators call.
 //   compute   f(i) for every i of a range
-//   advance   a group of L lanes per frontier vertex walks its out-edges;
-//             joined vertices are appended to the order with one atomic
-//             per warp's discoveries; marked edges set bits (64 per word)
+//   advance   push: a group of L lanes per frontier vertex walks its
+//             out-edges; joined vertices are appended to the order with
+//             one atomic per warp's discoveries; marked edges set bits (64
+//             per word). pull: a thread per wanted vertex walks its
+//             in-edges into the level's bits
 //   gather    a group of L lanes per vertex folds map over its (marked)
 //             edges with shuffles, then applies the sum
 //   filter    kept items appended as the advance appends
@@ -43,10 +45,11 @@ __device__ __forceinline__ bool marked(const unsigned long long* marks, eid_t e)
 
 // Expands order[lo, hi): f(u, v, e) for each out-edge, appending the
 // vertices it joins (ops::kJoin) after the level at *tail, and marking the
-// edges it marks (ops::kMark) where `marks` is given.
+// edges it marks (ops::kMark) where `marks` is given. With `scout`, adds
+// the joined vertices' out-degrees to it (the push/pull rule's input).
 template <int L, typename F>
 __global__ void advance_push_kernel(const eid_t* offsets, const vid_t* targets, vid_t* order, uint64_t lo, uint64_t hi,
-                                    F f, unsigned* tail, unsigned long long* marks) {
+                                    F f, unsigned* tail, unsigned long long* marks, unsigned long long* scout) {
   const uint64_t t = uint64_t(blockIdx.x) * blockDim.x + threadIdx.x;
   const uint64_t groups = uint64_t(gridDim.x) * blockDim.x / L;
   const unsigned lane = threadIdx.x % L;
@@ -55,8 +58,44 @@ __global__ void advance_push_kernel(const eid_t* offsets, const vid_t* targets, 
     for (eid_t e = offsets[u] + lane; e < offsets[u + 1]; e += L) {
       const vid_t v = targets[e];
       const unsigned visit = f(u, v, e);
-      if (visit & ops::kJoin) append(v, order, tail);
+      if (visit & ops::kJoin) {
+        append(v, order, tail);
+        if (scout) atomicAdd(scout, (unsigned long long)(offsets[v + 1] - offsets[v]));
+      }
       if (marks && (visit & ops::kMark)) atomicOr(marks + (e >> 6), 1ull << (e & 63));
+    }
+  }
+}
+
+// The level order[lo, hi) as bits (bits cleared by the caller). Static:
+// each file that launches operators has its own copy.
+static __global__ void level_bits_kernel(const vid_t* order, uint64_t lo, uint64_t hi, unsigned long long* bits) {
+  const uint64_t stride = uint64_t(gridDim.x) * blockDim.x;
+  for (uint64_t i = lo + uint64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < hi; i += stride)
+    atomicOr(bits + (order[i] >> 6), 1ull << (order[i] & 63));
+}
+
+// Pull: every vertex v that f still wants scans its in-edges (in_offsets,
+// in_targets) for level vertices, calling f(u, v, e) on each until f
+// answers ops::kStop; joined vertices are appended at *tail and their
+// out-degrees (out_offsets) added to *scout.
+template <typename F>
+__global__ void advance_pull_kernel(const eid_t* in_offsets, const vid_t* in_targets, const eid_t* out_offsets, vid_t n,
+                                    const unsigned long long* level, F f, vid_t* order, unsigned* tail,
+                                    unsigned long long* scout) {
+  const uint64_t stride = uint64_t(gridDim.x) * blockDim.x;
+  for (uint64_t i = uint64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride) {
+    const vid_t v = vid_t(i);
+    if (!f.wanted(v)) continue;
+    for (eid_t e = in_offsets[v]; e < in_offsets[v + 1]; ++e) {
+      const vid_t u = in_targets[e];
+      if (!((level[u >> 6] >> (u & 63)) & 1)) continue;
+      const unsigned visit = f(u, v, e);
+      if (visit & ops::kJoin) {
+        append(v, order, tail);
+        atomicAdd(scout, (unsigned long long)(out_offsets[v + 1] - out_offsets[v]));
+      }
+      if (visit & ops::kStop) break;
     }
   }
 }

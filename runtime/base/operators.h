@@ -6,6 +6,7 @@
 #pragma once
 
 #include <atomic>
+#include <concepts>
 #include <cstddef>
 #include <type_traits>
 
@@ -23,6 +24,13 @@ concept Value = std::is_trivially_copyable_v<T> && sizeof(T) <= 16;
 // the edge e is marked (in the advance's EdgeMarks, by the CSR's edge
 // number). kStop ends a pull advance's scan of v's in-edges (v is done).
 enum Visit : unsigned { kSkip = 0, kJoin = 1, kMark = 2, kStop = 4 };
+
+// An edge functor that may run pull: it says which vertices may still join
+// (only those scan their in-edges).
+template <typename F>
+concept Pullable = requires(const F& f, vid_t v) {
+  { f.wanted(v) } -> std::convertible_to<bool>;
+};
 
 // Which way an advance walks: from the frontier over out-edges (push), or
 // from every wanted vertex over its in-edges into the frontier (pull);

@@ -3,7 +3,7 @@
 // same CHATTY_HD functors. A device holds what it reads (the graph, its
 // values), so no step exchanges anything; devices split sources or rows,
 // and their results are summed after the run (row_devices.cuh).
-//   compute, advance (push), gather, filter, reduce
+//   compute, advance (push or pull), gather, filter, reduce
 // An advance reads the next level's length back to the host (one small
 // copy per level: the level's bounds drive the next launch).
 #pragma once
@@ -17,6 +17,7 @@
 #include "kernels/cuda/operators.cuh"
 #include "runtime/base/operators.h"
 #include "runtime/cuda/row_devices.cuh"
+#include "runtime/engine/superstep_decisions.h"
 
 namespace chatty::cuda {
 
@@ -35,10 +36,13 @@ struct DeviceEdgeMarks {
   }
 };
 
-// A level of a DeviceLevelQueue: order[lo, hi) and its index.
+// A level of a DeviceLevelQueue: order[lo, hi), its index, and the
+// engine's push/pull rule as it stands (host::Level's counterpart).
 struct DeviceLevel {
   vid_t lo = 0, hi = 0;
   int index = 0;
+  bool pull = false;  // the rule's choice for expanding this level
+  DirectionSwitch rule{0, 0, 0, 15, 18};
   bool empty() const { return lo >= hi; }
 };
 
@@ -47,38 +51,57 @@ struct DeviceLevel {
 class DeviceLevelQueue {
  public:
   void allocate(vid_t n) {
+    n_ = n;
     order_.allocate(std::max<vid_t>(n, 1));
-    tail_.allocate(1);
-    if (!found_) CHATTY_CUDA(cudaHostAlloc(reinterpret_cast<void**>(&found_), sizeof(unsigned), cudaHostAllocDefault));
+    counts_.allocate(2);  // the order's length, the joined vertices' out-edges
+    level_bits_.allocate(size_t(n) / 64 + 1);
+    if (!found_)
+      CHATTY_CUDA(
+          cudaHostAlloc(reinterpret_cast<void**>(&found_), 2 * sizeof(unsigned long long), cudaHostAllocDefault));
   }
   ~DeviceLevelQueue() {
     if (found_) cudaFreeHost(found_);
   }
-  // Starts from one vertex; returns level 0.
-  DeviceLevel start(const OpStream& s, vid_t first) {
-    const unsigned one = 1;
+  // Starts from one vertex of the host graph `c` (its degree and size feed
+  // the push/pull rule); returns level 0.
+  DeviceLevel start(const OpStream& s, const Csr& c, vid_t first, double alpha = 15, double beta = 18) {
+    const unsigned long long counts[2] = {1, 0};
     CHATTY_CUDA(cudaMemcpyAsync(order_.get(), &first, sizeof(vid_t), cudaMemcpyHostToDevice, s.stream));
-    CHATTY_CUDA(cudaMemcpyAsync(tail_.get(), &one, sizeof(unsigned), cudaMemcpyHostToDevice, s.stream));
+    CHATTY_CUDA(cudaMemcpyAsync(counts_.get(), counts, sizeof counts, cudaMemcpyHostToDevice, s.stream));
+    CHATTY_CUDA(cudaStreamSynchronize(s.stream));  // `counts` lives on this stack
     bounds_.assign(1, 0);
-    return {0, 1, 0};
+    return {0, 1, 0, false, DirectionSwitch(c.num_edges(), c.degree(first), c.num_vertices(), alpha, beta)};
   }
+  vid_t vertices() const { return n_; }
   vid_t* order() { return order_.get(); }
-  unsigned* tail() { return tail_.get(); }
+  unsigned* tail() { return reinterpret_cast<unsigned*>(counts_.get()); }
+  unsigned long long* scout() { return counts_.get() + 1; }
+  unsigned long long* level_bits() { return level_bits_.get(); }
   int levels() const { return int(bounds_.size()) - 1; }
+  vid_t size() const { return bounds_.back(); }  // the vertices of every level
   DeviceLevel level(int l) const { return {bounds_[size_t(l)], bounds_[size_t(l) + 1], l}; }
-  // After an advance's launch: waits for it and reads where the next level ends.
-  DeviceLevel next_after(const OpStream& s, const DeviceLevel& cur) {
-    CHATTY_CUDA(cudaMemcpyAsync(found_, tail_.get(), sizeof(unsigned), cudaMemcpyDeviceToHost, s.stream));
+  // After an advance's launch in direction `pull`: waits for it, reads
+  // where the next level ends and its out-edges, and applies the rule.
+  DeviceLevel next_after(const OpStream& s, const DeviceLevel& cur, bool pull) {
+    CHATTY_CUDA(
+        cudaMemcpyAsync(found_, counts_.get(), 2 * sizeof(unsigned long long), cudaMemcpyDeviceToHost, s.stream));
+    CHATTY_CUDA(cudaMemsetAsync(scout(), 0, sizeof(unsigned long long), s.stream));
     CHATTY_CUDA(cudaStreamSynchronize(s.stream));
     bounds_.push_back(cur.hi);
-    return {cur.hi, vid_t(*found_), cur.index + 1};
+    DeviceLevel next{cur.hi, vid_t(found_[0]), cur.index + 1, false, cur.rule};
+    next.pull = next.rule.next(pull, next.hi - next.lo, found_[1]);
+    return next;
   }
 
  private:
   DeviceArray<vid_t> order_;
-  DeviceArray<unsigned> tail_;
-  unsigned* found_ = nullptr;  // pinned
+  // The order's length as the low word of counts_[0] (appends add to it
+  // as an unsigned), and the joined vertices' out-edges in counts_[1].
+  DeviceArray<unsigned long long> counts_;
+  DeviceArray<unsigned long long> level_bits_;
+  unsigned long long* found_ = nullptr;  // pinned
   std::vector<vid_t> bounds_;
+  vid_t n_ = 0;
 };
 
 // f(i) for every i of [lo, hi).
@@ -90,16 +113,36 @@ void compute(const OpStream& s, uint64_t lo, uint64_t hi, F f) {
   CHATTY_CUDA_LAUNCHED("compute_kernel");
 }
 
-// The level after `cur` (push: groups of L lanes per vertex); see
-// host::advance for f's answers.
+// The level after `cur`; see host::advance for f's answers and the
+// directions. Push: groups of L lanes per level vertex over its out-edges
+// (c). Pull, where f has wanted(v), `in` (the reverse CSR) is given and no
+// edge is marked: a thread per wanted vertex over its in-edges.
 template <int L, typename F>
 DeviceLevel advance(const OpStream& s, const DeviceCsr& c, DeviceLevelQueue& q, const DeviceLevel& cur, F f,
-                    DeviceEdgeMarks* marks = nullptr) {
+                    ops::Direction dir = ops::Direction::kPush, DeviceEdgeMarks* marks = nullptr,
+                    const DeviceCsr* in = nullptr) {
+  const vid_t n = q.vertices();
+  const bool can_pull = ops::Pullable<F> && in && !marks;
+  const bool pull = can_pull && (dir == ops::Direction::kPull || (dir == ops::Direction::kAuto && cur.pull));
+  if constexpr (ops::Pullable<F>) {
+    if (pull) {
+      CHATTY_CUDA(cudaMemsetAsync(q.level_bits(), 0, (size_t(n) / 64 + 1) * 8, s.stream));
+      const Launch b = launch_for(cur.hi - cur.lo, s.multiprocessors);
+      level_bits_kernel<<<b.grid, b.block, 0, s.stream>>>(q.order(), cur.lo, cur.hi, q.level_bits());
+      CHATTY_CUDA_LAUNCHED("level_bits_kernel");
+      const Launch l = launch_for(n, s.multiprocessors);
+      advance_pull_kernel<<<l.grid, l.block, 0, s.stream>>>(in->offsets.get(), in->targets.get(), c.offsets.get(), n,
+                                                            q.level_bits(), f, q.order(), q.tail(), q.scout());
+      CHATTY_CUDA_LAUNCHED("advance_pull_kernel");
+      return q.next_after(s, cur, true);
+    }
+  }
   const Launch l = launch_for(cur.hi - cur.lo, s.multiprocessors, L);
   advance_push_kernel<L><<<l.grid, l.block, 0, s.stream>>>(c.offsets.get(), c.targets.get(), q.order(), cur.lo, cur.hi,
-                                                           f, q.tail(), marks ? marks->words.get() : nullptr);
+                                                           f, q.tail(), marks ? marks->words.get() : nullptr,
+                                                           dir == ops::Direction::kAuto ? q.scout() : nullptr);
   CHATTY_CUDA_LAUNCHED("advance_push_kernel");
-  return q.next_after(s, cur);
+  return q.next_after(s, cur, false);
 }
 
 // For each order[i] of [lo, hi): apply(v, fold by op of map over v's

@@ -161,11 +161,6 @@ struct Found {
   }
 };
 
-template <typename F>
-concept Pullable = requires(const F& f, vid_t v) {
-  { f.wanted(v) } -> std::convertible_to<bool>;
-};
-
 // f(device, i) returning the work done, or f(i) (a functor shared with the
 // GPU's compute) counting none. Items of the second kind are taken in
 // larger chunks: they are uniform and cheap (resets, copies).
@@ -212,7 +207,7 @@ template <typename C, typename F>
 Level advance(TeamThread& t, const C& c, LevelQueue& q, const Level& cur, F&& f, Direction dir = Direction::kPush,
               EdgeMarks* marks = nullptr, const Csr* in = nullptr) {
   thread_local detail::Found found;
-  constexpr bool pullable = detail::Pullable<std::decay_t<F>>;
+  constexpr bool pullable = ops::Pullable<std::decay_t<F>>;
   const bool can_pull = pullable && in && !marks;
   const bool pull = can_pull && (dir == Direction::kPull || (dir == Direction::kAuto && cur.pull));
   // The joined vertices' out-edges feed the rule only: a load per vertex
