@@ -28,18 +28,25 @@ GAP_ARGS = {"bc": ["-i", "4"], "pr": ["-i", "20", "-t", "0"]}
 OUR_ARGS = {"bc": ["--sources=4"], "pr": ["--max_iters=20", "--tolerance=1e-30"]}
 
 
-def ours(chatty, cgr, app, repeat):
+# BFS and SSSP start from one vertex on both sides (GAP's -r; without it
+# GAP draws a random source per trial).
+ROOTED = ("bfs", "sssp")
+
+
+def ours(chatty, cgr, app, repeat, source):
+    rooted = [f"--source={source}"] if app in ROOTED and source is not None else []
     p = subprocess.run([chatty, "run", f"--app={app}", f"--graph={cgr}", f"--repeat={repeat}", "--json", "--quiet",
-                        "--backend=cpu", *OUR_ARGS.get(app, [])], capture_output=True, text=True)
+                        "--backend=cpu", *OUR_ARGS.get(app, []), *rooted], capture_output=True, text=True)
     # PageRank's 20 iterations end "not converged" (exit 4), as meant.
     if p.returncode not in ((0, 4) if app == "pr" else (0,)):
         raise SystemExit(f"chatty failed ({p.returncode}): {p.stderr}")
     return json.loads(p.stdout.strip().splitlines()[-1])["compute_s"]
 
 
-def gap(gapdir, el, app, repeat):
+def gap(gapdir, el, app, repeat, source):
+    rooted = ["-r", str(source)] if app in ROOTED and source is not None else []
     out = subprocess.run([os.path.join(gapdir, GAP_KERNEL[app]), "-f", el, "-s", "-n", str(repeat),
-                          *GAP_ARGS.get(app, [])], check=True, capture_output=True, text=True).stdout
+                          *GAP_ARGS.get(app, []), *rooted], check=True, capture_output=True, text=True).stdout
     times = [float(t) for t in re.findall(r"Trial Time:\s+([0-9.]+)", out)]
     return statistics.median(times)
 
@@ -52,6 +59,9 @@ def main():
     ap.add_argument("--graphs", nargs="+", default=["kron:20", "grid:1000x1000"])
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--repeat", type=int, default=1, help="runs per round and side (median)")
+    ap.add_argument("--source", type=int, default=None,
+                    help="BFS's and SSSP's source on both sides (a position: the files' ids are 0..n-1); "
+                         "default: GAP's random one against ours")
     a = ap.parse_args()
     with tempfile.TemporaryDirectory() as d:
         for spec in a.graphs:
@@ -64,8 +74,8 @@ def main():
             for app in a.apps:
                 mine, theirs = [], []
                 for _ in range(a.rounds):
-                    theirs.append(gap(a.gap, el, app, a.repeat))
-                    mine.append(ours(a.chatty, cgr, app, a.repeat))
+                    theirs.append(gap(a.gap, el, app, a.repeat, a.source))
+                    mine.append(ours(a.chatty, cgr, app, a.repeat, a.source))
                 ratios = [m / t for m, t in zip(mine, theirs)]
                 print(f"{app:5} {spec:22} ours {statistics.median(mine):8.3f} s  GAP {statistics.median(theirs):8.3f} s  "
                       f"ours/GAP {statistics.median(ratios):.2f} ({min(ratios):.2f}-{max(ratios):.2f})", flush=True)
