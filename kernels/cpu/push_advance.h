@@ -20,7 +20,8 @@ inline constexpr int kGrain = 64;  // vertices per grab from a frontier (RGraph)
 // at a time: 64-vertex grabs there cost ~10% of a kron:20 BFS in contention
 // on the shared counter, and per-vertex work is already even.
 inline constexpr int kDenseGrain = 1024;
-inline constexpr eid_t kPrefetch = 16;  // edges ahead for value prefetches
+inline constexpr eid_t kPrefetch = 16;        // edges ahead for value prefetches
+inline constexpr size_t kVertexPrefetch = 4;  // bucket vertices ahead for their value and row
 
 namespace detail {
 
@@ -84,6 +85,15 @@ inline void push_block(const CsrChunk& g, const Degrees& degree, const P& prog, 
   const weight_t* wgt = g.weights;
   for (size_t i = first; i < last; ++i) {
     const vid_t u = ids[i];
+    // An ordered program's frontier (a bucket) is scattered: start its
+    // vertices' value and row misses a few vertices early. A BFS or WCC
+    // frontier on a grid is near in memory and loses by the prefetches.
+    if constexpr (P::kOrdered) {
+      if (i + kVertexPrefetch < last) {
+        __builtin_prefetch(&src[ids[i + kVertexPrefetch]]);
+        __builtin_prefetch(off + (ids[i + kVertexPrefetch] - base));
+      }
+    }
     // src is val itself, or on a block migrated from a peer device the peer's array.
     const V vu = std::atomic_ref<V>(const_cast<V&>(src[u])).load(std::memory_order_relaxed);
     detail::relax_row<kShared>(degree, prog, vu, u, tgt, wgt, off[u - base], off[u - base + 1], val, claimed, scout,

@@ -157,7 +157,6 @@ class OrderedOps {
       // A bucket's vertices are scattered: start their value's and row's
       // misses a few vertices early (a fifth off a kron:20 run; a grid's
       // BFS frontier, near in memory, loses by the same: not done there).
-      constexpr size_t kAhead = 4;
       auto ahead = [&](vid_t u) {
         __builtin_prefetch(&val[u]);
         __builtin_prefetch(g.offsets + (u - g.lo));
@@ -165,14 +164,14 @@ class OrderedOps {
 #pragma omp barrier
 #pragma omp for schedule(dynamic, cpu::kGrain) nowait
       for (size_t i = 0; i < total; ++i) {
-        if (i + kAhead < total) ahead(sb.frontier[i + kAhead]);
+        if (i + cpu::kVertexPrefetch < total) ahead(sb.frontier[i + cpu::kVertexPrefetch]);
         relax(sb.frontier[i]);
       }
       while (bucket < mine.size() && !mine[bucket].empty() && mine[bucket].size() < kLocalFuse) {
         std::vector<vid_t> now;
         now.swap(mine[bucket]);
         for (size_t i = 0; i < now.size(); ++i) {
-          if (i + kAhead < now.size()) ahead(now[i + kAhead]);
+          if (i + cpu::kVertexPrefetch < now.size()) ahead(now[i + cpu::kVertexPrefetch]);
           relax(now[i]);
         }
       }
