@@ -28,22 +28,23 @@ inline Scores brandes(const Graph& g, const std::vector<vid_t>& sources, int dev
   Scores out;
   out.score.assign(n, 0.0);
   std::vector<int32_t> depth(n);
-  std::vector<double> sigma(n), delta(n);
+  std::vector<double> sigma(n), share(n);  // share: (1 + dependency) / paths, once settled
   host::EdgeMarks on_path(c.num_edges());
   host::LevelQueue queue(n);
   const host::RowRun run = host::Team(devices).run([&](host::TeamThread& t) {
     for (const vid_t s : sources) {
-      host::compute(t, 0, n, Reset{depth.data(), sigma.data(), delta.data()});
+      host::compute(t, 0, n, Reset{depth.data(), sigma.data()});
       on_path.clear(t);
       if (t.lead()) Seed{depth.data(), sigma.data()}(s);  // seen by all after start's barrier
       for (host::Level l = queue.start(t, c, {&s, 1}); !l.empty();)
         l = host::advance(t, c, queue, l, CountPaths{depth.data(), sigma.data(), l.index + 1}, ops::Direction::kPush,
                           &on_path);
-      // The deepest level has no successors: its dependencies stay zero.
-      for (int d = queue.levels() - 2; d >= 0; --d) {
+      // Deepest first; the deepest level has no successors (its
+      // dependencies are zero) but its shares are still set.
+      for (int d = queue.levels() - 1; d >= 0; --d) {
         const std::span<const vid_t> level = queue.level(d);
-        host::gather<double>(t, c, level.data(), 0, level.size(), SuccessorShare{sigma.data(), delta.data()}, Plus{},
-                             Settle{sigma.data(), delta.data(), out.score.data(), s}, &on_path);
+        host::gather<double>(t, c, level.data(), 0, level.size(), SuccessorShare{share.data()}, Plus{},
+                             Settle{sigma.data(), share.data(), out.score.data(), s}, &on_path);
       }
       if (t.lead()) out.levels += uint64_t(queue.levels());
     }

@@ -24,8 +24,8 @@ struct BcDevice {
   cuda::DeviceLevelQueue queue;
   cuda::DeviceEdgeMarks on_path;
   cuda::DeviceArray<int32_t> depth;
-  cuda::DeviceArray<double> sigma, delta, score;
-  uint64_t edges = 0;  // list entries read, both sweeps
+  cuda::DeviceArray<double> sigma, share, score;  // share: (1 + dependency) / paths, once settled
+  uint64_t edges = 0;                             // list entries read, both sweeps
   cuda::OpStream ops{nullptr, 1};
 };
 
@@ -38,12 +38,12 @@ struct DegreeAt {
 
 // One source with the steps the host driver composes (steps.h): the
 // forward advance level by level, then the gathers from the deepest level
-// with successors.
+// up.
 template <int L>
 void brandes_from(BcDevice& x, const Csr& c, vid_t source) {
   const vid_t n = c.num_vertices();
   const cuda::OpStream& s = x.ops;
-  cuda::compute(s, 0, n, bc::Reset{x.depth.get(), x.sigma.get(), x.delta.get()});
+  cuda::compute(s, 0, n, bc::Reset{x.depth.get(), x.sigma.get()});
   cuda::compute(s, source, source + 1, bc::Seed{x.depth.get(), x.sigma.get()});
   x.on_path.clear(s, c.num_edges());
   for (cuda::DeviceLevel l = x.queue.start(s, c, source); !l.empty();)
@@ -51,11 +51,10 @@ void brandes_from(BcDevice& x, const Csr& c, vid_t source) {
                          ops::Direction::kPush, &x.on_path);
   const vid_t reached = x.queue.size();
   x.edges += 2 * cuda::reduce<uint64_t>(s, 0, reached, 0, DegreeAt{x.graph.offsets.get(), x.queue.order()}, bc::Plus{});
-  for (int d = x.queue.levels() - 2; d >= 0; --d) {
+  for (int d = x.queue.levels() - 1; d >= 0; --d) {  // deepest first: its shares are needed too
     const cuda::DeviceLevel level = x.queue.level(d);
-    cuda::gather<L, double>(s, x.graph, x.queue.order(), level.lo, level.hi,
-                            bc::SuccessorShare{x.sigma.get(), x.delta.get()}, bc::Plus{},
-                            bc::Settle{x.sigma.get(), x.delta.get(), x.score.get(), source}, &x.on_path);
+    cuda::gather<L, double>(s, x.graph, x.queue.order(), level.lo, level.hi, bc::SuccessorShare{x.share.get()},
+                            bc::Plus{}, bc::Settle{x.sigma.get(), x.share.get(), x.score.get(), source}, &x.on_path);
   }
 }
 
@@ -101,7 +100,7 @@ void run_bc_gpu(const AppRun& r, AppOutput& out) {
     x->on_path.allocate(m);
     x->depth.allocate(n);
     x->sigma.allocate(n);
-    x->delta.allocate(n);
+    x->share.allocate(n);
     x->score.allocate(n);
     CHATTY_CUDA(cudaMemsetAsync(x->score.get(), 0, size_t(n) * sizeof(double), x->stream.get()));
     x->stream.sync();

@@ -8,16 +8,15 @@
 
 namespace chatty::bc {
 
-// Before a source: every vertex unreached, without paths or dependency
-// (the same stores everywhere: a compiler makes them wide), then the
-// source seeded at depth 0 with one path.
+// Before a source: every vertex unreached and without paths (the same
+// stores everywhere: a compiler makes them wide), then the source seeded
+// at depth 0 with one path.
 struct Reset {
   int32_t* depth;
-  double *sigma, *delta;
+  double* sigma;
   CHATTY_HD void operator()(size_t v) const {
     depth[v] = -1;
     sigma[v] = 0;
-    delta[v] = 0;
   }
 };
 struct Seed {
@@ -49,22 +48,25 @@ struct CountPaths {
   }
 };
 
-// The backward gather over v's marked edges (to its successors w): w's
-// share of v's dependency, per path.
+// The backward gather over v's marked edges (to its successors w): what
+// each successor passes back per path, (1 + delta(w)) / sigma(w), kept in
+// `share` once w is settled.
 struct SuccessorShare {
-  const double *sigma, *delta;
-  CHATTY_HD double operator()(vid_t, vid_t w, eid_t) const { return (1 + delta[w]) / sigma[w]; }
+  const double* share;
+  CHATTY_HD double operator()(vid_t, vid_t w, eid_t) const { return share[w]; }
 };
 
 // v's dependency from its successors' shares, added to its score (the
-// source's own is not a betweenness).
+// source's own is not a betweenness); then what v passes back per path to
+// its predecessors, one division per vertex rather than one per edge.
 struct Settle {
   const double* sigma;
-  double *delta, *score;
+  double *share, *score;
   vid_t source;
   CHATTY_HD void operator()(vid_t v, double shares) const {
-    delta[v] = sigma[v] * shares;
-    if (v != source) score[v] += delta[v];
+    const double delta = sigma[v] * shares;
+    if (v != source) score[v] += delta;
+    share[v] = (1 + delta) / sigma[v];
   }
 };
 
