@@ -43,7 +43,7 @@ inline vid_t pull_blocks_begin(vid_t lo) { return lo & ~vid_t(63); }
 template <typename P>
 void pull_range(const P& prog, const PullTask<typename P::Value>& t, vid_t lo, vid_t hi, PullSums& sums) {
   using V = typename P::Value;
-  constexpr vid_t kAhead = 8;
+  constexpr vid_t kAhead = 16;  // measured on kron:20: 0.87-0.95x the time of 8 ahead, 32 no better than 16
   // The chunk's fields in locals: a store to val (vid_t-sized values) may
   // alias the chunk's bounds, and would make every vertex reload them.
   const vid_t base = t.in->lo, n = t.in->hi;
