@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "datasets/load.h"
+#include "operator_values.h"
 #include "runtime/cuda/gpu_plan.h"
 #include "runtime/cuda/operators.cuh"
 #include "runtime/host/operators.h"
@@ -17,17 +18,8 @@
 namespace chatty {
 namespace {
 
-struct Tally {
-  double sum;
-  uint32_t most;
-  uint32_t count;
-};
-struct AddTally {
-  CHATTY_HD Tally operator()(Tally a, Tally b) const {
-    return {a.sum + b.sum, a.most > b.most ? a.most : b.most, a.count + b.count};
-  }
-};
-static_assert(ops::Value<Tally> && sizeof(Tally) == 16);
+using testing::AddTally;
+using testing::Tally;
 
 // Edge u -> v into the next level: v unreached joins, the edge is marked.
 struct MarkTree {

@@ -12,20 +12,14 @@
 
 #include "apps/bfs/reference.h"
 #include "datasets/load.h"
+#include "operator_values.h"
 
 namespace chatty {
 namespace {
 
-// A value of 16 bytes: what the operators must carry on both backends.
-struct Tally {
-  double sum;
-  uint32_t most;
-  uint32_t count;
-};
-struct AddTally {
-  Tally operator()(Tally a, Tally b) const { return {a.sum + b.sum, std::max(a.most, b.most), a.count + b.count}; }
-};
-static_assert(ops::Value<Tally> && sizeof(Tally) == 16);
+using testing::AddTally;
+using testing::Tally;
+// What no operator may carry: more than 16 bytes, or not copyable as bytes.
 static_assert(!ops::Value<std::array<char, 17>>);
 static_assert(!ops::Value<std::string>);
 

@@ -36,15 +36,7 @@ struct DeviceEdgeMarks {
   }
 };
 
-// A level of a DeviceLevelQueue: order[lo, hi), its index, and the
-// engine's push/pull rule as it stands (host::Level's counterpart).
-struct DeviceLevel {
-  vid_t lo = 0, hi = 0;
-  int index = 0;
-  bool pull = false;  // the rule's choice for expanding this level
-  DirectionSwitch rule{0, 0, 0, 15, 18};
-  bool empty() const { return lo >= hi; }
-};
+using DeviceLevel = FrontierLevel<vid_t>;
 
 // Frontiers level after level in one device array, as LevelQueue on host
 // devices; the bounds are kept on the host.
@@ -70,7 +62,7 @@ class DeviceLevelQueue {
     CHATTY_CUDA(cudaMemcpyAsync(counts_.get(), counts, sizeof counts, cudaMemcpyHostToDevice, s.stream));
     CHATTY_CUDA(cudaStreamSynchronize(s.stream));  // `counts` lives on this stack
     bounds_.assign(1, 0);
-    return {0, 1, 0, false, DirectionSwitch(c.num_edges(), c.degree(first), c.num_vertices(), alpha, beta)};
+    return DeviceLevel::first(1, c.degree(first), c.num_edges(), c.num_vertices(), alpha, beta);
   }
   vid_t vertices() const { return n_; }
   vid_t* order() { return order_.get(); }
@@ -88,9 +80,7 @@ class DeviceLevelQueue {
     CHATTY_CUDA(cudaMemsetAsync(scout(), 0, sizeof(unsigned long long), s.stream));
     CHATTY_CUDA(cudaStreamSynchronize(s.stream));
     bounds_.push_back(cur.hi);
-    DeviceLevel next{cur.hi, vid_t(found_[0]), cur.index + 1, false, cur.rule};
-    next.pull = next.rule.next(pull, next.hi - next.lo, found_[1]);
-    return next;
+    return cur.after(vid_t(found_[0]), pull, found_[1]);
   }
 
  private:

@@ -46,6 +46,31 @@ class DirectionSwitch {
   double alpha_, beta_;
 };
 
+// One level of an operator's level queue (runtime/host/operators.h,
+// runtime/cuda/operators.cuh): order[lo, hi), its index, and the push/pull
+// rule as it stands after the level was found. Every thread (host) or the
+// driving thread (GPU) holds its own copy and steps it alike.
+template <typename Index>
+struct FrontierLevel {
+  Index lo = 0, hi = 0;
+  int index = 0;
+  bool pull = false;  // the rule's choice for expanding this level
+  DirectionSwitch rule{0, 0, 0, 15, 18};
+  bool empty() const { return lo >= hi; }
+  // The first level, from `count` vertices with `edges` out-edges, in a
+  // graph of n vertices and m edges.
+  static FrontierLevel first(Index count, uint64_t edges, uint64_t m, vid_t n, double alpha, double beta) {
+    return {0, count, 0, false, DirectionSwitch(m, edges, n, alpha, beta)};
+  }
+  // The level found by expanding this one (in direction `pulled`): it ends
+  // at `end` and its vertices have `edges` out-edges.
+  FrontierLevel after(Index end, bool pulled, uint64_t edges) const {
+    FrontierLevel next{hi, end, index + 1, false, rule};
+    next.pull = next.rule.next(pulled, uint64_t(end - hi), edges);
+    return next;
+  }
+};
+
 // The value seen most often among `values` and how often (ties to the
 // smaller); {none, 0} when there are none.
 inline std::pair<vid_t, uint64_t> most_frequent(const std::vector<vid_t>& values, vid_t none) {

@@ -93,16 +93,7 @@ class EdgeMarks {
   std::vector<uint64_t> bits_;
 };
 
-// One level of a LevelQueue, as every thread holds it: order[lo, hi), its
-// index, and the engine's push/pull rule as it stands after the level was
-// found (each thread updates its copy alike).
-struct Level {
-  size_t lo = 0, hi = 0;
-  int index = 0;
-  bool pull = false;  // the rule's choice for expanding this level
-  DirectionSwitch rule{0, 0, 0, 15, 18};
-  bool empty() const { return lo >= hi; }
-};
+using Level = FrontierLevel<size_t>;  // as every thread holds it
 
 // Frontiers level after level in one array (GAP's sliding queue): level l
 // is order()[bound(l), bound(l + 1)), each appended after the last by an
@@ -120,7 +111,7 @@ class LevelQueue {
     });
     uint64_t edges = 0;
     for (vid_t v : first) edges += c.degree(v);
-    return {0, first.size(), 0, false, DirectionSwitch(c.num_edges(), edges, c.num_vertices(), alpha, beta)};
+    return Level::first(first.size(), edges, c.num_edges(), c.num_vertices(), alpha, beta);
   }
   const vid_t* order() const { return order_.data(); }
   vid_t* order() { return order_.data(); }
@@ -266,9 +257,7 @@ Level advance(TeamThread& t, const C& c, LevelQueue& q, const Level& cur, F&& f,
   }
   found.flush(t, order, cur.hi);
   t.barrier();
-  Level next{cur.hi, cur.hi + t.word(0).load(), cur.index + 1, false, cur.rule};
-  next.pull = next.rule.next(pull, next.hi - next.lo, t.word(1).load());
-  return next;
+  return cur.after(cur.hi + t.word(0).load(), pull, t.word(1).load());
 }
 
 // The items i of [0, count) whose at(i) keep() accepts, written as at(i)
