@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <array>
 #include <atomic>
+#include <cassert>
 #include <cstring>
 #include <memory>
 #include <type_traits>
@@ -75,10 +76,10 @@ class TeamThread {
   }
 
   // Items [lo, hi) split into the devices' equal slices (or each device's
-  // range of `ranges`), each device's threads taking chunks of `grain` of
-  // its slice: f(device, i) for every item, returning its work. No
-  // barrier: the operator adds its own after what its threads buffered is
-  // out.
+  // range of `ranges`, one per device of the team), each device's threads
+  // taking chunks of `grain` of its slice: f(device, i) for every item,
+  // returning its work. No barrier: the operator adds its own after what
+  // its threads buffered is out.
   template <typename F>
   void share(size_t lo, size_t hi, F&& f, size_t grain = 64);
   template <typename F>
@@ -217,6 +218,7 @@ void TeamThread::share(size_t lo, size_t hi, F&& f, size_t grain) {
 
 template <typename F>
 void TeamThread::share(const DeviceRanges& ranges, F&& f, size_t grain) {
+  assert(ranges.size() == size_t(devices_) + 1 && "a range per device of the team");
   for (int k = devices_ <= threads_ ? t_ % devices_ : t_; k < devices_; k += devices_ <= threads_ ? devices_ : threads_)
     run_slice(k, ranges[size_t(k)], ranges[size_t(k) + 1], f, grain);
 }
