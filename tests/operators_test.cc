@@ -83,10 +83,15 @@ TEST(Operators, LevelQueueHoldsEachReachedVertexOnceByLevel) {
   depth[0] = 0;
   host::LevelQueue q(c.num_vertices());
   const vid_t source = 0;
-  host::Team(4).run([&](host::TeamThread& t) {
+  const host::RowRun run = host::Team(4).run([&](host::TeamThread& t) {
     for (host::Level l = q.start(t, c, {&source, 1}); !l.empty();)
       l = host::advance(t, c, q, l, Reach{depth.data(), l.index + 1});
   });
+  // A push reads every reached vertex's list once: the work reported.
+  uint64_t lists = 0;
+  for (vid_t v = 0; v < c.num_vertices(); ++v) lists += want[v] >= 0 ? c.degree(v) : 0;
+  EXPECT_EQ(run.work, lists);
+  EXPECT_EQ(run.device_seconds.size(), 4u);
   size_t reached = 0;
   for (int l = 0; l < q.levels(); ++l)
     for (vid_t v : q.level(l)) {

@@ -223,15 +223,16 @@ Level advance(TeamThread& t, const C& c, LevelQueue& q, const Level& cur, F&& f,
       t.share(0, c.num_vertices(), [&](int, size_t i) {
         const vid_t v = vid_t(i);
         if (!f.wanted(v)) return uint64_t(0);
-        eid_t e = in->offsets[v];
-        for (; e < in->offsets[v + 1]; ++e) {
+        uint64_t read = 0;  // in-edges looked at, the one that stopped the scan included
+        for (eid_t e = in->offsets[v]; e < in->offsets[v + 1]; ++e) {
           const vid_t u = in->targets[e];
+          ++read;
           if (!((level[u >> 6] >> (u & 63)) & 1)) continue;
           const unsigned visit = f(u, v, e);
           if (visit & kJoin) found.list.push_back(v), found.edges += scout ? c.degree(v) : 0;
           if (visit & kStop) break;
         }
-        return uint64_t(e - in->offsets[v]);
+        return read;
       });
     }
   }
