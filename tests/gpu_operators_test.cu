@@ -118,6 +118,7 @@ TEST(GpuOperators, SameAnswersAsTheHostOperators) {
     CHATTY_CUDA(cudaMemsetAsync(drows.get(), 0, n * sizeof(Tally), s.stream));
     cuda::DeviceArray<vid_t> dkept;
     dkept.allocate(n);
+    cuda::DeviceArray<Tally> partial;
     cuda::DeviceArray<unsigned> tail;
     tail.allocate(1);
     cuda::compute(s, 0, n, Unreached{ddepth.get(), source});
@@ -127,7 +128,7 @@ TEST(GpuOperators, SameAnswersAsTheHostOperators) {
       l = cuda::advance<4>(s, dc, dq, l, MarkTree{ddepth.get(), l.index + 1}, ops::Direction::kPush, &dm);
     const vid_t reached = dq.size();
     cuda::gather<4, Tally>(s, dc, dq.order(), 0, reached, NeighbourTally{}, AddTally{}, StoreTally{drows.get()}, &dm);
-    const Tally gall = cuda::reduce<Tally>(s, 0, n, Tally{0, 0, 0}, DegreeTally{dc.offsets.get()}, AddTally{});
+    const Tally gall = cuda::reduce<Tally>(s, 0, n, Tally{0, 0, 0}, DegreeTally{dc.offsets.get()}, AddTally{}, partial);
     const size_t gkept = cuda::filter(s, n, Identity{}, DegreeAbove{dc.offsets.get(), 4}, dkept.get(), tail.get());
     stream.sync();
 

@@ -19,7 +19,6 @@ struct Scores {
   std::vector<double> score;  // the sum of every source's dependencies
   std::vector<double> device_seconds;
   uint64_t edges = 0;  // edges examined, both sweeps
-  uint64_t levels = 0;
 };
 
 inline Scores brandes(const Graph& g, const std::vector<vid_t>& sources, int devices) {
@@ -46,7 +45,6 @@ inline Scores brandes(const Graph& g, const std::vector<vid_t>& sources, int dev
         host::gather<double>(t, c, level.data(), 0, level.size(), SuccessorShare{share.data()}, Plus{},
                              Settle{sigma.data(), share.data(), out.score.data(), s}, &on_path);
       }
-      if (t.lead()) out.levels += uint64_t(queue.levels());
     }
   });
   out.device_seconds = run.device_seconds;

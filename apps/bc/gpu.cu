@@ -25,6 +25,7 @@ struct BcDevice {
   cuda::DeviceEdgeMarks on_path;
   cuda::DeviceArray<int32_t> depth;
   cuda::DeviceArray<double> sigma, share, score;  // share: (1 + dependency) / paths, once settled
+  cuda::DeviceArray<uint64_t> partial;            // the reduce's block folds, kept from source to source
   uint64_t edges = 0;                             // list entries read, both sweeps
   cuda::OpStream ops{nullptr, 1};
 };
@@ -50,7 +51,8 @@ void brandes_from(BcDevice& x, const Csr& c, vid_t source) {
     l = cuda::advance<L>(s, x.graph, x.queue, l, bc::CountPaths{x.depth.get(), x.sigma.get(), l.index + 1},
                          ops::Direction::kPush, &x.on_path);
   const vid_t reached = x.queue.size();
-  x.edges += 2 * cuda::reduce<uint64_t>(s, 0, reached, 0, DegreeAt{x.graph.offsets.get(), x.queue.order()}, bc::Plus{});
+  x.edges += 2 * cuda::reduce<uint64_t>(s, 0, reached, 0, DegreeAt{x.graph.offsets.get(), x.queue.order()}, bc::Plus{},
+                                        x.partial);
   for (int d = x.queue.levels() - 1; d >= 0; --d) {  // deepest first: its shares are needed too
     const cuda::DeviceLevel level = x.queue.level(d);
     cuda::gather<L, double>(s, x.graph, x.queue.order(), level.lo, level.hi, bc::SuccessorShare{x.share.get()},

@@ -55,13 +55,17 @@ struct Straggler {
   bool slows(int d) const { return pause_us > 0 && d >= first && d <= last; }
 };
 
+// Beamer's push/pull thresholds (GAP's): pull once the frontier's
+// out-edges exceed the unexplored edges / alpha; push again below |V| / beta.
+inline constexpr double kDefaultAlpha = 15, kDefaultBeta = 18;
+
 struct EngineOptions {
   int threads = 0;  // 0: all cores
   Direction direction = Direction::kAuto;
   // Direction-optimizing switch (Beamer et al.): go pull when the frontier's
   // out-edges exceed unexplored edges / alpha; back to push when the frontier
   // shrinks below |V| / beta.
-  double alpha = 15.0, beta = 18.0;
+  double alpha = kDefaultAlpha, beta = kDefaultBeta;
   uint64_t delta = 0;       // SSSP bucket width; 0: chosen from the graph
   double tolerance = 1e-6;  // PageRank: stop when L1 change < tolerance
   int max_iters = 100;      // PageRank

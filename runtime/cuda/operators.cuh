@@ -56,7 +56,8 @@ class DeviceLevelQueue {
   }
   // Starts from one vertex of the host graph `c` (its degree and size feed
   // the push/pull rule); returns level 0.
-  DeviceLevel start(const OpStream& s, const Csr& c, vid_t first, double alpha = 15, double beta = 18) {
+  DeviceLevel start(const OpStream& s, const Csr& c, vid_t first, double alpha = kDefaultAlpha,
+                    double beta = kDefaultBeta) {
     const unsigned long long counts[2] = {1, 0};
     CHATTY_CUDA(cudaMemcpyAsync(order_.get(), &first, sizeof(vid_t), cudaMemcpyHostToDevice, s.stream));
     CHATTY_CUDA(cudaMemcpyAsync(counts_.get(), counts, sizeof counts, cudaMemcpyHostToDevice, s.stream));
@@ -166,13 +167,15 @@ size_t filter(const OpStream& s, uint64_t count, At at, Keep keep, vid_t* out, u
 }
 
 // The fold by op of map(i) over [lo, hi); init is op's identity (each
-// thread starts from it). Waits for the stream.
+// thread starts from it). `partial`: the blocks' folds, grown here when
+// too small and kept by the caller from call to call (an allocation per
+// call would cost more than a small fold). Waits for the stream.
 template <typename T, typename Map, typename Op>
-requires ops::Value<T> T reduce(const OpStream& s, uint64_t lo, uint64_t hi, T init, Map map, Op op) {
+requires ops::Value<T> T reduce(const OpStream& s, uint64_t lo, uint64_t hi, T init, Map map, Op op,
+                                DeviceArray<T>& partial) {
   static_assert(kBlock == kReduceThreads, "reduce_kernel's blocks are the launch's");
   const Launch l = launch_for(hi > lo ? hi - lo : 1, s.multiprocessors);
-  DeviceArray<T> partial;
-  partial.allocate(l.grid);
+  if (partial.size() < l.grid) partial.allocate(l.grid);
   reduce_kernel<<<l.grid, l.block, 0, s.stream>>>(lo, hi, init, map, op, partial.get());
   CHATTY_CUDA_LAUNCHED("reduce_kernel");
   std::vector<T> blocks(l.grid);

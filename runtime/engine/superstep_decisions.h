@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "runtime/base/engine_options.h"
 #include "runtime/base/status_data.h"
 
 namespace chatty {
@@ -55,7 +56,7 @@ struct FrontierLevel {
   Index lo = 0, hi = 0;
   int index = 0;
   bool pull = false;  // the rule's choice for expanding this level
-  DirectionSwitch rule{0, 0, 0, 15, 18};
+  DirectionSwitch rule{0, 0, 0, kDefaultAlpha, kDefaultBeta};
   bool empty() const { return lo >= hi; }
   // The first level, from `count` vertices with `edges` out-edges, in a
   // graph of n vertices and m edges.

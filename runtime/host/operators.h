@@ -33,6 +33,57 @@ using ops::kJoin;
 using ops::kMark;
 using ops::kStop;
 
+namespace detail {
+
+// What a thread found in a step, appended to the queue in one move: a
+// shared tail per vertex would bounce between cores.
+struct Found {
+  std::vector<vid_t> list;
+  uint64_t edges = 0;
+  void flush(TeamThread& t, vid_t* order, size_t base) {
+    if (list.empty()) return;
+    const size_t at = base + t.word(0).fetch_add(list.size(), std::memory_order_relaxed);
+    t.word(1).fetch_add(edges, std::memory_order_relaxed);
+    std::copy(list.begin(), list.end(), order + at);
+    list.clear();
+    edges = 0;
+  }
+};
+
+// f(device, i) returning the work done, or f(i) (a functor shared with the
+// GPU's compute) counting none. Items of the second kind are taken in
+// larger chunks: they are uniform and cheap (resets, copies).
+template <typename F>
+constexpr size_t grain_of() {
+  return std::is_invocable_v<F&, int, size_t> ? 64 : 2048;
+}
+template <typename F>
+auto with_work(F& f) {
+  return [&f](int d, size_t i) -> uint64_t {
+    if constexpr (std::is_invocable_v<F&, int, size_t>) {
+      return f(d, i);
+    } else {
+      f(i);
+      return 0;
+    }
+  };
+}
+}  // namespace detail
+
+// f(device, i) (or f(i)) for every i of [lo, hi), or of each device's range.
+template <typename F>
+void compute(TeamThread& t, size_t lo, size_t hi, F&& f) {
+  t.begin_step();
+  t.share(lo, hi, detail::with_work(f), detail::grain_of<F>());
+  t.barrier();
+}
+template <typename F>
+void compute(TeamThread& t, const DeviceRanges& ranges, F&& f) {
+  t.begin_step();
+  t.share(ranges, detail::with_work(f), detail::grain_of<F>());
+  t.barrier();
+}
+
 // One bit per edge of a CSR: the edges an advance marked (kMark), read
 // back row by row (Brandes' successor edges, a BFS tree's edges).
 class EdgeMarks {
@@ -40,15 +91,7 @@ class EdgeMarks {
   explicit EdgeMarks(eid_t edges) : bits_((size_t(edges) + 63) / 64) {}
   // Every mark off (collective).
   void clear(TeamThread& t) {
-    t.begin_step();
-    t.share(
-        0, bits_.size(),
-        [&](int, size_t i) {
-          bits_[i] = 0;
-          return uint64_t(0);
-        },
-        2048);
-    t.barrier();
+    compute(t, 0, bits_.size(), [this](size_t i) { bits_[i] = 0; });
   }
   bool test(eid_t e) const { return (bits_[size_t(e >> 6)] >> (e & 63)) & 1; }
   // f(e) for every marked edge of [lo, hi), in order.
@@ -104,7 +147,8 @@ class LevelQueue {
   explicit LevelQueue(vid_t n) : order_(n) {}
   // Starts from `first` (collective); returns level 0. alpha and beta are
   // the push/pull rule's (EngineOptions' defaults).
-  Level start(TeamThread& t, const Csr& c, std::span<const vid_t> first, double alpha = 15, double beta = 18) {
+  Level start(TeamThread& t, const Csr& c, std::span<const vid_t> first, double alpha = kDefaultAlpha,
+              double beta = kDefaultBeta) {
     t.single([&] {
       std::copy(first.begin(), first.end(), order_.begin());
       bounds_.assign(1, 0);
@@ -134,57 +178,6 @@ class LevelQueue {
   std::vector<size_t> bounds_;      // written by the lead during the advances
   std::vector<uint64_t> in_level_;  // a pull's bitmap of the level
 };
-
-namespace detail {
-
-// What a thread found in a step, appended to the queue in one move: a
-// shared tail per vertex would bounce between cores.
-struct Found {
-  std::vector<vid_t> list;
-  uint64_t edges = 0;
-  void flush(TeamThread& t, vid_t* order, size_t base) {
-    if (list.empty()) return;
-    const size_t at = base + t.word(0).fetch_add(list.size(), std::memory_order_relaxed);
-    t.word(1).fetch_add(edges, std::memory_order_relaxed);
-    std::copy(list.begin(), list.end(), order + at);
-    list.clear();
-    edges = 0;
-  }
-};
-
-// f(device, i) returning the work done, or f(i) (a functor shared with the
-// GPU's compute) counting none. Items of the second kind are taken in
-// larger chunks: they are uniform and cheap (resets, copies).
-template <typename F>
-constexpr size_t grain_of() {
-  return std::is_invocable_v<F&, int, size_t> ? 64 : 2048;
-}
-template <typename F>
-auto with_work(F& f) {
-  return [&f](int d, size_t i) -> uint64_t {
-    if constexpr (std::is_invocable_v<F&, int, size_t>) {
-      return f(d, i);
-    } else {
-      f(i);
-      return 0;
-    }
-  };
-}
-}  // namespace detail
-
-// f(device, i) (or f(i)) for every i of [lo, hi), or of each device's range.
-template <typename F>
-void compute(TeamThread& t, size_t lo, size_t hi, F&& f) {
-  t.begin_step();
-  t.share(lo, hi, detail::with_work(f), detail::grain_of<F>());
-  t.barrier();
-}
-template <typename F>
-void compute(TeamThread& t, const DeviceRanges& ranges, F&& f) {
-  t.begin_step();
-  t.share(ranges, detail::with_work(f), detail::grain_of<F>());
-  t.barrier();
-}
 
 // The level after `cur`: f(u, v, e) is called for the edges between the
 // level's vertices and the rest, and answers ops::Visit bits (kJoin: v
@@ -265,18 +258,14 @@ Level advance(TeamThread& t, const C& c, LevelQueue& q, const Level& cur, F&& f,
 // to out[0, kept) in no particular order; returns kept on every thread.
 template <typename At, typename Keep>
 size_t filter(TeamThread& t, size_t count, At&& at, Keep&& keep, vid_t* out) {
-  thread_local std::vector<vid_t> kept;
+  thread_local detail::Found kept;
   t.begin_step();
   t.share(0, count, [&](int, size_t i) {
     const vid_t v = at(i);
-    if (keep(v)) kept.push_back(v);
+    if (keep(v)) kept.list.push_back(v);
     return uint64_t(0);
   });
-  if (!kept.empty()) {
-    const size_t base = t.word(0).fetch_add(kept.size(), std::memory_order_relaxed);
-    std::copy(kept.begin(), kept.end(), out + base);
-    kept.clear();
-  }
+  kept.flush(t, out, 0);
   t.barrier();
   return size_t(t.word(0).load());
 }

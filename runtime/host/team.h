@@ -18,6 +18,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "runtime/base/operators.h"
 #include "runtime/base/types.h"
 
 namespace chatty::host {
@@ -92,6 +93,7 @@ class TeamThread {
   // This thread's partial result of this step, and every thread's after the
   // barrier, for reductions of values up to 16 bytes.
   template <typename T>
+  requires ops::Value<T>
   void put_partial(const T& v);
   template <typename T>
   T partial_of(int thread) const;
@@ -174,8 +176,8 @@ inline void TeamThread::begin_step() {
 inline std::atomic<uint64_t>& TeamThread::word(int i) { return team_.words_[step_ % 3][size_t(i)]; }
 
 template <typename T>
+requires ops::Value<T>
 void TeamThread::put_partial(const T& v) {
-  static_assert(std::is_trivially_copyable_v<T> && sizeof(T) <= 16, "partials are values of up to 16 bytes");
   std::memcpy(team_.partial_[size_t(step_ % 2) * size_t(threads_) + size_t(t_)].bytes.data(), &v, sizeof(T));
 }
 
