@@ -23,6 +23,18 @@ inline constexpr int kDenseGrain = 1024;
 inline constexpr eid_t kPrefetch = 16;        // edges ahead for value prefetches
 inline constexpr size_t kVertexPrefetch = 4;  // bucket vertices ahead for their value and row
 
+// Starts the misses of the value and row of ids[i + kVertexPrefetch], if
+// below `end`: an ordered program's buckets are scattered vertices (a
+// fifth off SSSP on kron:20). A BFS or WCC frontier on a grid is near in
+// memory and loses by the prefetches: not for them.
+template <typename V>
+inline void prefetch_ahead(const vid_t* ids, size_t i, size_t end, const V* val, const eid_t* off, vid_t base) {
+  if (i + kVertexPrefetch >= end) return;
+  const vid_t u = ids[i + kVertexPrefetch];
+  __builtin_prefetch(&val[u]);
+  __builtin_prefetch(off + (u - base));
+}
+
 namespace detail {
 
 // Relaxes u's row of out-edges tgt[lo, hi) (weights wgt, or null), u's
@@ -85,15 +97,7 @@ inline void push_block(const CsrChunk& g, const Degrees& degree, const P& prog, 
   const weight_t* wgt = g.weights;
   for (size_t i = first; i < last; ++i) {
     const vid_t u = ids[i];
-    // An ordered program's frontier (a bucket) is scattered: start its
-    // vertices' value and row misses a few vertices early. A BFS or WCC
-    // frontier on a grid is near in memory and loses by the prefetches.
-    if constexpr (P::kOrdered) {
-      if (i + kVertexPrefetch < last) {
-        __builtin_prefetch(&src[ids[i + kVertexPrefetch]]);
-        __builtin_prefetch(off + (ids[i + kVertexPrefetch] - base));
-      }
-    }
+    if constexpr (P::kOrdered) prefetch_ahead(ids, i, last, src, off, base);
     // src is val itself, or on a block migrated from a peer device the peer's array.
     const V vu = std::atomic_ref<V>(const_cast<V&>(src[u])).load(std::memory_order_relaxed);
     detail::relax_row<kShared>(degree, prog, vu, u, tgt, wgt, off[u - base], off[u - base + 1], val, claimed, scout,

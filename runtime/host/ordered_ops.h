@@ -154,24 +154,17 @@ class OrderedOps {
           }
         }
       };
-      // A bucket's vertices are scattered: start their value's and row's
-      // misses a few vertices early (a fifth off a kron:20 run; a grid's
-      // BFS frontier, near in memory, loses by the same: not done there).
-      auto ahead = [&](vid_t u) {
-        __builtin_prefetch(&val[u]);
-        __builtin_prefetch(g.offsets + (u - g.lo));
-      };
 #pragma omp barrier
 #pragma omp for schedule(dynamic, cpu::kGrain) nowait
       for (size_t i = 0; i < total; ++i) {
-        if (i + cpu::kVertexPrefetch < total) ahead(sb.frontier[i + cpu::kVertexPrefetch]);
+        cpu::prefetch_ahead(sb.frontier.data(), i, total, val, g.offsets, g.lo);
         relax(sb.frontier[i]);
       }
       while (bucket < mine.size() && !mine[bucket].empty() && mine[bucket].size() < kLocalFuse) {
         std::vector<vid_t> now;
         now.swap(mine[bucket]);
         for (size_t i = 0; i < now.size(); ++i) {
-          if (i + cpu::kVertexPrefetch < now.size()) ahead(now[i + cpu::kVertexPrefetch]);
+          cpu::prefetch_ahead(now.data(), i, now.size(), val, g.offsets, g.lo);
           relax(now[i]);
         }
       }
