@@ -19,6 +19,7 @@
 #include "cpu_cluster/mpi/mpi_util.h"
 #include "cpu_cluster/mpi/rank_watchdog.h"
 #include "cpu_cluster/mpi/transports.h"
+#include "cpu_cluster/one_sided_collective.h"
 #if defined(CHATTY_HAVE_VERBS)
 #include "cpu_cluster/verbs/verbs_net.h"
 #endif
@@ -42,14 +43,41 @@ void finalize_at_exit() {
   MPI_Finalize();
 }
 
-// The status agreement and the barrier are one-sided, as the records
-// are: a rank puts its devices' status records into every other rank's
-// window, flushes, then raises its arrival word there with an
-// accumulate; each rank waits on the arrival words of its own window. The
-// ranks call the fabric's collectives in the same order, so one count
-// numbers them, and records alternate between two areas by its parity: a
-// rank writes an area again two collectives later, which no peer reaches
-// before it has read the area.
+// One-sided access to the fabric window's words for the collectives.
+struct WindowWire {
+  int rank;
+  MPI_Win& win;
+  void*& base;
+
+  void put(int r, size_t word, const void* from, size_t bytes) {
+    check_mpi(MPI_Put(from, int(bytes), MPI_BYTE, r, byte_of(word), int(bytes), MPI_BYTE, win), "MPI_Put");
+    mpi::count_op(MpiOp::kPut, r);
+  }
+  void complete() {
+    check_mpi(MPI_Win_flush_all(win), "MPI_Win_flush_all");
+    mpi::count_op(MpiOp::kFlush, rank);
+  }
+  void raise(int r, size_t word, uint64_t n) {
+    check_mpi(MPI_Accumulate(&n, 1, MPI_UINT64_T, r, byte_of(word), 1, MPI_UINT64_T, MPI_REPLACE, win),
+              "MPI_Accumulate");
+    mpi::count_op(MpiOp::kAtomic, r);
+  }
+  uint64_t read(size_t word) const {
+    return std::atomic_ref<uint64_t>(static_cast<uint64_t*>(base)[word]).load(std::memory_order_acquire);
+  }
+  void idle() {
+    MPI_Win_sync(win);
+    mpi::poke_progress();
+  }
+  const std::byte* view(size_t word) {
+    MPI_Win_sync(win);
+    return reinterpret_cast<const std::byte*>(static_cast<uint64_t*>(base) + word);
+  }
+  static MPI_Aint byte_of(size_t word) { return MPI_Aint(word * sizeof(uint64_t)); }
+};
+
+// The status agreement and the barrier run cpu_cluster/one_sided_collective.h
+// over the window: records by MPI_Put, arrival words by MPI_Accumulate.
 class ClusterFabric : public Fabric {
  public:
   static constexpr int kWordsPerDevice = 256;
@@ -59,9 +87,10 @@ class ClusterFabric : public Fabric {
       : place_(place),
         meeting_(place.local),
         mine_(kRecordBytes * size_t(place.local)),
-        area_words_(kRecordBytes * size_t(place.local) / sizeof(uint64_t)),
-        window_words_(size_t(kWordsPerDevice) * size_t(place.local) + size_t(place.ranks) +
-                      2 * size_t(place.ranks) * area_words_) {
+        collective_(place.rank, place.ranks, kRecordBytes * size_t(place.local),
+                    size_t(kWordsPerDevice) * size_t(place.local)),
+        window_words_(size_t(kWordsPerDevice) * size_t(place.local) +
+                      OneSidedCollective::words(place.ranks, kRecordBytes * size_t(place.local))) {
     mpi::allocate_window(sizeof(uint64_t) * window_words_, 1, &base_, &win_);
     mpi::prepare_window(win_, "the cluster fabric");
     std::memset(base_, 0, sizeof(uint64_t) * window_words_);
@@ -77,7 +106,7 @@ class ClusterFabric : public Fabric {
   bool shares_memory(int a, int b) const override { return place_.rank_of(a) == place_.rank_of(b); }
 
   void barrier(int d) override {
-    meeting_.meet(d, [&] { gather_one_sided(0); });
+    meeting_.meet(d, [&] { collective_.run(wire_, nullptr, 0, nullptr); });
   }
 
   void all_gather(int d, const void* mine, size_t bytes, void* all) override {
@@ -87,7 +116,7 @@ class ClusterFabric : public Fabric {
     meeting_.meet(d, [&] {
       mpi::note_rank_phase(mpi::RankPhase::kRunning, ++supersteps_);
       gathered_.resize(bytes * size_t(devices()));
-      gather_one_sided(bytes * size_t(local));
+      collective_.run(wire_, mine_.data(), bytes * size_t(local), gathered_.data());
     });
     std::memcpy(all, gathered_.data(), bytes * size_t(devices()));
     // The next call's collective rewrites gathered_ only after its first
@@ -132,49 +161,7 @@ class ClusterFabric : public Fabric {
   std::pair<int, MPI_Aint> where(int owner, int w) const {
     return {place_.rank_of(owner), byte_of(size_t(owner % place_.local) * kWordsPerDevice + size_t(w))};
   }
-  // The next collective: mine_'s first `bytes` to every rank, every rank's
-  // into gathered_ by rank.
-  void gather_one_sided(size_t bytes) {
-    const uint64_t seq = ++collectives_;
-    const int me = place_.rank, R = place_.ranks;
-    const size_t area = area_word(seq & 1, me);
-    if (bytes) {
-      for (int r = 0; r < R; ++r)
-        if (r != me) {
-          check_mpi(MPI_Put(mine_.data(), int(bytes), MPI_BYTE, r, byte_of(area), int(bytes), MPI_BYTE, win_),
-                    "MPI_Put");
-          mpi::count_op(MpiOp::kPut, r);
-        }
-      check_mpi(MPI_Win_flush_all(win_), "MPI_Win_flush_all");  // the records land before the arrival words
-    }
-    for (int r = 0; r < R; ++r)
-      if (r != me) {
-        check_mpi(
-            MPI_Accumulate(&seq, 1, MPI_UINT64_T, r, byte_of(arrival_word(me)), 1, MPI_UINT64_T, MPI_REPLACE, win_),
-            "MPI_Accumulate");
-        mpi::count_op(MpiOp::kAtomic, r);
-      }
-    check_mpi(MPI_Win_flush_all(win_), "MPI_Win_flush_all");
-    mpi::count_op(MpiOp::kFlush, me, bytes ? 2 : 1);
-    uint64_t* words = static_cast<uint64_t*>(base_);
-    for (int r = 0; r < R; ++r)
-      while (r != me && std::atomic_ref<uint64_t>(words[arrival_word(r)]).load(std::memory_order_acquire) < seq) {
-        MPI_Win_sync(win_);
-        mpi::poke_progress();
-      }
-    MPI_Win_sync(win_);
-    for (int r = 0; r < R && bytes; ++r) {
-      const std::byte* from =
-          r == me ? mine_.data() : reinterpret_cast<const std::byte*>(words + area_word(seq & 1, r));
-      std::memcpy(gathered_.data() + size_t(r) * bytes, from, bytes);
-    }
-  }
   static MPI_Aint byte_of(size_t word) { return MPI_Aint(word * sizeof(uint64_t)); }
-  size_t arrival_word(int rank) const { return size_t(kWordsPerDevice) * size_t(place_.local) + size_t(rank); }
-  size_t area_word(uint64_t parity, int rank) const {
-    return arrival_word(place_.ranks) + (size_t(parity) * size_t(place_.ranks) + size_t(rank)) * area_words_;
-  }
-
   // Accumulate-class operations are atomic against each other, which plain
   // loads and stores of the window memory are not: every access goes here.
   void rmw(int owner, int w, const uint64_t* operand, uint64_t* result, MPI_Op op) {
@@ -188,10 +175,11 @@ class ClusterFabric : public Fabric {
   const ClusterPlace place_;
   RankMeeting meeting_;
   std::vector<std::byte> mine_, gathered_;
-  const size_t area_words_, window_words_;  // a rank's status records, in words; the window's words
-  uint64_t collectives_ = 0;                // status agreements and barriers so far
+  OneSidedCollective collective_;
+  const size_t window_words_;
   MPI_Win win_ = MPI_WIN_NULL;
   void* base_ = nullptr;
+  WindowWire wire_{place_.rank, win_, base_};
   int reserved_ = 0;
 };
 

@@ -1,23 +1,26 @@
 // The cluster seam over rdma-core verbs: one reliable-connected queue pair
-// per pair of ranks (and one to itself, so that a rank's atomics on its own
-// words go through the NIC like everyone else's), connected with the
-// addresses the ranks all-gather over MPI. Worklist words are a registered
-// region read, written and updated by RDMA READ, WRITE, compare-and-swap
-// and fetch-and-add; records go by RDMA WRITE from a registered staging
-// buffer into per-(receiver, sender) slots of the receiver's region, their
-// count after them on the same queue pair (a queue pair executes writes in
-// order), then every rank meets. Barrier and status all-gather stay MPI
-// collectives. Built where libibverbs is; not yet run on an RDMA device.
+// per pair of ranks (and one to itself, so that a rank's reads and atomics
+// on its own words go through the NIC like everyone else's), connected
+// with the addresses the ranks all-gather over MPI. Worklist words are a
+// registered region read, written and updated by RDMA READ, WRITE,
+// compare-and-swap and fetch-and-add; the barrier and the status
+// all-gather are cpu_cluster/one_sided_collective.h's protocol over RDMA
+// WRITE and atomics; records go as the MPI put transport's do. Nothing of
+// a superstep is a collective or a two-sided message. Built where
+// libibverbs is; not yet run on an RDMA device.
 #include "cpu_cluster/verbs/verbs_net.h"
 
 #include <infiniband/verbs.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstring>
 #include <mutex>
 #include <vector>
 
 #include "cpu_cluster/mpi/mpi_util.h"
+#include "cpu_cluster/mpi/rank_watchdog.h"
+#include "cpu_cluster/one_sided_collective.h"
 
 namespace chatty::verbs {
 namespace {
@@ -151,6 +154,10 @@ class Nic {
   std::mutex lock_;
 };
 
+// The fabric's words, the collectives' words (cpu_cluster/one_sided_collective.h)
+// and the staging of this rank's status records lie in one registered
+// region; every access to a word goes through the NIC, even to this
+// rank's own words, as a NIC's atomics are atomic only among themselves.
 class VerbsFabric : public Fabric {
  public:
   static constexpr int kWordsPerDevice = 256;
@@ -160,24 +167,28 @@ class VerbsFabric : public Fabric {
       : place_(place),
         nic_(place.ranks),
         meeting_(place.local),
-        words_(size_t(kWordsPerDevice) * size_t(place.local) + 1, 0),  // the last: scratch for results
-        mine_(kRecordBytes * size_t(place.local)) {
+        collective_(place.rank, place.ranks, kRecordBytes * size_t(place.local), first_collective_word()),
+        stage_word_(first_collective_word() +
+                    OneSidedCollective::words(place.ranks, kRecordBytes * size_t(place.local))),
+        scratch_word_(stage_word_ + kRecordBytes * size_t(place.local) / sizeof(uint64_t)),
+        words_(scratch_word_ + 1, 0) {
     regions_ = nic_.share(words_.data(), words_.size() * sizeof(uint64_t), &lkey_);
-    MPI_Barrier(MPI_COMM_WORLD);
+    MPI_Barrier(MPI_COMM_WORLD);  // every region registered and zero before anyone reaches into it
   }
 
   int devices() const override { return place_.devices(); }
   bool shares_memory(int a, int b) const override { return place_.rank_of(a) == place_.rank_of(b); }
   void barrier(int d) override {
-    meeting_.meet(d, [] { MPI_Barrier(MPI_COMM_WORLD); });
+    meeting_.meet(d, [&] { collective_.run(*this, nullptr, 0, nullptr); });
   }
   void all_gather(int d, const void* mine, size_t bytes, void* all) override {
     CHATTY_CHECK(bytes <= kRecordBytes, "status record too large for the fabric (internal error)");
-    std::memcpy(mine_.data() + size_t(d % place_.local) * bytes, mine, bytes);
+    std::byte* stage = reinterpret_cast<std::byte*>(words_.data() + stage_word_);
+    std::memcpy(stage + size_t(d % place_.local) * bytes, mine, bytes);
     meeting_.meet(d, [&] {
+      mpi::note_rank_phase(mpi::RankPhase::kRunning, ++supersteps_);
       gathered_.resize(bytes * size_t(devices()));
-      MPI_Allgather(mine_.data(), int(bytes) * place_.local, MPI_BYTE, gathered_.data(), int(bytes) * place_.local,
-                    MPI_BYTE, MPI_COMM_WORLD);
+      collective_.run(*this, stage, bytes * size_t(place_.local), gathered_.data());
     });
     std::memcpy(all, gathered_.data(), bytes * size_t(devices()));
   }
@@ -199,23 +210,45 @@ class VerbsFabric : public Fabric {
     return op(owner, w, IBV_WR_ATOMIC_FETCH_AND_ADD, add, 0);
   }
 
+  // The collectives' wire (CollectiveWire). Each work request completes
+  // before the next is posted, so a put has landed when it returns.
+  void put(int rank, size_t word, const void* from, size_t bytes) {
+    ibv_sge sge{reinterpret_cast<uint64_t>(from), uint32_t(bytes), lkey_};
+    ibv_send_wr wr{};
+    wr.opcode = IBV_WR_RDMA_WRITE, wr.sg_list = &sge, wr.num_sge = 1;
+    wr.wr.rdma.remote_addr = address(rank, word), wr.wr.rdma.rkey = regions_[size_t(rank)].rkey;
+    nic_.run(rank, wr);
+  }
+  void complete() {}
+  // By fetch-and-add of one: every collective raises each peer's word once,
+  // so the n-th raise makes it n, and the NIC's atomics never tear.
+  void raise(int rank, size_t word, uint64_t) { word_op(rank, word, IBV_WR_ATOMIC_FETCH_AND_ADD, 1, 0); }
+  uint64_t read(size_t word) {
+    const uint64_t v = word_op(place_.rank, word, IBV_WR_ATOMIC_FETCH_AND_ADD, 0, 0);
+    std::atomic_thread_fence(std::memory_order_acquire);
+    return v;
+  }
+  void idle() {}
+  const std::byte* view(size_t word) const { return reinterpret_cast<const std::byte*>(words_.data() + word); }
+
  private:
-  // One operation on word w of `owner`, through the NIC even for this
-  // rank's own words (the atomics of a NIC are atomic only among themselves).
+  size_t first_collective_word() const { return size_t(kWordsPerDevice) * size_t(place_.local); }
+  uint64_t address(int rank, size_t word) const { return regions_[size_t(rank)].addr + uint64_t(word) * 8; }
   uint64_t op(int owner, int w, ibv_wr_opcode code, uint64_t a, uint64_t b) {
-    const int rank = place_.rank_of(owner);
-    const uint64_t remote =
-        regions_[size_t(rank)].addr + (uint64_t(owner % place_.local) * kWordsPerDevice + uint64_t(w)) * 8;
+    return word_op(place_.rank_of(owner), size_t(owner % place_.local) * kWordsPerDevice + size_t(w), code, a, b);
+  }
+  // One operation on word `word` of `rank`'s region, through the scratch word.
+  uint64_t word_op(int rank, size_t word, ibv_wr_opcode code, uint64_t a, uint64_t b) {
     std::lock_guard<std::mutex> hold(scratch_lock_);
-    uint64_t& scratch = words_.back();
+    uint64_t& scratch = words_[scratch_word_];
     scratch = code == IBV_WR_RDMA_WRITE ? a : 0;
     ibv_sge sge{reinterpret_cast<uint64_t>(&scratch), 8, lkey_};
     ibv_send_wr wr{};
     wr.opcode = code, wr.sg_list = &sge, wr.num_sge = 1;
     if (code == IBV_WR_RDMA_READ || code == IBV_WR_RDMA_WRITE) {
-      wr.wr.rdma.remote_addr = remote, wr.wr.rdma.rkey = regions_[size_t(rank)].rkey;
+      wr.wr.rdma.remote_addr = address(rank, word), wr.wr.rdma.rkey = regions_[size_t(rank)].rkey;
     } else {
-      wr.wr.atomic.remote_addr = remote, wr.wr.atomic.rkey = regions_[size_t(rank)].rkey;
+      wr.wr.atomic.remote_addr = address(rank, word), wr.wr.atomic.rkey = regions_[size_t(rank)].rkey;
       wr.wr.atomic.compare_add = a, wr.wr.atomic.swap = b;
     }
     nic_.run(rank, wr);
@@ -225,16 +258,26 @@ class VerbsFabric : public Fabric {
   const ClusterPlace place_;
   Nic nic_;
   mpi::RankMeeting meeting_;
+  OneSidedCollective collective_;
+  const size_t stage_word_, scratch_word_;  // this rank's status records; the word operations' buffer
   std::vector<uint64_t> words_;
   std::vector<Region> regions_;
   uint32_t lkey_ = 0;
   std::mutex scratch_lock_;
-  std::vector<std::byte> mine_, gathered_;
+  std::vector<std::byte> gathered_;
+  uint64_t supersteps_ = 0;  // status agreements so far, for the watchdog
   int reserved_ = 0;
 };
 
-// Records by RDMA WRITE: the layout of the MPI put transport, in a
-// registered region; a sender stages its records in a registered buffer.
+// Records by RDMA WRITE, in the layout and protocol of the MPI put
+// transport: a sender writes its records into the receiver's slot from a
+// registered staging buffer, then the slot's count word, stamped with the
+// pair's exchange number, by compare-and-swap from the word it wrote there
+// last; the receiver reads its own count words by fetch-and-add of zero
+// until each bears this exchange's number (the NIC's atomics never tear),
+// then views its slots in place. No rank meets another: a sender writes a
+// parity's slot again two exchanges later, after the status agreement that
+// the receiver joins only once it has read it.
 class VerbsTransport : public Transport {
  public:
   VerbsTransport(const ClusterPlace& place, size_t slot_records, size_t item_bytes)
@@ -243,12 +286,16 @@ class VerbsTransport : public Transport {
         slot_records_(std::max<size_t>(slot_records, 1)),
         slot_bytes_(slot_records_ * item_bytes),
         slots_(size_t(2 * place.local * place.devices())),
+        stage_stride_((slot_bytes_ + 7) / 8 * 8 + sizeof(uint64_t)),
         region_(slots_ * (sizeof(uint64_t) + slot_bytes_)),
-        stage_(size_t(place.local) * (slot_bytes_ + sizeof(uint64_t))),
-        meeting_(place.local),
-        overflow_(size_t(place.local), 0) {
+        stage_(size_t(place.local) * stage_stride_),
+        overflow_(size_t(place.local), 0),
+        sent_(size_t(place.local) * size_t(place.devices()), 0),
+        in_slot_(2 * size_t(place.local) * size_t(place.devices()), 0),
+        read_(size_t(place.local) * size_t(place.devices()), 0) {
     regions_ = nic_.share(region_.data(), region_.size(), &region_key_);
     nic_.share(stage_.data(), stage_.size(), &stage_key_);
+    MPI_Barrier(MPI_COMM_WORLD);  // every region registered and zero before any write
   }
 
   const char* name() const override { return "verbs_write"; }
@@ -259,7 +306,8 @@ class VerbsTransport : public Transport {
     const int D = place_.devices(), me = d % place_.local;
     char& overflow = overflow_[size_t(me)];
     overflow = 0;
-    std::byte* stage = stage_.data() + size_t(me) * (slot_bytes_ + sizeof(uint64_t));
+    std::byte* stage = stage_.data() + size_t(me) * stage_stride_;
+    std::byte* scratch = stage + stage_stride_ - sizeof(uint64_t);  // an atomic's old value
     for (int to = 0; to < D; ++to) {
       if (to == d) continue;
       const Slot& s = mb.outgoing(d, parity, to);
@@ -268,24 +316,40 @@ class VerbsTransport : public Transport {
       const size_t slot = index(parity, to % place_.local, d);
       const int rank = place_.rank_of(to);
       const size_t bytes = count * mb.item_bytes();
-      std::memcpy(stage, s.data, bytes);
-      std::memcpy(stage + slot_bytes_, &count, sizeof count);
-      if (bytes) write(rank, stage, bytes, data_offset(slot));
-      write(rank, stage + slot_bytes_, sizeof count, slot * sizeof(uint64_t));  // after the data, in order
+      if (bytes) {
+        std::memcpy(stage, s.data, bytes);
+        write(rank, stage, bytes, data_offset(slot));
+      }
+      uint64_t& pair = sent_[size_t(me) * size_t(D) + size_t(to)];
+      pair = ((pair >> kCountBits) + 1) << kCountBits | count;
+      uint64_t& before = in_slot_[(size_t(parity) * size_t(place_.local) + size_t(me)) * size_t(D) + size_t(to)];
+      const uint64_t seen = atomic(rank, slot * sizeof(uint64_t), IBV_WR_ATOMIC_CMP_AND_SWP, before, pair, scratch);
+      CHATTY_CHECK(seen == before, "a cluster slot's count word was not as its sender left it (internal error)");
+      before = pair;
     }
-    meeting_.meet(d, [] { MPI_Barrier(MPI_COMM_WORLD); });
     for (int from = 0; from < D; ++from) {
       if (from == d) continue;
-      Slot& r = mb.recv(parity, d, from);
       const size_t slot = index(parity, me, from);
+      uint64_t& last = read_[size_t(me) * size_t(D) + size_t(from)];
+      const uint64_t want = (last >> kCountBits) + 1;
+      uint64_t word;
+      while ((word = atomic(place_.rank, slot * sizeof(uint64_t), IBV_WR_ATOMIC_FETCH_AND_ADD, 0, 0, scratch)) >>
+                 kCountBits !=
+             want) {
+      }
+      std::atomic_thread_fence(std::memory_order_acquire);
+      last = word;
+      Slot& r = mb.recv(parity, d, from);
       r.storage = r.data = region_.data() + data_offset(slot);
       r.capacity = slot_bytes_;
-      std::memcpy(&r.count, region_.data() + slot * sizeof(uint64_t), sizeof(uint64_t));
+      r.count = word & ((uint64_t(1) << kCountBits) - 1);
     }
     CHATTY_CHECK(!overflow, "a device sent more records than a cluster slot holds (internal error)");
   }
 
  private:
+  static constexpr int kCountBits = 40;  // a count word: the pair's exchange number, then the count
+
   size_t index(int parity, int receiver_local, int sender) const {
     return (size_t(parity) * size_t(place_.local) + size_t(receiver_local)) * size_t(place_.devices()) + size_t(sender);
   }
@@ -297,15 +361,30 @@ class VerbsTransport : public Transport {
     wr.wr.rdma.remote_addr = regions_[size_t(rank)].addr + offset, wr.wr.rdma.rkey = regions_[size_t(rank)].rkey;
     nic_.run(rank, wr);
   }
+  // An atomic on the word at `offset` of `rank`'s region; the old value
+  // comes back through `scratch`, a word of the staging buffer.
+  uint64_t atomic(int rank, size_t offset, ibv_wr_opcode code, uint64_t a, uint64_t b, std::byte* scratch) {
+    ibv_sge sge{reinterpret_cast<uint64_t>(scratch), 8, stage_key_};
+    ibv_send_wr wr{};
+    wr.opcode = code, wr.sg_list = &sge, wr.num_sge = 1;
+    wr.wr.atomic.remote_addr = regions_[size_t(rank)].addr + offset, wr.wr.atomic.rkey = regions_[size_t(rank)].rkey;
+    wr.wr.atomic.compare_add = a, wr.wr.atomic.swap = b;
+    nic_.run(rank, wr);
+    uint64_t old = 0;
+    std::memcpy(&old, scratch, sizeof old);
+    return old;
+  }
 
   const ClusterPlace place_;
   Nic nic_;
-  const size_t slot_records_, slot_bytes_, slots_;
+  const size_t slot_records_, slot_bytes_, slots_, stage_stride_;
   std::vector<std::byte> region_, stage_;
   std::vector<Region> regions_;
   uint32_t region_key_ = 0, stage_key_ = 0;
-  mpi::RankMeeting meeting_;
   std::vector<char> overflow_;
+  std::vector<uint64_t> sent_;     // [local sender][receiver]: the count word written last
+  std::vector<uint64_t> in_slot_;  // [parity][local sender][receiver]: what that slot's count word holds
+  std::vector<uint64_t> read_;     // [local receiver][sender]: the count word read last
 };
 
 }  // namespace

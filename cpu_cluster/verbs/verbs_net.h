@@ -1,6 +1,6 @@
-// The cluster seam over rdma-core verbs (--net=verbs): the fabric's words
-// and the records go by RDMA on reliable-connected queue pairs; MPI only
-// bootstraps the connections and runs the barrier and status all-gather.
+// The cluster seam over rdma-core verbs (--net=verbs): the fabric's words,
+// its barrier and status all-gather, and the records go by RDMA on
+// reliable-connected queue pairs; MPI only bootstraps the connections.
 // Built where libibverbs is found; it has not yet run on an RDMA device.
 #pragma once
 
