@@ -93,6 +93,58 @@ TEST(Engine, PullStepOverARangeStartingMidWord) {
   EXPECT_EQ(level, 1u);
 }
 
+// A pull step after the first tries only the vertices the last one left
+// unvisited (cpu::PullPending): with push steps in between, which visit
+// some of them, every level still comes out as the reference's, whichever
+// thread runs which block.
+TEST(Engine, PullListsKeepEveryUnvisitedVertexAcrossPushSteps) {
+  for (const char* spec : {"kron:12", "grid:60x40"}) {
+    Graph g = load_graph(spec, {});
+    const vid_t n = g.num_vertices(), s = default_source(g);
+    const BfsProgram prog{s};
+    const CsrChunk in = chunk_view(g.in(), 0, n);
+    std::vector<uint32_t> val(n, kInfinity);
+    val[s] = 0;
+    Bitmap front(n), next(n);
+    front.set(s);
+    std::vector<vid_t> ids(n);
+    std::vector<uint32_t> count((n + cpu::kPullBlock - 1) / cpu::kPullBlock);
+    cpu::PullTask<uint32_t> t{val.data(), &front, &next, 0, 0, &in, {ids.data(), count.data(), false}};
+    int pulls = 0;
+    uint64_t wrong = 0;
+    for (uint32_t level = 0;; ++level) {
+      next.clear();
+      if (level % 2 == 1) {  // pull at odd levels, push at even ones
+        t.level = level;
+        const int64_t blocks = int64_t(count.size());
+#pragma omp parallel for schedule(dynamic, 1) num_threads(3)
+        for (int64_t b = 0; b < blocks; ++b) {
+          cpu::PullSums sums;
+          cpu::pull_range(prog, t, vid_t(b) * cpu::kPullBlock, std::min<vid_t>(n, vid_t(b + 1) * cpu::kPullBlock),
+                          sums);
+        }
+        t.pending.listed = true;
+        ++pulls;
+      } else {
+        for (vid_t v = 0; v < n; ++v)
+          if (front.get(v))
+            for (eid_t e = g.out().offsets[v]; e < g.out().offsets[v + 1]; ++e)
+              if (const vid_t u = g.out().targets[e]; val[u] == kInfinity) val[u] = level + 1, next.set(u);
+      }
+      front.swap(next);
+      bool any = false;
+      for (vid_t v = 0; v < n; ++v) {  // the next frontier: exactly the vertices of the next level
+        any |= front.get(v);
+        if (front.get(v) != (val[v] == level + 1)) ++wrong;
+      }
+      if (!any) break;
+    }
+    EXPECT_EQ(wrong, 0u) << spec << ": vertices in the wrong frontier";
+    EXPECT_GE(pulls, 2) << spec;
+    EXPECT_EQ(val, reference::bfs(g, s)) << spec;
+  }
+}
+
 TEST(Engine, SsspAnyDelta) {
   for (const char* spec : {"kron:12", "grid:70x30"}) {
     Graph g = load_graph(spec, {});

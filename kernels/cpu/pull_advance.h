@@ -14,6 +14,19 @@ namespace chatty::cpu {
 
 // Where one pull step reads and writes: a device's values and frontier
 // bitmaps (a peer computing migrated blocks gets the owner's).
+// The vertices a device's later pull steps still try: those with in-edges
+// that its last pull step left unvisited, per block of kPullBlock in the
+// block's own part of one array, so that whichever thread computes a block
+// lists it again with no shared cursor. Push steps in between visit some
+// of them; a pull step drops those as it meets them. A late step of a
+// graph with many unreachable or isolated vertices (kron) then reads its
+// few candidates instead of every vertex's value and row.
+struct PullPending {
+  vid_t* ids = nullptr;       // from pull_blocks_begin(lo): [block * kPullBlock + i]
+  uint32_t* count = nullptr;  // per block
+  bool listed = false;        // ids and count hold the last pull step's survivors; else every vertex is tried
+};
+
 template <typename V>
 struct PullTask {
   V* val = nullptr;
@@ -22,6 +35,7 @@ struct PullTask {
   V level{};                     // what every frontier vertex holds (P::kUniformFrontier)
   vid_t lo = 0;                  // the first vertex of the range; blocks may start below it
   const CsrChunk* in = nullptr;  // the owner's in-edges
+  PullPending pending{};         // without ids, every step tries every vertex
 };
 
 struct PullSums {
@@ -39,7 +53,9 @@ inline constexpr vid_t kPullBlock = vid_t(kDenseGrain);
 static_assert(kPullBlock % 64 == 0, "pull blocks must cover whole bitmap words");
 inline vid_t pull_blocks_begin(vid_t lo) { return lo & ~vid_t(63); }
 
-// Visits the vertices of [max(lo, t.lo), hi), which t.in holds.
+// Visits the vertices of [max(lo, t.lo), hi), which t.in holds; with
+// t.pending, those of its blocks still listed, and lists them again.
+// [lo, hi) is whole blocks from pull_blocks_begin(t.lo).
 template <typename P>
 void pull_range(const P& prog, const PullTask<typename P::Value>& t, vid_t lo, vid_t hi, PullSums& sums) {
   using V = typename P::Value;
@@ -55,23 +71,51 @@ void pull_range(const P& prog, const PullTask<typename P::Value>& t, vid_t lo, v
   const Bitmap& front = *t.front;
   Bitmap& next = *t.next;
   uint64_t awake = 0, edges = 0;
-  for (vid_t v = std::max(lo, t.lo); v < hi; ++v) {
-    // A pull step reads one or two in-edges of each vertex, a scattered
-    // walk over the edge array that the hardware prefetcher cannot follow.
-    if (v + kAhead < n) __builtin_prefetch(&tgt[off[v + kAhead - base]], 0, 0);
-    if (!P::unvisited(val[v])) continue;
+  // Whether v found a parent in the frontier (its in-edges up to it read).
+  auto joins = [&](vid_t v) {
     const eid_t first = off[v - base], last = off[v - base + 1];
-    eid_t e = first;
-    for (; e < last; ++e) {
+    for (eid_t e = first; e < last; ++e) {
       const vid_t u = tgt[e];
       if (!front.get(u)) continue;
       const V from = P::kUniformFrontier ? level : val[u];
       val[v] = P::reduce(val[v], prog.scatter(from, u, v, wgt ? wgt[e] : 1));
       next.set(v);
       ++awake;
-      break;
+      edges += e - first + 1;
+      return true;
     }
-    edges += e < last ? e - first + 1 : last - first;
+    edges += last - first;
+    return false;
+  };
+  // A pull step reads one or two in-edges of each vertex, a scattered walk
+  // over the edge array that the hardware prefetcher cannot follow.
+  auto prefetch_row = [&](vid_t v) { __builtin_prefetch(&tgt[off[v - base]], 0, 0); };
+  if (!t.pending.ids) {
+    for (vid_t v = std::max(lo, t.lo); v < hi; ++v) {
+      if (v + kAhead < n) prefetch_row(v + kAhead);
+      if (P::unvisited(val[v])) joins(v);
+    }
+  } else {
+    const vid_t first_block = pull_blocks_begin(t.lo);
+    for (vid_t b0 = lo; b0 < hi; b0 += kPullBlock) {
+      const vid_t b1 = std::min<vid_t>(hi, b0 + kPullBlock);
+      vid_t* list = t.pending.ids + (b0 - first_block);
+      uint32_t& count = t.pending.count[(b0 - first_block) / kPullBlock];
+      uint32_t kept = 0;  // written behind the reading, in place
+      if (!t.pending.listed) {
+        for (vid_t v = std::max(b0, t.lo); v < b1; ++v) {
+          if (v + kAhead < n) prefetch_row(v + kAhead);
+          if (P::unvisited(val[v]) && off[v - base] != off[v - base + 1] && !joins(v)) list[kept++] = v;
+        }
+      } else {
+        for (uint32_t i = 0; i < count; ++i) {
+          if (i + kAhead < count) prefetch_row(list[i + kAhead]);
+          const vid_t v = list[i];
+          if (P::unvisited(val[v]) && !joins(v)) list[kept++] = v;
+        }
+      }
+      count = kept;
+    }
   }
   sums.awake += awake;
   sums.edges += edges;

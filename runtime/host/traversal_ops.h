@@ -65,9 +65,16 @@ class TraversalOps {
         next_(can_pull ? g.n : 0),
         push_board_(push_board),
         pull_board_(pull_board),
-        remote_(make_remote_push(c, g, prog, exposed, cache_bytes)) {}
+        remote_(make_remote_push(c, g, prog, exposed, cache_bytes)) {
+    if (can_pull) {
+      const vid_t first = cpu::pull_blocks_begin(c.lo);
+      pending_ids_.resize(c.hi - first);
+      pending_count_.resize((c.hi - first + cpu::kPullBlock - 1) / cpu::kPullBlock);
+    }
+  }
 
   void start(const std::vector<vid_t>& s) {
+    listed_ = false;
     if (c_.solo()) {  // no merge ever adds to the queue, so it needs no marks
       std::copy(s.begin(), s.end(), active_.ids.mutable_data());
       active_.count = s.size();
@@ -137,8 +144,10 @@ class TraversalOps {
       c_.begin(kCompute);
       make_front_current();
       next_.clear();
-      pull_board_.open(c_.d, {c_.values.data(), &front_, &next_, level, c_.lo, &g_.in}, cpu::pull_blocks_begin(c_.lo),
-                       c_.hi, cpu::kPullBlock);
+      const cpu::PullPending pending{pending_ids_.data(), pending_count_.data(), listed_};
+      pull_board_.open(c_.d, {c_.values.data(), &front_, &next_, level, c_.lo, &g_.in, pending},
+                       cpu::pull_blocks_begin(c_.lo), c_.hi, cpu::kPullBlock);
+      listed_ = true;  // once every block is done (the board's wait), as the next step needs
       cpu::PullSums sums;
       pull_board_.run_team(c_.d, sums, [&](const cpu::PullTask<V>& t, vid_t lo, vid_t hi, cpu::PullSums& s) {
         cpu::pull_range(prog_, t, lo, hi, s);
@@ -214,6 +223,11 @@ class TraversalOps {
   std::unique_ptr<RemotePush<P>> remote_;  // null: no help across ranks
   DeviceStatus mine_;
   bool front_current_ = true;  // front_ holds the frontier (else make_front_current builds it)
+  // What later pull steps still try (cpu::PullPending); listed_ once a
+  // pull step of this run has listed them.
+  std::vector<vid_t> pending_ids_;
+  std::vector<uint32_t> pending_count_;
+  bool listed_ = false;
 };
 
 }  // namespace chatty::host
