@@ -70,17 +70,18 @@ auto with_work(F& f) {
 }
 }  // namespace detail
 
-// f(device, i) (or f(i)) for every i of [lo, hi), or of each device's range.
+// f(device, i) (or f(i)) for every i of [lo, hi), or of each device's
+// range, `grain` items a grab (0: by the kind of f).
 template <typename F>
-void compute(TeamThread& t, size_t lo, size_t hi, F&& f) {
+void compute(TeamThread& t, size_t lo, size_t hi, F&& f, size_t grain = 0) {
   t.begin_step();
-  t.share(lo, hi, detail::with_work(f), detail::grain_of<F>());
+  t.share(lo, hi, detail::with_work(f), grain ? grain : detail::grain_of<F>());
   t.barrier();
 }
 template <typename F>
-void compute(TeamThread& t, const DeviceRanges& ranges, F&& f) {
+void compute(TeamThread& t, const DeviceRanges& ranges, F&& f, size_t grain = 0) {
   t.begin_step();
-  t.share(ranges, detail::with_work(f), detail::grain_of<F>());
+  t.share(ranges, detail::with_work(f), grain ? grain : detail::grain_of<F>());
   t.barrier();
 }
 
