@@ -12,8 +12,6 @@
 
 namespace chatty::cpu {
 
-// Where one pull step reads and writes: a device's values and frontier
-// bitmaps (a peer computing migrated blocks gets the owner's).
 // The vertices a device's later pull steps still try: those with in-edges
 // that its last pull step left unvisited, per block of kPullBlock in the
 // block's own part of one array, so that whichever thread computes a block
@@ -27,6 +25,8 @@ struct PullPending {
   bool listed = false;        // ids and count hold the last pull step's survivors; else every vertex is tried
 };
 
+// Where one pull step reads and writes: a device's values and frontier
+// bitmaps (a peer computing migrated blocks gets the owner's).
 template <typename V>
 struct PullTask {
   V* val = nullptr;

@@ -131,8 +131,9 @@ class OrderedOps {
     std::atomic<size_t> tail{0};
     size_t next = kNone;
     const uint64_t floor = uint64_t(bucket) * delta_;  // the bucket's lowest priority
-    // Filtered while the last filter dropped a good share (a grid's buckets
-    // hold few stale entries, and the pass would cost it 2 %).
+    // Filtered while the last step found an eighth or more of its entries
+    // stale, in the filter or among the relaxations (a grid's buckets hold
+    // few, and the pass would cost it 2 %).
     const bool filter = sb.filter_stale;
     uint64_t edges = 0, updated = 0, stale = 0;
 #pragma omp parallel firstprivate(g) reduction(+ : edges, updated, stale)
