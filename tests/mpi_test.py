@@ -636,12 +636,6 @@ if __name__ == "__main__":
         return any(w in name for w in ("ends_the_job", "stalled", "stopped", "dies"))
     names = [n for n in unittest.TestLoader().getTestCaseNames(Ranks)
              if not ("--faults" in sys.argv and not is_fault(n)) and not ("--no-faults" in sys.argv and is_fault(n))]
-    # --part=K/N: every N-th of those from the K-th, so that ctest runs the
-    # answers' tests in parts side by side (they mostly wait on launches).
-    part = next((a[len("--part="):] for a in sys.argv if a.startswith("--part=")), None)
-    if part:
-        k, n = (int(x) for x in part.split("/"))
-        names = names[k - 1::n]
     try:
         result = unittest.TextTestRunner(verbosity=2).run(unittest.TestSuite(Ranks(n) for n in names))
     finally:
