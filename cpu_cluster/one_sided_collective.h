@@ -22,8 +22,7 @@ namespace chatty {
 
 // What a fabric supplies: one-sided access to each rank's exposed words.
 template <typename W>
-concept CollectiveWire = requires(W& w, const W& cw, int rank, size_t word, const void* from, size_t bytes,
-                                  uint64_t n) {
+concept CollectiveWire = requires(W& w, int rank, size_t word, const void* from, size_t bytes, uint64_t n) {
   // `bytes` from `from` into `rank`'s words from `word` on; landed once
   // complete() returns.
   w.put(rank, word, from, bytes);
@@ -68,8 +67,6 @@ class OneSidedCollective {
       std::memcpy(gathered + size_t(r) * bytes, from, bytes);
     }
   }
-
-  uint64_t collectives() const { return collectives_; }
 
  private:
   size_t arrival_word(int rank) const { return first_ + size_t(rank); }

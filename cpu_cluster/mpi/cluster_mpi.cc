@@ -159,9 +159,8 @@ class ClusterFabric : public Fabric {
  private:
   uint64_t supersteps_ = 0;  // status agreements so far, for the watchdog
   std::pair<int, MPI_Aint> where(int owner, int w) const {
-    return {place_.rank_of(owner), byte_of(size_t(owner % place_.local) * kWordsPerDevice + size_t(w))};
+    return {place_.rank_of(owner), WindowWire::byte_of(size_t(owner % place_.local) * kWordsPerDevice + size_t(w))};
   }
-  static MPI_Aint byte_of(size_t word) { return MPI_Aint(word * sizeof(uint64_t)); }
   // Accumulate-class operations are atomic against each other, which plain
   // loads and stores of the window memory are not: every access goes here.
   void rmw(int owner, int w, const uint64_t* operand, uint64_t* result, MPI_Op op) {
