@@ -7,37 +7,34 @@
 #include "comm/transport_table.h"
 #include "cpu_cluster/mpi/mpi_util.h"
 #include "cpu_cluster/mpi/transports.h"
+#include "cpu_cluster/put_slots.h"
 
 namespace chatty::mpi {
 namespace {
 
-// Each rank's window holds, for each parity, local receiver and sender,
-// a count word and a slot of records. A sender puts its records into the
-// receiver's slot, flushes, then writes the count word with an
-// accumulate, stamped with the pair's exchange number; the receiver polls
-// its own count words until each bears this exchange's number, then views
-// its slots in place. No rank meets another (receivers are passive): a
-// sender writes a parity's slot again two exchanges later, after the
-// status agreement that the receiver joins only once it has read it.
+// Each rank's window holds the slots of cpu_cluster/put_slots.h. A sender
+// puts its records into the receiver's slot, flushes, then writes the
+// count word with an accumulate; the receiver polls its own count words
+// until each bears this exchange's number, then views its slots in place. No rank meets another (receivers are
+// passive): a sender writes a parity's slot again two exchanges later, after the status agreement that the receiver
+// joins only once it has read it.
 class PutTransport : public Transport {
  public:
   PutTransport(const ClusterPlace& place, size_t slot_records, size_t item_bytes)
       : place_(place),
-        slot_records_(std::max<size_t>(slot_records, 1)),
-        slot_bytes_(slot_records_ * item_bytes),
-        slots_(size_t(2 * place.local * place.devices())),
+        at_(place, slot_records, item_bytes),
         overflow_(size_t(place.local), 0),
         counts_(size_t(place.local) * size_t(place.devices()), 0),
         read_(size_t(place.local) * size_t(place.devices()), 0) {
-    allocate_window(put_window_bytes(place, slot_records_, item_bytes), 1, &base_, &win_);
+    allocate_window(at_.region_bytes(), 1, &base_, &win_);
     prepare_window(win_, comm_name(Comm::kMpiPut));
     // The count words must start at zero. The slots are touched here too,
     // up to kTouchedBytes: a first write into a page of a shared window
     // faults (about 3.5 us a page under osc sm), and would in the timed
     // superstep (BFS on kron:20, 2 ranks: 1.6 of a 16 ms run), not here in
     // the setup.
-    const size_t window = put_window_bytes(place, slot_records_, item_bytes);
-    std::memset(base_, 0, window <= kTouchedBytes ? window : slots_ * sizeof(uint64_t));
+    const size_t window = at_.region_bytes();
+    std::memset(base_, 0, window <= kTouchedBytes ? window : at_.slots * sizeof(uint64_t));
     check_mpi(MPI_Win_lock_all(MPI_MODE_NOCHECK, win_), "MPI_Win_lock_all");
   }
   ~PutTransport() override {
@@ -56,8 +53,8 @@ class PutTransport : public Transport {
     for (int to = 0; to < D; ++to) {  // the records first: they land before any count word
       if (to == d) continue;
       const Slot& s = mb.outgoing(d, parity, to);
-      if (s.count > slot_records_) overflow = 1;
-      const size_t slot = index(parity, to % place_.local, d);
+      if (s.count > at_.records) overflow = 1;
+      const size_t slot = at_.index(parity, to % place_.local, d);
       const size_t bytes = overflow ? 0 : s.count * mb.item_bytes();
       const int rank = place_.rank_of(to);
       if (rank == place_.rank) {
@@ -72,14 +69,14 @@ class PutTransport : public Transport {
       if (to == d) continue;
       const uint64_t count = overflow ? 0 : mb.outgoing(d, parity, to).count;
       uint64_t& word = counts_[size_t(me) * size_t(D) + size_t(to)];
-      word = ((word >> kCountBits) + 1) << kCountBits | count;
-      const size_t slot = index(parity, to % place_.local, d);
+      word = PutSlots::next_word(word, count);
+      const size_t slot = at_.index(parity, to % place_.local, d);
       const int rank = place_.rank_of(to);
       if (rank == place_.rank) {
         std::atomic_ref<uint64_t>(count_at(slot)).store(word, std::memory_order_release);
         continue;
       }
-      check_mpi(MPI_Accumulate(&word, 1, MPI_UINT64_T, rank, MPI_Aint(slot * sizeof(uint64_t)), 1, MPI_UINT64_T,
+      check_mpi(MPI_Accumulate(&word, 1, MPI_UINT64_T, rank, MPI_Aint(at_.count_offset(slot)), 1, MPI_UINT64_T,
                                MPI_REPLACE, win_),
                 "MPI_Accumulate");
       count_op(MpiOp::kAtomic, rank);
@@ -88,37 +85,33 @@ class PutTransport : public Transport {
     count_op(MpiOp::kFlush, place_.rank, 2);
     for (int from = 0; from < D; ++from) {
       if (from == d) continue;
-      const size_t slot = index(parity, me, from);
+      const size_t slot = at_.index(parity, me, from);
       uint64_t& last = read_[size_t(me) * size_t(D) + size_t(from)];
-      const uint64_t want = (last >> kCountBits) + 1;
       uint64_t word;
-      while ((word = std::atomic_ref<uint64_t>(count_at(slot)).load(std::memory_order_acquire)) >> kCountBits != want) {
+      while (
+          !PutSlots::follows(word = std::atomic_ref<uint64_t>(count_at(slot)).load(std::memory_order_acquire), last)) {
         MPI_Win_sync(win_);
         poke_progress();
       }
       last = word;
       Slot& r = mb.recv(parity, d, from);
       r.storage = r.data = data_at(slot);
-      r.capacity = slot_bytes_;
-      r.count = word & ((uint64_t(1) << kCountBits) - 1);
+      r.capacity = at_.bytes;
+      r.count = PutSlots::count_of(word);
     }
-    CHATTY_CHECK(!overflow, "a device sent more records than a cluster slot holds (" + std::to_string(slot_records_) +
+    CHATTY_CHECK(!overflow, "a device sent more records than a cluster slot holds (" + std::to_string(at_.records) +
                                 "; internal error)");
   }
 
  private:
-  size_t index(int parity, int receiver_local, int sender) const {
-    return (size_t(parity) * size_t(place_.local) + size_t(receiver_local)) * size_t(place_.devices()) + size_t(sender);
-  }
-  MPI_Aint data_disp(size_t slot) const { return MPI_Aint(slots_ * sizeof(uint64_t) + slot * slot_bytes_); }
+  MPI_Aint data_disp(size_t slot) const { return MPI_Aint(at_.data_offset(slot)); }
   std::byte* data_at(size_t slot) { return static_cast<std::byte*>(base_) + data_disp(slot); }
   uint64_t& count_at(size_t slot) { return static_cast<uint64_t*>(base_)[slot]; }
 
-  static constexpr int kCountBits = 40;  // a count word: the pair's exchange number, then the count
   static constexpr size_t kTouchedBytes = size_t(256) << 20;  // a window up to this is touched whole at setup
 
   const ClusterPlace place_;
-  const size_t slot_records_, slot_bytes_, slots_;
+  const PutSlots at_;
   std::vector<char> overflow_;
   std::vector<uint64_t> counts_;  // [local sender][receiver]: the count word written last
   std::vector<uint64_t> read_;    // [local receiver][sender]: the count word read last
@@ -137,8 +130,7 @@ std::unique_ptr<Transport> make_put_transport(const ClusterPlace& place, size_t 
 namespace chatty {
 
 size_t put_window_bytes(const ClusterPlace& place, size_t slot_records, size_t item_bytes) {
-  const size_t slots = size_t(2 * place.local * place.devices());  // by parity, local receiver and sender
-  return slots * (sizeof(uint64_t) + std::max<size_t>(slot_records, 1) * item_bytes);
+  return PutSlots(place, slot_records, item_bytes).region_bytes();
 }
 
 }  // namespace chatty

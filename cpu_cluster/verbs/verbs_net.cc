@@ -21,6 +21,7 @@
 #include "cpu_cluster/mpi/mpi_util.h"
 #include "cpu_cluster/mpi/rank_watchdog.h"
 #include "cpu_cluster/one_sided_collective.h"
+#include "cpu_cluster/put_slots.h"
 
 namespace chatty::verbs {
 namespace {
@@ -269,25 +270,21 @@ class VerbsFabric : public Fabric {
   int reserved_ = 0;
 };
 
-// Records by RDMA WRITE, in the layout and protocol of the MPI put
-// transport: a sender writes its records into the receiver's slot from a
-// registered staging buffer, then the slot's count word, stamped with the
-// pair's exchange number, by compare-and-swap from the word it wrote there
-// last; the receiver reads its own count words by fetch-and-add of zero
-// until each bears this exchange's number (the NIC's atomics never tear),
-// then views its slots in place. No rank meets another: a sender writes a
-// parity's slot again two exchanges later, after the status agreement that
-// the receiver joins only once it has read it.
+// Records by RDMA WRITE into the slots of cpu_cluster/put_slots.h, as the
+// MPI put transport writes them: a sender writes its records into the
+// receiver's slot from a registered staging buffer, then the slot's count
+// word by compare-and-swap from the word it wrote there last; the receiver reads its own count words by fetch-and-add
+// of zero until each bears this exchange's number (the NIC's atomics never tear), then views its slots in place. No
+// rank meets another: a sender writes a parity's slot again two exchanges later, after the status agreement that the
+// receiver joins only once it has read it.
 class VerbsTransport : public Transport {
  public:
   VerbsTransport(const ClusterPlace& place, size_t slot_records, size_t item_bytes)
       : place_(place),
         nic_(place.ranks),
-        slot_records_(std::max<size_t>(slot_records, 1)),
-        slot_bytes_(slot_records_ * item_bytes),
-        slots_(size_t(2 * place.local * place.devices())),
-        stage_stride_((slot_bytes_ + 7) / 8 * 8 + sizeof(uint64_t)),
-        region_(slots_ * (sizeof(uint64_t) + slot_bytes_)),
+        at_(place, slot_records, item_bytes),
+        stage_stride_((at_.bytes + 7) / 8 * 8 + sizeof(uint64_t)),
+        region_(at_.region_bytes()),
         stage_(size_t(place.local) * stage_stride_),
         overflow_(size_t(place.local), 0),
         sent_(size_t(place.local) * size_t(place.devices()), 0),
@@ -312,48 +309,40 @@ class VerbsTransport : public Transport {
       if (to == d) continue;
       const Slot& s = mb.outgoing(d, parity, to);
       uint64_t count = s.count;
-      if (count > slot_records_) overflow = 1, count = 0;
-      const size_t slot = index(parity, to % place_.local, d);
+      if (count > at_.records) overflow = 1, count = 0;
+      const size_t slot = at_.index(parity, to % place_.local, d);
       const int rank = place_.rank_of(to);
       const size_t bytes = count * mb.item_bytes();
       if (bytes) {
         std::memcpy(stage, s.data, bytes);
-        write(rank, stage, bytes, data_offset(slot));
+        write(rank, stage, bytes, at_.data_offset(slot));
       }
       uint64_t& pair = sent_[size_t(me) * size_t(D) + size_t(to)];
-      pair = ((pair >> kCountBits) + 1) << kCountBits | count;
+      pair = PutSlots::next_word(pair, count);
       uint64_t& before = in_slot_[(size_t(parity) * size_t(place_.local) + size_t(me)) * size_t(D) + size_t(to)];
-      const uint64_t seen = atomic(rank, slot * sizeof(uint64_t), IBV_WR_ATOMIC_CMP_AND_SWP, before, pair, scratch);
+      const uint64_t seen = atomic(rank, at_.count_offset(slot), IBV_WR_ATOMIC_CMP_AND_SWP, before, pair, scratch);
       CHATTY_CHECK(seen == before, "a cluster slot's count word was not as its sender left it (internal error)");
       before = pair;
     }
     for (int from = 0; from < D; ++from) {
       if (from == d) continue;
-      const size_t slot = index(parity, me, from);
+      const size_t slot = at_.index(parity, me, from);
       uint64_t& last = read_[size_t(me) * size_t(D) + size_t(from)];
-      const uint64_t want = (last >> kCountBits) + 1;
       uint64_t word;
-      while ((word = atomic(place_.rank, slot * sizeof(uint64_t), IBV_WR_ATOMIC_FETCH_AND_ADD, 0, 0, scratch)) >>
-                 kCountBits !=
-             want) {
+      while (!PutSlots::follows(
+          word = atomic(place_.rank, at_.count_offset(slot), IBV_WR_ATOMIC_FETCH_AND_ADD, 0, 0, scratch), last)) {
       }
       std::atomic_thread_fence(std::memory_order_acquire);
       last = word;
       Slot& r = mb.recv(parity, d, from);
-      r.storage = r.data = region_.data() + data_offset(slot);
-      r.capacity = slot_bytes_;
-      r.count = word & ((uint64_t(1) << kCountBits) - 1);
+      r.storage = r.data = region_.data() + at_.data_offset(slot);
+      r.capacity = at_.bytes;
+      r.count = PutSlots::count_of(word);
     }
     CHATTY_CHECK(!overflow, "a device sent more records than a cluster slot holds (internal error)");
   }
 
  private:
-  static constexpr int kCountBits = 40;  // a count word: the pair's exchange number, then the count
-
-  size_t index(int parity, int receiver_local, int sender) const {
-    return (size_t(parity) * size_t(place_.local) + size_t(receiver_local)) * size_t(place_.devices()) + size_t(sender);
-  }
-  size_t data_offset(size_t slot) const { return slots_ * sizeof(uint64_t) + slot * slot_bytes_; }
   void write(int rank, const std::byte* from, size_t bytes, size_t offset) {
     ibv_sge sge{reinterpret_cast<uint64_t>(from), uint32_t(bytes), stage_key_};
     ibv_send_wr wr{};
@@ -377,7 +366,8 @@ class VerbsTransport : public Transport {
 
   const ClusterPlace place_;
   Nic nic_;
-  const size_t slot_records_, slot_bytes_, slots_, stage_stride_;
+  const PutSlots at_;
+  const size_t stage_stride_;
   std::vector<std::byte> region_, stage_;
   std::vector<Region> regions_;
   uint32_t region_key_ = 0, stage_key_ = 0;
