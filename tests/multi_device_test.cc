@@ -177,6 +177,30 @@ TEST(MultiDeviceTeams, DevicesOfSeveralThreadsMatchOneDevice) {
   EXPECT_TRUE(v.ok) << v.message;
 }
 
+// SSSP reads the weights a byte each where every one fits
+// (Graph::narrow_weights) and the full ones otherwise: Dijkstra's distances
+// either way, on one device and on three. A narrow copy made of weights
+// that do not fit would cut 256 to 0 and fail this.
+TEST(SsspWeights, NarrowWhereEveryWeightFitsAByteAndWideOtherwise) {
+  Graph g = load_graph("kron:12", LoadOptions{});
+  const vid_t s = default_source(g);
+  for (const weight_t widest : {255u, 256u, 100000u}) {
+    Buffer<weight_t> w(g.num_edges());
+    for (eid_t e = 0; e < g.num_edges(); ++e) w.mutable_data()[e] = weight_t(1 + (e * 7919) % widest);
+    g.set_weights(std::move(w));
+    prepare_graph(App::kSssp, g, true, 1);
+    const uint8_t* narrow = g.narrow_weights();
+    ASSERT_EQ(narrow != nullptr, widest <= 255) << widest;
+    for (eid_t e = 0; narrow && e < g.num_edges(); ++e) ASSERT_EQ(narrow[e], g.out().weights[e]) << e;
+    const std::vector<uint32_t> want = reference::sssp(g, s);
+    EXPECT_EQ(run_app(App::kSssp, g, s, EngineOptions{}).ints, want) << widest;
+    EngineOptions opt;
+    opt.devices = 3;
+    const Partition part = partition_graph(g, 3);
+    EXPECT_EQ(run_app(App::kSssp, g, s, opt, &part).ints, want) << widest;
+  }
+}
+
 // Work migration: a device with one block of a grid's vertices empties its
 // worklist at once and computes blocks of its peer's, writing into the
 // peer's buffers. A grid has no dangling vertices, so every rank is summed
@@ -559,12 +583,17 @@ TEST(Partition, ChunksHoldTheRowsOfTheirVertices) {
               if (chunk->weights) {
                 ASSERT_EQ(chunk->weights[chunk->begin(v) + e], csr->weights[csr->offsets[v] + e]);
               }
+              if (chunk->narrow_weights) {
+                ASSERT_EQ(chunk->narrow_weights[chunk->begin(v) + e], csr->weights[csr->offsets[v] + e]);
+              }
             }
           }
         for (vid_t v = 0; v < g->num_vertices(); ++v) ASSERT_EQ(c.out_degree[v], g->out_degree(v));
         out_edges += c.out.num_edges();
         const uint64_t rows = uint64_t(c.out.hi - c.out.lo + 1) * sizeof(eid_t);
-        const uint64_t one = rows + c.out.num_edges() * (sizeof(vid_t) + (g->weighted() ? sizeof(weight_t) : 0));
+        EXPECT_EQ(c.out.narrow_weights != nullptr, g->weighted());  // weights 1..255
+        const uint64_t one =
+            rows + c.out.num_edges() * (sizeof(vid_t) + (g->weighted() ? sizeof(weight_t) + sizeof(uint8_t) : 0));
         EXPECT_EQ(chunks.bytes(d),
                   g->directed() ? one + rows + c.in.num_edges() * (sizeof(vid_t) + sizeof(weight_t)) : one);
       }

@@ -37,15 +37,15 @@ inline void prefetch_ahead(const vid_t* ids, size_t i, size_t end, const V* val,
 
 namespace detail {
 
-// Relaxes u's row of out-edges tgt[lo, hi) (weights wgt, or null), u's
+// Relaxes u's row of out-edges tgt[lo, hi) (weights wgt, wide or a byte each, or null), u's
 // value being vu. kShared: other threads update the same values and claim
 // bits, so reduces are CAS loops and claims atomic; a team of one (a device
 // that owns one core) reduces with plain loads and stores - relaxed atomic
 // ones, which compile to plain moves, because a peer helping with this
 // device's frontier reads them.
-template <bool kShared, typename P, typename Push>
+template <bool kShared, typename P, typename W, typename Push>
 inline void relax_row(const Degrees& degree, const P& prog, typename P::Value vu, vid_t u, const vid_t* tgt,
-                      const weight_t* wgt, eid_t lo, eid_t hi, typename P::Value* val, Bitmap& claimed, uint64_t& scout,
+                      const W* wgt, eid_t lo, eid_t hi, typename P::Value* val, Bitmap& claimed, uint64_t& scout,
                       uint64_t& edges, Push&& push) {
   using V = typename P::Value;
   edges += hi - lo;
@@ -94,15 +94,19 @@ inline void push_block(const CsrChunk& g, const Degrees& degree, const P& prog, 
   const vid_t base = g.lo;
   const eid_t* off = g.offsets;
   const vid_t* tgt = g.targets;
-  const weight_t* wgt = g.weights;
-  for (size_t i = first; i < last; ++i) {
-    const vid_t u = ids[i];
-    if constexpr (P::kOrdered) prefetch_ahead(ids, i, last, src, off, base);
-    // src is val itself, or on a block migrated from a peer device the peer's array.
-    const V vu = std::atomic_ref<V>(const_cast<V&>(src[u])).load(std::memory_order_relaxed);
-    detail::relax_row<kShared>(degree, prog, vu, u, tgt, wgt, off[u - base], off[u - base + 1], val, claimed, scout,
-                               edges, push);
-  }
+  auto rows = [&](const auto* wgt) {
+    for (size_t i = first; i < last; ++i) {
+      const vid_t u = ids[i];
+      if constexpr (P::kOrdered) prefetch_ahead(ids, i, last, src, off, base);
+      // src is val itself, or on a block migrated from a peer device the peer's array.
+      const V vu = std::atomic_ref<V>(const_cast<V&>(src[u])).load(std::memory_order_relaxed);
+      detail::relax_row<kShared>(degree, prog, vu, u, tgt, wgt, off[u - base], off[u - base + 1], val, claimed, scout,
+                                 edges, push);
+    }
+  };
+  if constexpr (P::kNeedsWeights)
+    if (g.narrow_weights) return rows(g.narrow_weights);
+  rows(g.weights);
 }
 
 // Clears the claims of a push step's output.

@@ -14,9 +14,10 @@ namespace chatty {
 // chunk's edges (begin(lo) = 0). Either way no kernel subtracts a base.
 struct CsrChunk {
   vid_t lo = 0, hi = 0;
-  const eid_t* offsets = nullptr;     // hi - lo + 1 entries
-  const vid_t* targets = nullptr;     // indexed by offsets; global ids, sorted per vertex
-  const weight_t* weights = nullptr;  // indexed by offsets, or null when unweighted
+  const eid_t* offsets = nullptr;           // hi - lo + 1 entries
+  const vid_t* targets = nullptr;           // indexed by offsets; global ids, sorted per vertex
+  const weight_t* weights = nullptr;        // indexed by offsets, or null when unweighted
+  const uint8_t* narrow_weights = nullptr;  // the same a byte each, where every one fits (Graph::narrow_weights)
 
   eid_t begin(vid_t v) const { return offsets[v - lo]; }
   eid_t end(vid_t v) const { return offsets[v - lo + 1]; }

@@ -2,6 +2,7 @@
 
 #include <omp.h>
 
+#include <algorithm>
 #include <atomic>
 
 #include "runtime/base/parallel.h"
@@ -36,11 +37,32 @@ std::shared_ptr<Csr> reweighted(std::shared_ptr<Csr> shared, Buffer<weight_t> w)
 void Graph::set_weights(Buffer<weight_t> w) {
   out_ = reweighted(out_, std::move(w));
   in_.reset();
+  narrow_.reset();
 }
 
 void Graph::drop_weights() {
   out_ = reweighted(out_, Buffer<weight_t>());
   in_.reset();
+  narrow_.reset();
+}
+
+const uint8_t* Graph::narrow_weights() const {
+  if (!weighted()) return nullptr;
+  if (!narrow_) {
+    const Csr& c = *out_;
+    const eid_t first = c.offsets[rows_lo()], last = c.offsets[rows_hi()];
+    auto narrow = std::make_shared<Buffer<uint8_t>>(c.num_edges());  // a rank's other rows' stay untouched
+    uint8_t* to = narrow->mutable_data();
+    const weight_t* w = c.weights.data();
+    weight_t widest = 0;
+#pragma omp parallel for schedule(static) reduction(max : widest)
+    for (eid_t e = first; e < last; ++e) {
+      widest = std::max(widest, w[e]);
+      to[e] = uint8_t(w[e]);
+    }
+    narrow_ = widest <= 0xff ? std::move(narrow) : std::make_shared<const Buffer<uint8_t>>();
+  }
+  return narrow_->empty() ? nullptr : narrow_->data();
 }
 
 Csr transpose(const Csr& csr) {

@@ -59,9 +59,17 @@ class Graph {
   void set_weights(Buffer<weight_t> w);
   void drop_weights();
 
+  // The out-edges' weights a byte each, indexed as weights, where every
+  // weight of the held rows fits in one (GAP's and our default weights
+  // 1..255 do); else null. A quarter of the bytes an SSSP relaxation reads
+  // per edge beside the target. Built on first call (prepare_graph makes
+  // that call outside any timing), kept until the weights change.
+  const uint8_t* narrow_weights() const;
+
  private:
   std::shared_ptr<Csr> out_;
   mutable std::shared_ptr<Csr> in_;
+  mutable std::shared_ptr<const Buffer<uint8_t>> narrow_;  // empty: some weight needs more than a byte
   bool directed_ = true;
   bool rows_held_ = false;
   vid_t rows_lo_ = 0, rows_hi_ = 0;

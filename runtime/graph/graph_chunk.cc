@@ -23,10 +23,12 @@ CsrChunk ChunkedGraph::copy_of(const CsrChunk& c) {
   for (size_t i = 0; i < m.offsets.size(); ++i) m.offsets[i] = c.offsets[i] - first;
   m.targets.assign(c.targets + first, c.targets + last);
   if (c.weights) m.weights.assign(c.weights + first, c.weights + last);
+  if (c.narrow_weights) m.narrow_weights.assign(c.narrow_weights + first, c.narrow_weights + last);
   CsrChunk k = c;
   k.offsets = m.offsets.data();
   k.targets = m.targets.data();
   k.weights = c.weights ? m.weights.data() : nullptr;
+  k.narrow_weights = c.narrow_weights ? m.narrow_weights.data() : nullptr;
   return k;
 }
 
@@ -39,6 +41,7 @@ ChunkedGraph::ChunkedGraph(const Graph& g, const Partition& part, bool in_edges,
     c.directed = g.directed();
     c.out_degree = Degrees{out.offsets.data()};
     c.out = chunk_view(out, part.begin(d), part.end(d));
+    c.out.narrow_weights = g.narrow_weights();
     if (copy) c.out = copy_of(c.out);
     if (in_edges) {
       // An undirected graph's in-edges are its out-edges: held once.
@@ -56,6 +59,7 @@ uint64_t ChunkedGraph::bytes(int d) const {
     if (c == &chunks_[size_t(d)].in && c->targets == chunks_[size_t(d)].out.targets) continue;  // undirected
     b += uint64_t(c->hi - c->lo + 1) * sizeof(eid_t) + c->num_edges() * sizeof(vid_t);
     if (c->weights) b += c->num_edges() * sizeof(weight_t);
+    if (c->narrow_weights) b += c->num_edges();
   }
   return b;
 }

@@ -37,6 +37,7 @@ class ChunkedGraph {
     std::vector<eid_t> offsets;
     std::vector<vid_t> targets;
     std::vector<weight_t> weights;
+    std::vector<uint8_t> narrow_weights;
   };
   CsrChunk copy_of(const CsrChunk& c);
 

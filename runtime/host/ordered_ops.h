@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <bit>
 #include <memory>
 #include <vector>
 
@@ -19,6 +20,15 @@
 
 namespace chatty::host {
 
+// A priority's bucket. Power-of-two widths (kron's 1, a grid's 64) shift:
+// a division costs tens of cycles, and every improvement takes one.
+struct BucketWidth {
+  explicit BucketWidth(uint64_t d) : delta(d), shift(std::has_single_bit(d) ? std::countr_zero(d) : -1) {}
+  size_t bucket(uint64_t priority) const { return size_t(shift >= 0 ? priority >> shift : priority / delta); }
+  uint64_t delta;
+  int shift;  // log2(delta), or -1
+};
+
 template <typename P>
 class OrderedOps {
  public:
@@ -30,7 +40,7 @@ class OrderedOps {
       : c_(c),
         g_(g),
         prog_(prog),
-        delta_(delta),
+        width_(delta),
         frontier_(g.n),
         changed_(g.n),
         claimed_(g.n),
@@ -40,7 +50,7 @@ class OrderedOps {
   void start(const std::vector<vid_t>& s) {
     if (c_.solo()) {
       solo_ = std::make_unique<SoloBins>(size_t(omp_get_max_threads()));
-      for (vid_t v : s) solo_->put(0, size_t(prog_.priority(c_.values[v]) / delta_), v);
+      for (vid_t v : s) solo_->put(0, width_.bucket(prog_.priority(c_.values[v])), v);
       return;
     }
     for (vid_t v : s)
@@ -116,6 +126,14 @@ class OrderedOps {
   };
 
   void solo_relax(size_t bucket) {
+    if constexpr (P::kNeedsWeights)
+      if (g_.out.narrow_weights) return solo_relax(bucket, g_.out.narrow_weights);
+    solo_relax(bucket, g_.out.weights);
+  }
+
+  // wgt: the weights, wide or a byte each.
+  template <typename W>
+  void solo_relax(size_t bucket, const W* wgt) {
     constexpr size_t kLocalFuse = 1000;  // keep going alone below this size
     constexpr size_t kStaleAhead = 16;   // entries ahead whose values the stale filter fetches
     constexpr size_t kNone = ~size_t(0);
@@ -130,7 +148,7 @@ class OrderedOps {
     if (sb.frontier.size() < total) sb.frontier.resize(total);
     std::atomic<size_t> tail{0};
     size_t next = kNone;
-    const uint64_t floor = uint64_t(bucket) * delta_;  // the bucket's lowest priority
+    const uint64_t floor = uint64_t(bucket) * width_.delta;  // the bucket's lowest priority
     // Filtered while the last step found an eighth or more of its entries
     // stale, in the filter or among the relaxations (a grid's buckets hold
     // few, and the pass would cost it 2 %).
@@ -161,7 +179,9 @@ class OrderedOps {
         std::copy(entries.begin(), entries.begin() + long(kept), sb.frontier.begin() + long(at));
         entries.clear();
       }
-      auto relax = [&](vid_t u) {
+      auto relax = [&, val, g, wgt, width = width_](vid_t u) {
+        // Pointers by value: a capture by reference is reloaded after every
+        // atomic and every bin append, once per edge.
         const V vu = std::atomic_ref<V>(val[u]).load(std::memory_order_relaxed);
         if (prog_.priority(vu) < floor) {  // stale: settled in an earlier bucket
           ++stale;
@@ -169,16 +189,22 @@ class OrderedOps {
         }
         const eid_t lo = g.begin(u), hi = g.end(u);
         edges += hi - lo;
-        for (eid_t e = lo; e < hi; ++e) {
+        auto edge = [&](eid_t e) {
           const vid_t v = g.targets[e];
-          // Values are random accesses: start the miss a few edges early.
-          if (e + cpu::kPrefetch < hi) __builtin_prefetch(&val[g.targets[e + cpu::kPrefetch]], 1, 3);
-          const V offer = prog_.scatter(vu, u, v, g.weights ? g.weights[e] : 1);
+          const V offer = prog_.scatter(vu, u, v, P::kNeedsWeights ? wgt[e] : 1);
           if (atomic_combine(&val[v], offer, [](V a, V b) { return P::reduce(a, b); })) {
-            sb.put(t, size_t(prog_.priority(offer) / delta_), v);
+            sb.put(t, width.bucket(prog_.priority(offer)), v);
             ++updated;
           }
+        };
+        // Values are random accesses: start the miss a few edges early.
+        const eid_t prefetched = hi - lo > cpu::kPrefetch ? hi - cpu::kPrefetch : lo;
+        eid_t e = lo;
+        for (; e < prefetched; ++e) {
+          __builtin_prefetch(&val[g.targets[e + cpu::kPrefetch]], 1, 3);
+          edge(e);
         }
+        for (; e < hi; ++e) edge(e);
       };
 #pragma omp barrier
       const size_t fresh = tail.load(std::memory_order_relaxed);
@@ -210,7 +236,7 @@ class OrderedOps {
     mine_.at(kBucketSlot) = next == kNone ? ~uint64_t(0) : uint64_t(next);
   }
 
-  size_t bin_of(vid_t v) const { return size_t(prog_.priority(c_.values[v]) / delta_); }
+  size_t bin_of(vid_t v) const { return width_.bucket(prog_.priority(c_.values[v])); }
   void put(vid_t v) {
     const size_t b = bin_of(v);
     if (b >= bins_.size()) bins_.resize(b + 1);
@@ -220,7 +246,7 @@ class OrderedOps {
   DeviceContext<V>& c_;
   const GraphChunk& g_;
   const P& prog_;
-  const uint64_t delta_;
+  const BucketWidth width_;
   std::vector<std::vector<vid_t>> bins_;
   Queue frontier_, changed_;
   Bitmap claimed_;
