@@ -179,10 +179,14 @@ class OrderedOps {
         std::copy(entries.begin(), entries.begin() + long(kept), sb.frontier.begin() + long(at));
         entries.clear();
       }
-      auto relax = [&, val, g, wgt, width = width_](vid_t u) {
-        // Pointers by value: a capture by reference is reloaded after every
-        // atomic and every bin append, once per edge.
-        const V vu = std::atomic_ref<V>(val[u]).load(std::memory_order_relaxed);
+      auto relax = [&](vid_t u) {
+        // What the edges read, in locals: through the captures they are
+        // reloaded after every atomic and every bin append, once per edge.
+        V* const vals = val;
+        const vid_t* const tgt = g.targets;
+        const W* const w = wgt;
+        const BucketWidth width = width_;
+        const V vu = std::atomic_ref<V>(vals[u]).load(std::memory_order_relaxed);
         if (prog_.priority(vu) < floor) {  // stale: settled in an earlier bucket
           ++stale;
           return;
@@ -190,9 +194,9 @@ class OrderedOps {
         const eid_t lo = g.begin(u), hi = g.end(u);
         edges += hi - lo;
         auto edge = [&](eid_t e) {
-          const vid_t v = g.targets[e];
-          const V offer = prog_.scatter(vu, u, v, P::kNeedsWeights ? wgt[e] : 1);
-          if (atomic_combine(&val[v], offer, [](V a, V b) { return P::reduce(a, b); })) {
+          const vid_t v = tgt[e];
+          const V offer = prog_.scatter(vu, u, v, P::kNeedsWeights ? w[e] : 1);
+          if (atomic_combine(&vals[v], offer, [](V a, V b) { return P::reduce(a, b); })) {
             sb.put(t, width.bucket(prog_.priority(offer)), v);
             ++updated;
           }
@@ -201,7 +205,7 @@ class OrderedOps {
         const eid_t prefetched = hi - lo > cpu::kPrefetch ? hi - cpu::kPrefetch : lo;
         eid_t e = lo;
         for (; e < prefetched; ++e) {
-          __builtin_prefetch(&val[g.targets[e + cpu::kPrefetch]], 1, 3);
+          __builtin_prefetch(&vals[tgt[e + cpu::kPrefetch]], 1, 3);
           edge(e);
         }
         for (; e < hi; ++e) edge(e);
