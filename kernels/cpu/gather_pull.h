@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "kernels/cpu/push_advance.h"
+#include "runtime/base/huge_pages.h"
 #include "runtime/base/parallel.h"
 
 namespace chatty::cpu {
@@ -46,7 +47,7 @@ GatherState<typename P::Value> gather_init(vid_t n, Degrees degree, const P& pro
   GatherState<V> s;
   const size_t second = second_buffer_offset(size_t(n) * sizeof(V)) / sizeof(V);
   if (!place) {
-    s.storage.resize(second + n);
+    resize_on_huge_pages(s.storage, second + n);
     place = s.storage.data();
   }
   if (!next_place) next_place = place + second;
