@@ -42,9 +42,19 @@ struct PageRankProgram {
       for (eid_t i = 0; i < k; ++i) sum += in[i];
       return apply(double(sum), dangling_mass);
     }
+    // Longer rows: blocks of kFloatRow summed in float, block sums in
+    // double. The same error bound as a short row's, per block, and a
+    // float add per edge instead of a conversion and a double add.
     double sum = 0;
-    for (eid_t i = 0; i < k; ++i) sum += double(in[i]);
-    return apply(sum, dangling_mass);
+    eid_t i = 0;
+    for (; i + kFloatRow <= k; i += kFloatRow) {
+      float even = 0, odd = 0;  // two chains of adds: one would wait on each add's latency
+      for (eid_t j = 0; j < kFloatRow; j += 2) even += in[i + j], odd += in[i + j + 1];
+      sum += double(even) + double(odd);
+    }
+    float rest = 0;
+    for (; i < k; ++i) rest += in[i];
+    return apply(sum + double(rest), dangling_mass);
   }
   CHATTY_HD bool converged(double l1) const { return l1 < tolerance; }
 };
