@@ -17,6 +17,7 @@
 #include "comm/transport_table.h"
 #include "cpu_cluster/migration/work_migration.h"
 #include "datasets/load.h"
+#include "runtime/engine/exchange_policy.h"
 #include "runtime/graph/graph_chunk.h"
 #include "runtime/graph/partition.h"
 #include "test_util.h"
@@ -175,6 +176,19 @@ TEST(MultiDeviceTeams, DevicesOfSeveralThreadsMatchOneDevice) {
   omp_set_num_threads(threads);
   const Validation v = validate_app(pr, g, s, opt);
   EXPECT_TRUE(v.ok) << v.message;
+}
+
+// auto addresses records per peer only across ranks and only where a
+// device has several peers; an explicit choice stands; union-find
+// connectivity always broadcasts.
+TEST(ExchangePolicy, AutoAddressesAcrossRanksWhereADeviceHasSeveralPeers) {
+  EXPECT_FALSE(exchange_per_peer(Exchange::kAuto, false, 2, /*across_ranks=*/true));
+  EXPECT_TRUE(exchange_per_peer(Exchange::kAuto, false, 3, true));
+  EXPECT_TRUE(exchange_per_peer(Exchange::kAuto, false, 4, true));
+  EXPECT_FALSE(exchange_per_peer(Exchange::kAuto, false, 4, false));
+  EXPECT_TRUE(exchange_per_peer(Exchange::kPeer, false, 2, true));
+  EXPECT_FALSE(exchange_per_peer(Exchange::kBroadcast, false, 4, true));
+  EXPECT_FALSE(exchange_per_peer(Exchange::kPeer, /*union_find_connectivity=*/true, 4, true));
 }
 
 // SSSP reads the weights a byte each where every one fits

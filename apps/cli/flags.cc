@@ -66,7 +66,7 @@ DEFINE_string(net, "auto",
 DEFINE_string(exchange, "auto",
               "host devices: how records reach peers: broadcast (to every device), peer (a changed vertex only "
               "to the devices holding an edge to it, a push offer to its owner and those) or auto (peer between "
-              "ranks, broadcast inside one process); GPU devices broadcast");
+              "ranks of more than two devices in all, else broadcast); GPU devices broadcast");
 
 DEFINE_string(messages, "auto",
               "host devices: what a PageRank vertex sends: sendall (its value once to each device that reads it, "
