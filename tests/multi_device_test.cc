@@ -582,7 +582,7 @@ TEST(Partition, ChunksHoldTheRowsOfTheirVertices) {
   for (const Graph* g : {&directed, &undirected}) {
     const Partition part = partition_graph(*g, 3);
     for (bool copy : {false, true}) {
-      const ChunkedGraph chunks(*g, part, true, copy);
+      const ChunkedGraph chunks(*g, part, true, copy, /*byte_weights=*/true);
       uint64_t out_edges = 0;
       for (int d = 0; d < 3; ++d) {
         const GraphChunk& c = chunks[d];
@@ -613,6 +613,8 @@ TEST(Partition, ChunksHoldTheRowsOfTheirVertices) {
       }
       EXPECT_EQ(out_edges, g->num_edges());
     }
+    // A run that reads no weights neither makes nor holds their bytes.
+    EXPECT_EQ(ChunkedGraph(*g, part, true, false)[0].out.narrow_weights, nullptr);
   }
 }
 

@@ -32,7 +32,7 @@ CsrChunk ChunkedGraph::copy_of(const CsrChunk& c) {
   return k;
 }
 
-ChunkedGraph::ChunkedGraph(const Graph& g, const Partition& part, bool in_edges, bool copy) {
+ChunkedGraph::ChunkedGraph(const Graph& g, const Partition& part, bool in_edges, bool copy, bool byte_weights) {
   const vid_t n = g.num_vertices();
   const Csr& out = g.out();
   for (int d = 0; d < part.devices(); ++d) {
@@ -41,7 +41,7 @@ ChunkedGraph::ChunkedGraph(const Graph& g, const Partition& part, bool in_edges,
     c.directed = g.directed();
     c.out_degree = Degrees{out.offsets.data()};
     c.out = chunk_view(out, part.begin(d), part.end(d));
-    c.out.narrow_weights = g.narrow_weights();
+    if (byte_weights) c.out.narrow_weights = g.narrow_weights();
     if (copy) c.out = copy_of(c.out);
     if (in_edges) {
       // An undirected graph's in-edges are its out-edges: held once.

@@ -25,9 +25,12 @@ CsrChunk chunk_view(const Csr& c, vid_t lo, vid_t hi);
 // AddressSanitizer instead of reading the graph; without, chunks are views
 // of `g` (no memory). Either way `g` must outlive the chunks (degrees are
 // read from its offsets). `in_edges`: the run reads in-edges (g.in() must exist).
+// `byte_weights`: the run reads weights, so the chunks carry
+// g.narrow_weights() too (made then if prepare_graph did not); a run that
+// reads none neither makes nor holds them.
 class ChunkedGraph {
  public:
-  ChunkedGraph(const Graph& g, const Partition& part, bool in_edges, bool copy);
+  ChunkedGraph(const Graph& g, const Partition& part, bool in_edges, bool copy, bool byte_weights = false);
   const GraphChunk& operator[](int d) const { return chunks_[size_t(d)]; }
   // Bytes of edge structure device d holds: its offsets, targets and weights.
   uint64_t bytes(int d) const;

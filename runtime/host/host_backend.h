@@ -47,6 +47,12 @@ class HostBackend {
     else
       return P::kPullable;
   }();
+  static constexpr bool kWeights = [] {
+    if constexpr (P::kKind == ProgramKind::kGather)
+      return false;
+    else
+      return P::kNeedsWeights;
+  }();
 
  public:
   static constexpr Backend kBackend = Backend::kCpu;
@@ -75,7 +81,7 @@ class HostBackend {
         mb_(D_, sizeof(Update<V>)),
         fabric_(make_fabric()),
         sync_(*fabric_, mb_, policy, stats),
-        chunks_(g, part, kInEdges, opt.chunk_copies),
+        chunks_(g, part, kInEdges, opt.chunk_copies, kWeights),
         replicas_(size_t(D_)),
         across_{opt.migrate_block, opt.migrate_threshold, cluster_watch_seconds()},
         gather_board_(*fabric_, opt.migrate, across_, opt.straggler),
