@@ -15,9 +15,10 @@ namespace {
 // Each rank's window holds the slots of cpu_cluster/put_slots.h. A sender
 // puts its records into the receiver's slot, flushes, then writes the
 // count word with an accumulate; the receiver polls its own count words
-// until each bears this exchange's number, then views its slots in place. No rank meets another (receivers are
-// passive): a sender writes a parity's slot again two exchanges later, after the status agreement that the receiver
-// joins only once it has read it.
+// until each bears this exchange's number, then views its slots in place.
+// No rank meets another (receivers are passive): a sender writes a
+// parity's slot again two exchanges later, after the status agreement that
+// the receiver joins only once it has read it.
 class PutTransport : public Transport {
  public:
   PutTransport(const ClusterPlace& place, size_t slot_records, size_t item_bytes)

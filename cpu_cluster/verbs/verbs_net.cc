@@ -273,10 +273,12 @@ class VerbsFabric : public Fabric {
 // Records by RDMA WRITE into the slots of cpu_cluster/put_slots.h, as the
 // MPI put transport writes them: a sender writes its records into the
 // receiver's slot from a registered staging buffer, then the slot's count
-// word by compare-and-swap from the word it wrote there last; the receiver reads its own count words by fetch-and-add
-// of zero until each bears this exchange's number (the NIC's atomics never tear), then views its slots in place. No
-// rank meets another: a sender writes a parity's slot again two exchanges later, after the status agreement that the
-// receiver joins only once it has read it.
+// word by compare-and-swap from the word it wrote there last; the receiver
+// reads its own count words by fetch-and-add of zero until each bears this
+// exchange's number (the NIC's atomics never tear), then views its slots
+// in place. No rank meets another: a sender writes a parity's slot again
+// two exchanges later, after the status agreement that the receiver joins
+// only once it has read it.
 class VerbsTransport : public Transport {
  public:
   VerbsTransport(const ClusterPlace& place, size_t slot_records, size_t item_bytes)
