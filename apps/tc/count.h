@@ -48,14 +48,24 @@ inline Counted count(const Graph& g, const host::DeviceRanges& ranges, const vid
   };
   auto row = [&](int, size_t row) -> uint64_t {
     const vid_t u = vid_t(row);
-    thread_local host::MarkedList marked;
-    thread_local std::vector<uint32_t> at_slot;
     const vid_t* nu = tgt + off[u];
     const vid_t* row_end = tgt + off[u + 1];
     const vid_t* lower_end = nu;
     while (lower_end != row_end && *lower_end < u) ++lower_end;
     const size_t len = size_t(lower_end - nu);
     if (len < 2) return len;
+    if (len == 2) {  // most rows of a sparse graph: one pair, one scan, no slots
+      const vid_t a = nu[0], v = nu[1];
+      const vid_t* w = tgt + off[v];
+      const vid_t* w_end = tgt + off[v + 1];
+      const vid_t* p = w;
+      while (p != w_end && *p < a) ++p;
+      const bool hit = p != w_end && *p == a;
+      if (hit) add(a, 1), add(v, 1), add(u, 1);
+      return 2 + uint64_t(p - w) + hit;
+    }
+    thread_local host::MarkedList marked;
+    thread_local std::vector<uint32_t> at_slot;
     // Slots are zero between rows (a row clears those it used), so a row
     // without triangles, most rows of a sparse graph, writes none.
     if (at_slot.size() < len) at_slot.resize(len);
