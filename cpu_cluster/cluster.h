@@ -43,9 +43,15 @@ bool cluster_built();
 // launched_as_ranks() (with MPI_THREAD_MULTIPLE: every device's driving
 // thread issues one-sided operations), finalised at exit. Null when the
 // process runs alone. Throws chatty::Error when launched as ranks by a
-// build without MPI, or when MPI lacks thread support.
-const ClusterPlace* cluster_start(int local_devices);
+// build without MPI, or when MPI lacks thread support. With Net::kMpi every
+// access to another rank's window is an MPI call; otherwise ranks that
+// all share one node reach each other's windows by loads and stores
+// (cpu_cluster/mpi/window_ops.h).
+const ClusterPlace* cluster_start(int local_devices, Net net = Net::kAuto);
 const ClusterPlace* cluster();
+// Whether the ranks reach each other's windows by loads and stores (all on
+// one node, not --net=mpi); decided by cluster_start.
+bool cluster_windows_shared();
 
 // Watches the other ranks from a thread of this one (cpu_cluster/mpi/rank_watchdog.h):
 // a rank not seen for `timeout_s` seconds (stopped, hung) is named and the

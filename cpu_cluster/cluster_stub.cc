@@ -9,7 +9,9 @@ namespace chatty {
 
 bool cluster_built() { return false; }
 
-const ClusterPlace* cluster_start(int) {
+bool cluster_windows_shared() { return false; }
+
+const ClusterPlace* cluster_start(int, Net) {
   CHATTY_CHECK(!launched_as_ranks(),
                "started as one of several MPI ranks, but this build has no MPI (install libopenmpi-dev and rebuild)");
   return nullptr;

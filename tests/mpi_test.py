@@ -174,6 +174,8 @@ class Ranks(unittest.TestCase):
         # must then agree closely, not just within PageRank's tolerance.
         # The last rank's devices straggle (a pause before each own block),
         # so the others run out of work first on any machine, however idle.
+        # Last, the claims and fetches as MPI calls (--net=mpi), as between
+        # nodes, where one node's ranks otherwise share their windows.
         for app, graph, extra in (("pr", "kron:14", []), ("pr", "grid:301x301", []),
                                   ("bfs", "kron:15", ["--direction=push"]), ("sssp", "kron:14", ["--delta=100000"])):
             ref = self.path(f"{app}.ref")
@@ -183,7 +185,8 @@ class Ranks(unittest.TestCase):
             for ranks, devices in ((2, 2),) if PORTABILITY else ((2, 2), (4, 1)):
                 for opts in (["--migrate=false"],
                              ["--migrate_block=1", "--migrate_threshold=0", "--migrate_cache_mb=0"],
-                             ["--migrate_block=4", "--migrate_threshold=0"]):
+                             ["--migrate_block=4", "--migrate_threshold=0"],
+                             ["--migrate_block=4", "--migrate_threshold=0", "--net=mpi"]):
                     got = self.path(f"{app}.got")
                     what = f"{app} on {graph}, {ranks} ranks x {devices} devices, {' '.join(opts + extra)}"
                     slow = f"--straggler={(ranks - 1) * devices}-{ranks * devices - 1}:300"
@@ -298,6 +301,15 @@ class Ranks(unittest.TestCase):
         self.check_graph("urand:11", rank_extra=["--comm=mpi_ring", "--ring_bytes=4096", "--batch_bytes=256",
                                                  "--small_bytes=0"],
                          layouts=TRANSPORT_LAYOUTS)
+
+    def test_windows_by_mpi_calls_as_between_nodes(self):
+        # Ranks of one node reach each other's windows by loads and stores;
+        # --net=mpi makes every access the MPI call it stands for, as
+        # between nodes: rings that wrap and fill, and mpi_put's slots.
+        for comm in ("mpi_ring", "mpi_put"):
+            self.check_graph("urand:11", rank_extra=["--net=mpi", f"--comm={comm}", "--ring_bytes=4096",
+                                                     "--batch_bytes=256", "--small_bytes=0"],
+                             layouts=TRANSPORT_LAYOUTS)
 
     def test_ring_lanes(self):
         # Three rings per pair, each fed by one thread of the sender's team
@@ -417,7 +429,10 @@ class Ranks(unittest.TestCase):
         p = chatty(2, "--graph=kron:10", "--json", "--quiet")
         self.assertEqual(p.returncode, 0, p.stderr)
         fabric = json.loads(p.stdout.splitlines()[-1])["fabric"]
-        self.assertTrue(fabric.startswith("MPI"), fabric)
+        self.assertTrue(fabric.startswith("MPI windows in shared memory"), fabric)  # every rank on this node
+        p = chatty(2, "--graph=kron:10", "--json", "--quiet", "--net=mpi")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertTrue(json.loads(p.stdout.splitlines()[-1])["fabric"].startswith("MPI ("), fabric)
         if "no RDMA" in fabric:  # this machine: ibv_get_device_list fails; verbs is refused, never half-run
             p = chatty(2, "--graph=kron:10", "--net=verbs")
             self.assertNotEqual(p.returncode, 0)

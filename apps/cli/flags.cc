@@ -61,8 +61,10 @@ DEFINE_string(small_bytes, "auto",
               "message instead of through the ring (0: always the ring); auto: the switch point measured "
               "between two ranks, cached per cluster; measure: measure it again");
 DEFINE_string(net, "auto",
-              "ranks under mpirun: what connects them: mpi (one-sided operations; auto) or verbs (rdma-core; "
-              "needs an RDMA device, and has not yet run on one)");
+              "ranks under mpirun: what connects them: auto (ranks that all share one node reach each other's "
+              "windows by loads and stores in shared memory, else MPI's one-sided operations), mpi (MPI's "
+              "one-sided operations for every access, as between nodes) or verbs (rdma-core; needs an RDMA "
+              "device, and has not yet run on one)");
 DEFINE_string(exchange, "auto",
               "host devices: how records reach peers: broadcast (to every device), peer (a changed vertex only "
               "to the devices holding an edge to it, a push offer to its owner and those) or auto (peer between "

@@ -107,8 +107,12 @@ JobResult run_job(const RunSetup& s, const Prepared& p, const std::vector<vid_t>
         s.eopt.devices, s.eopt.devices > 1 ? "s" : "", s.threads);
   // The verbs path is not built: ranks use MPI, and say whether RDMA was there.
   const RdmaProbe rdma = cluster() ? probe_rdma() : RdmaProbe{};
-  const std::string fabric = rdma.devices.empty() ? "MPI (no RDMA: " + rdma.reason + ")"
-                                                  : "MPI (RDMA devices " + rdma.devices + " unused: no verbs path yet)";
+  const std::string rdma_said =
+      rdma.devices.empty() ? "no RDMA: " + rdma.reason : "RDMA devices " + rdma.devices + " unused: no verbs path yet";
+  const std::string fabric =
+      cluster_windows_shared()
+          ? "MPI windows in shared memory, reached by loads and stores (every rank on this node; " + rdma_said + ")"
+          : "MPI (" + rdma_said + ")";
   if (const ClusterPlace* c = cluster())
     r.say("cluster     %d ranks x %d device%s, over %s\n", c->ranks, c->local, c->local > 1 ? "s" : "", fabric.c_str());
   if (!s.switch_how.empty())

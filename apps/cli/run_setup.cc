@@ -199,7 +199,7 @@ RunSetup check_run_flags() {
     s.lopt = load_options();
   });
   as_usage([] { CHATTY_CHECK(FLAGS_rank_timeout >= 0, "--rank_timeout must be >= 0 (0: never)"); });
-  const ClusterPlace* rank = cluster_start(s.eopt.devices);
+  const ClusterPlace* rank = cluster_start(s.eopt.devices, s.eopt.net);
   if (rank) cluster_watch(FLAGS_rank_timeout);
   if (rank && rank->ranks > 1) agree_on_command();
   // Ranks agree on one backend: a rank without a GPU fails all of them

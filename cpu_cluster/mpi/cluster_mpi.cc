@@ -1,8 +1,9 @@
 // The inter-node layer over MPI-3 one-sided operations (passive target:
 // every window is locked for all ranks once, and each operation completes
-// with a flush). One box runs OpenMPI's `osc sm` component (its default
-// `osc rdma` crashes on 64-bit compare-and-swap over shared memory);
-// clusters run `osc ucx`.
+// with a flush), or, with every rank on one node, loads and stores in the
+// shared windows (cpu_cluster/mpi/window_ops.h). One box runs OpenMPI's
+// `osc sm` component (its default `osc rdma` crashes on 64-bit
+// compare-and-swap over shared memory); clusters run `osc ucx`.
 #include <mpi.h>
 
 #include <algorithm>
@@ -11,6 +12,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <mutex>
 #include <vector>
 
@@ -19,6 +21,7 @@
 #include "cpu_cluster/mpi/mpi_util.h"
 #include "cpu_cluster/mpi/rank_watchdog.h"
 #include "cpu_cluster/mpi/transports.h"
+#include "cpu_cluster/mpi/window_ops.h"
 #include "cpu_cluster/one_sided_collective.h"
 #if defined(CHATTY_HAVE_VERBS)
 #include "cpu_cluster/verbs/verbs_net.h"
@@ -46,22 +49,13 @@ void finalize_at_exit() {
 // One-sided access to the fabric window's words for the collectives.
 struct WindowWire {
   int rank;
-  MPI_Win& win;
-  void*& base;
+  mpi::WindowOps* ops;
+  MPI_Win win;
+  void* base;
 
-  void put(int r, size_t word, const void* from, size_t bytes) {
-    check_mpi(MPI_Put(from, int(bytes), MPI_BYTE, r, byte_of(word), int(bytes), MPI_BYTE, win), "MPI_Put");
-    mpi::count_op(MpiOp::kPut, r);
-  }
-  void complete() {
-    check_mpi(MPI_Win_flush_all(win), "MPI_Win_flush_all");
-    mpi::count_op(MpiOp::kFlush, rank);
-  }
-  void raise(int r, size_t word, uint64_t n) {
-    check_mpi(MPI_Accumulate(&n, 1, MPI_UINT64_T, r, byte_of(word), 1, MPI_UINT64_T, MPI_REPLACE, win),
-              "MPI_Accumulate");
-    mpi::count_op(MpiOp::kAtomic, r);
-  }
+  void put(int r, size_t word, const void* from, size_t bytes) { ops->put(r, byte_of(word), from, bytes); }
+  void complete() { ops->flush_all(rank); }
+  void raise(int r, size_t word, uint64_t n) { ops->replace(r, byte_of(word), n); }
   uint64_t read(size_t word) const {
     return std::atomic_ref<uint64_t>(static_cast<uint64_t*>(base)[word]).load(std::memory_order_acquire);
   }
@@ -93,6 +87,8 @@ class ClusterFabric : public Fabric {
                       OneSidedCollective::words(place.ranks, kRecordBytes * size_t(place.local))) {
     mpi::allocate_window(sizeof(uint64_t) * window_words_, 1, &base_, &win_);
     mpi::prepare_window(win_, "the cluster fabric");
+    ops_ = std::make_unique<mpi::WindowOps>(win_);
+    wire_ = {place.rank, ops_.get(), win_, base_};
     std::memset(base_, 0, sizeof(uint64_t) * window_words_);
     MPI_Barrier(MPI_COMM_WORLD);  // every window is zero before anyone reaches into it
     check_mpi(MPI_Win_lock_all(MPI_MODE_NOCHECK, win_), "MPI_Win_lock_all");
@@ -140,12 +136,8 @@ class ClusterFabric : public Fabric {
     rmw(owner, w, &value, &old, MPI_REPLACE);
   }
   bool compare_exchange(int owner, int w, uint64_t& expected, uint64_t desired) override {
-    uint64_t seen = 0;
     const auto [rank, disp] = where(owner, w);
-    check_mpi(MPI_Compare_and_swap(&desired, &expected, &seen, MPI_UINT64_T, rank, disp, win_), "MPI_Compare_and_swap");
-    check_mpi(MPI_Win_flush(rank, win_), "MPI_Win_flush");
-    mpi::count_op(MpiOp::kAtomic, rank);
-    mpi::count_op(MpiOp::kFlush, rank);
+    const uint64_t seen = ops_->compare_swap(rank, disp, expected, desired);
     const bool won = seen == expected;
     expected = seen;
     return won;
@@ -165,10 +157,7 @@ class ClusterFabric : public Fabric {
   // loads and stores of the window memory are not: every access goes here.
   void rmw(int owner, int w, const uint64_t* operand, uint64_t* result, MPI_Op op) {
     const auto [rank, disp] = where(owner, w);
-    check_mpi(MPI_Fetch_and_op(operand, result, MPI_UINT64_T, rank, disp, op, win_), "MPI_Fetch_and_op");
-    check_mpi(MPI_Win_flush(rank, win_), "MPI_Win_flush");
-    mpi::count_op(MpiOp::kAtomic, rank);
-    mpi::count_op(MpiOp::kFlush, rank);
+    *result = ops_->fetch_op(rank, disp, operand ? *operand : 0, op);
   }
 
   const ClusterPlace place_;
@@ -178,7 +167,8 @@ class ClusterFabric : public Fabric {
   const size_t window_words_;
   MPI_Win win_ = MPI_WIN_NULL;
   void* base_ = nullptr;
-  WindowWire wire_{place_.rank, win_, base_};
+  std::unique_ptr<mpi::WindowOps> ops_;
+  WindowWire wire_{};
   int reserved_ = 0;
 };
 
@@ -200,9 +190,10 @@ static std::unique_ptr<Transport> verbs_transport(const ClusterPlace&, size_t, s
 }
 #endif
 
-const ClusterPlace* cluster_start(int local_devices) {
+const ClusterPlace* cluster_start(int local_devices, Net net) {
   if (g_started) return &g_place;
   if (!launched_as_ranks()) return nullptr;
+  mpi::shared_windows_allowed() = net != Net::kMpi;
   // OpenMPI's default one-sided component (osc rdma) crashes on a 64-bit
   // compare-and-swap over shared memory: unless the user chose one, take
   // sm inside one box and ucx across boxes. Read by MPI_Init.
@@ -215,12 +206,15 @@ const ClusterPlace* cluster_start(int local_devices) {
   MPI_Comm_rank(MPI_COMM_WORLD, &g_place.rank);
   MPI_Comm_size(MPI_COMM_WORLD, &g_place.ranks);
   g_place.local = local_devices;
+  mpi::world_on_one_node();  // collective: asked here, where every rank is
   mpi::start_op_counts(g_place.ranks);
   g_started = true;
   return &g_place;
 }
 
 const ClusterPlace* cluster() { return g_started ? &g_place : nullptr; }
+
+bool cluster_windows_shared() { return g_started && mpi::shared_windows_allowed() && mpi::world_on_one_node(); }
 
 void cluster_watch(double timeout_s) {
   if (!g_started) return;

@@ -1,15 +1,18 @@
-// Exposed memory over one MPI window per rank (MPI_Win_allocate, locked for
+// Exposed memory over one MPI window per rank (allocate_window, locked for
 // every rank once). A pattern is an indexed-block datatype over the owner's
 // region, so the source values of a migrated block come in one MPI_Get
-// however scattered they are.
+// however scattered they are; a shared window (window_ops.h) copies them
+// one by one instead.
 #include <mpi.h>
 
 #include <algorithm>
 #include <climits>
 #include <cstring>
+#include <memory>
 
 #include "cpu_cluster/migration/exposed_memory.h"
 #include "cpu_cluster/mpi/mpi_util.h"
+#include "cpu_cluster/mpi/window_ops.h"
 
 namespace chatty {
 namespace {
@@ -18,11 +21,12 @@ using mpi::check_mpi;
 
 class IndexedPattern : public ExposedMemory::Pattern {
  public:
-  IndexedPattern(const uint32_t* items, size_t count, size_t item_bytes) : count_(count), bytes_(count * item_bytes) {
+  IndexedPattern(const uint32_t* items, size_t count, size_t item_bytes)
+      : count_(count), item_bytes_(item_bytes), bytes_(count * item_bytes), items_(items, items + count) {
     CHATTY_CHECK(count < size_t(INT_MAX) && bytes_ < size_t(INT_MAX), "a migrated block reads too many values");
     MPI_Datatype item = MPI_DATATYPE_NULL;
     check_mpi(MPI_Type_contiguous(int(item_bytes), MPI_BYTE, &item), "MPI_Type_contiguous");
-    std::vector<int> at(items, items + count);
+    const std::vector<int> at(items, items + count);
     check_mpi(MPI_Type_create_indexed_block(int(count), 1, at.data(), item, &type_), "MPI_Type_create_indexed_block");
     check_mpi(MPI_Type_commit(&type_), "MPI_Type_commit");
     MPI_Type_free(&item);
@@ -31,9 +35,16 @@ class IndexedPattern : public ExposedMemory::Pattern {
   size_t count() const override { return count_; }
   size_t bytes() const { return bytes_; }
   MPI_Datatype type() const { return type_; }
+  // The items one by one from `region` into `into`.
+  void copy(const std::byte* region, void* into) const {
+    for (size_t i = 0; i < count_; ++i)
+      std::memcpy(static_cast<std::byte*>(into) + i * item_bytes_, region + size_t(items_[i]) * item_bytes_,
+                  item_bytes_);
+  }
 
  private:
-  size_t count_, bytes_;
+  size_t count_, item_bytes_, bytes_;
+  std::vector<uint32_t> items_;
   MPI_Datatype type_ = MPI_DATATYPE_NULL;
 };
 
@@ -50,6 +61,7 @@ class WindowMemory : public ExposedMemory {
         "MPI_Allgather");
     mpi::allocate_window(size_t(total), 1, &base_, &win_);
     mpi::prepare_window(win_, "exposed memory");
+    ops_ = std::make_unique<mpi::WindowOps>(win_);
     check_mpi(MPI_Win_lock_all(MPI_MODE_NOCHECK, win_), "MPI_Win_lock_all");
   }
   ~WindowMemory() override {
@@ -66,10 +78,7 @@ class WindowMemory : public ExposedMemory {
     const int rank = at.first;
     const MPI_Aint disp = at.second;
     in_parts(bytes, [&](size_t done, int part) {
-      check_mpi(MPI_Get(static_cast<std::byte*>(into) + done, part, MPI_BYTE, rank, disp + MPI_Aint(done), part,
-                        MPI_BYTE, win_),
-                "MPI_Get");
-      mpi::count_op(MpiOp::kGet, rank);
+      ops_->get(rank, disp + MPI_Aint(done), static_cast<std::byte*>(into) + done, size_t(part));
     });
   }
   std::unique_ptr<Pattern> pattern(const uint32_t* items, size_t count, size_t item_bytes) override {
@@ -79,8 +88,11 @@ class WindowMemory : public ExposedMemory {
     const auto& ip = static_cast<const IndexedPattern&>(p);
     if (ip.count() == 0) return;
     const auto [rank, disp] = where(owner, offset);
-    check_mpi(MPI_Get(into, int(ip.bytes()), MPI_BYTE, rank, disp, 1, ip.type(), win_), "MPI_Get");
     mpi::count_op(MpiOp::kGet, rank);
+    if (ops_->direct())
+      ip.copy(ops_->at(rank, disp), into);
+    else
+      check_mpi(MPI_Get(into, int(ip.bytes()), MPI_BYTE, rank, disp, 1, ip.type(), win_), "MPI_Get");
   }
   void put(int owner, size_t offset, const void* from, size_t bytes) override {
     // Plain names, not a structured binding: clang cannot capture one.
@@ -88,16 +100,10 @@ class WindowMemory : public ExposedMemory {
     const int rank = at.first;
     const MPI_Aint disp = at.second;
     in_parts(bytes, [&](size_t done, int part) {
-      check_mpi(MPI_Put(static_cast<const std::byte*>(from) + done, part, MPI_BYTE, rank, disp + MPI_Aint(done), part,
-                        MPI_BYTE, win_),
-                "MPI_Put");
-      mpi::count_op(MpiOp::kPut, rank);
+      ops_->put(rank, disp + MPI_Aint(done), static_cast<const std::byte*>(from) + done, size_t(part));
     });
   }
-  void complete(int owner) override {
-    check_mpi(MPI_Win_flush(place_.rank_of(owner), win_), "MPI_Win_flush");
-    mpi::count_op(MpiOp::kFlush, place_.rank_of(owner));
-  }
+  void complete(int owner) override { ops_->flush(place_.rank_of(owner)); }
   void sync() override { check_mpi(MPI_Win_sync(win_), "MPI_Win_sync"); }
 
  private:
@@ -118,6 +124,7 @@ class WindowMemory : public ExposedMemory {
   std::vector<uint64_t> at_;  // every device's region: where it starts in its rank's window
   MPI_Win win_ = MPI_WIN_NULL;
   void* base_ = nullptr;
+  std::unique_ptr<mpi::WindowOps> ops_;
 };
 
 }  // namespace

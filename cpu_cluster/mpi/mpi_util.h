@@ -28,15 +28,50 @@ inline void check_mpi(int rc, const char* what) {
   throw Error(std::string(what) + ": " + std::string(text, size_t(len)));
 }
 
-// MPI_Win_allocate over MPI_COMM_WORLD with the size rounded up to 64
-// bytes: MPICH (ch4, UCX) lays the node's windows out in one shared
-// segment, and with three ranks or more a size that is not a multiple of
-// 16 bytes left a rank's own view of its window displaced from where the
-// other ranks' puts and accumulates land.
+// Whether windows may be shared when every rank is on this node: not
+// with --net=mpi (cluster_start), which keeps MPI's calls for every access.
+inline bool& shared_windows_allowed() {
+  static bool allowed = true;
+  return allowed;
+}
+
+// True when every rank of MPI_COMM_WORLD shares this node's memory
+// (MPI_COMM_TYPE_SHARED); collective on the first call, remembered after.
+inline bool world_on_one_node() {
+  static const bool one = [] {
+    MPI_Comm node;
+    check_mpi(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node),
+              "MPI_Comm_split_type");
+    int here = 0, all = 0;
+    MPI_Comm_size(node, &here);
+    MPI_Comm_size(MPI_COMM_WORLD, &all);
+    MPI_Comm_free(&node);
+    return here == all;
+  }();
+  return one;
+}
+
+// A window over MPI_COMM_WORLD with the size rounded up to 64 bytes:
+// MPICH (ch4, UCX) lays the node's windows out in one shared segment, and
+// with three ranks or more a size that is not a multiple of 16 bytes left
+// a rank's own view of its window displaced from where the other ranks'
+// puts and accumulates land. Shared (MPI_Win_allocate_shared, each rank's
+// part on its own pages) when every rank is on this node and
+// shared_windows_allowed(): WindowOps (window_ops.h) then reaches the
+// other ranks' parts by loads and stores.
 inline void allocate_window(size_t bytes, int disp_unit, void* base, MPI_Win* win) {
   const size_t rounded = (std::max<size_t>(bytes, 1) + 63) & ~size_t(63);
-  check_mpi(MPI_Win_allocate(MPI_Aint(rounded), disp_unit, MPI_INFO_NULL, MPI_COMM_WORLD, base, win),
-            "MPI_Win_allocate");
+  if (!shared_windows_allowed() || !world_on_one_node()) {
+    check_mpi(MPI_Win_allocate(MPI_Aint(rounded), disp_unit, MPI_INFO_NULL, MPI_COMM_WORLD, base, win),
+              "MPI_Win_allocate");
+    return;
+  }
+  MPI_Info info;
+  check_mpi(MPI_Info_create(&info), "MPI_Info_create");
+  MPI_Info_set(info, "alloc_shared_noncontig", "true");
+  const int rc = MPI_Win_allocate_shared(MPI_Aint(rounded), disp_unit, info, MPI_COMM_WORLD, base, win);
+  MPI_Info_free(&info);
+  check_mpi(rc, "MPI_Win_allocate_shared");
 }
 
 // Every window of the cluster layer, once allocated: its errors come back

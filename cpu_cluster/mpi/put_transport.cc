@@ -1,12 +1,15 @@
-// Records by MPI_Put into the receivers' windows (the one-sided data path).
+// Records put into the receivers' windows (the one-sided data path: MPI_Put,
+// or a copy into a shared window's part: window_ops.h).
 #include <algorithm>
 #include <atomic>
 #include <cstring>
+#include <memory>
 #include <vector>
 
 #include "comm/transport_table.h"
 #include "cpu_cluster/mpi/mpi_util.h"
 #include "cpu_cluster/mpi/transports.h"
+#include "cpu_cluster/mpi/window_ops.h"
 #include "cpu_cluster/put_slots.h"
 
 namespace chatty::mpi {
@@ -29,6 +32,7 @@ class PutTransport : public Transport {
         read_(size_t(place.local) * size_t(place.devices()), 0) {
     allocate_window(at_.region_bytes(), 1, &base_, &win_);
     prepare_window(win_, comm_name(Comm::kMpiPut));
+    ops_ = std::make_unique<WindowOps>(win_);
     // The count words must start at zero. The slots are touched here too,
     // up to kTouchedBytes: a first write into a page of a shared window
     // faults (about 3.5 us a page under osc sm), and would in the timed
@@ -61,11 +65,10 @@ class PutTransport : public Transport {
       if (rank == place_.rank) {
         if (bytes) std::memcpy(data_at(slot), s.data, bytes);
       } else if (bytes) {
-        check_mpi(MPI_Put(s.data, int(bytes), MPI_BYTE, rank, data_disp(slot), int(bytes), MPI_BYTE, win_), "MPI_Put");
-        count_op(MpiOp::kPut, rank);
+        ops_->put(rank, data_disp(slot), s.data, bytes);
       }
     }
-    check_mpi(MPI_Win_flush_all(win_), "MPI_Win_flush_all");
+    ops_->flush_all(place_.rank);
     for (int to = 0; to < D; ++to) {
       if (to == d) continue;
       const uint64_t count = overflow ? 0 : mb.outgoing(d, parity, to).count;
@@ -77,13 +80,9 @@ class PutTransport : public Transport {
         std::atomic_ref<uint64_t>(count_at(slot)).store(word, std::memory_order_release);
         continue;
       }
-      check_mpi(MPI_Accumulate(&word, 1, MPI_UINT64_T, rank, MPI_Aint(at_.count_offset(slot)), 1, MPI_UINT64_T,
-                               MPI_REPLACE, win_),
-                "MPI_Accumulate");
-      count_op(MpiOp::kAtomic, rank);
+      ops_->replace(rank, MPI_Aint(at_.count_offset(slot)), word);
     }
-    check_mpi(MPI_Win_flush_all(win_), "MPI_Win_flush_all");
-    count_op(MpiOp::kFlush, place_.rank, 2);
+    ops_->flush_all(place_.rank);
     for (int from = 0; from < D; ++from) {
       if (from == d) continue;
       const size_t slot = at_.index(parity, me, from);
@@ -118,6 +117,7 @@ class PutTransport : public Transport {
   std::vector<uint64_t> read_;    // [local receiver][sender]: the count word read last
   MPI_Win win_ = MPI_WIN_NULL;
   void* base_ = nullptr;
+  std::unique_ptr<WindowOps> ops_;
 };
 
 }  // namespace

@@ -35,6 +35,7 @@
 #include "comm/transport_table.h"
 #include "cpu_cluster/mpi/mpi_util.h"
 #include "cpu_cluster/mpi/transports.h"
+#include "cpu_cluster/mpi/window_ops.h"
 
 namespace chatty::mpi {
 namespace {
@@ -73,6 +74,7 @@ class RingTransport : public Transport {
     const MPI_Aint bytes = MPI_Aint(control_words() * sizeof(uint64_t) + words_ * ring_);
     allocate_window(size_t(bytes), 1, &base_, &win_);
     prepare_window(win_, comm_name(Comm::kMpiRing));
+    ops_ = std::make_unique<WindowOps>(win_);
     std::memset(base_, 0, control_words() * sizeof(uint64_t));
     check_mpi(MPI_Win_lock_all(MPI_MODE_NOCHECK, win_), "MPI_Win_lock_all");
     MPI_Barrier(MPI_COMM_WORLD);  // every window zeroed before any put
@@ -241,11 +243,8 @@ class RingTransport : public Transport {
   // Puts `bytes` at ring offset `at` of `rank`'s ring `disp`, wrapping.
   void put_ring(const std::byte* src, size_t bytes, uint64_t at, int rank, MPI_Aint disp) {
     const size_t pos = size_t(at % ring_), first = std::min(bytes, ring_ - pos);
-    check_mpi(MPI_Put(src, int(first), MPI_BYTE, rank, disp + MPI_Aint(pos), int(first), MPI_BYTE, win_), "MPI_Put");
-    if (first < bytes)
-      check_mpi(MPI_Put(src + first, int(bytes - first), MPI_BYTE, rank, disp, int(bytes - first), MPI_BYTE, win_),
-                "MPI_Put");
-    count_op(MpiOp::kPut, rank, first < bytes ? 2 : 1);
+    ops_->put(rank, disp + MPI_Aint(pos), src, first);
+    if (first < bytes) ops_->put(rank, disp, src + first, bytes - first);
   }
 
   // Lane t's share of device d's records for `to`, in batches; always at
@@ -269,16 +268,12 @@ class RingTransport : public Transport {
       const uint64_t header = uint64_t(n) | (last ? kEnd : 0);
       put_ring(reinterpret_cast<const std::byte*>(&header), kHeader, s.written, rank, ring_disp(to, d, t));
       if (payload) put_ring(data + i * item_, payload, s.written + kHeader, rank, ring_disp(to, d, t));
-      check_mpi(MPI_Win_flush(rank, win_), "MPI_Win_flush");  // the batch lands before its head
+      ops_->flush(rank);  // the batch lands before its head
       s.written += bytes;
       // Words others poll are written by an accumulate (MPI_REPLACE): MPI
       // makes only accumulate-class operations atomic with each other.
-      check_mpi(
-          MPI_Accumulate(&s.written, 1, MPI_UINT64_T, rank, head_disp(to, d, t), 1, MPI_UINT64_T, MPI_REPLACE, win_),
-          "MPI_Accumulate");
-      check_mpi(MPI_Win_flush(rank, win_), "MPI_Win_flush");  // s.written is read by the put until here
-      count_op(MpiOp::kAtomic, rank);
-      count_op(MpiOp::kFlush, rank, 2);
+      ops_->replace(rank, head_disp(to, d, t), s.written);
+      ops_->flush(rank);
       i += n;
     } while (i < count);
   }
@@ -330,12 +325,8 @@ class RingTransport : public Transport {
     uint64_t& n = sent_notices_[size_t(d % place_.local) * size_t(D_) + size_t(to)];
     n = (n / 4 + 1) * 4 + what;
     const int rank = place_.rank_of(to);
-    check_mpi(MPI_Accumulate(&n, 1, MPI_UINT64_T, rank, MPI_Aint(notice_index(to % place_.local, d) * sizeof(uint64_t)),
-                             1, MPI_UINT64_T, MPI_REPLACE, win_),
-              "MPI_Accumulate");
-    check_mpi(MPI_Win_flush(rank, win_), "MPI_Win_flush");
-    count_op(MpiOp::kAtomic, rank);
-    count_op(MpiOp::kFlush, rank);
+    ops_->replace(rank, MPI_Aint(notice_index(to % place_.local, d) * sizeof(uint64_t)), n);
+    ops_->flush(rank);
   }
 
   // Whether `from`'s notice for this exchange has come: then its records
@@ -373,12 +364,8 @@ class RingTransport : public Transport {
   void publish(int d, int from, int t, Recv& r) {
     r.published = r.consumed;
     const int rank = place_.rank_of(from);
-    check_mpi(
-        MPI_Accumulate(&r.published, 1, MPI_UINT64_T, rank, tail_disp(from, d, t), 1, MPI_UINT64_T, MPI_REPLACE, win_),
-        "MPI_Accumulate");
-    check_mpi(MPI_Win_flush(rank, win_), "MPI_Win_flush");
-    count_op(MpiOp::kAtomic, rank);
-    count_op(MpiOp::kFlush, rank);
+    ops_->replace(rank, tail_disp(from, d, t), r.published);
+    ops_->flush(rank);
   }
 
   const ClusterPlace place_;
@@ -394,6 +381,7 @@ class RingTransport : public Transport {
   MPI_Comm comm_ = MPI_COMM_NULL;
   MPI_Win win_ = MPI_WIN_NULL;
   void* base_ = nullptr;
+  std::unique_ptr<WindowOps> ops_;
 };
 
 }  // namespace

@@ -25,6 +25,7 @@
 
 #include "cpu_cluster/cluster.h"
 #include "cpu_cluster/mpi/mpi_util.h"
+#include "cpu_cluster/mpi/window_ops.h"
 #include "runtime/base/cache_dir.h"
 
 namespace chatty {
@@ -52,12 +53,14 @@ struct Probe {
   std::vector<double> two_sided, one_sided;  // seconds per round trip, per kSizes entry
 };
 
-// Ranks `a` (the sender) and `b` time both paths; every rank of `comm`
-// takes part in making and freeing the window.
+// Ranks `a` (the sender) and `b` time both paths; every rank (`comm` is
+// MPI_COMM_WORLD's copy) takes part in making and freeing the window, which
+// is shared as the transport's are where they are (window_ops.h).
 Probe measure(MPI_Comm comm, int me, int a, int b) {
   void* base = nullptr;
   MPI_Win win;
-  check_mpi(MPI_Win_allocate(MPI_Aint(kLargest + 64), 1, MPI_INFO_NULL, comm, &base, &win), "MPI_Win_allocate");
+  mpi::allocate_window(kLargest + 64, 1, &base, &win);
+  mpi::WindowOps ops(win);
   std::memset(base, 0, kLargest + 64);
   check_mpi(MPI_Win_lock_all(MPI_MODE_NOCHECK, win), "MPI_Win_lock_all");
   MPI_Barrier(comm);
@@ -76,10 +79,10 @@ Probe measure(MPI_Comm comm, int me, int a, int b) {
       uint64_t round = 0;
       one = best_round_trip(reps, [&](int) {
         ++round;
-        MPI_Put(buf.data(), int(size), MPI_BYTE, b, 64, int(size), MPI_BYTE, win);
-        MPI_Win_flush(b, win);
-        MPI_Accumulate(&round, 1, MPI_UINT64_T, b, 0, 1, MPI_UINT64_T, MPI_REPLACE, win);
-        MPI_Win_flush(b, win);
+        ops.put(b, 64, buf.data(), size);
+        ops.flush(b);
+        ops.replace(b, 0, round);
+        ops.flush(b);
         MPI_Recv(&ack, 1, MPI_CHAR, b, kTag, comm, MPI_STATUS_IGNORE);
       });
     } else if (me == b) {
@@ -155,7 +158,8 @@ std::string fingerprint(const std::string& hosts) {
   const char* osc = std::getenv("OMPI_MCA_osc");
   // The probe's paths are part of the key: a point measured for other
   // paths is measured again.
-  return "paths 2; " + version + "; osc " + (osc && *osc ? osc : "default") + "; " + hosts;
+  return std::string("paths 3; windows ") + (cluster_windows_shared() ? "shared" : "mpi") + "; " + version + "; osc " +
+         (osc && *osc ? osc : "default") + "; " + hosts;
 }
 
 nlohmann::json read_cache(const std::string& path) {
