@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "cpu_cluster/mpi/mpi_util.h"
+#include "cpu_cluster/mpi/window_ops.h"
 
 namespace chatty::mpi {
 namespace {
@@ -31,6 +32,8 @@ class Watchdog {
     last_step_.reset(new std::atomic<uint64_t>[size_t(ranks_)]());
     allocate_window(kWords * sizeof(uint64_t), sizeof(uint64_t), &base_, &win_);
     prepare_window(win_, "the rank watchdog");
+    if (const WindowOps ops(win_); ops.direct())
+      for (int r = 0; r < ranks_; ++r) mapped_.push_back(reinterpret_cast<uint64_t*>(ops.at(r, 0)));
     for (int w = 0; w < kWords; ++w) word(w).store(0);
     word(kPhase).store(uint64_t(RankPhase::kLoading));
     MPI_Barrier(MPI_COMM_WORLD);
@@ -75,14 +78,19 @@ class Watchdog {
     std::vector<uint64_t> v(kWords);
     reading_.store(r, std::memory_order_relaxed);
     read_since_.store(Clock::now().time_since_epoch().count(), std::memory_order_release);
-    MPI_Get(v.data(), kWords, MPI_UINT64_T, r, 0, kWords, MPI_UINT64_T, win_);
-    MPI_Win_flush(r, win_);
+    if (!mapped_.empty()) {  // a shared window: read in place, whatever state the rank is in
+      for (int w = 0; w < kWords; ++w)
+        v[size_t(w)] = std::atomic_ref<uint64_t>(mapped_[size_t(r)][w]).load(std::memory_order_acquire);
+    } else {
+      MPI_Get(v.data(), kWords, MPI_UINT64_T, r, 0, kWords, MPI_UINT64_T, win_);
+      MPI_Win_flush(r, win_);
+    }
     read_since_.store(0, std::memory_order_release);
     last_step_[r].store(v[kPhase] == uint64_t(RankPhase::kRunning) ? v[kStep] + 1 : 0, std::memory_order_relaxed);
     return v;
   }
 
-  // Where a read of a stopped rank's window waits for that rank (MPICH's
+  // Where a read by MPI calls of a stopped rank's window waits for that rank (MPICH's
   // flush over UCX, which also holds the library's lock, so that no other
   // MPI call of this process returns), the watch above never wakes: a
   // second thread times the reads. A live rank answers within about a
@@ -182,6 +190,7 @@ class Watchdog {
   std::unique_ptr<std::atomic<uint64_t>[]> last_step_;  // per rank, as last read: its superstep + 1 (0: loading)
   uint64_t* base_ = nullptr;
   MPI_Win win_ = MPI_WIN_NULL;
+  std::vector<uint64_t*> mapped_;  // every rank's words, where the window is shared
   std::thread thread_;
   std::mutex m_;
   std::condition_variable cv_;
