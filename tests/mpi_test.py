@@ -432,7 +432,15 @@ class Ranks(unittest.TestCase):
         self.assertTrue(fabric.startswith("MPI windows in shared memory"), fabric)  # every rank on this node
         p = chatty(2, "--graph=kron:10", "--json", "--quiet", "--net=mpi")
         self.assertEqual(p.returncode, 0, p.stderr)
-        self.assertTrue(json.loads(p.stdout.splitlines()[-1])["fabric"].startswith("MPI ("), fabric)
+        by_calls = json.loads(p.stdout.splitlines()[-1])["fabric"]
+        self.assertTrue(by_calls.startswith("MPI ("), by_calls)
+        if not PORTABILITY:  # a one-sided component the user picked that makes no shared windows: MPI calls
+            p = run([MPIRUN, "-np", "2", CHATTY, "run", "--backend=cpu", "--graph=kron:10", "--json", "--validate"],
+                    env=dict(ENV, OMPI_MCA_osc="ucx"))
+            self.assertEqual(p.returncode, 0, p.stderr)
+            report = json.loads(p.stdout.splitlines()[-1])
+            self.assertTrue(report["fabric"].startswith("MPI ("), report["fabric"])
+            self.assertEqual(report["validated"], "pass")
         if "no RDMA" in fabric:  # this machine: ibv_get_device_list fails; verbs is refused, never half-run
             p = chatty(2, "--graph=kron:10", "--net=verbs")
             self.assertNotEqual(p.returncode, 0)

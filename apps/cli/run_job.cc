@@ -110,7 +110,7 @@ JobResult run_job(const RunSetup& s, const Prepared& p, const std::vector<vid_t>
   const std::string rdma_said =
       rdma.devices.empty() ? "no RDMA: " + rdma.reason : "RDMA devices " + rdma.devices + " unused: no verbs path yet";
   const std::string fabric =
-      cluster_windows_shared()
+      cluster_windows_shared() && s.eopt.net != Net::kVerbs
           ? "MPI windows in shared memory, reached by loads and stores (every rank on this node; " + rdma_said + ")"
           : "MPI (" + rdma_said + ")";
   if (const ClusterPlace* c = cluster())

@@ -193,7 +193,6 @@ static std::unique_ptr<Transport> verbs_transport(const ClusterPlace&, size_t, s
 const ClusterPlace* cluster_start(int local_devices, Net net) {
   if (g_started) return &g_place;
   if (!launched_as_ranks()) return nullptr;
-  mpi::shared_windows_allowed() = net != Net::kMpi;
   // OpenMPI's default one-sided component (osc rdma) crashes on a 64-bit
   // compare-and-swap over shared memory: unless the user chose one, take
   // sm inside one box and ucx across boxes. Read by MPI_Init.
@@ -206,7 +205,7 @@ const ClusterPlace* cluster_start(int local_devices, Net net) {
   MPI_Comm_rank(MPI_COMM_WORLD, &g_place.rank);
   MPI_Comm_size(MPI_COMM_WORLD, &g_place.ranks);
   g_place.local = local_devices;
-  mpi::world_on_one_node();  // collective: asked here, where every rank is
+  mpi::decide_shared_windows(net != Net::kMpi);  // collective: every rank is here
   mpi::start_op_counts(g_place.ranks);
   g_started = true;
   return &g_place;
@@ -214,7 +213,7 @@ const ClusterPlace* cluster_start(int local_devices, Net net) {
 
 const ClusterPlace* cluster() { return g_started ? &g_place : nullptr; }
 
-bool cluster_windows_shared() { return g_started && mpi::shared_windows_allowed() && mpi::world_on_one_node(); }
+bool cluster_windows_shared() { return g_started && mpi::shared_windows(); }
 
 void cluster_watch(double timeout_s) {
   if (!g_started) return;

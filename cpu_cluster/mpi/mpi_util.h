@@ -28,27 +28,36 @@ inline void check_mpi(int rc, const char* what) {
   throw Error(std::string(what) + ": " + std::string(text, size_t(len)));
 }
 
-// Whether windows may be shared when every rank is on this node: not
-// with --net=mpi (cluster_start), which keeps MPI's calls for every access.
-inline bool& shared_windows_allowed() {
-  static bool allowed = true;
-  return allowed;
+// Whether the cluster layer's windows are shared (every rank reaches the
+// others' parts by loads and stores: window_ops.h). Set once, by
+// decide_shared_windows.
+inline bool& shared_windows() {
+  static bool shared = false;
+  return shared;
 }
 
-// True when every rank of MPI_COMM_WORLD shares this node's memory
-// (MPI_COMM_TYPE_SHARED); collective on the first call, remembered after.
-inline bool world_on_one_node() {
-  static const bool one = [] {
-    MPI_Comm node;
-    check_mpi(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node),
-              "MPI_Comm_split_type");
-    int here = 0, all = 0;
-    MPI_Comm_size(node, &here);
-    MPI_Comm_size(MPI_COMM_WORLD, &all);
-    MPI_Comm_free(&node);
-    return here == all;
-  }();
-  return one;
+// Collective, in cluster_start: windows are shared when every rank asks
+// for it (`wanted`: not --net=mpi), every rank is on this node
+// (MPI_COMM_TYPE_SHARED), and a trial shared window can be made on every
+// rank (OpenMPI's osc ucx, chosen by the user, makes none). Every rank
+// comes to the same answer.
+inline void decide_shared_windows(bool wanted) {
+  MPI_Comm node;
+  check_mpi(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node), "MPI_Comm_split_type");
+  int here = 0, all = 0;
+  MPI_Comm_size(node, &here);
+  MPI_Comm_size(MPI_COMM_WORLD, &all);
+  MPI_Comm_free(&node);
+  int ok = wanted && here == all;
+  check_mpi(MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD), "MPI_Allreduce");
+  if (ok) {
+    void* base = nullptr;
+    MPI_Win trial = MPI_WIN_NULL;
+    ok = MPI_Win_allocate_shared(64, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &base, &trial) == MPI_SUCCESS;
+    if (ok) MPI_Win_free(&trial);
+    check_mpi(MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD), "MPI_Allreduce");
+  }
+  shared_windows() = ok != 0;
 }
 
 // A window over MPI_COMM_WORLD with the size rounded up to 64 bytes:
@@ -56,12 +65,11 @@ inline bool world_on_one_node() {
 // with three ranks or more a size that is not a multiple of 16 bytes left
 // a rank's own view of its window displaced from where the other ranks'
 // puts and accumulates land. Shared (MPI_Win_allocate_shared, each rank's
-// part on its own pages) when every rank is on this node and
-// shared_windows_allowed(): WindowOps (window_ops.h) then reaches the
-// other ranks' parts by loads and stores.
+// part on its own pages) where shared_windows(): WindowOps (window_ops.h)
+// then reaches the other ranks' parts by loads and stores.
 inline void allocate_window(size_t bytes, int disp_unit, void* base, MPI_Win* win) {
   const size_t rounded = (std::max<size_t>(bytes, 1) + 63) & ~size_t(63);
-  if (!shared_windows_allowed() || !world_on_one_node()) {
+  if (!shared_windows()) {
     check_mpi(MPI_Win_allocate(MPI_Aint(rounded), disp_unit, MPI_INFO_NULL, MPI_COMM_WORLD, base, win),
               "MPI_Win_allocate");
     return;

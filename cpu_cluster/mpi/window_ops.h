@@ -1,7 +1,7 @@
 // One-sided access to the ranks' parts of a window, by MPI's calls or, on
 // one node, by loads and stores. Where the window is shared
-// (allocate_window made it with MPI_Win_allocate_shared: every rank on this
-// node, --net=auto), each rank's part is mapped here (MPI_Win_shared_query)
+// (allocate_window made it with MPI_Win_allocate_shared: mpi_util.h's
+// shared_windows()), each rank's part is mapped here (MPI_Win_shared_query)
 // and an access is a copy, an atomic or a fence on it, as MPI's unified
 // shared-memory model allows. Otherwise each access is the MPI call.
 //
@@ -26,9 +26,10 @@
 
 namespace chatty::mpi {
 
+// Displacements are in the window's units, as MPI's are.
 class WindowOps {
  public:
-  // `win`: made by allocate_window with a displacement unit of 1.
+  // `win`: made by allocate_window.
   explicit WindowOps(MPI_Win win) : win_(win) {
     int* flavor = nullptr;
     int found = 0;
@@ -37,12 +38,14 @@ class WindowOps {
     int ranks = 0;
     MPI_Comm_size(MPI_COMM_WORLD, &ranks);
     parts_.resize(size_t(ranks));
+    units_.resize(size_t(ranks));
     for (int r = 0; r < ranks; ++r) {
       MPI_Aint size = 0;
       int unit = 0;
       void* base = nullptr;
       check_mpi(MPI_Win_shared_query(win, r, &size, &unit, &base), "MPI_Win_shared_query");
       parts_[size_t(r)] = static_cast<std::byte*>(base);
+      units_[size_t(r)] = MPI_Aint(unit);
     }
   }
 
@@ -75,6 +78,8 @@ class WindowOps {
     }
     check_mpi(MPI_Accumulate(&value, 1, MPI_UINT64_T, rank, disp, 1, MPI_UINT64_T, MPI_REPLACE, win_),
               "MPI_Accumulate");
+    // `value` dies with this call: MPI may read it until local completion.
+    check_mpi(MPI_Win_flush_local(rank, win_), "MPI_Win_flush_local");
   }
   // MPI_Fetch_and_op then MPI_Win_flush: the word's old value. `op` is
   // MPI_SUM, MPI_REPLACE or MPI_NO_OP.
@@ -124,7 +129,7 @@ class WindowOps {
     check_mpi(MPI_Win_flush_all(win_), "MPI_Win_flush_all");
   }
   // Rank's part at `disp`, mapped here: direct() only.
-  std::byte* at(int rank, MPI_Aint disp) const { return parts_[size_t(rank)] + disp; }
+  std::byte* at(int rank, MPI_Aint disp) const { return parts_[size_t(rank)] + disp * units_[size_t(rank)]; }
 
  private:
   std::atomic_ref<uint64_t> word(int rank, MPI_Aint disp) const {
@@ -133,6 +138,7 @@ class WindowOps {
 
   MPI_Win win_;
   std::vector<std::byte*> parts_;  // per rank, when the window is shared
+  std::vector<MPI_Aint> units_;    // per rank: its displacement unit
 };
 
 }  // namespace chatty::mpi
