@@ -7,8 +7,8 @@
 //
 // Why both: MPICH (ch4 over UCX) serves every put, accumulate and flush of
 // a window, shared or not, as active messages that move only while the
-// target is inside an MPI call, so a busy receiver held its senders (a
-// grid BFS at 2 ranks spent 2.2x one process's time). The direct path keeps
+// target is inside an MPI call, so a busy receiver holds up its senders
+// (that way a grid BFS at 2 ranks takes 2.2x one process's time). The direct path keeps
 // receivers passive under any library; the MPI calls remain the path
 // between nodes. Every access counts as the MPI operation it stands for
 // (cluster_ops).
