@@ -19,11 +19,18 @@ namespace {
 
 using mpi::check_mpi;
 
+// What a shared window copies one by one (the items), or else the MPI
+// datatype one MPI_Get reads them with: each pattern holds only what its
+// window's path uses.
 class IndexedPattern : public ExposedMemory::Pattern {
  public:
-  IndexedPattern(const uint32_t* items, size_t count, size_t item_bytes)
-      : count_(count), item_bytes_(item_bytes), bytes_(count * item_bytes), items_(items, items + count) {
+  IndexedPattern(const uint32_t* items, size_t count, size_t item_bytes, bool copied)
+      : count_(count), item_bytes_(item_bytes), bytes_(count * item_bytes) {
     CHATTY_CHECK(count < size_t(INT_MAX) && bytes_ < size_t(INT_MAX), "a migrated block reads too many values");
+    if (copied) {
+      items_.assign(items, items + count);
+      return;
+    }
     MPI_Datatype item = MPI_DATATYPE_NULL;
     check_mpi(MPI_Type_contiguous(int(item_bytes), MPI_BYTE, &item), "MPI_Type_contiguous");
     const std::vector<int> at(items, items + count);
@@ -31,11 +38,13 @@ class IndexedPattern : public ExposedMemory::Pattern {
     check_mpi(MPI_Type_commit(&type_), "MPI_Type_commit");
     MPI_Type_free(&item);
   }
-  ~IndexedPattern() override { MPI_Type_free(&type_); }
+  ~IndexedPattern() override {
+    if (type_ != MPI_DATATYPE_NULL) MPI_Type_free(&type_);
+  }
   size_t count() const override { return count_; }
   size_t bytes() const { return bytes_; }
   MPI_Datatype type() const { return type_; }
-  // The items one by one from `region` into `into`.
+  // The items one by one from `region` into `into` (made `copied`).
   void copy(const std::byte* region, void* into) const {
     for (size_t i = 0; i < count_; ++i)
       std::memcpy(static_cast<std::byte*>(into) + i * item_bytes_, region + size_t(items_[i]) * item_bytes_,
@@ -82,7 +91,7 @@ class WindowMemory : public ExposedMemory {
     });
   }
   std::unique_ptr<Pattern> pattern(const uint32_t* items, size_t count, size_t item_bytes) override {
-    return std::make_unique<IndexedPattern>(items, count, item_bytes);
+    return std::make_unique<IndexedPattern>(items, count, item_bytes, ops_->direct());
   }
   void get(int owner, size_t offset, const Pattern& p, void* into) override {
     const auto& ip = static_cast<const IndexedPattern&>(p);
