@@ -104,9 +104,7 @@ inline void push_block(const CsrChunk& g, const Degrees& degree, const P& prog, 
                                  edges, push);
     }
   };
-  if constexpr (P::kNeedsWeights)
-    if (g.narrow_weights) return rows(g.narrow_weights);
-  rows(g.weights);
+  with_weights<P::kNeedsWeights>(g, rows);
 }
 
 // Clears the claims of a push step's output.

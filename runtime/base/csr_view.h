@@ -26,6 +26,16 @@ struct CsrChunk {
   bool weighted() const { return weights != nullptr; }
 };
 
+// f(w) with the chunk's weights a byte each where it carries them and the
+// caller reads weights (kReads), else with its 4-byte ones (or null): the
+// one place a relaxation picks the width of what it reads per edge.
+template <bool kReads, typename F>
+void with_weights(const CsrChunk& c, F&& f) {
+  if constexpr (kReads)
+    if (c.narrow_weights) return f(c.narrow_weights);
+  f(c.weights);
+}
+
 // Every vertex's out-degree, read from the offsets of the whole graph's
 // out-edges: metadata each device holds, like its replica of the values.
 struct Degrees {

@@ -126,9 +126,7 @@ class OrderedOps {
   };
 
   void solo_relax(size_t bucket) {
-    if constexpr (P::kNeedsWeights)
-      if (g_.out.narrow_weights) return solo_relax(bucket, g_.out.narrow_weights);
-    solo_relax(bucket, g_.out.weights);
+    with_weights<P::kNeedsWeights>(g_.out, [&](const auto* w) { solo_relax(bucket, w); });
   }
 
   // wgt: the weights, wide or a byte each.
