@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Configures and builds ChattyGraph into BUILD_DIR (default build/).
-# Extra arguments go to CMake, e.g. -DCHATTY_SANITIZE=ON.
+# Extra arguments go to CMake, e.g. -DCHATTY_SANITIZE=ON; TARGET names the
+# targets to build (several, space-separated), else all.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${BUILD_DIR:-build}
@@ -11,4 +12,6 @@ if [ ! -f "$build/CMakeCache.txt" ]; then
 else
   cmake -S . -B "$build" "$@" >/dev/null
 fi
-cmake --build "$build" -j "$(nproc)" ${TARGET:+--target "$TARGET"}
+targets=()
+for t in ${TARGET:-}; do targets+=(--target "$t"); done
+cmake --build "$build" -j "$(nproc)" "${targets[@]}"

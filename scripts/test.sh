@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
-# Builds and runs every test: the GoogleTest suites and the Python end-to-end
-# tests (ctest), then the same suites built with AddressSanitizer + UBSan.
-#   SANITIZE=0 ./scripts/test.sh     # skip the sanitizer pass
+# Builds and runs every test: on an optimised build the CLI's, the Python
+# package's and the ranks' tests under OpenMPI (ctest); on an AddressSanitizer
+# + UBSan build the GoogleTest suites, then the ranks' tests under MPICH; on
+# a ThreadSanitizer build the runtime's suites.
+#   SANITIZE=0 ./scripts/test.sh     # skip the sanitizer pass (and MPICH's,
+#                                    # which runs on its build)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/setup.sh
@@ -13,50 +16,54 @@ if command -v clang-format >/dev/null; then
   unformatted=$(git ls-files '*.h' '*.cc' '*.cu' | xargs clang-format --dry-run 2>&1 | grep -c warning || true)
   [ "$unformatted" = 0 ] || { echo "clang-format: $unformatted lines need formatting (run clang-format -i)"; exit 1; }
 fi
-# With the Python package's module: its tests and NetworkX's run in ctest.
-# CUDA code is compiled for sm_90 only, the lent GPUs' architecture (H100,
-# H200): no GPU runs it here, and a second architecture doubles its compile.
-./scripts/build.sh -DCHATTY_PYTHON=ON -DCMAKE_CUDA_ARCHITECTURES=90
-took "main build"
+sanitize=${SANITIZE:-1}
 mpich=0
-if [ "${MPICH:-1}" = 1 ] && [ -x /usr/bin/mpicxx.mpich ]; then
-  mpich=1
-  mkdir -p build-mpich
-  # The MPICH build runs beside the main tests at the lowest priority: the
-  # ranks' tests run alone (RUN_SERIAL) and mostly wait (deadlines, stalls,
-  # launches), so it takes the cores they leave idle. -O1: these tests
-  # check behaviour, not speed, and compile twice as fast so.
-  (BUILD_DIR=build-mpich TARGET=chatty nice -n 19 ./scripts/build.sh -DCHATTY_CUDA=OFF \
-    -DMPI_CXX_COMPILER=/usr/bin/mpicxx.mpich -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-    "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -g0 -DNDEBUG" > build-mpich/build.log 2>&1) &
-  mpich_build=$!
+[ "${MPICH:-1}" = 1 ] && [ -x /usr/bin/mpicxx.mpich ] && [ "$sanitize" = 1 ] && mpich=1
+# The optimised build: the CLI, the Python package's module (its tests and
+# NetworkX's run in ctest) and the CUDA code. CUDA is compiled for sm_90
+# only, the lent GPUs' architecture (H100, H200): no GPU runs it here, and
+# a second architecture doubles its compile. The GoogleTest suites are
+# built once, in the sanitizer build below, and run there.
+./scripts/build.sh -DCHATTY_PYTHON=ON -DCMAKE_CUDA_ARCHITECTURES=90 -DCHATTY_GTESTS=$((1 - sanitize))
+took "main build"
+if [ "$sanitize" = 1 ]; then
+  # The ASan + UBSan build compiles beside the main tests at the lowest
+  # priority: the ranks' tests there mostly wait (launches, deadlines,
+  # stalls) and leave cores idle. No CUDA objects: the GPU paths cannot run
+  # here, and ASan does not see into them. -O1 and line tables only:
+  # instrumented builds compile 2.3x faster so, and stacks keep file:line.
+  # Linked against MPICH where it is installed, so that the same build runs
+  # the rank tests under MPICH (the main build's run OpenMPI's).
+  mpi_args=()
+  [ "$mpich" = 1 ] && mpi_args=(-DMPI_CXX_COMPILER=/usr/bin/mpicxx.mpich)
+  mkdir -p build-asan
+  (BUILD_DIR=build-asan TARGET="chatty_tests chatty" nice -n 19 ./scripts/build.sh -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DCHATTY_SANITIZE=ON -DCHATTY_CUDA=OFF "${mpi_args[@]}" "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -g1 -DNDEBUG" \
+    > build-asan/build.log 2>&1) &
+  asan_build=$!
 fi
 (cd "${BUILD_DIR:-build}" && ctest --output-on-failure -j 2)
 took "main tests"
-if [ "$mpich" = 1 ]; then
-  # The cluster layer under MPICH too (the ctest label mpi runs OpenMPI):
-  # two ranks, since MPICH busy-polls.
-  echo "== MPICH portability (2 ranks)"
-  wait "$mpich_build" || { cat build-mpich/build.log; echo "MPICH build failed"; exit 1; }
-  MPIRUN=mpirun.mpich python3 tests/mpi_test.py build-mpich/chatty build-mpich/tests/data/facebook_combined.txt \
-    --portability
-  took "MPICH pass"
-fi
-if [ "${SANITIZE:-1}" = 1 ]; then
+if [ "$sanitize" = 1 ]; then
   echo "== sanitizer pass (ASan + UBSan)"
-  # No CUDA objects: the GPU paths cannot run here, and ASan does not see into them.
-  # -O1 and line tables only: instrumented builds compile 2.3x faster so
-  # (30 s against 13 s for multi_device_test.cc), and stacks keep file:line.
-  # The GoogleTest suites only: they drive the loaders with bad and varied
-  # input, the engine, every app and backend path that runs here; the CLI's
-  # end-to-end scripts ran against the main build.
-  BUILD_DIR=build-asan TARGET=chatty_tests ./scripts/build.sh -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCHATTY_SANITIZE=ON \
-    -DCHATTY_CUDA=OFF "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -g1 -DNDEBUG"
-  # LeakSanitizer does not work under every ptrace-restricted CI sandbox;
-  # leaks are not what this pass is for.
-  (cd build-asan && ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=print_stacktrace=1 ctest --output-on-failure -j 2 \
-    -E '_end_to_end$|^output_vs_scipy_networkx$|^cli_usability$|^layers$')
+  wait "$asan_build" || { tail -n 50 build-asan/build.log; echo "sanitizer build failed"; exit 1; }
+  took "sanitizer build"
+  # The GoogleTest suites: they drive the loaders with bad and varied input,
+  # the engine, every app and backend path that runs here. LeakSanitizer
+  # does not work under every ptrace-restricted CI sandbox; leaks are not
+  # what this pass is for.
+  export ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=print_stacktrace=1
+  (cd build-asan && ctest --output-on-failure -j 2 -E '_end_to_end$|^output_vs_scipy_networkx$|^cli_usability$|^layers$')
   took "sanitizer pass"
+  if [ "$mpich" = 1 ]; then
+    # The cluster layer under MPICH too, on the sanitizer build: two ranks,
+    # since MPICH busy-polls.
+    echo "== MPICH portability (2 ranks, ASan + UBSan)"
+    MPIRUN=mpirun.mpich python3 tests/mpi_test.py build-asan/chatty build-asan/tests/data/facebook_combined.txt \
+      --portability
+    took "MPICH pass"
+  fi
+  unset ASAN_OPTIONS UBSAN_OPTIONS
 fi
 if [ "${TSAN:-1}" = 1 ] && command -v clang++ >/dev/null; then
   # ThreadSanitizer over the runtime's tests (multi-device, engine, frontier, operators, BC, TC).
