@@ -2,14 +2,14 @@
 # Prepares the libraries the GPU check needs on a GPU machine without network:
 #   scripts/fetch_gpu_deps.sh DIR     (here, with network; scripts/gpu_check.sh pack calls it)
 # downloads the Debian packages (gflags, GoogleTest/GMock, libnuma, libgomp,
-# libibverbs, nlohmann-json, zlib, zstd, bzip2, Open MPI's C++ bindings) and
+# libibverbs, zlib, zstd, bzip2, Open MPI's C++ bindings) and
 # unpacks them under DIR, which the packed binaries find by their RUNPATH.
 set -euo pipefail
 DIR=${1:?usage: scripts/fetch_gpu_deps.sh DIR}
 mkdir -p "$DIR/debs"
 DIR=$(cd "$DIR" && pwd)
 PKGS=(libgflags-dev libgflags2.2 libgomp1 libibverbs1 libnl-3-200 libnl-route-3-200 libgtest-dev libgmock-dev
-      libnuma-dev libnuma1 nlohmann-json3-dev
+      libnuma-dev libnuma1
       zlib1g-dev libzstd-dev libzstd1 libbz2-dev libbz2-1.0)
 SUDO=""; [[ $(id -u) != 0 ]] && SUDO=sudo
 [[ -d /var/lib/apt/lists && -n "$(ls -A /var/lib/apt/lists 2>/dev/null)" ]] || $SUDO apt-get update -qq

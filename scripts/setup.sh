@@ -4,7 +4,7 @@
 set -euo pipefail
 
 debs=(build-essential cmake ninja-build pkg-config libgflags-dev libgtest-dev
-      libgmock-dev libomp-dev libnuma-dev python3 python3-pip clang nlohmann-json3-dev
+      libgmock-dev libomp-dev libnuma-dev python3 python3-pip clang
       zlib1g-dev libzstd-dev libbz2-dev gzip zstd bzip2
       libopenmpi-dev openmpi-bin mpich libmpich-dev libibverbs-dev ibverbs-providers)
 missing=()

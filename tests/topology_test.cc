@@ -3,8 +3,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include <nlohmann/json.hpp>
-
+#include "runtime/base/json_value.h"
 #include "test_util.h"
 #include "topology/cuda_driver.h"
 #include "topology/library.h"
@@ -148,10 +147,10 @@ TEST(Report, TextAndJson) {
   const std::string text = render_text(t, {});
   for (const char* want : {"GPU7", "NV2", "SYS", "transport policy", "status", "nccl", "uva", "async-copy"})
     EXPECT_THAT(text, HasSubstr(want));
-  const auto j = nlohmann::json::parse(render_json(t, {}));
-  EXPECT_EQ(j["policy"].size(), 7u);
-  EXPECT_EQ(j["topology"]["gpus"].size(), 8u);
-  for (const auto& d : j["policy"]) EXPECT_FALSE(d["reason"].get<std::string>().empty());
+  const JsonValue j = parse_json(render_json(t, {}));
+  EXPECT_EQ(j.find("policy")->items().size(), 7u);
+  EXPECT_EQ(j.find("topology")->find("gpus")->items().size(), 8u);
+  for (const JsonValue& d : j.find("policy")->items()) EXPECT_FALSE(d.find("reason")->as_string().empty());
 }
 
 TEST(Cache, ReusedOnlyForTheSameHardware) {

@@ -1,8 +1,8 @@
 #include "topology/report.h"
 
 #include <cstdio>
-#include <nlohmann/json.hpp>
 
+#include "runtime/base/json_value.h"
 #include "topology/policy.h"
 
 namespace chatty::topo {
@@ -127,20 +127,23 @@ std::string render_text(const Topology& t, std::vector<int> devices) {
 }
 
 std::string render_json(const Topology& t, std::vector<int> devices) {
-  nlohmann::json j;
-  j["topology"] = nlohmann::json::parse(to_json(t));
-  j["backend"] = t.size() > 0 ? "cuda" : "cpu";
-  j["policy"] = nlohmann::json::array();
+  JsonValue j = JsonValue::object();
+  j.set("topology", parse_json(to_json(t)));
+  j.set("backend", t.size() > 0 ? "cuda" : "cpu");
   if (t.size() > 0) {
     if (devices.empty()) devices = all_gpus(t);
-    j["devices"] = devices;
+    j.set("devices", JsonValue::array_of(devices));
+  }
+  JsonValue& policy = j.set("policy", JsonValue::array());
+  if (t.size() > 0) {
     for (const Band& b : kBands) {
       const Decision d = decide(t, b.cls, b.bytes, devices);
-      j["policy"].push_back({{"class", b.label},
-                             {"bytes", b.bytes},
-                             {"choice", comm_name(d.choice)},
-                             {"micros", d.micros},
-                             {"reason", d.reason}});
+      JsonValue& x = policy.push(JsonValue::object());
+      x.set("class", b.label);
+      x.set("bytes", b.bytes);
+      x.set("choice", comm_name(d.choice));
+      x.set("micros", d.micros);
+      x.set("reason", d.reason);
     }
   }
   return j.dump();

@@ -1,11 +1,11 @@
 // `chatty topo`: how this box's GPUs are linked and which transport
 // ChattyGraph uses for each kind of data.
 #include <cstdio>
-#include <nlohmann/json.hpp>
 
 #include "apps/cli/commands.h"
 #include "apps/cli/flags.h"
 #include "comm/transport_table.h"
+#include "runtime/base/json_value.h"
 #include "runtime/base/status.h"
 #include "topology/library.h"
 #include "topology/probe.h"
@@ -26,15 +26,18 @@ namespace {
 // The transport table (comm/transport_table.h), as sweeps and users read it.
 int print_transports() {
   if (FLAGS_json) {
-    nlohmann::json rows = nlohmann::json::array();
-    for (const TransportInfo& t : transport_table())
-      rows.push_back({{"name", t.name},
-                      {"world", world_name(t.world)},
-                      {"auto", t.world_default},
-                      {"comm_flag", !t.policy_only},
-                      {"gpu_ranks", t.repoints_slots},
-                      {"how", t.how}});
-    std::printf("%s\n", nlohmann::json{{"transports", rows}}.dump().c_str());
+    JsonValue report = JsonValue::object();
+    JsonValue& rows = report.set("transports", JsonValue::array());
+    for (const TransportInfo& t : transport_table()) {
+      JsonValue& row = rows.push(JsonValue::object());
+      row.set("name", t.name);
+      row.set("world", world_name(t.world));
+      row.set("auto", t.world_default);
+      row.set("comm_flag", !t.policy_only);
+      row.set("gpu_ranks", t.repoints_slots);
+      row.set("how", t.how);
+    }
+    std::printf("%s\n", report.dump().c_str());
     return 0;
   }
   std::printf("%-14s %-24s %-5s %s\n", "transport", "serves", "auto", "what");

@@ -19,7 +19,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
-#include <nlohmann/json.hpp>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -27,6 +27,8 @@
 #include "cpu_cluster/mpi/mpi_util.h"
 #include "cpu_cluster/mpi/window_ops.h"
 #include "runtime/base/cache_dir.h"
+#include "runtime/base/json_value.h"
+#include "runtime/base/status.h"
 
 namespace chatty {
 namespace {
@@ -162,11 +164,19 @@ std::string fingerprint(const std::string& hosts) {
          (osc && *osc ? osc : "default") + "; " + hosts;
 }
 
-nlohmann::json read_cache(const std::string& path) {
+// The cache's entries by key; an unreadable or malformed file reads as
+// none, and is measured again and rewritten.
+JsonValue read_cache(const std::string& path) {
   std::ifstream f(path);
-  if (!f) return nlohmann::json::object();
-  nlohmann::json j = nlohmann::json::parse(f, nullptr, /*allow_exceptions=*/false);
-  return j.is_object() ? j : nlohmann::json::object();
+  if (!f) return JsonValue::object();
+  std::stringstream text;
+  text << f.rdbuf();
+  try {
+    JsonValue j = parse_json(text.str());
+    if (j.is_object()) return j;
+  } catch (const Error&) {
+  }
+  return JsonValue::object();
 }
 
 }  // namespace
@@ -182,10 +192,11 @@ SwitchPoint cluster_switch_point(bool measure_again) {
   // Rank 0 reads the cache and tells the others whether to measure.
   uint64_t cached = 0;
   if (me == 0 && !measure_again) {
-    const nlohmann::json j = read_cache(path);
-    if (j.contains(key) && j[key].is_object() && j[key].contains("small_bytes") &&
-        j[key]["small_bytes"].is_number_unsigned())
-      cached = j[key]["small_bytes"].get<uint64_t>() + 1;
+    const JsonValue j = read_cache(path);
+    const JsonValue* entry = j.find(key);
+    const JsonValue* small = entry ? entry->find("small_bytes") : nullptr;
+    if (small && small->is_number() && small->as_number() >= 0 && small->as_number() < 0x1p60)
+      cached = uint64_t(small->as_number()) + 1;
   }
   check_mpi(MPI_Bcast(&cached, 1, MPI_UINT64_T, 0, comm), "MPI_Bcast");
   if (cached) {
@@ -198,14 +209,18 @@ SwitchPoint cluster_switch_point(bool measure_again) {
   MPI_Comm_free(&comm);
   std::string how = "measured between ranks 0 and " + std::to_string(partner);
   if (me == 0) {
-    nlohmann::json j = read_cache(path);
-    nlohmann::json entry = {{"small_bytes", bytes},
-                            {"sizes", std::vector<size_t>(std::begin(kSizes), std::end(kSizes))}};
+    JsonValue j = read_cache(path);
+    JsonValue entry = JsonValue::object();
+    entry.set("small_bytes", bytes);
+    entry.set("sizes", JsonValue::array_of(std::vector<size_t>(std::begin(kSizes), std::end(kSizes))));
+    JsonValue two_sided = JsonValue::array(), one_sided = JsonValue::array();
     for (size_t i = 0; i < p.two_sided.size(); ++i) {
-      entry["two_sided_us"].push_back(p.two_sided[i] * 1e6);
-      entry["one_sided_us"].push_back(p.one_sided[i] * 1e6);
+      two_sided.push(p.two_sided[i] * 1e6);
+      one_sided.push(p.one_sided[i] * 1e6);
     }
-    j[key] = entry;
+    entry.set("two_sided_us", std::move(two_sided));
+    entry.set("one_sided_us", std::move(one_sided));
+    j.set(key, std::move(entry));
     std::error_code ec;
     std::filesystem::create_directories(std::filesystem::path(path).parent_path(), ec);
     const std::string tmp = path + "." + std::to_string(getpid());
