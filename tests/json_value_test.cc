@@ -4,6 +4,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <limits>
 #include <string>
 
@@ -43,6 +44,7 @@ TEST(Json, NumbersReadBackToTheSameDouble) {
   }
   EXPECT_EQ(JsonValue(uint64_t(80) << 30).dump(), "85899345920");
   EXPECT_EQ(JsonValue(std::numeric_limits<double>::infinity()).dump(), "null");
+  EXPECT_TRUE(std::signbit(parse_json(JsonValue(-0.0).dump()).as_number()));
 }
 
 TEST(Json, UnicodeEscapesBecomeUtf8) {
@@ -57,7 +59,7 @@ TEST(Json, MalformedTextIsRefusedWithWhere) {
         "tru", "nul", "[\"a\nb\"]", "{1:2}",     "1e999"})
     EXPECT_THAT(error_of([&] { parse_json(bad); }), HasSubstr("at byte")) << bad;
   EXPECT_THAT(error_of([] { parse_json(std::string(513, '[') + std::string(513, ']')); }), HasSubstr("deeper"));
-  EXPECT_NO_THROW(parse_json(std::string(500, '[') + std::string(500, ']')));
+  EXPECT_NO_THROW(parse_json(std::string(512, '[') + "1" + std::string(512, ']')));
 }
 
 TEST(Json, GettersFallBackOnlyWhereAbsent) {
@@ -70,6 +72,11 @@ TEST(Json, GettersFallBackOnlyWhereAbsent) {
   EXPECT_THAT(error_of([&] { j.get("s", 0); }), HasSubstr("s is a string, not a number"));
   EXPECT_THAT(error_of([&] { j.get("f", 0); }), HasSubstr("not a whole number"));
   EXPECT_THAT(error_of([&] { j.find("n")->items("n"); }), HasSubstr("n is a number, not an array"));
+  EXPECT_TRUE(j.find("z")->items().empty());  // null: no items
+  // Past what the type holds: refused, not wrapped.
+  EXPECT_THAT(error_of([] { parse_json("9223372036854775808").as_int(); }), HasSubstr("not a whole number"));
+  EXPECT_THAT(error_of([] { parse_json(R"({"k":3000000000})").get("k", 0); }), HasSubstr("not a whole number"));
+  EXPECT_EQ(parse_json(R"({"k":3000000000})").get("k", int64_t(0)), 3000000000);
 }
 
 }  // namespace

@@ -1,4 +1,4 @@
-// The multi-device runtime: every app on P = 1..8 host devices, with both
+// The multi-device runtime: every app on P = 1..8 host devices, over the
 // host transports, gives the P = 1 results (exactly for BFS, SSSP, WCC;
 // within tolerance for PageRank) on kron, urand, grid and the real graph.
 #include <gtest/gtest.h>
@@ -6,8 +6,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <numeric>
-#include <random>
 
 #include "apps/bfs/reference.h"
 #include "apps/pagerank/reference.h"

@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cmath>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -195,8 +196,8 @@ SwitchPoint cluster_switch_point(bool measure_again) {
     const JsonValue j = read_cache(path);
     const JsonValue* entry = j.find(key);
     const JsonValue* small = entry ? entry->find("small_bytes") : nullptr;
-    if (small && small->is_number() && small->as_number() >= 0 && small->as_number() < 0x1p60)
-      cached = uint64_t(small->as_number()) + 1;
+    const double bytes = small && small->is_number() ? small->as_number() : -1;
+    if (bytes >= 0 && bytes < 0x1p60 && bytes == std::floor(bytes)) cached = uint64_t(bytes) + 1;
   }
   check_mpi(MPI_Bcast(&cached, 1, MPI_UINT64_T, 0, comm), "MPI_Bcast");
   if (cached) {

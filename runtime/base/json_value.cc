@@ -1,7 +1,9 @@
 #include "runtime/base/json_value.h"
 
 #include <charconv>
+#include <climits>
 #include <cmath>
+#include <cstdio>
 
 #include "runtime/base/status.h"
 
@@ -63,8 +65,9 @@ void dump_number(std::string& out, double x) {
     return;
   }
   char b[32];
-  // Whole numbers (counts, indices, byte sizes) print as integers.
-  const bool whole = x == std::floor(x) && std::fabs(x) < 9007199254740992.0;
+  // Whole numbers (counts, indices, byte sizes) print as integers; -0 keeps
+  // its sign as a double.
+  const bool whole = x == std::floor(x) && std::fabs(x) < 9007199254740992.0 && !(x == 0 && std::signbit(x));
   const auto r = whole ? std::to_chars(b, b + sizeof b, int64_t(x)) : std::to_chars(b, b + sizeof b, x);
   out.append(b, r.ptr);
 }
@@ -108,9 +111,10 @@ class Parser {
   }
 
   JsonValue value(int depth) {
-    if (depth >= kMaxDepth) fail("nested deeper than 512");
     skip_space();
     if (i_ == s_.size()) fail("unexpected end of text");
+    // `depth` arrays and objects enclose this value.
+    if ((s_[i_] == '{' || s_[i_] == '[') && depth >= kMaxDepth) fail("nested deeper than 512");
     switch (s_[i_]) {
       case '{': return object(depth);
       case '[': return array(depth);
@@ -244,7 +248,8 @@ double JsonValue::as_number(const std::string& what) const {
 
 int64_t JsonValue::as_int(const std::string& what, int64_t lo, int64_t hi) const {
   const double x = as_number(what);
-  CHATTY_CHECK(x == std::floor(x) && x >= double(lo) && x <= double(hi),
+  // 2^63 is INT64_MAX rounded up to a double: the bound is exclusive there.
+  CHATTY_CHECK(x == std::floor(x) && x >= double(lo) && x <= double(hi) && x < 0x1p63,
                what + " is " + std::to_string(x) + ", not a whole number in [" + std::to_string(lo) + ", " +
                    std::to_string(hi) + "]");
   return int64_t(x);
@@ -256,6 +261,7 @@ const std::string& JsonValue::as_string(const std::string& what) const {
 }
 
 const std::vector<JsonValue>& JsonValue::items(const std::string& what) const {
+  if (kind_ == Kind::kNull) return items_;  // empty
   if (kind_ != Kind::kArray) wrong_kind(what, "an array", kind_);
   return items_;
 }
@@ -280,6 +286,11 @@ double JsonValue::get(std::string_view key, double fallback) const {
 int64_t JsonValue::get(std::string_view key, int64_t fallback) const {
   const JsonValue* v = find(key);
   return v && !v->is_null() ? v->as_int(std::string(key)) : fallback;
+}
+
+int JsonValue::get(std::string_view key, int fallback) const {
+  const JsonValue* v = find(key);
+  return v && !v->is_null() ? int(v->as_int(std::string(key), INT_MIN, INT_MAX)) : fallback;
 }
 
 bool JsonValue::get(std::string_view key, bool fallback) const {

@@ -50,15 +50,16 @@ class JsonValue {
   // A number that is a whole value in [lo, hi].
   int64_t as_int(const std::string& what = "value", int64_t lo = INT64_MIN, int64_t hi = INT64_MAX) const;
   const std::string& as_string(const std::string& what = "value") const;
-  const std::vector<JsonValue>& items(const std::string& what = "value") const;  // an array's
-  const Members& members(const std::string& what = "value") const;               // an object's
+  // An array's items; none for null.
+  const std::vector<JsonValue>& items(const std::string& what = "value") const;
+  const Members& members(const std::string& what = "value") const;  // an object's
 
   // An object's member, or null when this is not an object or lacks `key`.
   const JsonValue* find(std::string_view key) const;
   // The member's value converted, or `fallback` where it is absent or null.
   double get(std::string_view key, double fallback) const;
   int64_t get(std::string_view key, int64_t fallback) const;
-  int get(std::string_view key, int fallback) const { return int(get(key, int64_t(fallback))); }
+  int get(std::string_view key, int fallback) const;
   bool get(std::string_view key, bool fallback) const;
   std::string get(std::string_view key, const char* fallback) const;
 
@@ -86,8 +87,9 @@ class JsonValue {
 };
 
 // Parses one JSON document (RFC 8259; whitespace around it allowed). Throws
-// chatty::Error "at byte N: ..." for malformed text, trailing text, or
-// nesting deeper than 512.
+// chatty::Error "at byte N: ..." for malformed text, trailing text, a
+// number beyond a double's range, or arrays and objects nested deeper
+// than 512. Strings are taken as bytes: their UTF-8 is not checked.
 JsonValue parse_json(std::string_view text);
 
 }  // namespace chatty
