@@ -3,7 +3,6 @@
 #include <algorithm>
 
 #include "runtime/base/hash.h"
-#include "runtime/base/json_value.h"
 #include "runtime/base/status.h"
 
 namespace chatty::topo {
@@ -82,7 +81,7 @@ std::string Topology::fingerprint() const {
   return buf;
 }
 
-std::string to_json(const Topology& t, int indent) {
+JsonValue topology_document(const Topology& t) {
   JsonValue j = JsonValue::object();
   j.set("schema", kSchema);
   j.set("name", t.name);
@@ -125,8 +124,10 @@ std::string to_json(const Topology& t, int indent) {
       x.set("p2p", cost_json(l.p2p));
     }
   j.set("nccl_broadcast", cost_json(t.nccl));
-  return j.dump(indent);
+  return j;
 }
+
+std::string to_json(const Topology& t, int indent) { return topology_document(t).dump(indent); }
 
 Topology from_json(const std::string& text, const std::string& what) {
   try {

@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "runtime/base/json_value.h"
+
 namespace chatty::topo {
 
 // How a pair is connected, best first (the nvidia-smi topo -m vocabulary).
@@ -71,6 +73,9 @@ struct Topology {
   std::string fingerprint() const;
 };
 
+// The topology as the document its files hold (schema chattygraph-topology/1),
+// and that document's text.
+JsonValue topology_document(const Topology& t);
 std::string to_json(const Topology& t, int indent = 2);
 // Throws chatty::Error naming `what` for malformed JSON or a schema mismatch.
 Topology from_json(const std::string& text, const std::string& what);

@@ -128,7 +128,7 @@ std::string render_text(const Topology& t, std::vector<int> devices) {
 
 std::string render_json(const Topology& t, std::vector<int> devices) {
   JsonValue j = JsonValue::object();
-  j.set("topology", parse_json(to_json(t)));
+  j.set("topology", topology_document(t));
   j.set("backend", t.size() > 0 ? "cuda" : "cpu");
   if (t.size() > 0) {
     if (devices.empty()) devices = all_gpus(t);
