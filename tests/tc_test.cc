@@ -6,6 +6,7 @@
 #include "apps/tc/count.h"
 #include "apps/tc/orient.h"
 #include "apps/tc/reference.h"
+#include "datasets/cgr_format.h"
 #include "datasets/load.h"
 #include "runtime/graph/reorder.h"
 #include "test_util.h"
@@ -60,31 +61,39 @@ TEST(Tc, KernelMatchesReferenceOnGeneratedGraphs) {
 
 // The lower lists GPU devices count on: each vertex's neighbours below it,
 // ascending, one entry per edge, with and without the degree relabelling;
-// counting on them gives every vertex's triangles.
+// counting on them gives every vertex's triangles. From a mapped .cgr too,
+// whose pages the second pass drops (kDrop) and reads back.
 TEST(Tc, LowerListsHoldEachEdgeOnceAndCountTheSame) {
   for (const char* spec : {"kron:12", "urand:12:8"}) {
-    const Graph g = load_graph(spec, {});
-    const std::vector<uint64_t> want = reference::triangles(g);
-    for (bool by_degree : {false, true}) {
-      const tc::Oriented o = tc::orient(g, by_degree);
-      const Csr& c = o.graph.out();
-      EXPECT_EQ(c.num_edges() * 2, g.num_edges()) << spec;
-      EXPECT_EQ(o.old_of_new.size(), by_degree ? size_t(g.num_vertices()) : 0u);
-      for (vid_t x = 0; x < c.num_vertices(); ++x)
-        for (eid_t e = c.offsets[x]; e < c.offsets[x + 1]; ++e) {
-          ASSERT_LT(c.targets[e], x) << spec;
-          if (e > c.offsets[x]) {
-            ASSERT_LT(c.targets[e - 1], c.targets[e]) << spec;
+    const Graph made = load_graph(spec, {});
+    const std::string cgr = testing::temp_path("lower.cgr");
+    write_cgr(made, cgr);
+    const Graph mapped = read_cgr(cgr);
+    ASSERT_TRUE(mapped.out().targets.file_mapped());
+    const std::vector<uint64_t> want = reference::triangles(made);
+    for (const auto& [g, pages] : {std::pair{&made, tc::InputPages::kKeep}, std::pair{&mapped, tc::InputPages::kDrop},
+                                   std::pair{&mapped, tc::InputPages::kKeep}})
+      for (bool by_degree : {false, true}) {
+        const tc::Oriented o = tc::orient(*g, by_degree, pages);
+        const Csr& c = o.graph.out();
+        EXPECT_EQ(c.num_edges() * 2, g->num_edges()) << spec;
+        EXPECT_EQ(o.old_of_new.size(), by_degree ? size_t(g->num_vertices()) : 0u);
+        for (vid_t x = 0; x < c.num_vertices(); ++x)
+          for (eid_t e = c.offsets[x]; e < c.offsets[x + 1]; ++e) {
+            ASSERT_LT(c.targets[e], x) << spec;
+            if (e > c.offsets[x]) {
+              ASSERT_LT(c.targets[e - 1], c.targets[e]) << spec;
+            }
           }
+        std::vector<uint64_t> got = tc::count(o.graph, {0, c.num_vertices()}).per_vertex;
+        if (by_degree) got = to_old_order(got, o.old_of_new);
+        EXPECT_EQ(got, want) << spec << (by_degree ? " by degree" : "");
+        if (by_degree) {  // counted straight into the input's order
+          EXPECT_EQ(tc::count(o.graph, {0, c.num_vertices() / 2, c.num_vertices()}, o.old_of_new.data()).per_vertex,
+                    want)
+              << spec;
         }
-      std::vector<uint64_t> got = tc::count(o.graph, {0, c.num_vertices()}).per_vertex;
-      if (by_degree) got = to_old_order(got, o.old_of_new);
-      EXPECT_EQ(got, want) << spec << (by_degree ? " by degree" : "");
-      if (by_degree) {  // counted straight into the input's order
-        EXPECT_EQ(tc::count(o.graph, {0, c.num_vertices() / 2, c.num_vertices()}, o.old_of_new.data()).per_vertex, want)
-            << spec;
       }
-    }
   }
 }
 

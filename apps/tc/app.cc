@@ -15,6 +15,7 @@
 #include "apps/tc/orient.h"
 #include "apps/tc/reference.h"
 #include "apps/work_share.h"
+#include "runtime/base/parallel.h"
 #include "runtime/base/status.h"
 
 namespace chatty {
@@ -32,7 +33,7 @@ bool worth_relabelling(const Graph& g) {
   return mean > 1.3 * double(sample[sample.size() / 2]);
 }
 
-Oriented orient(const Graph& g, bool by_degree) {
+Oriented orient(const Graph& g, bool by_degree, InputPages pages) {
   const Csr& c = g.out();
   const vid_t n = c.num_vertices();
   Oriented o;
@@ -51,34 +52,33 @@ Oriented orient(const Graph& g, bool by_degree) {
     for (vid_t x = 0; x < n; ++x) new_of_old[o.old_of_new[x]] = x;
   }
   auto new_of = [&](vid_t v) { return by_degree ? new_of_old[v] : v; };
-  // Two passes over the input in its own order, in blocks of rows, so that
-  // a mapped input's pages are let go once a block is read: the input and
-  // the orientation are then never resident whole together (the second
-  // pass reads them again from the page cache).
+  // Two passes over the input in its own order, in blocks of rows. With
+  // kDrop the second lets a mapped input's pages go once a block is read;
+  // the first keeps them, since the second comes back to them at once.
   // Blocks of up to 4096 rows, and at least 8 a thread: a small graph
   // (ego-Facebook's 4039 rows) in one block was oriented by one thread.
   const vid_t block = std::clamp<vid_t>(n / vid_t(8 * omp_get_max_threads()), 64, 4096);
-  auto over_input = [&](auto&& row) {
+  const vid_t blocks = (n + block - 1) / block;
+  auto over_input = [&](bool release, auto&& row) {
 #pragma omp parallel for schedule(dynamic, 1)
-    for (vid_t b = 0; b < (n + block - 1) / block; ++b) {
+    for (vid_t b = 0; b < blocks; ++b) {
       const vid_t end = std::min<vid_t>(n, (b + 1) * block);
       for (vid_t v = b * block; v < end; ++v) row(v, new_of(v));
-      c.targets.release_resident(c.offsets[b * block], c.offsets[end]);
+      if (release && pages == InputPages::kDrop) c.targets.release_resident(c.offsets[b * block], c.offsets[end]);
     }
   };
   Csr lower;
   lower.offsets = Buffer<eid_t>(size_t(n) + 1);
   eid_t* off = lower.offsets.mutable_data();
-  off[0] = 0;
-  over_input([&](vid_t v, vid_t x) {
+  over_input(false, [&](vid_t v, vid_t x) {
     eid_t k = 0;
     for (eid_t e = c.offsets[v]; e < c.offsets[v + 1]; ++e) k += new_of(c.targets[e]) < x;
-    off[x + 1] = k;
+    off[x] = k;
   });
-  for (vid_t x = 0; x < n; ++x) off[x + 1] += off[x];
+  parallel_exclusive_scan(off, off, size_t(n));
   lower.targets = Buffer<vid_t>(off[n]);
   vid_t* t = lower.targets.mutable_data();
-  over_input([&](vid_t v, vid_t x) {
+  over_input(true, [&](vid_t v, vid_t x) {
     eid_t k = off[x];
     for (eid_t e = c.offsets[v]; e < c.offsets[v + 1]; ++e)
       if (const vid_t y = new_of(c.targets[e]); y < x) t[k++] = y;
@@ -112,7 +112,7 @@ void run_host(const AppRun& r, AppOutput& out) {
   tc::Oriented relabelled;
   const bool relabel = tc::worth_relabelling(r.g);
   if (relabel) {  // inside the timed run, as GAP times its relabelling
-    relabelled = tc::orient(r.g, true);
+    relabelled = tc::orient(r.g, true, tc::InputPages::kDrop);
     g = &relabelled.graph;
   }
   // Ranks each count the rows of their devices' ranges.
