@@ -34,8 +34,13 @@ TRANSPORT_LAYOUTS = [(2, 2)] if PORTABILITY else [(2, 2), (4, 1)]
 # component itself (its default, osc rdma, crashes on 64-bit CAS).
 # The switch points the ranks measure are cached in a folder of the tests' own.
 CACHE = tempfile.mkdtemp(prefix="chatty_mpi_cache_")
+# Open MPI's transports for one node only: its start-up otherwise opens
+# UCX, InfiniBand, libfabric and TCP as well, none of which it then selects
+# here (ob1 over shared memory): 0.28 s a launch instead of 0.49 s, and
+# this file launches about 350 jobs.
 ENV = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
-           OMPI_MCA_rmaps_base_oversubscribe="1", OMP_NUM_THREADS="1", XDG_CACHE_HOME=CACHE)
+           OMPI_MCA_rmaps_base_oversubscribe="1", OMP_NUM_THREADS="1", XDG_CACHE_HOME=CACHE,
+           OMPI_MCA_pml="ob1", OMPI_MCA_btl="self,vader")
 
 APPS = ["bfs", "sssp", "wcc", "pr", "kcore"]
 
