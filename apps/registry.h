@@ -10,6 +10,7 @@
 
 #include "apps/validate.h"
 #include "runtime/base/engine_options.h"
+#include "runtime/base/json_value.h"
 #include "runtime/engine/exchange_policy.h"
 #include "runtime/engine/multi_stats.h"
 #include "runtime/graph/graph.h"
@@ -78,7 +79,7 @@ struct AppSpec {
   void (*relabel)(AppOutput& out, const std::vector<vid_t>& old_of_new);
   uint64_t (*traversed_edges)(const AppOutput& out, const Graph& g);  // for GTEPS
   std::string (*summary_text)(const AppOutput& out);                  // `out` in input ids
-  std::string (*summary_json)(const AppOutput& out);                  // one JSON object
+  JsonValue (*summary_json)(const AppOutput& out);                    // one JSON object
 };
 
 const AppSpec& app_spec(App app);

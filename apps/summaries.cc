@@ -32,11 +32,11 @@ std::string reached_text(const std::vector<uint32_t>& values, const char* what) 
   return b;
 }
 
-std::string reached_json(const std::vector<uint32_t>& values, const char* what) {
+JsonValue reached_json(const std::vector<uint32_t>& values, const char* what) {
   const Reached r = reached(values);
   JsonObject j;
-  j.add("reached", r.count).add(std::string("max_") + what, uint64_t(r.max));
-  return j.str();
+  j.add("reached", r.count).add(std::string("max_") + what, r.max);
+  return j.value();
 }
 
 uint64_t reached_out_edges(const std::vector<uint32_t>& values, const Graph& g) {

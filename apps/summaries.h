@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "runtime/base/json_value.h"
 #include "runtime/graph/graph.h"
 
 namespace chatty {
@@ -12,7 +13,7 @@ namespace chatty {
 // "reached R of N vertices (P %), max <what> M" and its JSON twin, for
 // values where kInfinity means unreached.
 std::string reached_text(const std::vector<uint32_t>& values, const char* what);
-std::string reached_json(const std::vector<uint32_t>& values, const char* what);
+JsonValue reached_json(const std::vector<uint32_t>& values, const char* what);
 
 // Out-edges of the vertices with a finite value (a traversal's edges).
 uint64_t reached_out_edges(const std::vector<uint32_t>& values, const Graph& g);

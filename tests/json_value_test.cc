@@ -47,6 +47,15 @@ TEST(Json, NumbersReadBackToTheSameDouble) {
   EXPECT_TRUE(std::signbit(parse_json(JsonValue(-0.0).dump()).as_number()));
 }
 
+// A float prints as its own shortest decimal, which reads back as that float.
+TEST(Json, FloatsDumpAsTheirShortestDecimal) {
+  EXPECT_EQ(JsonValue(0.1f).dump(), "0.1");
+  EXPECT_EQ(JsonValue(0.023267422f).dump(), "0.023267422");
+  EXPECT_EQ(JsonValue(float(1e-30)).dump(), "1e-30");
+  EXPECT_EQ(JsonValue(std::numeric_limits<float>::quiet_NaN()).dump(), "null");
+  for (float x : {0.1f, 1.0f / 3, 3.4e38f, -7.5e-45f}) EXPECT_EQ(float(parse_json(JsonValue(x).dump()).as_number()), x);
+}
+
 TEST(Json, UnicodeEscapesBecomeUtf8) {
   EXPECT_EQ(parse_json(R"("\u00e9\u20ac\ud83d\ude00\/")").as_string(), "\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80/");
   EXPECT_EQ(JsonValue(std::string("a\x01")).dump(), "\"a\\u0001\"");

@@ -89,13 +89,14 @@ std::string text(const AppOutput& out) {
   return t;
 }
 
-std::string json(const AppOutput& out) {
-  std::vector<double> ids, scores;
-  for (size_t v : top(out, 10)) ids.push_back(double(out.id_of(vid_t(v)))), scores.push_back(double(out.ranks[v]));
+JsonValue json(const AppOutput& out) {
+  std::vector<uint64_t> ids;
+  std::vector<float> scores;
+  for (size_t v : top(out, 10)) ids.push_back(out.id_of(vid_t(v))), scores.push_back(out.ranks[v]);
   JsonObject j;
-  j.add("top_vertices", ids).add("top_scores", scores).add("max_score", scores.empty() ? 0.0 : scores[0]);
+  j.add("top_vertices", ids).add("top_scores", scores).add("max_score", scores.empty() ? 0.0f : scores[0]);
   j.add("sources", uint64_t(std::max<size_t>(1, out.sources.size())));
-  return j.str();
+  return j.value();
 }
 
 uint64_t traversed(const AppOutput& out, const Graph&) { return out.multi.edges(); }

@@ -40,7 +40,7 @@ Validation validate(const AppOutput& out, const Graph& g, vid_t source, const En
 }
 
 std::string text(const AppOutput& out) { return reached_text(out.ints, "depth"); }
-std::string json(const AppOutput& out) { return reached_json(out.ints, "depth"); }
+JsonValue json(const AppOutput& out) { return reached_json(out.ints, "depth"); }
 uint64_t traversed(const AppOutput& out, const Graph& g) { return reached_out_edges(out.ints, g); }
 
 }  // namespace

@@ -68,17 +68,16 @@ void print_chunks(const Graph& g, const Partition& part) {
   std::printf("  %-6s %12s %14s %12s %14.0f\n", "sum", "", "", "", total);
 }
 
-std::string chunks_json(const Graph& g, const Partition& part) {
-  std::string s = "[";
-  for (const ChunkStats& c : chunk_stats(g, part)) {
-    JsonObject o;
-    o.add("vertices", uint64_t(c.vertices)).add("edges", uint64_t(c.edges)).add("boundary", c.boundary);
-    o.add("balance", c.balance);
-    if (s.size() > 1) s += ',';
-    s += o.str();
-  }
-  s += ']';
-  return s;
+JsonValue chunks_json(const Graph& g, const Partition& part) {
+  JsonValue chunks = JsonValue::array();
+  for (const ChunkStats& c : chunk_stats(g, part))
+    chunks.push(JsonObject()
+                    .add("vertices", uint64_t(c.vertices))
+                    .add("edges", uint64_t(c.edges))
+                    .add("boundary", c.boundary)
+                    .add("balance", c.balance)
+                    .value());
+  return chunks;
 }
 
 }  // namespace
@@ -139,7 +138,7 @@ int cmd_info(const std::vector<std::string>& args) {
   const uint64_t undirected_edges = g.directed() ? 0 : (g.num_edges() + self_loops) / 2;
   if (FLAGS_json) {
     JsonObject j;
-    if (FLAGS_devices > 1) j.raw("chunks", chunks_json(g, part));
+    if (FLAGS_devices > 1) j.add("chunks", chunks_json(g, part));
     j.add("graph", in).add("vertices", uint64_t(n)).add("edges", uint64_t(g.num_edges()));
     j.add("directed", g.directed()).add("weighted", g.weighted());
     j.add("format", loaded.format).add("compression", loaded.compression);

@@ -224,8 +224,8 @@ JobResult run_job(const RunSetup& s, const Prepared& p, const std::vector<vid_t>
     j.add("load_s", p.load_s).add("compute_s", compute_s).add("compute_s_all", times);
     j.add("iterations", iterations).add("edges_traversed", edges).add("gteps", gteps);
     j.add("edges_examined", out.multi.edges());
-    j.raw("multi", multi_json(out, p.partition_s, c ? c->local : s.eopt.devices));
-    j.raw("summary", spec.summary_json(result));
+    j.add("multi", multi_json(out, p.partition_s, c ? c->local : s.eopt.devices));
+    j.add("summary", spec.summary_json(result));
     j.add("validated", validated);
     if (s.validate) j.add("validation", validation_message);
     j.add("converged", out.multi.converged);

@@ -11,17 +11,13 @@ namespace {
 
 // An n x n matrix as JSON rows: [[at(0, 0), at(0, 1), ...], ...].
 template <typename At>
-std::string json_matrix(int n, At at) {
-  std::string s = "[";
+JsonValue json_matrix(int n, At at) {
+  JsonValue rows = JsonValue::array();
   for (int a = 0; a < n; ++a) {
-    s += a ? ",[" : "[";
-    for (int b = 0; b < n; ++b) {
-      if (b) s += ',';
-      s += std::to_string(at(a, b));
-    }
-    s += ']';
+    JsonValue& row = rows.push(JsonValue::array());
+    for (int b = 0; b < n; ++b) row.push(at(a, b));
   }
-  return s + "]";
+  return rows;
 }
 
 }  // namespace
@@ -91,7 +87,7 @@ void write_trace(const AppOutput& out, const std::string& path) {
   CHATTY_CHECK(std::fclose(f) == 0, path + ": write failed");
 }
 
-std::string multi_json(const AppOutput& out, double partition_s, int local) {
+JsonValue multi_json(const AppOutput& out, double partition_s, int local) {
   const MultiStats& ms = out.multi;
   JsonObject x;
   x.add("transport", ms.transport).add("partition_s", partition_s).add("setup_s", ms.setup_seconds);
@@ -104,16 +100,13 @@ std::string multi_json(const AppOutput& out, double partition_s, int local) {
   if (out.backend == Backend::kCpu)  // GPU compaction does not tell offers from updates
     x.add("bytes_offers", ms.bytes(2)).add("bytes_updates", ms.bytes(0) - ms.bytes(2));
   for (int p = 0; p < kPhases; ++p) x.add(std::string(phase_name(p)) + "_s", ms.seconds(p));
-  std::string per_device = "[";  // per device: {"merge_s": .., ...}
+  JsonValue per_device = JsonValue::array();  // per device: {"merge_s": .., ...}
   for (size_t d = 0; d < ms.device_seconds.size(); ++d) {
     JsonObject dev;
     for (int p = 0; p < kPhases; ++p) dev.add(std::string(phase_name(p)) + "_s", ms.device_seconds[d][size_t(p)]);
-    if (d) per_device += ',';
-    per_device += dev.str();
+    per_device.push(dev.value());
   }
-  x.raw("device_seconds", per_device + "]");
-  std::vector<double> migrated(ms.device_migrated.begin(), ms.device_migrated.end());
-  x.add("device_migrated", migrated);
+  x.add("device_seconds", per_device).add("device_migrated", ms.device_migrated);
   // Sender by receiver: devices, and ranks of `local` devices each.
   const int D = ms.devices, R = D / local;
   auto matrix = [&](const std::vector<uint64_t>& m, int group, uint64_t scale) {
@@ -125,8 +118,8 @@ std::string multi_json(const AppOutput& out, double partition_s, int local) {
     });
   };
   const uint64_t item = ms.item_bytes;
-  x.raw("pair_bytes", matrix(ms.pair_records, 1, item)).raw("pair_records", matrix(ms.pair_records, 1, 1));
-  x.raw("pair_batches", matrix(ms.pair_batches, 1, 1));
+  x.add("pair_bytes", matrix(ms.pair_records, 1, item)).add("pair_records", matrix(ms.pair_records, 1, 1));
+  x.add("pair_batches", matrix(ms.pair_batches, 1, 1));
   if (R > 1) {
     std::vector<double> per_rank(size_t(R), 0.0);  // vertices each rank's devices computed for their peers
     std::vector<double> blocks(size_t(R), 0.0);    // of those, blocks claimed from other ranks
@@ -136,18 +129,18 @@ std::string multi_json(const AppOutput& out, double partition_s, int local) {
     x.add("rank_migrated", per_rank).add("rank_migrated_blocks", blocks);
   }
   if (R > 1)
-    x.raw("rank_pair_bytes", matrix(ms.pair_records, local, item))
-        .raw("rank_pair_records", matrix(ms.pair_records, local, 1))
-        .raw("rank_pair_batches", matrix(ms.pair_batches, local, 1));
+    x.add("rank_pair_bytes", matrix(ms.pair_records, local, item))
+        .add("rank_pair_records", matrix(ms.pair_records, local, 1))
+        .add("rank_pair_batches", matrix(ms.pair_batches, local, 1));
   if (R > 1 && ms.rank_ops.size() == size_t(R) * size_t(R) * kMpiOps) {
     JsonObject ops;  // per kind of operation: origin rank by target rank
     for (int op = 0; op < kMpiOps; ++op)
-      ops.raw(mpi_op_name(MpiOp(op)), json_matrix(R, [&](int a, int b) {
+      ops.add(mpi_op_name(MpiOp(op)), json_matrix(R, [&](int a, int b) {
                 return ms.rank_ops[(size_t(a) * size_t(R) + size_t(b)) * kMpiOps + size_t(op)];
               }));
-    x.raw("rank_mpi_ops", ops.str());
+    x.add("rank_mpi_ops", ops.value());
   }
-  return x.str();
+  return x.value();
 }
 
 }  // namespace chatty::cli

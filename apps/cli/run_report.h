@@ -29,6 +29,6 @@ class Report {
 void report_multi(Report& r, const AppOutput& out);
 void write_trace(const AppOutput& out, const std::string& path);
 // The "multi" object of --json.
-std::string multi_json(const AppOutput& out, double partition_s, int local);
+JsonValue multi_json(const AppOutput& out, double partition_s, int local);
 
 }  // namespace chatty::cli

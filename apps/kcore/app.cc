@@ -66,11 +66,11 @@ std::string text(const AppOutput& out) {
   return b;
 }
 
-std::string json(const AppOutput& out) {
+JsonValue json(const AppOutput& out) {
   const Cores k = cores(out.ints);
   JsonObject j;
   j.add("degeneracy", uint64_t(k.degeneracy)).add("top_core_vertices", k.in_top);
-  return j.str();
+  return j.value();
 }
 
 uint64_t traversed(const AppOutput& out, const Graph& g) { return g.num_edges() * uint64_t(out.multi.steps.size()); }

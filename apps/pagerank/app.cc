@@ -73,17 +73,10 @@ std::string text(const AppOutput& out) {
   return t;
 }
 
-std::string json(const AppOutput& out) {
-  std::string list = "[";
-  for (vid_t v : top(out.ranks)) {
-    JsonObject t;
-    t.add("vertex", out.id_of(v)).add("rank", double(out.ranks[v]));
-    if (list.size() > 1) list += ',';
-    list += t.str();
-  }
-  JsonObject j;
-  j.raw("top", list + "]");
-  return j.str();
+JsonValue json(const AppOutput& out) {
+  JsonValue list = JsonValue::array();
+  for (vid_t v : top(out.ranks)) list.push(JsonObject().add("vertex", out.id_of(v)).add("rank", out.ranks[v]).value());
+  return JsonObject().add("top", list).value();
 }
 
 uint64_t traversed(const AppOutput& out, const Graph& g) { return g.num_edges() * uint64_t(out.multi.steps.size()); }

@@ -168,11 +168,11 @@ std::string text(const AppOutput& out) {
   return b;
 }
 
-std::string json(const AppOutput& out) {
+JsonValue json(const AppOutput& out) {
   const Largest l = largest(out);
   JsonObject j;
   j.add("triangles", total(out.counts)).add("largest_vertex", l.vertex).add("largest_count", l.count);
-  return j.str();
+  return j.value();
 }
 
 uint64_t traversed(const AppOutput&, const Graph& g) { return g.num_edges(); }

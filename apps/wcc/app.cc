@@ -77,11 +77,11 @@ std::string text(const AppOutput& out) {
   return b;
 }
 
-std::string json(const AppOutput& out) {
+JsonValue json(const AppOutput& out) {
   const Components c = components(out.ints);
   JsonObject j;
   j.add("components", c.count).add("largest", c.largest);
-  return j.str();
+  return j.value();
 }
 
 uint64_t traversed(const AppOutput&, const Graph& g) { return g.num_edges(); }

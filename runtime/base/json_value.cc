@@ -8,6 +8,13 @@
 #include "runtime/base/status.h"
 
 namespace chatty {
+
+JsonValue::JsonValue(float x) : kind_(Kind::kNumber), number_(x) {
+  if (!std::isfinite(x)) return;
+  char b[32];
+  const auto r = std::to_chars(b, b + sizeof b, x);
+  std::from_chars(b, r.ptr, number_);
+}
 namespace {
 
 const char* kind_name(JsonValue::Kind k) {

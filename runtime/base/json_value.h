@@ -21,6 +21,9 @@ class JsonValue {
   JsonValue() = default;  // null
   JsonValue(bool b) : kind_(Kind::kBool), number_(b) {}
   JsonValue(double x) : kind_(Kind::kNumber), number_(x) {}
+  // The double nearest the float's shortest decimal, so that it dumps as
+  // that decimal (0.023267422, not the float's exact 0.02326742187142372).
+  JsonValue(float x);
   JsonValue(int x) : JsonValue(double(x)) {}
   JsonValue(uint32_t x) : JsonValue(double(x)) {}
   JsonValue(int64_t x) : JsonValue(double(x)) {}
