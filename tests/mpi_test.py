@@ -3,96 +3,25 @@
 (oversubscribed on this machine) with 1 or 2 host devices per rank must
 write exactly the single process's --output (PageRank within tolerance)
 for every app on kron, urand, grid and the shared real graph; bad input
-fails on every rank with one line and a non-zero exit; a rank that dies
-mid-run ends the job instead of hanging it.
-Usage: mpi_test.py CHATTY FACEBOOK_TXT   (exit 77: no mpirun or no MPI build)
+fails on every rank with one line and a non-zero exit; ranks that
+disagree on their input or command are refused; ranks in trouble
+(tests/mpi_faults.py) end the job instead of hanging it.
+Usage: mpi_test.py CHATTY FACEBOOK_TXT [--faults or --no-faults: one half]
+(exit 77: no mpirun or no MPI build).
 MPIRUN=mpirun.mpich mpi_test.py ... --portability: MPICH's launcher, 2 ranks
 only (MPICH busy-polls: more ranks than cores take milliseconds a call)."""
 import json
 import os
 import shutil
-import signal
 import subprocess
-import sys
-import tempfile
-import time
 import unittest
 
-CHATTY = sys.argv[1] if len(sys.argv) > 1 else "build/chatty"
-FACEBOOK = sys.argv[2] if len(sys.argv) > 2 else "build/tests/data/facebook_combined.txt"
-PORTABILITY = "--portability" in sys.argv
-MPIRUN = shutil.which(os.environ.get("MPIRUN", "mpirun"))
-LAYOUTS = [(2, 1), (2, 2)] if PORTABILITY else [(1, 2), (2, 1), (2, 2), (3, 1), (4, 1)]  # ranks x devices
-# The other graphs and options each take two layouts, between them every
-# rank count: the layouts' partitions are kron's matrix, the graphs' data
-# (and the mpirun launches cost a second each on this 2-core machine).
-SOME_LAYOUTS = [(2, 2), (3, 1)]
-# A transport between ranks: two of them, and four.
-TRANSPORT_LAYOUTS = [(2, 2)] if PORTABILITY else [(2, 2), (4, 1)]
-
-# Oversubscribed ranks on a small box; chatty picks OpenMPI's one-sided
-# component itself (its default, osc rdma, crashes on 64-bit CAS).
-# The switch points the ranks measure are cached in a folder of the tests' own.
-CACHE = tempfile.mkdtemp(prefix="chatty_mpi_cache_")
-# Open MPI's transports for one node only: its start-up otherwise opens
-# UCX, InfiniBand, libfabric and TCP as well, none of which it then selects
-# here (ob1 over shared memory): 0.28 s a launch instead of 0.49 s, and
-# this file launches about 350 jobs.
-ENV = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
-           OMPI_MCA_rmaps_base_oversubscribe="1", OMP_NUM_THREADS="1", XDG_CACHE_HOME=CACHE,
-           OMPI_MCA_pml="ob1", OMPI_MCA_btl="self,vader")
-
-APPS = ["bfs", "sssp", "wcc", "pr", "kcore"]
+from mpi_faults import RankFaults
+from mpi_support import (APPS, CHATTY, ENV, FACEBOOK, LAYOUTS, MPIRUN, PORTABILITY, SOME_LAYOUTS,
+                         TRANSPORT_LAYOUTS, RankCase, auto_transport, chatty, main, run, values)
 
 
-def run(cmd, timeout=300, env=None):
-    return subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=env or ENV)
-
-
-def chatty(ranks, *args):
-    base = [CHATTY, "run", "--backend=cpu", *args]
-    return run([MPIRUN, "-np", str(ranks), *base] if ranks else base)
-
-
-def auto_transport(report):
-    """What --comm=auto picks for these tests' small graphs (their put
-    windows fit): mpi_put where one-sided transfers win at 1 MB (the
-    measured switch point at most 1 MB: OpenMPI here), else mpi_ring."""
-    return "mpi_put" if report["small_bytes"] <= 1 << 20 else "mpi_ring"
-
-
-def values(path):
-    out = {}
-    with open(path) as f:
-        for line in f:
-            v, x = line.split()
-            out[int(v)] = float(x)
-    return out
-
-
-class Ranks(unittest.TestCase):
-    def setUp(self):
-        self.tmp = tempfile.TemporaryDirectory()
-
-    def tearDown(self):
-        self.tmp.cleanup()
-
-    def path(self, name):
-        return os.path.join(self.tmp.name, name)
-
-    def assert_same(self, app, ref, got, what):
-        a, b = values(ref), values(got)
-        self.assertEqual(sorted(a), sorted(b), what)
-        if app == "pr":
-            l1 = sum(abs(a[v] - b[v]) for v in a)
-            self.assertLess(l1, 1e-4, what)
-        elif app == "bc":  # sums of doubles in another order, written as floats
-            worst = max(abs(a[v] - b[v]) / max(1.0, abs(a[v])) for v in a)
-            self.assertLess(worst, 1e-6, what)
-        else:
-            bad = [v for v in a if a[v] != b[v]]
-            self.assertEqual(bad[:5], [], what)
-
+class Ranks(RankCase):
     def check_graph(self, graph, extra=(), rank_extra=(), layouts=None):
         for app in APPS:
             ref = self.path(f"{app}.ref")
@@ -480,23 +409,6 @@ class Ranks(unittest.TestCase):
             errors = [l for l in p.stderr.splitlines() if l.startswith("chatty: error:")]
             self.assertEqual(len(errors), 1, p.stderr)  # every rank holds it; rank 0 says it
 
-    def one_rank_differs(self, mine, theirs, ranks=(1, 2)):
-        """Rank 0 runs `mine`, the others `theirs` (an MPMD launch): the job
-        ends within seconds, non-zero, with one line."""
-        base = [CHATTY, "run", "--backend=cpu", "--app=bfs"]
-        t0 = time.time()
-        p = run([MPIRUN, "-np", "1", *base, *mine, ":", "-np", str(ranks[1]), *base, *theirs], timeout=60)
-        self.assertNotEqual(p.returncode, 0, p.stderr)
-        self.assertLess(time.time() - t0, 30)
-        errors = [l for l in p.stderr.splitlines() if l.startswith("chatty: error:")]
-        self.assertEqual(len(errors), 1, p.stderr)
-        return errors[0]
-
-    def test_a_file_missing_on_one_rank_ends_the_job(self):
-        line = self.one_rank_differs([f"--graph={FACEBOOK}"], [f"--graph={self.path('missing.txt')}"], (1, 1))
-        self.assertIn("rank 1: ", line)
-        self.assertIn("missing.txt: cannot open", line)
-
     def test_a_different_file_on_one_rank_is_refused(self):
         half = self.path("half.txt")
         with open(FACEBOOK) as f, open(half, "w") as g:
@@ -549,128 +461,6 @@ class Ranks(unittest.TestCase):
         self.assertNotEqual(p.returncode, 0)
         self.assertIn("fewer than the 3 ranks x 1 devices", p.stderr)
 
-    def long_job(self, *extra):
-        """A long PageRank on 3 ranks (MPICH: 2), once every rank computes:
-        (job, the ranks' pids in rank order)."""
-        ranks = 2 if PORTABILITY else 3
-        cmd = [MPIRUN, "-np", str(ranks), CHATTY, "run", "--backend=cpu", "--app=pr", "--graph=kron:12",
-               "--repeat=100000", "--max_iters=1000000", *extra]
-        job = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=ENV,
-                               start_new_session=True)
-        for _ in range(300):
-            time.sleep(0.1)
-            ps = run(["pgrep", "-f", "max_iters=1000000"]).stdout.split()
-            kids = sorted(int(x) for x in ps if int(x) != job.pid and
-                          run(["ps", "-o", "comm=", "-p", x]).stdout.strip() == "chatty")
-            if len(kids) == ranks:
-                time.sleep(2)
-                return job, kids
-        os.killpg(job.pid, signal.SIGKILL)
-        self.fail("the ranks did not start")
-
-    def ends(self, job, within, why):
-        try:
-            _, err = job.communicate(timeout=within)
-        except subprocess.TimeoutExpired:
-            os.killpg(job.pid, signal.SIGKILL)
-            job.communicate()
-            self.fail(why)
-        self.assertNotEqual(job.returncode, 0)
-        self.assertEqual(run(["pgrep", "-f", "max_iters=1000000"]).stdout.split(), [], "ranks left running")
-        return err
-
-    @unittest.skipIf(PORTABILITY, "the launcher's part, tested under OpenMPI's")
-    def test_a_rank_that_dies_ends_the_job(self):
-        job, ranks = self.long_job()
-        os.kill(ranks[1], signal.SIGKILL)
-        self.ends(job, 60, "the job hung after a rank died")
-
-    def test_a_stopped_rank_is_named_and_ends_the_job(self):
-        # SIGSTOP: alive to the launcher, silent to the others. On one node
-        # the watchdog reads the stopped rank's words in place; by MPI calls
-        # (--net=mpi) under MPICH a read of its window never returns, and a
-        # second thread of the watchdog times it.
-        for net in ("auto", "mpi") if PORTABILITY else ("auto",):
-            job, ranks = self.long_job("--rank_timeout=3", f"--net={net}")
-            stopped = ranks[-1]
-            with open(f"/proc/{stopped}/environ", "rb") as f:  # the launcher names each process's rank
-                env = dict(kv.split(b"=", 1) for kv in f.read().split(b"\0") if b"=" in kv)
-            rank_of = {stopped: int(env.get(b"OMPI_COMM_WORLD_RANK", env.get(b"PMI_RANK", b"-1")))}
-            os.kill(stopped, signal.SIGSTOP)
-            t0 = time.time()
-            try:
-                err = self.ends(job, 30, f"--net={net}: the job hung after a rank stopped")
-            finally:
-                for sig in (signal.SIGKILL, signal.SIGCONT):
-                    try:
-                        os.kill(stopped, sig)
-                    except ProcessLookupError:
-                        pass
-            self.assertLess(time.time() - t0, 15, net)
-            lines = [l for l in err.splitlines() if "stopped answering" in l]
-            self.assertTrue(lines, err)
-            self.assertIn(f"rank {rank_of[stopped]} stopped answering", lines[0])
-            self.assertIn("last in superstep", lines[0])
-
-    STALLED = ["run", "--backend=cpu", "--graph=kron:14", "--straggler=1:300", "--migrate_threshold=0"]
-
-    @unittest.skipIf(PORTABILITY, "the owners' and thieves' protocol is the same under any MPI")
-    def test_a_stalled_thiefs_blocks_are_taken_back_and_the_job_goes_on(self):
-        # A device that claimed blocks of another rank's stalls for 6 s
-        # after its first claim, its rank alive: the owner waits
-        # --rank_timeout (4 s) for them, takes them back and computes them
-        # itself (RGraph's ownership rule); the thief, when it wakes, finds
-        # its claim gone and neither writes back nor counts it. The job
-        # ends as a run without the stall does. Rank 1's device straggles,
-        # so rank 0's claims its blocks.
-        for app, extra in (("pr", []), ("sssp", ["--delta=100000"])):  # a gather's claims, and a push step's
-            ref, got = self.path(f"{app}.ref"), self.path(f"{app}.got")
-            p = run([MPIRUN, "-np", "2", CHATTY, *self.STALLED, f"--app={app}", *extra, f"--output={ref}"])
-            self.assertEqual(p.returncode, 0, p.stderr)
-            env = dict(ENV, CHATTY_FAULT_THIEF_STALL_S="6")
-            p = run([MPIRUN, "-np", "2", CHATTY, *self.STALLED, f"--app={app}", *extra, "--rank_timeout=4",
-                     "--validate", f"--output={got}"], timeout=120, env=env)
-            self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
-            self.assertIn("PASS", p.stdout)
-            lines = [l for l in p.stderr.splitlines() if "taken back" in l]
-            self.assertEqual(len(lines), 1, p.stderr)
-            self.assertIn("rank 1: blocks of device 1 claimed by device 0 (rank 0) not done within 4 s", lines[0])
-            self.assert_same(app, ref, got, f"{app} with a thief's blocks taken back")
-
-    @unittest.skipIf(PORTABILITY, "the owners' and thieves' protocol is the same under any MPI")
-    def test_a_stalled_thief_is_named_and_ends_the_job(self):
-        # The same thief stalled for good: its owner takes its blocks back
-        # and goes on, but the thief's rank never finishes the superstep, so
-        # a deadline later the owner's watchdog names it and ends the job.
-        env = dict(ENV, CHATTY_FAULT_THIEF_STALL_S="120")
-        cmd = [MPIRUN, "-np", "2", CHATTY, *self.STALLED, "--app=pr", "--rank_timeout=2"]
-        t0 = time.time()
-        p = run(cmd, timeout=90, env=env)
-        self.assertLess(time.time() - t0, 30, p.stderr)
-        self.assertNotEqual(p.returncode, 0)
-        self.assertIn("rank 1: blocks of device 1 claimed by device 0 (rank 0) not done within 2 s: taken back",
-                      p.stderr)
-        lines = [l for l in p.stderr.splitlines() if "stalled thief" in l]
-        self.assertTrue(lines, p.stderr)
-        self.assertIn("chatty: error: rank 0 stalled in superstep", lines[0])
 
 if __name__ == "__main__":
-    if not MPIRUN:
-        print("mpi_test: no mpirun; skipped")
-        sys.exit(77)
-    probe = run([MPIRUN, "-np", "2", CHATTY, "run", "--backend=cpu", "--graph=grid:4x4"])
-    if "cluster " not in probe.stdout:
-        print("mpi_test: this chatty has no MPI layer; skipped\n" + probe.stdout + probe.stderr)
-        sys.exit(77)
-    # --faults: the tests of failing and stalled ranks only, which time
-    # deadlines and run alone; --no-faults: the rest, which compare answers
-    # and may share the machine.
-    def is_fault(name):
-        return any(w in name for w in ("ends_the_job", "stalled", "stopped", "dies"))
-    names = [n for n in unittest.TestLoader().getTestCaseNames(Ranks)
-             if not ("--faults" in sys.argv and not is_fault(n)) and not ("--no-faults" in sys.argv and is_fault(n))]
-    try:
-        result = unittest.TextTestRunner(verbosity=2).run(unittest.TestSuite(Ranks(n) for n in names))
-    finally:
-        shutil.rmtree(CACHE, ignore_errors=True)
-    sys.exit(0 if result.wasSuccessful() else 1)
+    main(Ranks, RankFaults)

@@ -1,0 +1,125 @@
+"""Ranks in trouble: a file missing on one rank, a rank that dies, one that
+stops answering, a thief that stalls after a claim. Each job must end
+within its deadline plus a few seconds, every rank non-zero, with one line
+that names the rank and the cause (a thief's blocks are taken back and
+the job goes on while its rank still answers). Run by mpi_test.py
+(--faults), alone: the tests time deadlines."""
+import os
+import signal
+import subprocess
+import time
+import unittest
+
+from mpi_support import ENV, FACEBOOK, MPIRUN, PORTABILITY, CHATTY, RankCase, run
+
+
+class RankFaults(RankCase):
+    def test_a_file_missing_on_one_rank_ends_the_job(self):
+        line = self.one_rank_differs([f"--graph={FACEBOOK}"], [f"--graph={self.path('missing.txt')}"], (1, 1))
+        self.assertIn("rank 1: ", line)
+        self.assertIn("missing.txt: cannot open", line)
+
+    def long_job(self, *extra):
+        """A long PageRank on 3 ranks (MPICH: 2), once every rank computes:
+        (job, the ranks' pids in rank order)."""
+        ranks = 2 if PORTABILITY else 3
+        cmd = [MPIRUN, "-np", str(ranks), CHATTY, "run", "--backend=cpu", "--app=pr", "--graph=kron:12",
+               "--repeat=100000", "--max_iters=1000000", *extra]
+        job = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=ENV,
+                               start_new_session=True)
+        for _ in range(300):
+            time.sleep(0.1)
+            ps = run(["pgrep", "-f", "max_iters=1000000"]).stdout.split()
+            kids = sorted(int(x) for x in ps if int(x) != job.pid and
+                          run(["ps", "-o", "comm=", "-p", x]).stdout.strip() == "chatty")
+            if len(kids) == ranks:
+                time.sleep(2)
+                return job, kids
+        os.killpg(job.pid, signal.SIGKILL)
+        self.fail("the ranks did not start")
+
+    def ends(self, job, within, why):
+        try:
+            _, err = job.communicate(timeout=within)
+        except subprocess.TimeoutExpired:
+            os.killpg(job.pid, signal.SIGKILL)
+            job.communicate()
+            self.fail(why)
+        self.assertNotEqual(job.returncode, 0)
+        self.assertEqual(run(["pgrep", "-f", "max_iters=1000000"]).stdout.split(), [], "ranks left running")
+        return err
+
+    @unittest.skipIf(PORTABILITY, "the launcher's part, tested under OpenMPI's")
+    def test_a_rank_that_dies_ends_the_job(self):
+        job, ranks = self.long_job()
+        os.kill(ranks[1], signal.SIGKILL)
+        self.ends(job, 60, "the job hung after a rank died")
+
+    def test_a_stopped_rank_is_named_and_ends_the_job(self):
+        # SIGSTOP: alive to the launcher, silent to the others. On one node
+        # the watchdog reads the stopped rank's words in place; by MPI calls
+        # (--net=mpi) under MPICH a read of its window never returns, and a
+        # second thread of the watchdog times it.
+        for net in ("auto", "mpi") if PORTABILITY else ("auto",):
+            job, ranks = self.long_job("--rank_timeout=3", f"--net={net}")
+            stopped = ranks[-1]
+            with open(f"/proc/{stopped}/environ", "rb") as f:  # the launcher names each process's rank
+                env = dict(kv.split(b"=", 1) for kv in f.read().split(b"\0") if b"=" in kv)
+            rank_of = {stopped: int(env.get(b"OMPI_COMM_WORLD_RANK", env.get(b"PMI_RANK", b"-1")))}
+            os.kill(stopped, signal.SIGSTOP)
+            t0 = time.time()
+            try:
+                err = self.ends(job, 30, f"--net={net}: the job hung after a rank stopped")
+            finally:
+                for sig in (signal.SIGKILL, signal.SIGCONT):
+                    try:
+                        os.kill(stopped, sig)
+                    except ProcessLookupError:
+                        pass
+            self.assertLess(time.time() - t0, 15, net)
+            lines = [l for l in err.splitlines() if "stopped answering" in l]
+            self.assertTrue(lines, err)
+            self.assertIn(f"rank {rank_of[stopped]} stopped answering", lines[0])
+            self.assertIn("last in superstep", lines[0])
+
+    STALLED = ["run", "--backend=cpu", "--graph=kron:14", "--straggler=1:300", "--migrate_threshold=0"]
+
+    @unittest.skipIf(PORTABILITY, "the owners' and thieves' protocol is the same under any MPI")
+    def test_a_stalled_thiefs_blocks_are_taken_back_and_the_job_goes_on(self):
+        # A device that claimed blocks of another rank's stalls for 6 s
+        # after its first claim, its rank alive: the owner waits
+        # --rank_timeout (4 s) for them, takes them back and computes them
+        # itself (RGraph's ownership rule); the thief, when it wakes, finds
+        # its claim gone and neither writes back nor counts it. The job
+        # ends as a run without the stall does. Rank 1's device straggles,
+        # so rank 0's claims its blocks.
+        for app, extra in (("pr", []), ("sssp", ["--delta=100000"])):  # a gather's claims, and a push step's
+            ref, got = self.path(f"{app}.ref"), self.path(f"{app}.got")
+            p = run([MPIRUN, "-np", "2", CHATTY, *self.STALLED, f"--app={app}", *extra, f"--output={ref}"])
+            self.assertEqual(p.returncode, 0, p.stderr)
+            env = dict(ENV, CHATTY_FAULT_THIEF_STALL_S="6")
+            p = run([MPIRUN, "-np", "2", CHATTY, *self.STALLED, f"--app={app}", *extra, "--rank_timeout=4",
+                     "--validate", f"--output={got}"], timeout=120, env=env)
+            self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
+            self.assertIn("PASS", p.stdout)
+            lines = [l for l in p.stderr.splitlines() if "taken back" in l]
+            self.assertEqual(len(lines), 1, p.stderr)
+            self.assertIn("rank 1: blocks of device 1 claimed by device 0 (rank 0) not done within 4 s", lines[0])
+            self.assert_same(app, ref, got, f"{app} with a thief's blocks taken back")
+
+    @unittest.skipIf(PORTABILITY, "the owners' and thieves' protocol is the same under any MPI")
+    def test_a_stalled_thief_is_named_and_ends_the_job(self):
+        # The same thief stalled for good: its owner takes its blocks back
+        # and goes on, but the thief's rank never finishes the superstep, so
+        # a deadline later the owner's watchdog names it and ends the job.
+        env = dict(ENV, CHATTY_FAULT_THIEF_STALL_S="120")
+        cmd = [MPIRUN, "-np", "2", CHATTY, *self.STALLED, "--app=pr", "--rank_timeout=2"]
+        t0 = time.time()
+        p = run(cmd, timeout=90, env=env)
+        self.assertLess(time.time() - t0, 30, p.stderr)
+        self.assertNotEqual(p.returncode, 0)
+        self.assertIn("rank 1: blocks of device 1 claimed by device 0 (rank 0) not done within 2 s: taken back",
+                      p.stderr)
+        lines = [l for l in p.stderr.splitlines() if "stalled thief" in l]
+        self.assertTrue(lines, p.stderr)
+        self.assertIn("chatty: error: rank 0 stalled in superstep", lines[0])
