@@ -47,6 +47,22 @@ TEST(Json, NumbersReadBackToTheSameDouble) {
   EXPECT_TRUE(std::signbit(parse_json(JsonValue(-0.0).dump()).as_number()));
 }
 
+// Integers keep their exact value past 2^53, made or read (a vertex id of
+// the user's file can be any 64-bit integer).
+TEST(Json, IntegersAreExactTo64Bits) {
+  const uint64_t big = 18446744073709551615u;
+  EXPECT_EQ(JsonValue(big).dump(), "18446744073709551615");
+  EXPECT_EQ(JsonValue(uint64_t(9007199254740993u)).dump(), "9007199254740993");
+  EXPECT_EQ(JsonValue(INT64_MIN).dump(), "-9223372036854775808");
+  EXPECT_EQ(parse_json("[18446744073709551615]").dump(), "[18446744073709551615]");
+  EXPECT_EQ(parse_json("9007199254740993").as_int(), int64_t(9007199254740993));
+  EXPECT_EQ(parse_json("-9223372036854775808").as_int(), INT64_MIN);
+  EXPECT_THROW(parse_json("9223372036854775808").as_int(), Error);
+  EXPECT_THROW(parse_json("18446744073709551616").as_int(), Error);  // past 64 bits: a double
+  EXPECT_EQ(parse_json("184467440737095516160").as_number(), 184467440737095516160.0);
+  EXPECT_THROW(parse_json("-3").as_int("n", 0, 10), Error);
+}
+
 // A float prints as its own shortest decimal, which reads back as that float.
 TEST(Json, FloatsDumpAsTheirShortestDecimal) {
   EXPECT_EQ(JsonValue(0.1f).dump(), "0.1");

@@ -129,7 +129,7 @@ class Parser {
       case 't': literal("true"); return JsonValue(true);
       case 'f': literal("false"); return JsonValue(false);
       case 'n': literal("null"); return JsonValue();
-      default: return JsonValue(number());
+      default: return number();
     }
   }
 
@@ -209,7 +209,7 @@ class Parser {
     }
   }
 
-  double number() {
+  JsonValue number() {
     // JSON's grammar, stricter than from_chars: no '+', no leading zeros,
     // digits on both sides of the point.
     const size_t start = i_;
@@ -222,6 +222,7 @@ class Parser {
     const size_t first = i_;
     if (!digits()) fail("expected a value");
     if (i_ - first > 1 && s_[first] == '0') fail("leading zero in a number");
+    const size_t whole_end = i_;
     if (i_ < s_.size() && s_[i_] == '.') {
       ++i_;
       if (!digits()) fail("expected digits after the decimal point");
@@ -231,10 +232,19 @@ class Parser {
       if (i_ < s_.size() && (s_[i_] == '+' || s_[i_] == '-')) ++i_;
       if (!digits()) fail("expected digits in the exponent");
     }
+    if (whole_end == i_) {  // an integer literal: exact where it fits 64 bits
+      uint64_t m = 0;
+      const auto r = std::from_chars(s_.data() + first, s_.data() + i_, m);
+      const bool negative = first > start;
+      if (r.ec == std::errc() && !(negative && m == 0)) {  // -0 stays a double, with its sign
+        if (!negative) return JsonValue(m);
+        if (m <= uint64_t(INT64_MAX) + 1) return JsonValue(int64_t(uint64_t(0) - m));
+      }
+    }
     double x = 0;
     const auto r = std::from_chars(s_.data() + start, s_.data() + i_, x);
     if (r.ec != std::errc()) fail("number out of range");
-    return x;
+    return JsonValue(x);
   }
 
   std::string_view s_;
@@ -255,6 +265,14 @@ double JsonValue::as_number(const std::string& what) const {
 
 int64_t JsonValue::as_int(const std::string& what, int64_t lo, int64_t hi) const {
   const double x = as_number(what);
+  if (exact_) {
+    const bool fits = negative_ ? magnitude_ <= uint64_t(INT64_MAX) + 1 : magnitude_ <= uint64_t(INT64_MAX);
+    const int64_t v = negative_ ? int64_t(uint64_t(0) - magnitude_) : int64_t(magnitude_);
+    CHATTY_CHECK(fits && v >= lo && v <= hi, what + " is " + (negative_ ? "-" : "") + std::to_string(magnitude_) +
+                                                 ", not a whole number in [" + std::to_string(lo) + ", " +
+                                                 std::to_string(hi) + "]");
+    return v;
+  }
   // 2^63 is INT64_MAX rounded up to a double: the bound is exclusive there.
   CHATTY_CHECK(x == std::floor(x) && x >= double(lo) && x <= double(hi) && x < 0x1p63,
                what + " is " + std::to_string(x) + ", not a whole number in [" + std::to_string(lo) + ", " +
@@ -341,7 +359,15 @@ void JsonValue::dump_to(std::string& out, int indent, int depth) const {
   switch (kind_) {
     case Kind::kNull: out += "null"; return;
     case Kind::kBool: out += number_ != 0 ? "true" : "false"; return;
-    case Kind::kNumber: dump_number(out, number_); return;
+    case Kind::kNumber:
+      if (exact_) {
+        char b[24];
+        if (negative_) out += '-';
+        out.append(b, std::to_chars(b, b + sizeof b, magnitude_).ptr);
+      } else {
+        dump_number(out, number_);
+      }
+      return;
     case Kind::kString: dump_string(out, string_); return;
     case Kind::kArray:
       out += '[';

@@ -1,8 +1,10 @@
 // A JSON document in memory: what chatty writes to its files (the topology
 // and the ranks' switch-point cache) and reads back, and what tests read
 // from `--json` reports. Objects keep their keys in insertion order, so a
-// document dumps the same way it was built. Numbers are doubles: every
-// integer the files hold (byte counts, indices) is below 2^53.
+// document dumps the same way it was built. Numbers are doubles, except
+// that an integer (made from one, or read as a literal without a point or
+// exponent that fits 64 bits) also keeps its exact value: a vertex id
+// past 2^53 prints and reads back as itself.
 #pragma once
 
 #include <cstdint>
@@ -24,10 +26,15 @@ class JsonValue {
   // The double nearest the float's shortest decimal, so that it dumps as
   // that decimal (0.023267422, not the float's exact 0.02326742187142372).
   JsonValue(float x);
-  JsonValue(int x) : JsonValue(double(x)) {}
-  JsonValue(uint32_t x) : JsonValue(double(x)) {}
-  JsonValue(int64_t x) : JsonValue(double(x)) {}
-  JsonValue(uint64_t x) : JsonValue(double(x)) {}
+  JsonValue(int x) : JsonValue(int64_t(x)) {}
+  JsonValue(uint32_t x) : JsonValue(uint64_t(x)) {}
+  JsonValue(int64_t x)
+      : kind_(Kind::kNumber),
+        number_(double(x)),
+        exact_(true),
+        negative_(x < 0),
+        magnitude_(x < 0 ? uint64_t(0) - uint64_t(x) : uint64_t(x)) {}
+  JsonValue(uint64_t x) : kind_(Kind::kNumber), number_(double(x)), exact_(true), magnitude_(x) {}
   JsonValue(std::string s) : kind_(Kind::kString), string_(std::move(s)) {}
   JsonValue(const char* s) : JsonValue(std::string(s)) {}
   static JsonValue array() { return JsonValue(Kind::kArray); }
@@ -50,7 +57,8 @@ class JsonValue {
   // wanted; `what` names the value in that message.
   bool as_bool(const std::string& what = "value") const;
   double as_number(const std::string& what = "value") const;
-  // A number that is a whole value in [lo, hi].
+  // A number that is a whole value in [lo, hi] (exact where it was made
+  // or read as an integer).
   int64_t as_int(const std::string& what = "value", int64_t lo = INT64_MIN, int64_t hi = INT64_MAX) const;
   const std::string& as_string(const std::string& what = "value") const;
   // An array's items; none for null.
@@ -84,6 +92,9 @@ class JsonValue {
 
   Kind kind_ = Kind::kNull;
   double number_ = 0;
+  bool exact_ = false;  // an integer: -magnitude_ when negative_, else magnitude_
+  bool negative_ = false;
+  uint64_t magnitude_ = 0;
   std::string string_;
   std::vector<JsonValue> items_;
   Members members_;
