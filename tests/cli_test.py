@@ -122,6 +122,21 @@ class Cli(unittest.TestCase):
         p = chatty("run", "--app=bfs", f"--graph={g}", "--json")
         self.assertEqual(json.loads(p.stdout.splitlines()[-1])["source"], 5)
 
+    def test_ids_past_2_to_the_63_are_sources_and_print_exactly(self):
+        # A file's ids may be any 64-bit integer: typed as a source, read in
+        # --json and --output as themselves (not a double's rounding).
+        top, mid = 18446744073709551615, 9007199254740993
+        g = self.write("big.el", f"{top} 5\n5 {mid}\n")
+        out = self.path("depth.txt")
+        p = chatty("run", "--app=bfs", f"--graph={g}", "--ids=occurring", f"--source={top}", "--json",
+                   f"--output={out}")
+        self.assertEqual(json.loads(p.stdout.splitlines()[-1])["source"], top)
+        self.assertEqual(read(out).split("\n")[:3], ["5 1", f"{mid} 2", f"{top} 0"])
+        p = chatty("run", "--app=pr", f"--graph={g}", "--ids=occurring", "--json")
+        self.assertEqual([t["vertex"] for t in json.loads(p.stdout.splitlines()[-1])["summary"]["top"]], [mid, 5, top])
+        p = chatty("run", "--app=bfs", f"--graph={g}", "--ids=occurring", f"--source={top + 1}", expect=None)
+        self.assertIn("--source must be a vertex id", p.stderr)
+
     def test_real_graph(self):
         p = chatty("run", "--app=sssp", f"--graph={FACEBOOK}", "--validate", "--json")
         self.assertEqual(json.loads(p.stdout.splitlines()[-1])["validated"], "pass")

@@ -131,9 +131,9 @@ Prepared prepare(const RunSetup& s) {
 std::vector<vid_t> choose_sources(const RunSetup& s, const Prepared& p) {
   if (!s.has_source()) return {0};
   const vid_t n = p.g.num_vertices();
-  if (s.source >= 0) {  // in the input's ids
-    const std::optional<vid_t> v = p.info.ids.find(uint64_t(s.source), n);
-    CHATTY_CHECK(v.has_value(), "--source=" + std::to_string(s.source) + " is not a vertex of " + p.name +
+  if (s.source) {  // in the input's ids
+    const std::optional<vid_t> v = p.info.ids.find(*s.source, n);
+    CHATTY_CHECK(v.has_value(), "--source=" + std::to_string(*s.source) + " is not a vertex of " + p.name +
                                     " (its ids: " + p.info.ids.describe(n) + ")");
     return {*v};
   }
@@ -144,8 +144,8 @@ std::vector<vid_t> choose_sources(const RunSetup& s, const Prepared& p) {
   }
   if (!s.source_list.empty()) {
     std::vector<vid_t> listed;
-    for (int64_t id : s.source_list) {
-      const std::optional<vid_t> v = p.info.ids.find(uint64_t(id), n);
+    for (uint64_t id : s.source_list) {
+      const std::optional<vid_t> v = p.info.ids.find(id, n);
       CHATTY_CHECK(v.has_value(), "--sources: " + std::to_string(id) + " is not a vertex of " + p.name +
                                       " (its ids: " + p.info.ids.describe(n) + ")");
       listed.push_back(*v);

@@ -4,10 +4,12 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <charconv>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <functional>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -21,7 +23,8 @@
 #include "runtime/base/status.h"
 
 DEFINE_string(app, "bfs", "app to run (the list above)");
-DEFINE_int64(source, -1, "BFS/SSSP source vertex (default: lowest id with an out-edge)");
+DEFINE_string(source, "",
+              "BFS/SSSP source vertex, an id of the input, 0 to 2^64-1 (default: lowest id with an out-edge)");
 DEFINE_string(sources, "",
               "BFS/SSSP: run from N random sources with out-edges (from --seed), report the median and spread; "
               "BC: sum over N random sources, over all (every vertex: exact BC), or over a list of ids (3,17,42)");
@@ -80,6 +83,15 @@ void check_writable(const std::string& path, const char* flag) {
   if (!existed) std::remove(path.c_str());
 }
 
+// A vertex id as the user's file writes it: any unsigned 64-bit integer.
+std::optional<uint64_t> parse_id(const std::string& text) {
+  uint64_t x = 0;
+  const char* end = text.data() + text.size();
+  const auto r = std::from_chars(text.data(), end, x);
+  if (text.empty() || r.ec != std::errc() || r.ptr != end) return std::nullopt;
+  return x;
+}
+
 // --sources: N random ones; for an app that runs from all at once also
 // "all" or a list of input ids.
 void parse_sources(RunSetup& s, bool given) {
@@ -99,17 +111,15 @@ void parse_sources(RunSetup& s, bool given) {
   while (at <= v.size()) {
     const size_t comma = std::min(v.find(',', at), v.size());
     const std::string item = v.substr(at, comma - at);
-    char* end = nullptr;
-    errno = 0;
-    const long long x = std::strtoll(item.c_str(), &end, 10);
-    CHATTY_CHECK(!item.empty() && end && *end == '\0' && errno == 0 && x >= 0,
-                 "--sources must be a count >= 1" + std::string(at_once ? ", all, or a list of vertex ids" : "") +
-                     " (got '" + v + "')");
-    s.source_list.push_back(x);
+    const std::optional<uint64_t> x = parse_id(item);
+    CHATTY_CHECK(x.has_value(), "--sources must be a count >= 1" +
+                                    std::string(at_once ? ", all, or a list of vertex ids" : "") + " (got '" + v +
+                                    "')");
+    s.source_list.push_back(*x);
     at = comma + 1;
   }
   if (s.source_list.size() == 1 && v.find(',') == std::string::npos) {  // a count
-    CHATTY_CHECK(s.source_list[0] >= 1 && s.source_list[0] <= (1ll << 31), "--sources must be at least 1");
+    CHATTY_CHECK(s.source_list[0] >= 1 && s.source_list[0] <= (1ull << 31), "--sources must be at least 1");
     s.sources = int(s.source_list[0]);
     s.source_list.clear();
   }
@@ -175,15 +185,19 @@ RunSetup check_run_flags() {
     // A flag given must apply: -1 and 0 are the unset values, not choices.
     const bool source_given = !gflags::GetCommandLineFlagInfoOrDie("source").is_default;
     const bool sources_given = !gflags::GetCommandLineFlagInfoOrDie("sources").is_default;
-    CHATTY_CHECK(!source_given || FLAGS_source >= 0, "--source must be a vertex id >= 0");
+    if (source_given) {
+      s.source = parse_id(FLAGS_source);
+      CHATTY_CHECK(
+          s.source.has_value(),
+          "--source must be a vertex id of the input, a whole number from 0 to 2^64-1 (got '" + FLAGS_source + "')");
+    }
     parse_sources(s, sources_given);
     CHATTY_CHECK(!source_given || s.has_source(),
                  std::string("--source: ") + app_name(s.app) + " has no source (" + apps_with_source() + " do)");
     if (sources_given) {
       CHATTY_CHECK(s.has_source(),
                    std::string("--sources: ") + app_name(s.app) + " has no source (" + apps_with_source() + " do)");
-      CHATTY_CHECK(FLAGS_source == -1,
-                   "--source and --sources exclude each other (one fixed source, or N random ones)");
+      CHATTY_CHECK(!source_given, "--source and --sources exclude each other (one fixed source, or N random ones)");
       CHATTY_CHECK(FLAGS_output.empty() || app_spec(s.app).sources_at_once,
                    "--output writes one result: with --sources, give one --source instead");
     }
@@ -284,7 +298,6 @@ RunSetup check_run_flags() {
     check_writable(FLAGS_output, "--output");
     check_writable(FLAGS_trace, "--trace");
   });
-  s.source = FLAGS_source;
   s.repeat = FLAGS_repeat;
   s.validate = FLAGS_validate;
   s.json = FLAGS_json;

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -22,10 +23,10 @@ struct RunSetup {
   LoadOptions lopt;
   int threads = 1;
   Reorder reorder = Reorder::kAuto;
-  int64_t source = -1;               // input id; -1: the default source
-  int sources = 0;                   // random sources (GAP's -n); 0: one source
-  bool all_sources = false;          // --sources=all (BC): every vertex
-  std::vector<int64_t> source_list;  // --sources=3,17,42 (BC): input ids
+  std::optional<uint64_t> source;     // input id; none: the default source
+  int sources = 0;                    // random sources (GAP's -n); 0: one source
+  bool all_sources = false;           // --sources=all (BC): every vertex
+  std::vector<uint64_t> source_list;  // --sources=3,17,42 (BC): input ids
   int repeat = 1;
   bool validate = false, json = false, quiet = false;
   bool default_weights = true;  // SSSP on an unweighted graph
