@@ -58,7 +58,7 @@ Oriented orient(const Graph& g, bool by_degree, InputPages pages) {
   // Blocks of up to 4096 rows, and at least 8 a thread: a small graph
   // (ego-Facebook's 4039 rows) in one block was oriented by one thread.
   const vid_t block = std::clamp<vid_t>(n / vid_t(8 * omp_get_max_threads()), 64, 4096);
-  const vid_t blocks = (n + block - 1) / block;
+  const vid_t blocks = n / block + (n % block != 0);  // n + block - 1 would wrap near 2^32
   auto over_input = [&](bool release, auto&& row) {
 #pragma omp parallel for schedule(dynamic, 1)
     for (vid_t b = 0; b < blocks; ++b) {
