@@ -62,7 +62,7 @@ Oriented orient(const Graph& g, bool by_degree, InputPages pages) {
   auto over_input = [&](bool release, auto&& row) {
 #pragma omp parallel for schedule(dynamic, 1)
     for (vid_t b = 0; b < blocks; ++b) {
-      const vid_t end = std::min<vid_t>(n, (b + 1) * block);
+      const vid_t end = b * block + std::min<vid_t>(block, n - b * block);
       for (vid_t v = b * block; v < end; ++v) row(v, new_of(v));
       if (release && pages == InputPages::kDrop) c.targets.release_resident(c.offsets[b * block], c.offsets[end]);
     }
