@@ -6,7 +6,6 @@
 #include <cerrno>
 #include <charconv>
 #include <cstdio>
-#include <cstdlib>
 #include <cstring>
 #include <functional>
 #include <optional>
@@ -182,7 +181,7 @@ RunSetup check_run_flags() {
     CHATTY_CHECK(FLAGS_backend == "auto" || FLAGS_backend == "cpu" || FLAGS_backend == "cuda",
                  "unknown --backend '" + FLAGS_backend + "' (auto, cpu or cuda)");
     CHATTY_CHECK(FLAGS_repeat >= 1, "--repeat must be at least 1");
-    // A flag given must apply: -1 and 0 are the unset values, not choices.
+    // A flag given must apply: its unset value is not a choice.
     const bool source_given = !gflags::GetCommandLineFlagInfoOrDie("source").is_default;
     const bool sources_given = !gflags::GetCommandLineFlagInfoOrDie("sources").is_default;
     if (source_given) {

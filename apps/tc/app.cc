@@ -64,7 +64,7 @@ Oriented orient(const Graph& g, bool by_degree, InputPages pages) {
     for (vid_t b = 0; b < blocks; ++b) {
       const vid_t end = b * block + std::min<vid_t>(block, n - b * block);
       for (vid_t v = b * block; v < end; ++v) row(v, new_of(v));
-      if (release && pages == InputPages::kDrop) c.targets.release_resident(c.offsets[b * block], c.offsets[end]);
+      if (release) c.targets.release_resident(c.offsets[b * block], c.offsets[end]);
     }
   };
   Csr lower;
@@ -78,7 +78,7 @@ Oriented orient(const Graph& g, bool by_degree, InputPages pages) {
   parallel_exclusive_scan(off, off, size_t(n));
   lower.targets = Buffer<vid_t>(off[n]);
   vid_t* t = lower.targets.mutable_data();
-  over_input(true, [&](vid_t v, vid_t x) {
+  over_input(pages == InputPages::kDrop, [&](vid_t v, vid_t x) {
     eid_t k = off[x];
     for (eid_t e = c.offsets[v]; e < c.offsets[v + 1]; ++e)
       if (const vid_t y = new_of(c.targets[e]); y < x) t[k++] = y;
