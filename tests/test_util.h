@@ -7,8 +7,10 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <vector>
 
 #include "runtime/base/status.h"
+#include "runtime/graph/graph.h"
 
 namespace chatty::testing {
 
@@ -44,6 +46,14 @@ std::string error_of(F&& f) {
     return e.what();
   }
   return "(no error)";
+}
+
+// Each vertex's out-neighbours, in the CSR's order.
+inline std::vector<std::vector<vid_t>> neighbours(const Graph& g) {
+  std::vector<std::vector<vid_t>> a(g.num_vertices());
+  for (vid_t u = 0; u < g.num_vertices(); ++u)
+    for (eid_t e = g.out().offsets[u]; e < g.out().offsets[u + 1]; ++e) a[u].push_back(g.out().targets[e]);
+  return a;
 }
 
 inline std::string data_file(const std::string& name) { return std::string(CHATTY_TEST_DATA) + "/" + name; }
