@@ -124,7 +124,7 @@ class AgainstSciPy(unittest.TestCase):
 class InputIds(unittest.TestCase):
     """Answers in the input's own ids, against NetworkX reading the same
     files: SNAP text with ids 1..34 (Zachary's karate club), gapped 64-bit
-    ids, and a 1-based DIMACS file."""
+    ids, ids past 2^63 up to 2^64-1, and a 1-based DIMACS file."""
 
     @classmethod
     def setUpClass(cls):
@@ -137,7 +137,8 @@ class InputIds(unittest.TestCase):
         with open(out) as f:
             for line in f:
                 v, x = line.split()
-                vals[int(v)] = np.inf if x == "inf" else float(x)
+                # integers as integers: labels past 2^53 stay exact
+                vals[int(v)] = np.inf if x == "inf" else int(x) if x.lstrip("-").isdigit() else float(x)
         return vals
 
     def karate(self, relabel, name):
@@ -150,12 +151,13 @@ class InputIds(unittest.TestCase):
         return g, path
 
     def test_karate_in_its_own_ids(self):
-        for name, relabel in (("karate1.txt", lambda v: v + 1), ("karate64.txt", lambda v: v * 1000003 + 10**12)):
+        for name, relabel in (("karate1.txt", lambda v: v + 1), ("karate64.txt", lambda v: v * 1000003 + 10**12),
+                              ("karate_top.txt", lambda v: 2**64 - 1 - v * 10**15)):  # past 2^63, to 2^64-1
             g, path = self.karate(relabel, name)
             ids = sorted(g.nodes())
             wcc = self.values("wcc", path)
             self.assertEqual(sorted(wcc), ids, name)  # 34 vertices, no vertex 0
-            self.assertEqual(set(wcc.values()), {float(ids[0])}, name)  # one component, labelled by its least id
+            self.assertEqual(set(wcc.values()), {ids[0]}, name)  # one component, labelled by its least id
             want = nx.pagerank(g, alpha=0.85, tol=1e-12, max_iter=1000, weight=None)  # the file has no weights
             # above the 1.2e-7 that 4-byte ranks resolve (a smaller one may
             # end in a rounding cycle on any backend)
@@ -163,7 +165,7 @@ class InputIds(unittest.TestCase):
             self.assertLess(sum(abs(got[v] - want[v]) for v in ids), 1e-5, name)
             depth = nx.single_source_shortest_path_length(g, ids[5])
             got = self.values("bfs", path, f"--source={ids[5]}")
-            self.assertEqual(got, {v: float(depth[v]) for v in ids}, name)
+            self.assertEqual(got, {v: depth[v] for v in ids}, name)
 
     def test_dimacs_is_one_based(self):
         path = os.path.join(self.tmp.name, "road.gr")
@@ -174,7 +176,7 @@ class InputIds(unittest.TestCase):
         g.add_weighted_edges_from(arcs)
         want = nx.single_source_dijkstra_path_length(g, 2)
         got = self.values("sssp", path, "--source=2")  # DIMACS vertex 2, not position 2
-        self.assertEqual(got, {v: float(want[v]) for v in g.nodes()})
+        self.assertEqual(got, {v: want[v] for v in g.nodes()})
 
 
 if __name__ == "__main__":
