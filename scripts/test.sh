@@ -52,7 +52,7 @@ build_tsan() {
 # The ASan + UBSan build: no CUDA objects (the GPU paths cannot run here,
 # and ASan does not see into them); -Og and line tables only: stacks keep
 # file:line, and it compiles in two thirds of -O1's time (405 CPU-s against
-# 605 here) with the tests as fast. Linked against MPICH where it is
+# 605 here, before the precompiled headers) with the tests as fast. Linked against MPICH where it is
 # installed, so that the same build runs the rank tests under MPICH (the
 # main build's run OpenMPI's).
 build_asan() {
