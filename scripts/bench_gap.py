@@ -19,7 +19,9 @@ import subprocess
 import tempfile
 
 GAP_KERNEL = {"tc": "tc", "bc": "bc", "bfs": "bfs", "sssp": "sssp", "pr": "pr", "wcc": "cc"}
-# GAP's bc -i 4 sums over 4 sources a trial; ours over --sources=4.
+# GAP's bc -i 4 sums over 4 sources a trial; ours over --sources=4: random
+# ones on each side, or with --source that one four times on both (a
+# grid's level count, BC's cost, depends on where its source is).
 # PageRank runs 20 iterations on both sides: GAP's pr is Gauss-Seidel
 # (8 iterations to an L1 change of 1e-4 on kron:20), ours Jacobi, which
 # devices that exchange their values need (10), so the kernels are
@@ -34,9 +36,13 @@ ROOTED = ("bfs", "sssp")
 
 
 def ours(chatty, cgr, app, repeat, source):
-    rooted = [f"--source={source}"] if app in ROOTED and source is not None else []
+    args = OUR_ARGS.get(app, [])
+    if app in ROOTED and source is not None:
+        args = [*args, f"--source={source}"]
+    if app == "bc" and source is not None:
+        args = [f"--sources={','.join([str(source)] * 4)}"]
     p = subprocess.run([chatty, "run", f"--app={app}", f"--graph={cgr}", f"--repeat={repeat}", "--json", "--quiet",
-                        "--backend=cpu", *OUR_ARGS.get(app, []), *rooted], capture_output=True, text=True)
+                        "--backend=cpu", *args], capture_output=True, text=True)
     # PageRank's 20 iterations end "not converged" (exit 4), as meant.
     if p.returncode not in ((0, 4) if app == "pr" else (0,)):
         raise SystemExit(f"chatty failed ({p.returncode}): {p.stderr}")
@@ -44,7 +50,7 @@ def ours(chatty, cgr, app, repeat, source):
 
 
 def gap(gapdir, el, app, repeat, source):
-    rooted = ["-r", str(source)] if app in ROOTED and source is not None else []
+    rooted = ["-r", str(source)] if (app in ROOTED or app == "bc") and source is not None else []
     out = subprocess.run([os.path.join(gapdir, GAP_KERNEL[app]), "-f", el, "-s", "-n", str(repeat),
                           *GAP_ARGS.get(app, []), *rooted], check=True, capture_output=True, text=True).stdout
     times = [float(t) for t in re.findall(r"Trial Time:\s+([0-9.]+)", out)]
@@ -60,8 +66,8 @@ def main():
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--repeat", type=int, default=1, help="runs per round and side (median)")
     ap.add_argument("--source", type=int, default=None,
-                    help="BFS's and SSSP's source on both sides (a position: the files' ids are 0..n-1); "
-                         "default: GAP's random one against ours")
+                    help="BFS's and SSSP's source on both sides, and BC's four (a position: the files' ids are "
+                         "0..n-1); default: GAP's random ones against ours")
     a = ap.parse_args()
     with tempfile.TemporaryDirectory() as d:
         for spec in a.graphs:
