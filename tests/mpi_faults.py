@@ -1,9 +1,9 @@
-"""Ranks in trouble: a file missing on one rank, a rank that dies, one that
-stops answering, a thief that stalls after a claim. Each job must end
-within its deadline plus a few seconds, every rank non-zero, with one line
-that names the rank and the cause (a thief's blocks are taken back and
-the job goes on while its rank still answers). Run by mpi_test.py
-(--faults), alone: the tests time deadlines."""
+"""Ranks in trouble: a file missing on one rank, a rank out of memory, a
+rank that dies, one that stops answering, a thief that stalls after a
+claim. Each job must end within its deadline plus a few seconds, every
+rank non-zero, with one line that names the rank and the cause (a thief's
+blocks are taken back and the job goes on while its rank still answers).
+Run by mpi_test.py (--faults), alone: the tests time deadlines."""
 import os
 import signal
 import subprocess
@@ -18,6 +18,24 @@ class RankFaults(RankCase):
         line = self.one_rank_differs([f"--graph={FACEBOOK}"], [f"--graph={self.path('missing.txt')}"], (1, 1))
         self.assertIn("rank 1: ", line)
         self.assertIn("missing.txt: cannot open", line)
+
+    @unittest.skipIf(PORTABILITY, "a rank's own error takes the same path under any MPI (and ASan needs the "
+                                  "address space a limit takes away)")
+    def test_a_rank_out_of_memory_ends_the_job(self):
+        # Rank 1 may allocate too little to run (a node short of memory):
+        # its allocation fails after the ranks agreed on the graph, while
+        # rank 0 waits for it in a collective or a ring. The failing rank
+        # names itself and ends the job; the limits span its phases.
+        for limit_kb in (150000, 300000, 400000):
+            t0 = time.time()
+            p = run([MPIRUN, "-np", "1", CHATTY, "run", "--backend=cpu", "--app=pr", "--graph=kron:20", ":", "-np", "1",
+                     "bash", "-c", f"ulimit -v {limit_kb}; exec {CHATTY} run --backend=cpu --app=pr --graph=kron:20"],
+                    timeout=120)
+            self.assertLess(time.time() - t0, 60, limit_kb)
+            self.assertNotEqual(p.returncode, 0, limit_kb)
+            errors = [l for l in p.stderr.splitlines() if l.startswith("chatty: error:")]
+            self.assertTrue(errors, p.stderr)
+            self.assertTrue(errors[0].startswith("chatty: error: rank 1: "), errors)
 
     def long_job(self, *extra):
         """A long PageRank on 3 ranks (MPICH: 2), once every rank computes:

@@ -1,7 +1,9 @@
 // chatty: the ChattyGraph command line.
 #include <malloc.h>
 
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <new>
 #include <string>
 #include <vector>
@@ -32,6 +34,30 @@ int help(int argc, char** argv) {
       return chatty::cli::print_help(cmd) ? 0 : (chatty::cli::print_help(""), 0);
     }
   return -1;
+}
+
+int command(const std::string& cmd, const std::vector<std::string>& args) {
+  if (cmd == "run") return chatty::cli::cmd_run(args);
+  if (cmd == "convert") return chatty::cli::cmd_convert(args);
+  if (cmd == "generate") return chatty::cli::cmd_generate(args);
+  if (cmd == "info") return chatty::cli::cmd_info(args);
+  if (cmd == "topo") return chatty::cli::cmd_topo(args);
+  std::fprintf(stderr, "chatty: error: %s\n", chatty::cli::unknown_command_error(cmd).c_str());
+  return 2;
+}
+
+// An error of this rank's own, not agreed by the others: they may be
+// waiting for it in a collective or a ring (an allocation that failed on
+// one node, a fault in its compute), so under several ranks the job ends
+// here, through MPI_Abort, once the line naming this rank is out.
+int fail(const char* what) {
+  const chatty::ClusterPlace* c = chatty::cluster();
+  if (c && c->ranks > 1) {
+    std::fprintf(stderr, "chatty: error: rank %d: %s\n", c->rank, what);
+    chatty::cluster_abort(1);
+  }
+  std::fprintf(stderr, "chatty: error: %s\n", what);
+  return 1;
 }
 
 }  // namespace
@@ -65,13 +91,12 @@ int main(int argc, char** argv) {
     return 2;
   }
   try {
-    if (cmd == "run") return chatty::cli::cmd_run(args);
-    if (cmd == "convert") return chatty::cli::cmd_convert(args);
-    if (cmd == "generate") return chatty::cli::cmd_generate(args);
-    if (cmd == "info") return chatty::cli::cmd_info(args);
-    if (cmd == "topo") return chatty::cli::cmd_topo(args);
-    std::fprintf(stderr, "chatty: error: %s\n", chatty::cli::unknown_command_error(cmd).c_str());
-    return 2;
+    const int rc = command(cmd, args);
+    // A summary that could not be written (a full disk) is a failed run,
+    // not a silent one.
+    if (std::fflush(stdout) != 0 || std::ferror(stdout))
+      return fail((std::string("standard output: write failed: ") + std::strerror(errno)).c_str());
+    return rc;
   } catch (const chatty::AgreedError& e) {
     // Every rank holds it: one line, from rank 0.
     if (!chatty::cluster() || chatty::cluster()->rank == 0) std::fprintf(stderr, "chatty: error: %s\n", e.what());
@@ -79,11 +104,11 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "chatty: error: %s\n", e.what());
     return 2;
   } catch (const chatty::Error& e) {
-    std::fprintf(stderr, "chatty: error: %s\n", e.what());
+    return fail(e.what());
   } catch (const std::bad_alloc&) {
-    std::fprintf(stderr, "chatty: error: out of memory\n");
+    return fail("out of memory");
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "chatty: error: %s\n", e.what());
+    return fail(e.what());
   }
   return 1;
 }

@@ -10,11 +10,13 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <system_error>
 #include <thread>
 #include <vector>
 
 #include "cpu_cluster/mpi/mpi_util.h"
 #include "cpu_cluster/mpi/window_ops.h"
+#include "runtime/base/status.h"
 
 namespace chatty::mpi {
 namespace {
@@ -38,18 +40,19 @@ class Watchdog {
     word(kPhase).store(uint64_t(RankPhase::kLoading));
     MPI_Barrier(MPI_COMM_WORLD);
     check_mpi(MPI_Win_lock_all(MPI_MODE_NOCHECK, win_), "MPI_Win_lock_all");
-    thread_ = std::thread([this] { watch(); });
-    deadman_ = std::thread([this] { watch_reads(); });
+    // A thread that cannot start (a rank short of memory) is this rank's
+    // error, with the other thread stopped first: a joinable thread
+    // destroyed by the unwinding would terminate the process.
+    try {
+      thread_ = std::thread([this] { watch(); });
+      deadman_ = std::thread([this] { watch_reads(); });
+    } catch (const std::system_error& e) {
+      stop_threads();
+      throw Error(std::string("the rank watchdog cannot start its threads: ") + e.what());
+    }
   }
   ~Watchdog() {
-    {
-      std::lock_guard<std::mutex> lock(m_);
-      stop_ = true;
-    }
-    stop_reads_ = true;
-    cv_.notify_all();
-    thread_.join();
-    deadman_.join();
+    stop_threads();
     MPI_Win_unlock_all(win_);
     MPI_Win_free(&win_);
   }
@@ -66,6 +69,17 @@ class Watchdog {
   }
 
  private:
+  void stop_threads() {
+    {
+      std::lock_guard<std::mutex> lock(m_);
+      stop_ = true;
+    }
+    stop_reads_ = true;
+    cv_.notify_all();
+    if (thread_.joinable()) thread_.join();
+    if (deadman_.joinable()) deadman_.join();
+  }
+
   std::atomic_ref<uint64_t> word(int w) { return std::atomic_ref<uint64_t>(base_[w]); }
 
   // Where rank r was when its words were last read, for the line naming it.
