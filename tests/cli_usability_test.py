@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
 """What a person at the terminal meets: help, did-you-mean, mistakes caught
 before loading, results in input ids under relabelling, the summary line,
---json/--quiet output discipline, --sources, and thread counts that cannot
+--json/--quiet output discipline, outputs to links, pipes and full disks, --sources, and thread counts that cannot
 stall a tiny graph. Usage: cli_usability_test.py CHATTY"""
 import json
 import os
 import re
+import stat
 import subprocess
 import sys
 import tempfile
@@ -173,6 +174,33 @@ class Usability(unittest.TestCase):
                                   "--json").stdout)
         self.assertEqual(again["sources"], j["sources"])  # from --seed, so repeatable
         self.assertIn("exclude each other", chatty("run", "--sources=2", "--source=1", expect=2).stderr)
+
+    def test_outputs_to_links_pipes_and_full_disks(self):
+        # A plain file is replaced whole; anything else is written where it
+        # is: a link stays a link (its file gets the values), a FIFO stays
+        # a FIFO (its reader gets them), a device stays a device.
+        run = ["run", "--app=bfs", "--graph=grid:3x3", "--backend=cpu"]
+        target, link = self.path("values.txt"), self.path("link.txt")
+        os.symlink(target, link)
+        for _ in range(2):  # the file not there yet, then there
+            chatty(*run, f"--output={link}")
+            self.assertTrue(os.path.islink(link))
+            self.assertEqual(len(values(target)), 9)
+        fifo = self.path("fifo")
+        os.mkfifo(fifo)
+        reader = subprocess.Popen(["cat", fifo], stdout=subprocess.PIPE, text=True)
+        chatty(*run, f"--output={fifo}")
+        self.assertEqual(len(reader.communicate(timeout=60)[0].splitlines()), 9)
+        self.assertTrue(stat.S_ISFIFO(os.stat(fifo).st_mode))
+        if not stat.S_ISCHR(os.stat("/dev/full").st_mode):
+            self.skipTest("no /dev/full device here")
+        p = chatty(*run, "--output=/dev/full", expect=1)
+        self.assertIn("/dev/full: write failed: No space left on device", p.stderr)
+        self.assertTrue(stat.S_ISCHR(os.stat("/dev/full").st_mode), "/dev/full was replaced")
+        with open("/dev/full", "w") as full:  # the summary on a full disk
+            p = subprocess.run([CHATTY, *run], stdout=full, stderr=subprocess.PIPE, text=True, timeout=60)
+        self.assertEqual(p.returncode, 1)
+        self.assertIn("standard output: write failed: No space left on device", p.stderr)
 
     def test_absurd_thread_counts_stay_fast_on_tiny_graphs(self):
         g = self.path("tiny.el")

@@ -1,11 +1,13 @@
 #include "apps/cli/run_setup.h"
 
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
 #include <charconv>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <functional>
 #include <optional>
@@ -69,17 +71,33 @@ std::string apps_with_source() {
   return s;
 }
 
-// Opens path for appending, as writing it later will, and removes it again
-// if it did not exist: no output is truncated by the check.
+// Opens path for appending, as writing it later will, and removes what
+// that created: no output is truncated by the check. A symbolic link to a
+// file not there yet stays (the file it named is what is removed).
 void check_writable(const std::string& path, const char* flag) {
   if (path.empty()) return;
-  struct stat st {};
+  struct stat st {
+  }, link{};
   const bool existed = ::stat(path.c_str(), &st) == 0;
+  const bool linked = ::lstat(path.c_str(), &link) == 0 && S_ISLNK(link.st_mode);
   CHATTY_CHECK(!existed || !S_ISDIR(st.st_mode), std::string(flag) + "=" + path + ": is a directory");
+  // Opening a FIFO would wait for a reader, and closing it end the
+  // reader's input before the values come: a device or FIFO is asked.
+  if (existed && !S_ISREG(st.st_mode)) {
+    if (::access(path.c_str(), W_OK) != 0)
+      throw Error(std::string(flag) + "=" + path + ": cannot write: " + std::strerror(errno));
+    return;
+  }
   FILE* f = std::fopen(path.c_str(), "a");
   if (!f) throw Error(std::string(flag) + "=" + path + ": cannot write: " + std::strerror(errno));
   std::fclose(f);
-  if (!existed) std::remove(path.c_str());
+  if (existed) return;
+  if (!linked) {
+    std::remove(path.c_str());
+  } else if (char* created = ::realpath(path.c_str(), nullptr)) {
+    std::remove(created);
+    std::free(created);
+  }
 }
 
 // A vertex id as the user's file writes it: any unsigned 64-bit integer.

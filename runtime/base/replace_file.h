@@ -4,6 +4,7 @@
 // was). A graph mapped from the old file stays valid meanwhile.
 #pragma once
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -13,8 +14,17 @@
 
 namespace chatty {
 
+// Only a plain file (or a path not there yet) is replaced. A device, a
+// FIFO or a symbolic link (/dev/null, /dev/stdout, a link into another
+// directory) is written in place, through the link: renaming over it
+// would put a plain file where the device node or the link was.
 template <typename Write>
 void write_replacing(const std::string& path, Write write) {
+  struct stat st {};
+  if (::lstat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) {
+    write(path);
+    return;
+  }
   const std::string tmp = path + ".chatty-tmp-" + std::to_string(::getpid());
   try {
     write(tmp);
