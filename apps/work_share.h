@@ -18,9 +18,13 @@ struct WorkShare {
   int devices = 1;  // the run's devices, every rank's
 };
 
+// Called as the app's share begins: under ranks, the phase the watchdog
+// names if this rank stops answering.
 inline WorkShare work_share(const AppRun& r) {
-  if (const ClusterPlace* c = cluster(); c && c->ranks > 1)
+  if (const ClusterPlace* c = cluster(); c && c->ranks > 1) {
+    cluster_note_share();
     return {c->rank, c->ranks, c->first(), c->local, c->devices()};
+  }
   return {0, 1, 0, r.part.devices(), r.part.devices()};
 }
 

@@ -66,6 +66,9 @@ double cluster_watch_seconds();
 // its superstep within the deadline after this (it is alive, so its beat
 // alone would never name it).
 void cluster_taken_back(int thief_rank);
+// This rank computes its share of a whole-graph app's work, which has no
+// supersteps: what the others name if it stops answering now.
+void cluster_note_share();
 // Fault injection for the tests: CHATTY_FAULT_THIEF_STALL_S seconds that
 // the process's first claim of another rank's blocks pauses; 0 when unset,
 // and for every later call.

@@ -37,17 +37,18 @@ class RankFaults(RankCase):
             self.assertTrue(errors, p.stderr)
             self.assertTrue(errors[0].startswith("chatty: error: rank 1: "), errors)
 
-    def long_job(self, *extra):
-        """A long PageRank on 3 ranks (MPICH: 2), once every rank computes:
-        (job, the ranks' pids in rank order)."""
+    LONG = "--repeat=100000"  # marks a long job's processes
+
+    def long_job(self, *extra, app=("--app=pr", "--max_iters=1000000")):
+        """A long job (PageRank by default) on 3 ranks (MPICH: 2), once every
+        rank computes: (job, the ranks' pids in rank order)."""
         ranks = 2 if PORTABILITY else 3
-        cmd = [MPIRUN, "-np", str(ranks), CHATTY, "run", "--backend=cpu", "--app=pr", "--graph=kron:12",
-               "--repeat=100000", "--max_iters=1000000", *extra]
+        cmd = [MPIRUN, "-np", str(ranks), CHATTY, "run", "--backend=cpu", *app, "--graph=kron:12", self.LONG, *extra]
         job = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=ENV,
                                start_new_session=True)
         for _ in range(300):
             time.sleep(0.1)
-            ps = run(["pgrep", "-f", "max_iters=1000000"]).stdout.split()
+            ps = run(["pgrep", "-f", "--", self.LONG]).stdout.split()
             kids = sorted(int(x) for x in ps if int(x) != job.pid and
                           run(["ps", "-o", "comm=", "-p", x]).stdout.strip() == "chatty")
             if len(kids) == ranks:
@@ -64,7 +65,7 @@ class RankFaults(RankCase):
             job.communicate()
             self.fail(why)
         self.assertNotEqual(job.returncode, 0)
-        self.assertEqual(run(["pgrep", "-f", "max_iters=1000000"]).stdout.split(), [], "ranks left running")
+        self.assertEqual(run(["pgrep", "-f", "--", self.LONG]).stdout.split(), [], "ranks left running")
         return err
 
     @unittest.skipIf(PORTABILITY, "the launcher's part, tested under OpenMPI's")
@@ -77,9 +78,14 @@ class RankFaults(RankCase):
         # SIGSTOP: alive to the launcher, silent to the others. On one node
         # the watchdog reads the stopped rank's words in place; by MPI calls
         # (--net=mpi) under MPICH a read of its window never returns, and a
-        # second thread of the watchdog times it.
-        for net in ("auto", "mpi") if PORTABILITY else ("auto",):
-            job, ranks = self.long_job("--rank_timeout=3", f"--net={net}")
+        # second thread of the watchdog times it. BC has no supersteps: its
+        # ranks each run a share of the sources.
+        cases = [("auto", ("--app=pr", "--max_iters=1000000"), "superstep"),
+                 ("auto", ("--app=bc", "--sources=64"), "its share of the work")]
+        if PORTABILITY:
+            cases.append(("mpi", ("--app=pr", "--max_iters=1000000"), "superstep"))
+        for net, app, where in cases:
+            job, ranks = self.long_job("--rank_timeout=3", f"--net={net}", app=app)
             stopped = ranks[-1]
             with open(f"/proc/{stopped}/environ", "rb") as f:  # the launcher names each process's rank
                 env = dict(kv.split(b"=", 1) for kv in f.read().split(b"\0") if b"=" in kv)
@@ -87,7 +93,7 @@ class RankFaults(RankCase):
             os.kill(stopped, signal.SIGSTOP)
             t0 = time.time()
             try:
-                err = self.ends(job, 30, f"--net={net}: the job hung after a rank stopped")
+                err = self.ends(job, 30, f"--net={net} {app}: the job hung after a rank stopped")
             finally:
                 for sig in (signal.SIGKILL, signal.SIGCONT):
                     try:
@@ -98,7 +104,7 @@ class RankFaults(RankCase):
             lines = [l for l in err.splitlines() if "stopped answering" in l]
             self.assertTrue(lines, err)
             self.assertIn(f"rank {rank_of[stopped]} stopped answering", lines[0])
-            self.assertIn("last in superstep", lines[0])
+            self.assertIn(f"last in {where}", lines[0])
 
     STALLED = ["run", "--backend=cpu", "--graph=kron:14", "--straggler=1:300", "--migrate_threshold=0"]
 

@@ -31,6 +31,7 @@ class Watchdog {
   explicit Watchdog(double timeout_s) : timeout_(timeout_s) {
     MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
     MPI_Comm_size(MPI_COMM_WORLD, &ranks_);
+    last_phase_.reset(new std::atomic<uint64_t>[size_t(ranks_)]());
     last_step_.reset(new std::atomic<uint64_t>[size_t(ranks_)]());
     allocate_window(kWords * sizeof(uint64_t), sizeof(uint64_t), &base_, &win_);
     prepare_window(win_, "the rank watchdog");
@@ -84,8 +85,11 @@ class Watchdog {
 
   // Where rank r was when its words were last read, for the line naming it.
   std::string last_where(int r) const {
-    const uint64_t step = last_step_[r].load(std::memory_order_relaxed);
-    return step ? "superstep " + std::to_string(step - 1) : std::string("loading");
+    switch (RankPhase(last_phase_[r].load(std::memory_order_relaxed))) {
+      case RankPhase::kRunning: return "superstep " + std::to_string(last_step_[r].load(std::memory_order_relaxed));
+      case RankPhase::kShare: return "its share of the work";
+      default: return "loading";
+    }
   }
 
   std::vector<uint64_t> read(int r) {
@@ -100,7 +104,8 @@ class Watchdog {
       MPI_Win_flush(r, win_);
     }
     read_since_.store(0, std::memory_order_release);
-    last_step_[r].store(v[kPhase] == uint64_t(RankPhase::kRunning) ? v[kStep] + 1 : 0, std::memory_order_relaxed);
+    last_phase_[r].store(v[kPhase], std::memory_order_relaxed);
+    last_step_[r].store(v[kStep], std::memory_order_relaxed);
     return v;
   }
 
@@ -200,8 +205,8 @@ class Watchdog {
   std::thread deadman_;
   std::atomic<bool> stop_reads_{false};
   std::atomic<int> reading_{0};
-  std::atomic<Clock::rep> read_since_{0};               // when the read under way began (0: none)
-  std::unique_ptr<std::atomic<uint64_t>[]> last_step_;  // per rank, as last read: its superstep + 1 (0: loading)
+  std::atomic<Clock::rep> read_since_{0};                            // when the read under way began (0: none)
+  std::unique_ptr<std::atomic<uint64_t>[]> last_phase_, last_step_;  // per rank, as last read
   uint64_t* base_ = nullptr;
   MPI_Win win_ = MPI_WIN_NULL;
   std::vector<uint64_t*> mapped_;  // every rank's words, where the window is shared

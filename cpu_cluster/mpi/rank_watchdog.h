@@ -14,7 +14,9 @@
 namespace chatty::mpi {
 
 // Where a rank is, for the line that names it.
-enum class RankPhase : uint64_t { kLoading = 1, kRunning = 2 };
+// kShare: computing its share of a whole-graph app's work (BC's sources,
+// TC's rows), which has no supersteps.
+enum class RankPhase : uint64_t { kLoading = 1, kRunning = 2, kShare = 3 };
 
 // Collective (allocates the window); does nothing when timeout_s <= 0 or
 // there is one rank.
