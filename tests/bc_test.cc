@@ -1,7 +1,9 @@
 // Betweenness centrality: known graphs, the kernel against its reference
 // from one, several and all sources and on several devices, the verifier.
 #include <gtest/gtest.h>
+#include <omp.h>
 
+#include "apps/bc/brandes.h"
 #include "apps/bc/reference.h"
 #include "apps/run_app.h"
 #include "datasets/load.h"
@@ -45,6 +47,29 @@ TEST(Bc, KernelMatchesReference) {
       EXPECT_TRUE(validate_app(out, g, some[0], o).ok);
     }
   }
+}
+
+// Sources shared by levels (one team) and by source (one per thread) give
+// the reference's scores; the automatic rule takes the grid's small levels
+// by source and kron's large ones by levels.
+TEST(Bc, BothSplitsMatchTheReference) {
+  const int threads = omp_get_max_threads();
+  omp_set_num_threads(2);  // the rule scales with the threads
+  for (const char* spec : {"kron:10", "grid:20x15", "kron:12"}) {
+    const Graph g = load_graph(spec, {});
+    const std::vector<vid_t> some{0, 7, 100, 250, 7};
+    const std::vector<double> want = reference::betweenness(g, some);
+    for (bc::Split how : {bc::Split::kLevels, bc::Split::kSources})
+      for (int p : {1, 3}) {
+        const bc::Scores s = bc::brandes(g, some, p, how);
+        EXPECT_EQ(s.by_source, how == bc::Split::kSources);
+        expect_near_all(std::vector<float>(s.score.begin(), s.score.end()), want,
+                        std::string(spec) + (s.by_source ? " by source" : " by levels") + " P=" + std::to_string(p));
+      }
+  }
+  EXPECT_TRUE(bc::brandes(load_graph("grid:60x60", {}), {0, 1, 2}, 1).by_source);
+  EXPECT_FALSE(bc::brandes(load_graph("kron:12", {}), {0, 1, 2}, 1).by_source);
+  omp_set_num_threads(threads);
 }
 
 TEST(Bc, VerifierCatchesAWrongScore) {
