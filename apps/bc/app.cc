@@ -40,7 +40,7 @@ void run_host(const AppRun& r, AppOutput& out) {
   take_bc_scores(s.score, out);
   host::record_compute(out.multi, s.device_seconds, s.edges);
   if (s.by_source)
-    out.multi.transport += "; the sources one a thread after the first (its levels were too small to share)";
+    out.multi.transport += "; the sources one a thread (their levels too small to share)";
   note_share(out.multi, share);
 }
 
