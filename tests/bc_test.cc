@@ -67,8 +67,19 @@ TEST(Bc, BothSplitsMatchTheReference) {
                         std::string(spec) + (s.by_source ? " by source" : " by levels") + " P=" + std::to_string(p));
       }
   }
-  EXPECT_TRUE(bc::brandes(load_graph("grid:60x60", {}), {0, 1, 2}, 1).by_source);
-  EXPECT_FALSE(bc::brandes(load_graph("kron:12", {}), {0, 1, 2}, 1).by_source);
+  const Graph grid = load_graph("grid:60x60", {}), kron = load_graph("kron:12", {});
+  EXPECT_TRUE(bc::brandes(grid, {0, 1, 2}, 1).by_source);
+  EXPECT_FALSE(bc::brandes(kron, {0, 1, 2}, 1).by_source);
+  EXPECT_EQ(bc::probe_levels(grid.out(), 0, 2), bc::Levels::kSmall);
+  EXPECT_EQ(bc::probe_levels(grid.out(), 0, 0), bc::Levels::kLarge);  // no level too small for no threads
+  vid_t hub = 0, isolated = 0;
+  for (vid_t v = 0; v < kron.num_vertices(); ++v) {
+    if (kron.out().degree(v) > kron.out().degree(hub)) hub = v;
+    if (kron.out().degree(v) == 0) isolated = v;
+  }
+  ASSERT_EQ(kron.out().degree(isolated), 0u);
+  EXPECT_EQ(bc::probe_levels(kron.out(), hub, 2), bc::Levels::kLarge);
+  EXPECT_EQ(bc::probe_levels(kron.out(), isolated, 2), bc::Levels::kUnsure);
   omp_set_num_threads(threads);
 }
 
