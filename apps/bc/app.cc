@@ -39,8 +39,7 @@ void run_host(const AppRun& r, AppOutput& out) {
   sum_over_ranks(s.score, share);
   take_bc_scores(s.score, out);
   host::record_compute(out.multi, s.device_seconds, s.edges);
-  if (s.by_source)
-    out.multi.transport += "; the sources one a thread (their levels too small to share)";
+  if (s.by_source) out.multi.transport += "; the sources one a thread (their levels too small to share)";
   note_share(out.multi, share);
 }
 
