@@ -106,6 +106,15 @@ class RankFaults(RankCase):
             self.assertIn(f"rank {rank_of[stopped]} stopped answering", lines[0])
             self.assertIn(f"last in {where}", lines[0])
 
+    @staticmethod
+    def thief_on_rank_0(stall_s, *args):
+        """2 ranks running `chatty *args`, rank 0's first claim of the other
+        rank's blocks stalling for stall_s: rank 0 alone, since on a loaded
+        machine rank 1 may claim rank 0's blocks too, and its stall would be
+        taken back as well."""
+        return [MPIRUN, "-np", "1", "env", f"CHATTY_FAULT_THIEF_STALL_S={stall_s}", CHATTY, *args, ":", "-np", "1",
+                CHATTY, *args]
+
     STALLED = ["run", "--backend=cpu", "--graph=kron:14", "--straggler=1:300", "--migrate_threshold=0"]
 
     @unittest.skipIf(PORTABILITY, "the owners' and thieves' protocol is the same under any MPI")
@@ -121,9 +130,8 @@ class RankFaults(RankCase):
             ref, got = self.path(f"{app}.ref"), self.path(f"{app}.got")
             p = run([MPIRUN, "-np", "2", CHATTY, *self.STALLED, f"--app={app}", *extra, f"--output={ref}"])
             self.assertEqual(p.returncode, 0, p.stderr)
-            env = dict(ENV, CHATTY_FAULT_THIEF_STALL_S="6")
-            p = run([MPIRUN, "-np", "2", CHATTY, *self.STALLED, f"--app={app}", *extra, "--rank_timeout=4",
-                     "--validate", f"--output={got}"], timeout=120, env=env)
+            p = run(self.thief_on_rank_0(6, *self.STALLED, f"--app={app}", *extra, "--rank_timeout=4", "--validate",
+                                         f"--output={got}"), timeout=120)
             self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
             self.assertIn("PASS", p.stdout)
             lines = [l for l in p.stderr.splitlines() if "taken back" in l]
@@ -136,10 +144,8 @@ class RankFaults(RankCase):
         # The same thief stalled for good: its owner takes its blocks back
         # and goes on, but the thief's rank never finishes the superstep, so
         # a deadline later the owner's watchdog names it and ends the job.
-        env = dict(ENV, CHATTY_FAULT_THIEF_STALL_S="120")
-        cmd = [MPIRUN, "-np", "2", CHATTY, *self.STALLED, "--app=pr", "--rank_timeout=2"]
         t0 = time.time()
-        p = run(cmd, timeout=90, env=env)
+        p = run(self.thief_on_rank_0(120, *self.STALLED, "--app=pr", "--rank_timeout=2"), timeout=90)
         self.assertLess(time.time() - t0, 30, p.stderr)
         self.assertNotEqual(p.returncode, 0)
         self.assertIn("rank 1: blocks of device 1 claimed by device 0 (rank 0) not done within 2 s: taken back",
