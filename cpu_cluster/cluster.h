@@ -73,6 +73,9 @@ void cluster_note_share();
 // the process's first claim of another rank's blocks pauses; 0 when unset,
 // and for every later call.
 double cluster_fault_take_thief_stall_s();
+// Fault injection for the tests: with CHATTY_FAULT_STOP_AT_FINISH=R, rank R
+// stops itself (SIGSTOP) as the job finishes, before it tells the others.
+bool cluster_fault_stop_at_finish(int rank);
 
 // Ends the whole job after an error on this rank: the others may be
 // waiting in a collective and would never see the error line.

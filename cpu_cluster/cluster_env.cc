@@ -33,6 +33,11 @@ double cluster_fault_take_thief_stall_s() {
   return std::max(0.0, std::atof(v));
 }
 
+bool cluster_fault_stop_at_finish(int rank) {
+  const char* v = std::getenv("CHATTY_FAULT_STOP_AT_FINISH");
+  return v && *v && std::atoi(v) == rank;
+}
+
 const char* mpi_op_name(MpiOp op) {
   static const char* const names[kMpiOps] = {"put", "get", "atomic", "flush", "send", "recv", "collective"};
   return names[int(op)];

@@ -115,6 +115,30 @@ class RankFaults(RankCase):
         return [MPIRUN, "-np", "1", "env", f"CHATTY_FAULT_THIEF_STALL_S={stall_s}", CHATTY, *args, ":", "-np", "1",
                 CHATTY, *args]
 
+    def test_a_rank_stopped_as_the_job_ends_is_named(self):
+        # Rank 0 stops once its results are out, before the ranks free their
+        # windows together (a collective): rank 1 waits for it with its
+        # watchdog still on, and names it, rather than waiting for good.
+        env = dict(ENV, CHATTY_FAULT_STOP_AT_FINISH="0")
+        marker = "--rank_timeout=2.5"  # this job's processes alone
+        cmd = [MPIRUN, "-np", "2", CHATTY, "run", "--backend=cpu", "--app=bfs", "--graph=kron:12", marker]
+        t0 = time.time()
+        job = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+                               start_new_session=True)
+        try:
+            out, err = job.communicate(timeout=60)
+        except subprocess.TimeoutExpired:
+            out, err = "", "the job hung after a rank stopped as it ended"
+        finally:
+            run(["pkill", "-CONT", "-f", "--", marker])
+            run(["pkill", "-KILL", "-f", "--", marker])
+        self.assertLess(time.time() - t0, 30, err)
+        self.assertNotEqual(job.returncode, 0)
+        self.assertIn("reached", out)  # rank 0's summary came first
+        lines = [l for l in err.splitlines() if "stopped answering" in l]
+        self.assertTrue(lines, err)
+        self.assertIn("rank 0 stopped answering", lines[0])
+
     STALLED = ["run", "--backend=cpu", "--graph=kron:14", "--straggler=1:300", "--migrate_threshold=0"]
 
     @unittest.skipIf(PORTABILITY, "the owners' and thieves' protocol is the same under any MPI")

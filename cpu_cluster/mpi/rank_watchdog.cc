@@ -5,6 +5,7 @@
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
@@ -14,6 +15,7 @@
 #include <thread>
 #include <vector>
 
+#include "cpu_cluster/cluster.h"
 #include "cpu_cluster/mpi/mpi_util.h"
 #include "cpu_cluster/mpi/window_ops.h"
 #include "runtime/base/status.h"
@@ -53,6 +55,7 @@ class Watchdog {
     }
   }
   ~Watchdog() {
+    finish();
     stop_threads();
     MPI_Win_unlock_all(win_);
     MPI_Win_free(&win_);
@@ -70,6 +73,25 @@ class Watchdog {
   }
 
  private:
+  // Freeing the window is a collective: a rank that stopped answering
+  // after its last collective (rank 0 writing the results) would hold the
+  // others there for good. So each rank says it is done and waits, the
+  // watch still on, until every rank has: a silent one is named instead.
+  void finish() {
+    if (cluster_fault_stop_at_finish(rank_)) std::raise(SIGSTOP);
+    note(RankPhase::kDone, word(kStep).load(std::memory_order_relaxed));
+    for (int r = 0; r < ranks_; ++r)
+      while (phase_of(r) != uint64_t(RankPhase::kDone)) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+
+  uint64_t phase_of(int r) {
+    if (!mapped_.empty()) return std::atomic_ref<uint64_t>(mapped_[size_t(r)][kPhase]).load(std::memory_order_acquire);
+    uint64_t v = 0;
+    MPI_Get(&v, 1, MPI_UINT64_T, r, kPhase, 1, MPI_UINT64_T, win_);
+    MPI_Win_flush(r, win_);
+    return v;
+  }
+
   void stop_threads() {
     {
       std::lock_guard<std::mutex> lock(m_);
@@ -88,6 +110,7 @@ class Watchdog {
     switch (RankPhase(last_phase_[r].load(std::memory_order_relaxed))) {
       case RankPhase::kRunning: return "superstep " + std::to_string(last_step_[r].load(std::memory_order_relaxed));
       case RankPhase::kShare: return "its share of the work";
+      case RankPhase::kDone: return "finishing";
       default: return "loading";
     }
   }
@@ -177,12 +200,13 @@ class Watchdog {
     Clock::time_point at;
   };
 
-  // Ends the job if a rank told of has not left its superstep in time;
-  // forgets those that have.
+  // Ends the job if a rank told of has not left its superstep (or
+  // finished) in time; forgets those that have.
   void check_late(const std::vector<std::vector<uint64_t>>& seen, Clock::time_point now) {
     for (size_t i = 0; i < late_.size();) {
       const Late& l = late_[i];
-      if (seen[size_t(l.rank)][kStep] > l.step) {
+      const std::vector<uint64_t>& words = seen[size_t(l.rank)];
+      if (words[kStep] > l.step || words[kPhase] == uint64_t(RankPhase::kDone)) {
         late_.erase(late_.begin() + ptrdiff_t(i));
         continue;
       }
