@@ -76,8 +76,8 @@ std::string apps_with_source() {
 // file not there yet stays (the file it named is what is removed).
 void check_writable(const std::string& path, const char* flag) {
   if (path.empty()) return;
-  struct stat st {
-  }, link{};
+  struct stat st {};
+  struct stat link {};
   const bool existed = ::stat(path.c_str(), &st) == 0;
   const bool linked = ::lstat(path.c_str(), &link) == 0 && S_ISLNK(link.st_mode);
   CHATTY_CHECK(!existed || !S_ISDIR(st.st_mode), std::string(flag) + "=" + path + ": is a directory");

@@ -85,11 +85,21 @@ class Watchdog {
   }
 
   uint64_t phase_of(int r) {
-    if (!mapped_.empty()) return std::atomic_ref<uint64_t>(mapped_[size_t(r)][kPhase]).load(std::memory_order_acquire);
     uint64_t v = 0;
-    MPI_Get(&v, 1, MPI_UINT64_T, r, kPhase, 1, MPI_UINT64_T, win_);
-    MPI_Win_flush(r, win_);
+    fetch(r, kPhase, 1, &v);
     return v;
+  }
+
+  // Words [first, first + count) of rank r's window: read in place where
+  // the window is shared (whatever state the rank is in), else by MPI calls.
+  void fetch(int r, int first, int count, uint64_t* out) {
+    if (!mapped_.empty()) {
+      for (int w = 0; w < count; ++w)
+        out[w] = std::atomic_ref<uint64_t>(mapped_[size_t(r)][first + w]).load(std::memory_order_acquire);
+      return;
+    }
+    MPI_Get(out, count, MPI_UINT64_T, r, first, count, MPI_UINT64_T, win_);
+    MPI_Win_flush(r, win_);
   }
 
   void stop_threads() {
@@ -119,13 +129,7 @@ class Watchdog {
     std::vector<uint64_t> v(kWords);
     reading_.store(r, std::memory_order_relaxed);
     read_since_.store(Clock::now().time_since_epoch().count(), std::memory_order_release);
-    if (!mapped_.empty()) {  // a shared window: read in place, whatever state the rank is in
-      for (int w = 0; w < kWords; ++w)
-        v[size_t(w)] = std::atomic_ref<uint64_t>(mapped_[size_t(r)][w]).load(std::memory_order_acquire);
-    } else {
-      MPI_Get(v.data(), kWords, MPI_UINT64_T, r, 0, kWords, MPI_UINT64_T, win_);
-      MPI_Win_flush(r, win_);
-    }
+    fetch(r, 0, kWords, v.data());
     read_since_.store(0, std::memory_order_release);
     last_phase_[r].store(v[kPhase], std::memory_order_relaxed);
     last_step_[r].store(v[kStep], std::memory_order_relaxed);
