@@ -30,21 +30,35 @@ struct Slot {
   size_t capacity = 0;                // bytes of storage
   size_t count = 0;                   // items
   std::unique_ptr<std::byte[]> host;  // owned storage of host slots
+  size_t host_capacity = 0;           // bytes of `host`
+  // Memory a transport lends a send slot (a part of a window that peers in
+  // other processes read in place: cpu_cluster/mpi/put_transport.cc),
+  // used whenever what is reserved fits in it.
+  std::byte* lent = nullptr;
+  size_t lent_capacity = 0;
 
-  // Host slots only: makes the owned storage at least `bytes` and views it.
+  // Host slots only: makes the storage at least `bytes` and views it: the
+  // lent memory where it fits, else the owned storage.
   // The contents are not kept: every user writes the slot after reserving.
   // Left uninitialised, so a slot's pages are touched once, by its writer.
   // Grows by at least half: a frontier that grows a little every superstep
   // would otherwise cost a fresh allocation (and its page faults) each time.
   void reserve_host(size_t bytes) {
-    if (!host || capacity < bytes) {
-      const size_t grown = std::max(bytes, capacity + capacity / 2);
+    if (lent && bytes <= lent_capacity) {
+      storage = data = lent;
+      capacity = lent_capacity;
+      return;
+    }
+    if (!host || host_capacity < bytes) {
+      const size_t grown = std::max(bytes, host_capacity + host_capacity / 2);
       host.reset();
       host.reset(new std::byte[grown]);
-      capacity = grown;
+      host_capacity = grown;
     }
     storage = data = host.get();
+    capacity = host_capacity;
   }
+  bool in_lent() const { return lent && data == lent; }
   void assign(const std::byte* src, size_t items, size_t item_bytes) {
     reserve_host(items * item_bytes);
     if (items) std::memcpy(data, src, items * item_bytes);

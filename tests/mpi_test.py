@@ -288,13 +288,15 @@ class Ranks(RankCase):
         # rank, rings announce each pair's exchange by a notice word and
         # put their batches, and below the switch a pair's records are one
         # message each, received; mpi_put puts the records and a stamped
-        # count word. None of them calls a collective or sends a message
-        # above the switch; the two-sided baseline moves records by two
-        # collectives a superstep.
-        for comm in ("mpi_ring", "small", "mpi_put", "mpi_alltoallv"):
+        # count word, or, where the ranks map each other's windows, only
+        # the word: a broadcast is read in place. None of them calls a
+        # collective or sends a message above the switch; the two-sided
+        # baseline moves records by two collectives a superstep.
+        for comm in ("mpi_ring", "small", "mpi_put", "put_by_calls", "mpi_alltoallv"):
             small = "1073741824" if comm == "small" else "0"
-            p = chatty(2, "--app=pr", "--graph=kron:12", f"--comm={'mpi_ring' if comm == 'small' else comm}",
-                       f"--small_bytes={small}", "--json")
+            name = {"small": "mpi_ring", "put_by_calls": "mpi_put"}.get(comm, comm)
+            p = chatty(2, "--app=pr", "--graph=kron:12", f"--comm={name}", f"--small_bytes={small}", "--json",
+                       *(["--net=mpi"] if comm == "put_by_calls" else []))
             self.assertEqual(p.returncode, 0, p.stderr)
             j = json.loads(p.stdout.splitlines()[-1])
             ops, steps = j["multi"]["rank_mpi_ops"], j["iterations"]
@@ -302,6 +304,9 @@ class Ranks(RankCase):
             self.assertEqual(across["collective"], [0, 0], comm)
             self.assertTrue(all(x >= steps for x in across["atomic"]), f"{comm}: {across['atomic']}")
             self.assertTrue(all(x >= steps for x in across["put"]), f"{comm}: {across['put']}")
+            if comm in ("mpi_put", "put_by_calls"):  # status, then the records unless read in place
+                self.assertEqual(across["put"], [steps * (1 + (comm == "put_by_calls"))] * 2, comm)
+                self.assertEqual("in place" in j["multi"]["transport"], comm == "mpi_put", j["multi"]["transport"])
             if comm == "mpi_alltoallv":
                 self.assertEqual(across["send"] + across["recv"], [0, 0, 0, 0], comm)
                 self.assertTrue(all(ops["collective"][r][r] >= 2 * steps for r in (0, 1)), comm)  # sizes, records

@@ -22,11 +22,18 @@ namespace {
 // No rank meets another (receivers are passive): a sender writes a
 // parity's slot again two exchanges later, after the status agreement that
 // the receiver joins only once it has read it.
+//
+// Where the ranks map each other's windows, a host device's broadcast
+// buffer is its outbox in its own rank's window (lent at prepare): its
+// compaction writes the records there, the count word says so, and the
+// receivers merge from it in place, as devices of one process read each
+// other's send buffers (host_view). The same rule keeps an outbox unwritten
+// until its readers are done with it.
 class PutTransport : public Transport {
  public:
   PutTransport(const ClusterPlace& place, size_t slot_records, size_t item_bytes)
       : place_(place),
-        at_(place, slot_records, item_bytes),
+        at_(place, slot_records, item_bytes, shared_windows()),
         overflow_(size_t(place.local), 0),
         counts_(size_t(place.local) * size_t(place.devices()), 0),
         read_(size_t(place.local) * size_t(place.devices()), 0) {
@@ -47,9 +54,20 @@ class PutTransport : public Transport {
     MPI_Win_free(&win_);
   }
 
-  const char* name() const override { return comm_name(Comm::kMpiPut); }
+  const char* name() const override {
+    return at_.outboxes ? "mpi_put (broadcasts read in place from the sender's window)" : comm_name(Comm::kMpiPut);
+  }
   bool can_connect(int, int) const override { return true; }
   bool receiver_driven() const override { return true; }
+
+  void prepare(Mailboxes& mb, int d) override {
+    if (!at_.outboxes || mb.endpoint(d).space != MemorySpace::kHost) return;
+    for (int parity = 0; parity < 2; ++parity) {
+      Slot& s = mb.send(d, parity);
+      s.lent = static_cast<std::byte*>(base_) + at_.outbox_offset(parity, d % place_.local);
+      s.lent_capacity = at_.bytes;
+    }
+  }
 
   void exchange(Mailboxes& mb, int d, int parity) override {
     const int D = place_.devices(), me = d % place_.local;
@@ -58,6 +76,7 @@ class PutTransport : public Transport {
     for (int to = 0; to < D; ++to) {  // the records first: they land before any count word
       if (to == d) continue;
       const Slot& s = mb.outgoing(d, parity, to);
+      if (s.in_lent()) continue;  // read in place
       if (s.count > at_.records) overflow = 1;
       const size_t slot = at_.index(parity, to % place_.local, d);
       const size_t bytes = overflow ? 0 : s.count * mb.item_bytes();
@@ -71,9 +90,10 @@ class PutTransport : public Transport {
     ops_->flush_all(place_.rank);
     for (int to = 0; to < D; ++to) {
       if (to == d) continue;
-      const uint64_t count = overflow ? 0 : mb.outgoing(d, parity, to).count;
+      const Slot& s = mb.outgoing(d, parity, to);
+      const uint64_t count = overflow ? 0 : s.count;
       uint64_t& word = counts_[size_t(me) * size_t(D) + size_t(to)];
-      word = PutSlots::next_word(word, count);
+      word = PutSlots::next_word(word, count, !overflow && s.in_lent());
       const size_t slot = at_.index(parity, to % place_.local, d);
       const int rank = place_.rank_of(to);
       if (rank == place_.rank) {
@@ -96,6 +116,8 @@ class PutTransport : public Transport {
       last = word;
       Slot& r = mb.recv(parity, d, from);
       r.storage = r.data = data_at(slot);
+      if (PutSlots::in_outbox(word))
+        r.data = ops_->at(place_.rank_of(from), MPI_Aint(at_.outbox_offset(parity, from % place_.local)));
       r.capacity = at_.bytes;
       r.count = PutSlots::count_of(word);
     }
@@ -131,7 +153,7 @@ std::unique_ptr<Transport> make_put_transport(const ClusterPlace& place, size_t 
 namespace chatty {
 
 size_t put_window_bytes(const ClusterPlace& place, size_t slot_records, size_t item_bytes) {
-  return PutSlots(place, slot_records, item_bytes).region_bytes();
+  return PutSlots(place, slot_records, item_bytes, mpi::shared_windows()).region_bytes();
 }
 
 }  // namespace chatty

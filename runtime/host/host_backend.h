@@ -94,6 +94,7 @@ class HostBackend {
     stats.structure_bytes = 0;
     for (int d = 0; d < D_; ++d) stats.structure_bytes = std::max(stats.structure_bytes, chunks_.bytes(d));
     check_straggler(opt.straggler, D_);
+    for (int d = place_.first(); d < place_.first() + place_.local; ++d) policy.prepare(mb_, d);
     expose_for_migration();
   }
 
