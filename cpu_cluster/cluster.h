@@ -201,6 +201,9 @@ std::vector<uint64_t> cluster_ops();
 // The largest of every rank's `value`; a collective.
 double cluster_max(double value);
 
+// Returns once every rank has called it (MPI_Barrier); a collective.
+void cluster_barrier();
+
 // The ranks whose `value` differs from rank 0's, ascending (every rank gets
 // the same list); a collective. Empty without a cluster.
 std::vector<int> cluster_ranks_differing(uint64_t value);

@@ -6,12 +6,16 @@ process with R host devices, every app on kron:20 and grid:1000x1000 (or
 both. Both run the defaults otherwise (the ranks: mpi_ring, per-peer
 exchange, migration across ranks).
 
-  python3 scripts/bench_ranks.py [--ranks 2] [--rounds 5] [--repeat 3] [--against OTHER_CHATTY]
+  python3 scripts/bench_ranks.py [--ranks 2] [--rounds 12] [--repeat 3] [--against OTHER_CHATTY]
         [--mpirun mpirun.mpich] [--rank_flags=--comm=mpi_put]
 
 Prints per app and graph the median compute time (ms) of each side over
-every timed run, and ranks / one process as the median and range over
-rounds (the issue's target: at most 1.10). With --against, the other side
+every timed run, and ranks / one process as the median over rounds (each
+round's ratio pairs two runs a moment apart), its 90 % bootstrap interval
+and the range. The target (at most 1.10) is "met" when the interval's top
+is at or under it, "missed" when its bottom is over it, and "not told
+apart" from noise otherwise: on this VM a round's ratio moves by 0.1-0.3,
+so showing it takes 10 rounds or more. With --against, the other side
 is the same ranks run by another build (a commit before a change), and the
 ratio is this build's ranks over that build's. --mpirun picks the
 launcher (MPICH's takes no OpenMPI options; its ranks are not bound).
@@ -19,6 +23,7 @@ launcher (MPICH's takes no OpenMPI options; its ranks are not bound).
 import argparse
 import json
 import os
+import random
 import statistics
 import subprocess
 import sys
@@ -36,10 +41,21 @@ def one_process(chatty, devices, app, graph, repeat):
     return json.loads(p.stdout.splitlines()[-1])
 
 
+def paired_interval(ratios, draws=4000, seed=1):
+    """5th and 95th percentiles of the median of rounds' ratios resampled."""
+    rng = random.Random(seed)
+    m = sorted(statistics.median(rng.choices(ratios, k=len(ratios))) for _ in range(draws))
+    return m[int(0.05 * draws)], m[int(0.95 * draws) - 1]
+
+
+def verdict(low, high, target=1.10):
+    return "met" if high <= target else "missed" if low > target else "not told apart"
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     add_common_args(ap, graphs="kron:20,grid:1000x1000", apps="bfs,sssp,pr,wcc")
-    ap.add_argument("--rounds", type=int, default=5)
+    ap.add_argument("--rounds", type=int, default=12)
     ap.add_argument("--against", help="another build's chatty: compare ranks against its ranks")
     ap.add_argument("--mpirun", default="mpirun")
     ap.add_argument("--rank_flags", default="", help="flags for the ranks' runs only, e.g. --comm=mpi_put")
@@ -62,17 +78,25 @@ def main():
                     return launch(chatty, ranks, app, cgr, a.repeat, ["--devices=1", *a.rank_flags.split()], how,
                                   mpirun=a.mpirun)
 
+                def other_side():
+                    return ranks_of(a.against) if a.against else one_process(a.chatty, ranks, app, cgr, a.repeat)
+
                 for app in a.apps.split(","):
                     alone, spread, ratios = [], [], []
-                    for _ in range(a.rounds):
-                        j1 = ranks_of(a.against) if a.against else one_process(a.chatty, ranks, app, cgr, a.repeat)
-                        jr = ranks_of(a.chatty)
+                    for k in range(a.rounds):
+                        if k % 2:  # either side goes first in half the rounds
+                            jr, j1 = ranks_of(a.chatty), other_side()
+                        else:
+                            j1, jr = other_side(), ranks_of(a.chatty)
                         alone += j1["compute_s_all"]
                         spread += jr["compute_s_all"]
                         ratios.append(jr["compute_s"] / j1["compute_s"])
+                    low, high = paired_interval(ratios)
                     print(f"{app:5} {spec:16} R={ranks}  {other} {1e3 * statistics.median(alone):8.1f} ms  "
                           f"ranks {1e3 * statistics.median(spread):8.1f} ms  ranks/{other.split()[-1]} "
-                          f"{statistics.median(ratios):.3f} ({min(ratios):.2f}-{max(ratios):.2f})", flush=True)
+                          f"{statistics.median(ratios):.3f} [90 % {low:.2f}-{high:.2f}] "
+                          f"(range {min(ratios):.2f}-{max(ratios):.2f})"
+                          f"{'' if a.against else '  ' + verdict(low, high)}", flush=True)
 
 
 if __name__ == "__main__":

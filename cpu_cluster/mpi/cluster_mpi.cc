@@ -347,4 +347,8 @@ double cluster_max(double value) {
   return out;
 }
 
+void cluster_barrier() {
+  if (g_started) MPI_Barrier(MPI_COMM_WORLD);
+}
+
 }  // namespace chatty

@@ -145,7 +145,15 @@ EngineResult<typename P::Value> run_program(const Graph& g, const P& prog, const
   stats.device_seconds.assign(size_t(D), {});
   const RunPlan<typename P::Value> plan = plan_run(g, prog, opt, B<P>::kBackend, place);
   B<P> backend(g, prog, part, opt, policy, stats, cluster, plan, std::forward<Extra>(extra)...);
-  if (place.ranks > 1) cluster_reset_ops();  // rank_ops counts the run's operations, not its setup's
+  if (place.ranks > 1) {
+    // The ranks leave setup together, as one process's devices start
+    // together: a rank's late exit from setup's last collective would
+    // otherwise be waited for in the first superstep, inside the run.
+    const double t0 = omp_get_wtime();
+    cluster_barrier();
+    stats.setup_seconds += omp_get_wtime() - t0;
+    cluster_reset_ops();  // rank_ops counts the run's operations, not its setup's
+  }
   backend.for_each_device([&](int d) {
     auto dev = backend.start(d);
     if (!backend.all_up(d, *dev)) return;
