@@ -31,6 +31,10 @@ struct ClusterPlace {
 // (OpenMPI, MPICH/Hydra, PMIx, Slurm).
 bool launched_as_ranks();
 
+// This process's rank among all of its launch's (the same launchers), as
+// the environment says before MPI starts; -1 unless launched_as_ranks().
+int launched_rank();
+
 // This rank's index among the ranks its launcher placed on the same node
 // (OpenMPI, MPICH/Hydra, PMIx, Slurm), 0 when none says: ranks of one node
 // put their GPU devices on different GPUs by it.
@@ -80,6 +84,11 @@ bool cluster_fault_stop_at_finish(int rank);
 // Ends the whole job after an error on this rank: the others may be
 // waiting in a collective and would never see the error line.
 [[noreturn]] void cluster_abort(int code);
+
+// Before cluster_start, under a launcher: joins MPI, as the other ranks'
+// MPI_Init may wait for every rank to (MPICH's does), so that
+// cluster_abort can end the job. Nothing otherwise.
+void cluster_join_launch();
 
 // The rank's devices and the others: barrier and status all-gather
 // one-sided (one thread per rank), worklist words in an MPI window.

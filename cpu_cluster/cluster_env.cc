@@ -18,6 +18,15 @@ bool launched_as_ranks() {
   return false;
 }
 
+int launched_rank() {
+  if (!launched_as_ranks()) return -1;
+  for (const char* var : {"OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK", "SLURM_PROCID"}) {
+    const char* v = std::getenv(var);
+    if (v && *v) return std::max(0, std::atoi(v));
+  }
+  return 0;
+}
+
 int node_local_rank() {
   for (const char* var : {"OMPI_COMM_WORLD_LOCAL_RANK", "MPI_LOCALRANKID", "PMIX_LOCAL_RANK", "SLURM_LOCALID"}) {
     const char* v = std::getenv(var);

@@ -19,6 +19,18 @@ class RankFaults(RankCase):
         self.assertIn("rank 1: ", line)
         self.assertIn("missing.txt: cannot open", line)
 
+    def test_a_usage_error_is_said_once(self):
+        # Every rank meets a bad flag before MPI starts: one line, from
+        # rank 0. Where only rank 1 has it (an MPMD launch), rank 1 names
+        # itself, and rank 0, waiting for it in MPI_Init, is ended too
+        # (under MPICH that launch hung).
+        p = run([MPIRUN, "-np", "2", CHATTY, "run", "--backend=cpu", "--app=bfz", "--graph=grid:4x4"], timeout=60)
+        self.assertEqual(p.returncode, 2, p.stderr)
+        errors = [l for l in p.stderr.splitlines() if l.startswith("chatty: error:")]
+        self.assertEqual(errors, ["chatty: error: unknown app 'bfz' (bfs, sssp, pr, wcc, kcore, tc, bc)"], p.stderr)
+        line = self.one_rank_differs(["--graph=grid:4x4"], ["--graph=grid:4x4", "--bogus"], (1, 1))
+        self.assertTrue(line.startswith("chatty: error: rank 1: unknown flag --bogus"), line)
+
     @unittest.skipIf(PORTABILITY, "a rank's own error takes the same path under any MPI (and ASan needs the "
                                   "address space a limit takes away)")
     def test_a_rank_out_of_memory_ends_the_job(self):

@@ -2,10 +2,12 @@
 #include <malloc.h>
 
 #include <cerrno>
+#include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <new>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "apps/cli/commands.h"
@@ -16,6 +18,29 @@
 
 namespace {
 
+// An error met before the ranks have started (a flag's error, a usage
+// error). Under a launcher every rank usually runs the same command and
+// meets it: rank 0 says it and ends the job. Another rank says it only if
+// it still runs a moment later, when the error was its own (an MPMD launch
+// with other flags), naming itself. Either way the job ends through MPI:
+// a rank that just exited would leave the others waiting for it in
+// MPI_Init under MPICH.
+int say_error(const std::string& what, int code) {
+  const int rank = chatty::cluster() ? -1 : chatty::launched_rank();
+  if (rank < 0) {
+    std::fprintf(stderr, "chatty: error: %s\n", what.c_str());
+    return code;
+  }
+  if (rank == 0) std::fprintf(stderr, "chatty: error: %s\n", what.c_str());
+  std::fflush(stderr);
+  chatty::cluster_join_launch();
+  if (rank > 0) {
+    std::this_thread::sleep_for(std::chrono::seconds(3));
+    std::fprintf(stderr, "chatty: error: rank %d: %s\n", rank, what.c_str());
+  }
+  chatty::cluster_abort(code);
+}
+
 bool asks_help(const std::string& a) { return a == "-h" || a == "--help" || a == "-help" || a == "--helpfull"; }
 
 // `chatty help [CMD]`, `chatty [CMD] --help|-h`: the command's help, exit 0.
@@ -25,8 +50,7 @@ int help(int argc, char** argv) {
   if (!args.empty() && args[0] == "help") {
     const std::string cmd = args.size() > 1 ? args[1] : "";
     if (chatty::cli::print_help(cmd)) return 0;
-    std::fprintf(stderr, "chatty: error: %s\n", chatty::cli::unknown_command_error(cmd).c_str());
-    return 2;
+    return say_error(chatty::cli::unknown_command_error(cmd), 2);
   }
   for (const std::string& a : args)
     if (asks_help(a)) {
@@ -42,8 +66,7 @@ int command(const std::string& cmd, const std::vector<std::string>& args) {
   if (cmd == "generate") return chatty::cli::cmd_generate(args);
   if (cmd == "info") return chatty::cli::cmd_info(args);
   if (cmd == "topo") return chatty::cli::cmd_topo(args);
-  std::fprintf(stderr, "chatty: error: %s\n", chatty::cli::unknown_command_error(cmd).c_str());
-  return 2;
+  return say_error(chatty::cli::unknown_command_error(cmd), 2);
 }
 
 // An error of this rank's own, not agreed by the others: they may be
@@ -56,8 +79,7 @@ int fail(const char* what) {
     std::fprintf(stderr, "chatty: error: rank %d: %s\n", c->rank, what);
     chatty::cluster_abort(1);
   }
-  std::fprintf(stderr, "chatty: error: %s\n", what);
-  return 1;
+  return say_error(what, 1);
 }
 
 }  // namespace
@@ -71,10 +93,7 @@ int main(int argc, char** argv) {
   if (const int rc = help(argc, argv); rc >= 0) return rc;
   for (const std::string& err :
        {chatty::cli::unknown_flag_error(argc, argv), chatty::cli::bad_flag_value_error(argc, argv)})
-    if (!err.empty()) {
-      std::fprintf(stderr, "chatty: error: %s\n", err.c_str());
-      return 2;
-    }
+    if (!err.empty()) return say_error(err, 2);
   std::vector<char*> given(argv, argv + argc);  // gflags reorders argv
   gflags::SetVersionString("0.1.0");
   gflags::ParseCommandLineFlags(&argc, &argv, true);
@@ -85,11 +104,8 @@ int main(int argc, char** argv) {
   }
   const std::string cmd = args.front();
   args.erase(args.begin());
-  if (const std::string err = chatty::cli::inapplicable_flag_error(cmd, int(given.size()), given.data());
-      !err.empty()) {
-    std::fprintf(stderr, "chatty: error: %s\n", err.c_str());
-    return 2;
-  }
+  if (const std::string err = chatty::cli::inapplicable_flag_error(cmd, int(given.size()), given.data()); !err.empty())
+    return say_error(err, 2);
   try {
     const int rc = command(cmd, args);
     // A summary that could not be written (a full disk) is a failed run,
@@ -101,8 +117,7 @@ int main(int argc, char** argv) {
     // Every rank holds it: one line, from rank 0.
     if (!chatty::cluster() || chatty::cluster()->rank == 0) std::fprintf(stderr, "chatty: error: %s\n", e.what());
   } catch (const chatty::UsageError& e) {
-    std::fprintf(stderr, "chatty: error: %s\n", e.what());
-    return 2;
+    return say_error(e.what(), 2);
   } catch (const chatty::Error& e) {
     return fail(e.what());
   } catch (const std::bad_alloc&) {

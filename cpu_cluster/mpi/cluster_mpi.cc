@@ -213,6 +213,12 @@ const ClusterPlace* cluster_start(int local_devices, Net net) {
 
 const ClusterPlace* cluster() { return g_started ? &g_place : nullptr; }
 
+void cluster_join_launch() {
+  int up = 0;
+  MPI_Initialized(&up);
+  if (!up && launched_as_ranks()) MPI_Init(nullptr, nullptr);
+}
+
 bool cluster_windows_shared() { return g_started && mpi::shared_windows(); }
 
 void cluster_watch(double timeout_s) {
