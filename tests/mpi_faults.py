@@ -19,6 +19,24 @@ class RankFaults(RankCase):
         self.assertIn("rank 1: ", line)
         self.assertIn("missing.txt: cannot open", line)
 
+    def test_a_different_build_on_one_rank_is_refused(self):
+        # Same flags, another build (here the same file with a byte more):
+        # their collectives need not pair up, and such a job hung. A copy
+        # of the same file runs.
+        other, same = self.path("other_chatty"), self.path("same_chatty")
+        for path, extra in ((other, b"x"), (same, b"")):
+            with open(CHATTY, "rb") as f, open(path, "wb") as g:
+                g.write(f.read() + extra)
+            os.chmod(path, 0o755)
+        args = ["run", "--backend=cpu", "--app=bfs", "--graph=grid:4x4"]
+        p = run([MPIRUN, "-np", "1", CHATTY, *args, ":", "-np", "1", other, *args], timeout=60)
+        self.assertNotEqual(p.returncode, 0, p.stderr)
+        errors = [l for l in p.stderr.splitlines() if l.startswith("chatty: error:")]
+        self.assertEqual(errors, ["chatty: error: rank 1 runs a different chatty build from rank 0's: every rank "
+                                  "must run the same binary (or one built alike)"], p.stderr)
+        p = run([MPIRUN, "-np", "1", CHATTY, *args, ":", "-np", "1", same, *args], timeout=60)
+        self.assertEqual(p.returncode, 0, p.stderr)
+
     def test_a_usage_error_is_said_once(self):
         # Every rank meets a bad flag before MPI starts: one line, from
         # rank 0. Where only rank 1 has it (an MPMD launch), rank 1 names

@@ -154,6 +154,26 @@ Reorder parse_reorder(const std::string& s) {
 // (a hang) or mix answers. Every rank hashes its flags; where they differ,
 // one collective per flag, in the same order on every rank, finds the
 // first that does, and every rank throws the same refusal.
+// A fingerprint of this process's executable file, read whole (a few ms):
+// ranks that run the same flags on different builds would pair up
+// different sequences of collectives and wait for good. 0 where the file
+// cannot be read, so such ranks are not told apart by it.
+uint64_t executable_fingerprint() {
+  std::FILE* f = std::fopen("/proc/self/exe", "rb");
+  if (!f) return 0;
+  std::vector<uint64_t> words(size_t(1) << 17);
+  uint64_t h = 0;
+  size_t got;
+  while ((got = std::fread(words.data(), 1, words.size() * sizeof(uint64_t), f)) > 0) {
+    std::memset(reinterpret_cast<char*>(words.data()) + got, 0, words.size() * sizeof(uint64_t) - got);
+    for (size_t i = 0; i < (got + 7) / 8; ++i) h = hash2(h, words[i]);
+    h = hash2(h, got);
+  }
+  const bool failed = std::ferror(f) != 0;
+  std::fclose(f);
+  return failed ? 0 : h;
+}
+
 void agree_on_command() {
   // What may differ by node: the path of a node's copy of the graph (the
   // ranks then agree on what they loaded), its thread count and NUMA
@@ -166,7 +186,8 @@ void agree_on_command() {
   // Equal texts hash alike under one C++ library (as the graph's fingerprint
   // assumes); ranks whose library differs run another build anyway.
   const std::hash<std::string> text_hash;
-  uint64_t all = hash2(0, flags.size());
+  const uint64_t build = executable_fingerprint();
+  uint64_t all = hash2(build, flags.size());
   for (const auto& f : flags) all = hash2(all, text_hash(f.name + "=" + f.current_value));
   auto ranks_text = [](const std::vector<int>& r) {
     std::string w;
@@ -175,8 +196,9 @@ void agree_on_command() {
   };
   if (cluster_ranks_differing(all).empty()) return;
   const std::string other_build =
-      " a different chatty build from rank 0's (other flags): every rank must run the same "
-      "binary";
+      " a different chatty build from rank 0's: every rank must run the same binary (or one built alike)";
+  if (const std::vector<int> d = cluster_ranks_differing(build); !d.empty())
+    throw AgreedError(ranks_text(d) + other_build);
   if (const std::vector<int> d = cluster_ranks_differing(flags.size()); !d.empty())
     throw AgreedError(ranks_text(d) + other_build);
   for (const auto& f : flags) {  // the same collectives, in the same order, on every rank
