@@ -1,6 +1,7 @@
 // chatty: the ChattyGraph command line.
 #include <malloc.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
@@ -24,9 +25,12 @@ namespace {
 // it still runs a moment later, when the error was its own (an MPMD launch
 // with other flags), naming itself. Either way the job ends through MPI:
 // a rank that just exited would leave the others waiting for it in
-// MPI_Init under MPICH.
+// MPI_Init under MPICH. Only `run` starts ranks: the other commands' ranks
+// never meet, and each says its own errors.
+bool g_runs = false;  // the command is `run`
+
 int say_error(const std::string& what, int code) {
-  const int rank = chatty::cluster() ? -1 : chatty::launched_rank();
+  const int rank = chatty::cluster() || !g_runs ? -1 : chatty::launched_rank();
   if (rank < 0) {
     std::fprintf(stderr, "chatty: error: %s\n", what.c_str());
     return code;
@@ -91,6 +95,7 @@ int main(int argc, char** argv) {
   mallopt(M_MMAP_THRESHOLD, 32 << 20);
   mallopt(M_TRIM_THRESHOLD, 1 << 30);
   if (const int rc = help(argc, argv); rc >= 0) return rc;
+  g_runs = std::any_of(argv + 1, argv + argc, [](const char* a) { return std::strcmp(a, "run") == 0; });
   for (const std::string& err :
        {chatty::cli::unknown_flag_error(argc, argv), chatty::cli::bad_flag_value_error(argc, argv)})
     if (!err.empty()) return say_error(err, 2);

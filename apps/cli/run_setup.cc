@@ -279,9 +279,9 @@ RunSetup check_run_flags() {
   if (rank && cluster_max(s.choice.backend == Backend::kCpu ? 1.0 : 0.0) > 0 && s.choice.backend != Backend::kCpu)
     s.choice = {Backend::kCpu, "cpu (auto): another rank has no usable GPU"};
   CHATTY_CHECK(rank || s.eopt.net != Net::kVerbs, "--net=verbs connects ranks: start them with mpirun");
-  if (rank && s.eopt.net == Net::kVerbs) {
+  if (rank && s.eopt.net == Net::kVerbs) {  // agreed: a rank of its own aborting may lose every rank's line
     const RdmaProbe rdma = probe_rdma();
-    CHATTY_CHECK(!rdma.devices.empty(), "--net=verbs: " + rdma.reason + " (--net=mpi runs without one)");
+    cluster_throw_agreed(rdma.devices.empty() ? "--net=verbs: " + rdma.reason + " (--net=mpi runs without one)" : "");
   }
   if (rank) {
     // --devices counts a rank's devices; the run's are every rank's.

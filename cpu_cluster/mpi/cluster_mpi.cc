@@ -9,11 +9,13 @@
 #include <algorithm>
 #include <atomic>
 #include <barrier>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <mutex>
+#include <thread>
 #include <vector>
 
 #include "comm/transport_table.h"
@@ -236,6 +238,9 @@ void cluster_note_share() { mpi::note_rank_phase(mpi::RankPhase::kShare, 0); }
 void cluster_abort(int code) {
   std::fflush(stdout);
   std::fflush(stderr);
+  // Time for the launcher to forward the line: where two ranks abort at
+  // once, MPICH's could end both before either line was out.
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
   MPI_Abort(MPI_COMM_WORLD, code);
   std::_Exit(code);
 }
