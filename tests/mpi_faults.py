@@ -37,6 +37,20 @@ class RankFaults(RankCase):
         p = run([MPIRUN, "-np", "1", CHATTY, *args, ":", "-np", "1", same, *args], timeout=60)
         self.assertEqual(p.returncode, 0, p.stderr)
 
+    def test_too_little_shared_memory_is_one_line(self):
+        # Shared windows are files in /dev/shm, made without their pages:
+        # where it could not hold them, a rank died of SIGBUS at its first
+        # write and the job hung. The room is faked (the real case is a
+        # small tmpfs mounted there).
+        t0 = time.time()
+        p = run([MPIRUN, "-np", "2", CHATTY, "run", "--backend=cpu", "--app=bfs", "--graph=kron:16"], timeout=60,
+                env=dict(ENV, CHATTY_FAULT_SHM_FREE_MB="1"))
+        self.assertLess(time.time() - t0, 30)
+        self.assertNotEqual(p.returncode, 0, p.stderr)
+        errors = [l for l in p.stderr.splitlines() if l.startswith("chatty: error:")]
+        self.assertEqual(len(errors), 1, p.stderr)
+        self.assertRegex(errors[0], r"a shared window of the ranks needs \d+ MB in /dev/shm, which has 1 MB free")
+
     def test_a_usage_error_is_said_once(self):
         # Every rank meets a bad flag before MPI starts: one line, from
         # rank 0. Where only rank 1 has it (an MPMD launch), rank 1 names

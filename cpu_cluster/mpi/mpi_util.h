@@ -2,10 +2,13 @@
 #pragma once
 
 #include <mpi.h>
+#include <sys/statvfs.h>
 
 #include <algorithm>
 #include <barrier>
 #include <cstddef>
+#include <cstdint>
+#include <cstdlib>
 #include <string>
 
 #include "cpu_cluster/cluster.h"
@@ -67,6 +70,23 @@ inline void decide_shared_windows(bool wanted) {
 // puts and accumulates land. Shared (MPI_Win_allocate_shared, each rank's
 // part on its own pages) where shared_windows(): WindowOps (window_ops.h)
 // then reaches the other ranks' parts by loads and stores.
+// Shared windows are files in /dev/shm (OpenMPI's osc sm, MPICH), made
+// without their pages: where the file system cannot hold them all, a rank
+// dies of SIGBUS when it first writes one, and the launcher may wait for
+// good. Collective: every rank refuses alike, before allocating.
+inline void check_shared_room(size_t bytes) {
+  uint64_t need = bytes, room = UINT64_MAX;
+  struct statvfs fs {};
+  if (::statvfs("/dev/shm", &fs) == 0) room = uint64_t(fs.f_bavail) * uint64_t(fs.f_frsize);
+  if (const char* mb = std::getenv("CHATTY_FAULT_SHM_FREE_MB")) room = uint64_t(std::atoll(mb)) << 20;  // the tests
+  check_mpi(MPI_Allreduce(MPI_IN_PLACE, &need, 1, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD), "MPI_Allreduce");
+  check_mpi(MPI_Allreduce(MPI_IN_PLACE, &room, 1, MPI_UINT64_T, MPI_MIN, MPI_COMM_WORLD), "MPI_Allreduce");
+  if (need > room)
+    throw AgreedError("a shared window of the ranks needs " + std::to_string(need >> 20) +
+                      " MB in /dev/shm, which has " + std::to_string(room >> 20) +
+                      " MB free (make it larger: mount -o remount,size=...; or run with --net=mpi)");
+}
+
 inline void allocate_window(size_t bytes, int disp_unit, void* base, MPI_Win* win) {
   const size_t rounded = (std::max<size_t>(bytes, 1) + 63) & ~size_t(63);
   if (!shared_windows()) {
@@ -74,6 +94,7 @@ inline void allocate_window(size_t bytes, int disp_unit, void* base, MPI_Win* wi
               "MPI_Win_allocate");
     return;
   }
+  check_shared_room(rounded);
   MPI_Info info;
   check_mpi(MPI_Info_create(&info), "MPI_Info_create");
   MPI_Info_set(info, "alloc_shared_noncontig", "true");
