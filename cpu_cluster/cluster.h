@@ -80,6 +80,10 @@ double cluster_fault_take_thief_stall_s();
 // Fault injection for the tests: with CHATTY_FAULT_STOP_AT_FINISH=R, rank R
 // stops itself (SIGSTOP) as the job finishes, before it tells the others.
 bool cluster_fault_stop_at_finish(int rank);
+// Fault injection for the tests: CHATTY_FAULT_SHM_FREE_MB, the room in
+// /dev/shm the shared windows' check sees instead of the real one; -1
+// when unset.
+int64_t cluster_fault_shm_free_mb();
 
 // Ends the whole job after an error on this rank: the others may be
 // waiting in a collective and would never see the error line.

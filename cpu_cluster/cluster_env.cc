@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdlib>
+#include <initializer_list>
 #include <string>
 
 #include "cpu_cluster/cluster.h"
@@ -18,21 +19,25 @@ bool launched_as_ranks() {
   return false;
 }
 
-int launched_rank() {
-  if (!launched_as_ranks()) return -1;
-  for (const char* var : {"OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK", "SLURM_PROCID"}) {
+namespace {
+
+// The first of the launchers' variables that is set, as an index; 0 when none is.
+int first_index(std::initializer_list<const char*> vars) {
+  for (const char* var : vars) {
     const char* v = std::getenv(var);
     if (v && *v) return std::max(0, std::atoi(v));
   }
   return 0;
 }
 
+}  // namespace
+
+int launched_rank() {
+  return launched_as_ranks() ? first_index({"OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK", "SLURM_PROCID"}) : -1;
+}
+
 int node_local_rank() {
-  for (const char* var : {"OMPI_COMM_WORLD_LOCAL_RANK", "MPI_LOCALRANKID", "PMIX_LOCAL_RANK", "SLURM_LOCALID"}) {
-    const char* v = std::getenv(var);
-    if (v && *v) return std::max(0, std::atoi(v));
-  }
-  return 0;
+  return first_index({"OMPI_COMM_WORLD_LOCAL_RANK", "MPI_LOCALRANKID", "PMIX_LOCAL_RANK", "SLURM_LOCALID"});
 }
 
 double cluster_fault_take_thief_stall_s() {
@@ -45,6 +50,11 @@ double cluster_fault_take_thief_stall_s() {
 bool cluster_fault_stop_at_finish(int rank) {
   const char* v = std::getenv("CHATTY_FAULT_STOP_AT_FINISH");
   return v && *v && std::atoi(v) == rank;
+}
+
+int64_t cluster_fault_shm_free_mb() {
+  const char* v = std::getenv("CHATTY_FAULT_SHM_FREE_MB");
+  return v && *v ? std::max<int64_t>(0, std::atoll(v)) : -1;
 }
 
 const char* mpi_op_name(MpiOp op) {

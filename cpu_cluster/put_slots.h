@@ -15,7 +15,6 @@
 
 namespace chatty {
 
-//
 // With `outboxes` (ranks that map each other's regions: window_ops.h), a
 // region also holds, for each parity and local sender, an outbox: a
 // sender's broadcast records are written there by its compaction, and its

@@ -149,11 +149,6 @@ Reorder parse_reorder(const std::string& s) {
   throw Error("--reorder must be auto, degree or none (got '" + s + "')");
 }
 
-// Ranks run one command (SPMD): a flag set differently on some rank (an
-// MPMD launch, a stale script on one node) would pair collectives wrongly
-// (a hang) or mix answers. Every rank hashes its flags; where they differ,
-// one collective per flag, in the same order on every rank, finds the
-// first that does, and every rank throws the same refusal.
 // A fingerprint of this process's executable file, read whole (a few ms):
 // ranks that run the same flags on different builds would pair up
 // different sequences of collectives and wait for good. 0 where the file
@@ -174,6 +169,11 @@ uint64_t executable_fingerprint() {
   return failed ? 0 : h;
 }
 
+// Ranks run one command (SPMD): a flag set differently on some rank (an
+// MPMD launch, a stale script on one node) would pair collectives wrongly
+// (a hang) or mix answers. Every rank hashes its flags; where they differ,
+// one collective per flag, in the same order on every rank, finds the
+// first that does, and every rank throws the same refusal.
 void agree_on_command() {
   // What may differ by node: the path of a node's copy of the graph (the
   // ranks then agree on what they loaded), its thread count and NUMA

@@ -8,7 +8,6 @@
 #include <barrier>
 #include <cstddef>
 #include <cstdint>
-#include <cstdlib>
 #include <string>
 
 #include "cpu_cluster/cluster.h"
@@ -63,13 +62,6 @@ inline void decide_shared_windows(bool wanted) {
   shared_windows() = ok != 0;
 }
 
-// A window over MPI_COMM_WORLD with the size rounded up to 64 bytes:
-// MPICH (ch4, UCX) lays the node's windows out in one shared segment, and
-// with three ranks or more a size that is not a multiple of 16 bytes left
-// a rank's own view of its window displaced from where the other ranks'
-// puts and accumulates land. Shared (MPI_Win_allocate_shared, each rank's
-// part on its own pages) where shared_windows(): WindowOps (window_ops.h)
-// then reaches the other ranks' parts by loads and stores.
 // Shared windows are files in /dev/shm (OpenMPI's osc sm, MPICH), made
 // without their pages: where the file system cannot hold them all, a rank
 // dies of SIGBUS when it first writes one, and the launcher may wait for
@@ -78,7 +70,7 @@ inline void check_shared_room(size_t bytes) {
   uint64_t need = bytes, room = UINT64_MAX;
   struct statvfs fs {};
   if (::statvfs("/dev/shm", &fs) == 0) room = uint64_t(fs.f_bavail) * uint64_t(fs.f_frsize);
-  if (const char* mb = std::getenv("CHATTY_FAULT_SHM_FREE_MB")) room = uint64_t(std::atoll(mb)) << 20;  // the tests
+  if (const int64_t faked = cluster_fault_shm_free_mb(); faked >= 0) room = uint64_t(faked) << 20;
   check_mpi(MPI_Allreduce(MPI_IN_PLACE, &need, 1, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD), "MPI_Allreduce");
   check_mpi(MPI_Allreduce(MPI_IN_PLACE, &room, 1, MPI_UINT64_T, MPI_MIN, MPI_COMM_WORLD), "MPI_Allreduce");
   if (need > room)
@@ -87,6 +79,13 @@ inline void check_shared_room(size_t bytes) {
                       " MB free (make it larger: mount -o remount,size=...; or run with --net=mpi)");
 }
 
+// A window over MPI_COMM_WORLD with the size rounded up to 64 bytes:
+// MPICH (ch4, UCX) lays the node's windows out in one shared segment, and
+// with three ranks or more a size that is not a multiple of 16 bytes left
+// a rank's own view of its window displaced from where the other ranks'
+// puts and accumulates land. Shared (MPI_Win_allocate_shared, each rank's
+// part on its own pages) where shared_windows(): WindowOps (window_ops.h)
+// then reaches the other ranks' parts by loads and stores.
 inline void allocate_window(size_t bytes, int disp_unit, void* base, MPI_Win* win) {
   const size_t rounded = (std::max<size_t>(bytes, 1) + 63) & ~size_t(63);
   if (!shared_windows()) {
