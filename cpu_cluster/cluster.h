@@ -89,10 +89,15 @@ int64_t cluster_fault_shm_free_mb();
 // waiting in a collective and would never see the error line.
 [[noreturn]] void cluster_abort(int code);
 
-// Before cluster_start, under a launcher: joins MPI, as the other ranks'
-// MPI_Init may wait for every rank to (MPICH's does), so that
-// cluster_abort can end the job. Nothing otherwise.
-void cluster_join_launch();
+// First thing in a process a launcher started as one of several ranks,
+// whatever its command: joins MPI (the others' MPI_Init may wait for every
+// rank, as MPICH's does) and compares the command each rank runs (`run`,
+// `info`, `run --help`, ...) in the job's first collective. Returns the
+// refusal every rank then holds, naming the ranks whose command differs
+// from rank 0's (a rank running another would leave the others waiting for
+// good); empty where all agree, outside a launcher, and in a build
+// without MPI. Afterwards cluster_abort can end the job.
+std::string cluster_meet(const std::string& command);
 
 // The rank's devices and the others: barrier and status all-gather
 // one-sided (one thread per rank), worklist words in an MPI window.

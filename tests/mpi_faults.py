@@ -63,6 +63,25 @@ class RankFaults(RankCase):
         line = self.one_rank_differs(["--graph=grid:4x4"], ["--graph=grid:4x4", "--bogus"], (1, 1))
         self.assertTrue(line.startswith("chatty: error: rank 1: unknown flag --bogus"), line)
 
+    def test_a_rank_running_another_command_is_refused(self):
+        # An MPMD launch whose rank 1 runs `info`, `run --help` or a failing
+        # `convert` while rank 0 runs `run`: rank 1 never started MPI, and
+        # rank 0 waited for it in MPI_Init for good (MPICH; OpenMPI
+        # too for `run --help`). Every rank now meets first.
+        run_args = [CHATTY, "run", "--backend=cpu", "--app=bfs", "--graph=grid:4x4"]
+        for other, said in (([CHATTY, "info", "grid:4x4"], "chatty info"), ([*run_args, "--help"], "chatty run --help"),
+                            ([CHATTY, "convert", self.path("none.txt"), self.path("x.cgr")], "chatty convert")):
+            t0 = time.time()
+            p = run([MPIRUN, "-np", "1", *run_args, ":", "-np", "1", *other], timeout=60)
+            self.assertLess(time.time() - t0, 30, said)
+            self.assertEqual(p.returncode, 2, p.stderr)
+            errors = [l for l in p.stderr.splitlines() if l.startswith("chatty: error:")]
+            self.assertEqual(errors, [f"chatty: error: rank 1 runs `{said}`, not `chatty run` as rank 0 does: every "
+                                      "rank of a launch must run the same command"], p.stderr)
+        p = run([MPIRUN, "-np", "2", CHATTY, "info", "grid:4x4"], timeout=60)  # the same command on every rank runs
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertEqual(p.stdout.count("vertices     16"), 2, p.stdout)
+
     @unittest.skipIf(PORTABILITY, "a rank's own error takes the same path under any MPI (and ASan needs the "
                                   "address space a limit takes away)")
     def test_a_rank_out_of_memory_ends_the_job(self):

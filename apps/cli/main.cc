@@ -23,10 +23,11 @@ namespace {
 // error). Under a launcher every rank usually runs the same command and
 // meets it: rank 0 says it and ends the job. Another rank says it only if
 // it still runs a moment later, when the error was its own (an MPMD launch
-// with other flags), naming itself. Either way the job ends through MPI:
-// a rank that just exited would leave the others waiting for it in
-// MPI_Init under MPICH. Only `run` starts ranks: the other commands' ranks
-// never meet, and each says its own errors.
+// with other flags), naming itself. Either way the job ends through MPI
+// (joined in cluster_meet): a rank that just exited would leave the others
+// waiting for it in MPI_Init under MPICH. Only `run` starts ranks: the
+// other commands' ranks meet once, at the start, and each says its own
+// errors.
 bool g_runs = false;  // the command is `run`
 
 int say_error(const std::string& what, int code) {
@@ -37,7 +38,6 @@ int say_error(const std::string& what, int code) {
   }
   if (rank == 0) std::fprintf(stderr, "chatty: error: %s\n", what.c_str());
   std::fflush(stderr);
-  chatty::cluster_join_launch();
   if (rank > 0) {
     std::this_thread::sleep_for(std::chrono::seconds(3));
     std::fprintf(stderr, "chatty: error: rank %d: %s\n", rank, what.c_str());
@@ -46,6 +46,24 @@ int say_error(const std::string& what, int code) {
 }
 
 bool asks_help(const std::string& a) { return a == "-h" || a == "--help" || a == "-help" || a == "--helpfull"; }
+
+// What this process runs, as ranks compare it: the command, and whether
+// it asks for help. Read before the flags are, so that a rank with a bad
+// flag still meets the others.
+std::string invoked_command(int argc, char** argv) {
+  static const char* const kCommands[] = {"run", "convert", "generate", "info", "topo", "help"};
+  std::string cmd, other, help;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (asks_help(a))
+      help = " --help";
+    else if (cmd.empty() && std::find(std::begin(kCommands), std::end(kCommands), a) != std::end(kCommands))
+      cmd = a;
+    else if (other.empty() && a[0] != '-')
+      other = a;
+  }
+  return (cmd.empty() ? other : cmd) + help;
+}
 
 // `chatty help [CMD]`, `chatty [CMD] --help|-h`: the command's help, exit 0.
 // Returns -1 when the arguments ask for no help.
@@ -94,8 +112,13 @@ int main(int argc, char** argv) {
   // run would otherwise fault in fresh pages (thousands per run on kron:20).
   mallopt(M_MMAP_THRESHOLD, 32 << 20);
   mallopt(M_TRIM_THRESHOLD, 1 << 30);
+  const std::string invoked = invoked_command(argc, argv);
+  if (const std::string refused = chatty::cluster_meet(invoked); !refused.empty()) {
+    if (chatty::launched_rank() == 0) std::fprintf(stderr, "chatty: error: %s\n", refused.c_str());
+    return 2;
+  }
   if (const int rc = help(argc, argv); rc >= 0) return rc;
-  g_runs = std::any_of(argv + 1, argv + argc, [](const char* a) { return std::strcmp(a, "run") == 0; });
+  g_runs = invoked == "run";
   for (const std::string& err :
        {chatty::cli::unknown_flag_error(argc, argv), chatty::cli::bad_flag_value_error(argc, argv)})
     if (!err.empty()) return say_error(err, 2);

@@ -192,9 +192,13 @@ static std::unique_ptr<Transport> verbs_transport(const ClusterPlace&, size_t, s
 }
 #endif
 
-const ClusterPlace* cluster_start(int local_devices, Net net) {
-  if (g_started) return &g_place;
-  if (!launched_as_ranks()) return nullptr;
+namespace {
+
+// Once per process, by the first of cluster_meet and cluster_start.
+void join_mpi() {
+  int up = 0;
+  MPI_Initialized(&up);
+  if (up) return;
   // OpenMPI's default one-sided component (osc rdma) crashes on a 64-bit
   // compare-and-swap over shared memory: unless the user chose one, take
   // sm inside one box and ucx across boxes. Read by MPI_Init.
@@ -203,6 +207,39 @@ const ClusterPlace* cluster_start(int local_devices, Net net) {
   check_mpi(MPI_Init_thread(nullptr, nullptr, MPI_THREAD_MULTIPLE, &provided), "MPI_Init_thread");
   std::atexit(finalize_at_exit);
   MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+}
+
+}  // namespace
+
+std::string cluster_meet(const std::string& command) {
+  if (!launched_as_ranks()) return "";
+  join_mpi();
+  int me = 0, ranks = 1;
+  MPI_Comm_rank(MPI_COMM_WORLD, &me);
+  MPI_Comm_size(MPI_COMM_WORLD, &ranks);
+  constexpr size_t kText = 64;  // enough to tell commands apart; longer ones are cut
+  std::vector<char> all(kText * size_t(ranks));
+  std::vector<char> mine(kText, '\0');
+  command.copy(mine.data(), kText - 1);
+  check_mpi(MPI_Allgather(mine.data(), int(kText), MPI_CHAR, all.data(), int(kText), MPI_CHAR, MPI_COMM_WORLD),
+            "MPI_Allgather");
+  auto text_of = [&](int r) { return std::string(all.data() + kText * size_t(r)); };
+  std::vector<int> differ;
+  for (int r = 1; r < ranks; ++r)
+    if (text_of(r) != text_of(0)) differ.push_back(r);
+  if (differ.empty()) return "";
+  std::string who = differ.size() > 1 ? "ranks " : "rank ";
+  for (size_t i = 0; i < differ.size(); ++i) who += (i ? ", " : "") + std::to_string(differ[i]);
+  return who + (differ.size() > 1 ? " run" : " runs") + " `chatty " + text_of(differ[0]) + "`, not `chatty " +
+         text_of(0) + "` as rank 0 does: every rank of a launch must run the same command";
+}
+
+const ClusterPlace* cluster_start(int local_devices, Net net) {
+  if (g_started) return &g_place;
+  if (!launched_as_ranks()) return nullptr;
+  join_mpi();
+  int provided = 0;
+  MPI_Query_thread(&provided);
   CHATTY_CHECK(provided >= MPI_THREAD_MULTIPLE, "this MPI library lacks MPI_THREAD_MULTIPLE");
   MPI_Comm_rank(MPI_COMM_WORLD, &g_place.rank);
   MPI_Comm_size(MPI_COMM_WORLD, &g_place.ranks);
@@ -214,12 +251,6 @@ const ClusterPlace* cluster_start(int local_devices, Net net) {
 }
 
 const ClusterPlace* cluster() { return g_started ? &g_place : nullptr; }
-
-void cluster_join_launch() {
-  int up = 0;
-  MPI_Initialized(&up);
-  if (!up && launched_as_ranks()) MPI_Init(nullptr, nullptr);
-}
 
 bool cluster_windows_shared() { return g_started && mpi::shared_windows(); }
 
