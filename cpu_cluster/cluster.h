@@ -96,8 +96,10 @@ int64_t cluster_fault_shm_free_mb();
 // refusal every rank then holds, naming the ranks whose command differs
 // from rank 0's (a rank running another would leave the others waiting for
 // good); empty where all agree, outside a launcher, and in a build
-// without MPI. Afterwards cluster_abort can end the job.
-std::string cluster_meet(const std::string& command);
+// without MPI. Afterwards cluster_abort can end the job. A rank stopped
+// before the ranks met, or, with `watched_later`, before cluster_watch
+// runs, ends the job after `timeout_s` (0: never) with a line that says so.
+std::string cluster_meet(const std::string& command, double timeout_s, bool watched_later);
 
 // The rank's devices and the others: barrier and status all-gather
 // one-sided (one thread per rank), worklist words in an MPI window.

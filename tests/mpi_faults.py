@@ -82,6 +82,21 @@ class RankFaults(RankCase):
         self.assertEqual(p.returncode, 0, p.stderr)
         self.assertEqual(p.stdout.count("vertices     16"), 2, p.stdout)
 
+    def test_a_rank_stopped_before_the_ranks_met_ends_the_job(self):
+        # Stopped before MPI_Init: the others waited in MPI_Init (or the
+        # first collective) for good, before any watchdog ran. Rank 0 says
+        # so; where rank 0 is the one stopped, rank 1 does.
+        args = [CHATTY, "run", "--backend=cpu", "--app=bfs", "--graph=grid:4x4", "--rank_timeout=2"]
+        stopped = ["bash", "-c", 'kill -STOP $$; exec "$@"', "stopped", *args]
+        for first, second, said in ((args, stopped, "chatty: error: not"), (stopped, args, "chatty: error: rank 1: not")):
+            t0 = time.time()
+            p = run([MPIRUN, "-np", "1", *first, ":", "-np", "1", *second], timeout=60)
+            self.assertLess(time.time() - t0, 15)
+            self.assertNotEqual(p.returncode, 0, p.stderr)
+            errors = [l for l in p.stderr.splitlines() if l.startswith("chatty: error:")]
+            self.assertEqual(errors, [f"{said} every rank started within 2 s: one stopped or hung before the ranks "
+                                      "met (--rank_timeout=2)"], p.stderr)
+
     @unittest.skipIf(PORTABILITY, "a rank's own error takes the same path under any MPI (and ASan needs the "
                                   "address space a limit takes away)")
     def test_a_rank_out_of_memory_ends_the_job(self):

@@ -5,6 +5,7 @@
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <new>
 #include <string>
@@ -16,6 +17,8 @@
 #include "apps/cli/help.h"
 #include "cpu_cluster/cluster.h"
 #include "runtime/base/status.h"
+
+DECLARE_double(rank_timeout);
 
 namespace {
 
@@ -63,6 +66,22 @@ std::string invoked_command(int argc, char** argv) {
       other = a;
   }
   return (cmd.empty() ? other : cmd) + help;
+}
+
+// --rank_timeout as given (its default where absent or unreadable), read
+// before the flags are: it also bounds the ranks' meeting.
+double given_rank_timeout(int argc, char** argv) {
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    a.erase(0, a.find_first_not_of('-'));
+    const bool joined = a.rfind("rank_timeout=", 0) == 0;
+    if (!joined && a != "rank_timeout") continue;
+    const char* value = joined ? argv[i] + (std::strchr(argv[i], '=') - argv[i]) + 1 : i + 1 < argc ? argv[i + 1] : "";
+    char* end = nullptr;
+    const double t = std::strtod(value, &end);
+    return end != value && *end == '\0' ? t : FLAGS_rank_timeout;
+  }
+  return FLAGS_rank_timeout;
 }
 
 // `chatty help [CMD]`, `chatty [CMD] --help|-h`: the command's help, exit 0.
@@ -113,7 +132,8 @@ int main(int argc, char** argv) {
   mallopt(M_MMAP_THRESHOLD, 32 << 20);
   mallopt(M_TRIM_THRESHOLD, 1 << 30);
   const std::string invoked = invoked_command(argc, argv);
-  if (const std::string refused = chatty::cluster_meet(invoked); !refused.empty()) {
+  if (const std::string refused = chatty::cluster_meet(invoked, given_rank_timeout(argc, argv), invoked == "run");
+      !refused.empty()) {
     if (chatty::launched_rank() == 0) std::fprintf(stderr, "chatty: error: %s\n", refused.c_str());
     return 2;
   }

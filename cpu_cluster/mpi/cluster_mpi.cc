@@ -22,6 +22,7 @@
 #include "cpu_cluster/cluster.h"
 #include "cpu_cluster/mpi/mpi_util.h"
 #include "cpu_cluster/mpi/rank_watchdog.h"
+#include "cpu_cluster/mpi/start_guard.h"
 #include "cpu_cluster/mpi/transports.h"
 #include "cpu_cluster/mpi/window_ops.h"
 #include "cpu_cluster/one_sided_collective.h"
@@ -211,8 +212,9 @@ void join_mpi() {
 
 }  // namespace
 
-std::string cluster_meet(const std::string& command) {
+std::string cluster_meet(const std::string& command, double timeout_s, bool watched_later) {
   if (!launched_as_ranks()) return "";
+  mpi::arm_start_guard(timeout_s, launched_rank());
   join_mpi();
   int me = 0, ranks = 1;
   MPI_Comm_rank(MPI_COMM_WORLD, &me);
@@ -227,6 +229,7 @@ std::string cluster_meet(const std::string& command) {
   std::vector<int> differ;
   for (int r = 1; r < ranks; ++r)
     if (text_of(r) != text_of(0)) differ.push_back(r);
+  if (!watched_later || !differ.empty()) mpi::disarm_start_guard();
   if (differ.empty()) return "";
   std::string who = differ.size() > 1 ? "ranks " : "rank ";
   for (size_t i = 0; i < differ.size(); ++i) who += (i ? ", " : "") + std::to_string(differ[i]);
@@ -257,6 +260,7 @@ bool cluster_windows_shared() { return g_started && mpi::shared_windows(); }
 void cluster_watch(double timeout_s) {
   if (!g_started) return;
   mpi::start_rank_watchdog(timeout_s);
+  mpi::disarm_start_guard();
   if (g_place.ranks > 1) g_watch_seconds = std::max(0.0, timeout_s);
 }
 
