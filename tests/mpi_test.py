@@ -10,6 +10,7 @@ Usage: mpi_test.py CHATTY FACEBOOK_TXT [--faults or --no-faults: one half]
 (exit 77: no mpirun or no MPI build).
 MPIRUN=mpirun.mpich mpi_test.py ... --portability: MPICH's launcher, 2 ranks
 only (MPICH busy-polls: more ranks than cores take milliseconds a call)."""
+import gzip
 import json
 import os
 import shutil
@@ -420,6 +421,35 @@ class Ranks(RankCase):
             g.writelines(f.readlines()[:100000])
         line = self.one_rank_differs([f"--graph={FACEBOOK}"], [f"--graph={half}"])
         self.assertIn("ranks 1, 2 loaded a different graph from rank 0's", line)
+
+    def test_one_graph_in_two_formats_runs_and_other_ids_are_refused(self):
+        # A node's .cgr beside another's text file is the same graph: it
+        # was refused as a different one (only text files' edges were
+        # hashed). A DIMACS copy (ids 1-based) holds the same edges, but
+        # --source=3000 names another vertex there: it ran, and BFS came
+        # out wrong (rank 1 started from what rank 0 calls 2999).
+        cgr, gz, gr = self.path("fb.cgr"), self.path("fb.txt.gz"), self.path("fb.gr")
+        self.assertEqual(run([CHATTY, "convert", FACEBOOK, cgr]).returncode, 0)
+        with open(FACEBOOK, "rb") as f:
+            text = f.read()
+        with gzip.open(gz, "wb") as g:
+            g.write(text)
+        edges = [l.split() for l in text.decode().splitlines() if len(l.split()) == 3]
+        with open(gr, "w") as g:
+            g.write(f"p sp 4039 {len(edges)}\n" + "".join(f"a {int(u) + 1} {int(v) + 1} {w}\n" for u, v, w in edges))
+        want = self.path("want.txt")
+        self.assertEqual(run([CHATTY, "run", "--backend=cpu", f"--graph={FACEBOOK}", "--source=3000",
+                              f"--output={want}"]).returncode, 0)
+        for other in (cgr, gz):
+            out = self.path("out.txt")
+            p = run([MPIRUN, "-np", "1", CHATTY, "run", "--backend=cpu", f"--graph={FACEBOOK}", "--source=3000",
+                     f"--output={out}", ":", "-np", "1", CHATTY, "run", "--backend=cpu", f"--graph={other}",
+                     "--source=3000", f"--output={out}"], timeout=60)
+            self.assertEqual(p.returncode, 0, p.stderr)
+            self.assertEqual(values(out), values(want), other)
+        line = self.one_rank_differs([f"--graph={FACEBOOK}", "--source=3000"], [f"--graph={gr}", "--source=3000"],
+                                     (1, 1))
+        self.assertIn("rank 1 loaded a different graph from rank 0's (|V|, |E|, degrees, edges or ids differ)", line)
 
     def test_ranks_with_different_commands_are_refused(self):
         # One command on every rank: a flag set otherwise on some (an MPMD

@@ -41,18 +41,35 @@ uint64_t mix(uint64_t x) {  // splitmix64's finaliser
   return x ^ (x >> 31);
 }
 
-// An order-free hash of the graph: its shape, every vertex's degree and,
-// with `edges`, every edge (a mapped .cgr's targets are left unread).
+// An order-free hash of what a rank loaded, alike for one graph in any
+// format (a node's .cgr beside another's text file): its shape, every
+// vertex's degree and, with `edges`, the edges of every row, or past
+// kWholeEdges edges those of 64 blocks of rows spread over the graph, so
+// that a mapped .cgr's other rows are not read in.
 uint64_t fingerprint(const Csr& c, bool directed, bool weighted, bool edges) {
+  constexpr eid_t kWholeEdges = eid_t(1) << 24;
+  constexpr vid_t kBlocks = 64, kBlockRows = 1024;
   const vid_t n = c.num_vertices();
+  const bool sampled = c.num_edges() > kWholeEdges && n > kBlocks * kBlockRows;
+  const vid_t stride = sampled ? n / kBlocks : 1;
   uint64_t h = mix(n) ^ mix(c.num_edges() + 1) ^ mix(uint64_t(directed) + 2 * uint64_t(weighted) + 7);
 #pragma omp parallel for schedule(dynamic, 4096) reduction(+ : h)
   for (vid_t u = 0; u < n; ++u) {
     h += mix((uint64_t(u) << 32) ^ c.degree(u));
-    if (edges)
+    if (edges && (!sampled || u % stride < kBlockRows))
       for (eid_t e = c.offsets[u]; e < c.offsets[u + 1]; ++e)
         h += mix((uint64_t(u) << 32 | c.targets[e]) ^ (weighted ? uint64_t(c.weights[e]) << 40 : 0));
   }
+  return h;
+}
+
+// The ids a user types and reads: ranks that number them otherwise (one
+// node's DIMACS file beside another's edge list) would take one --source
+// for different vertices.
+uint64_t ids_fingerprint(const LoadInfo* info) {
+  if (!info) return 0;
+  uint64_t h = mix(uint64_t(info->ids.scheme) + 11);
+  for (uint64_t id : info->ids.original) h = mix(h ^ id);
   return h;
 }
 
@@ -84,7 +101,7 @@ RankGraph load_rank_graph(const std::string& what, const LoadOptions& opt, const
     return r;
   }
   Graph whole = load_graph(what, opt, info);
-  r.fingerprint = fingerprint(whole.out(), whole.directed(), whole.weighted(), whole.out().targets.owned());
+  r.fingerprint = fingerprint(whole.out(), whole.directed(), whole.weighted(), true) ^ ids_fingerprint(info);
   r.bounds = cuts(whole.out().offsets.data(), whole.num_vertices(), place, what);
   const vid_t lo = r.bounds[size_t(first)], hi = r.bounds[size_t(first + place.local)];
   const bool mapped = !whole.out().targets.owned();  // in place: untouched rows are never read in
@@ -105,7 +122,7 @@ RankGraph load_whole_graph(const std::string& what, const LoadOptions& opt, cons
   r.g = load_graph(what, opt, info);
   const bool spec = is_graph_spec(what);
   r.fingerprint = (spec ? mix(std::hash<std::string>{}(what)) : 0) ^
-                  fingerprint(r.g.out(), r.g.directed(), r.g.weighted(), !spec && r.g.out().targets.owned());
+                  fingerprint(r.g.out(), r.g.directed(), r.g.weighted(), !spec) ^ ids_fingerprint(info);
   r.bounds = cuts(r.g.out().offsets.data(), r.g.num_vertices(), place, what);
   return r;
 }

@@ -25,9 +25,10 @@ namespace chatty::cli {
 struct RankGraph {
   Graph g;                    // rows [bounds[first], bounds[first + local]) held (g.rows_lo(), g.rows_hi())
   std::vector<vid_t> bounds;  // R x P + 1 chunk cuts of the run
-  // What this rank loaded, for the ranks to agree on: |V|, |E|, direction,
-  // weights and every vertex's degree (and, for a text file parsed whole,
-  // every edge), hashed.
+  // What this rank loaded, for the ranks to agree on, alike for one graph
+  // in any format: |V|, |E|, direction, weights, every vertex's degree, the
+  // ids, and the edges of every row (of 64 blocks of rows past 2^24
+  // edges), hashed.
   uint64_t fingerprint = 0;
 };
 
