@@ -48,9 +48,10 @@ Prepared prepare_rank(const RunSetup& s, const ClusterPlace& rank) {
     std::string which;
     for (int r : differ) which += (which.empty() ? "" : ", ") + std::to_string(r);
     // The same line on every rank; rank 0 prints it.
-    throw AgreedError("rank" + std::string(differ.size() > 1 ? "s " : " ") + which +
-                      " loaded a different graph from rank 0's (|V|, |E|, degrees, edges or ids differ): every rank must "
-                      "read the same file (a shared file system, or identical copies)");
+    throw AgreedError(
+        "rank" + std::string(differ.size() > 1 ? "s " : " ") + which +
+        " loaded a different graph from rank 0's (|V|, |E|, degrees, edges or ids differ): every rank must "
+        "read the same file (a shared file system, or identical copies)");
   }
   agreed([&] {
     p.g = std::move(rg.g);
