@@ -89,7 +89,9 @@ class Usability(unittest.TestCase):
                               (["run", "--app=kcore", "--graph=kron:8", "--source=3"], "--source: kcore has no source"),
                               (["run", "--app=bfs", "--graph=kron:8", "--sources=0"], "--sources must be at least 1"),
                               (["run", "--app=bfs", "--graph=kron:8", "--source=-1"], "--source must be a vertex id"),
-                              (["run", "--app=bfs", "--graph=kron:8", "--backend=gpu"], "unknown --backend 'gpu'")):
+                              (["run", "--app=bfs", "--graph=kron:8", "--backend=gpu"], "unknown --backend 'gpu'"),
+                              (["run", "--app=bfs", "--graph=kron:8", "--rank_timeout=0.01"],
+                               "--rank_timeout must be 0 (never) or at least 1")):
             p = chatty(*args, expect=2)
             self.assertEqual(p.stderr.strip().splitlines(), ["chatty: error: " + p.stderr.strip()[15:]], args)
             self.assertIn(message, p.stderr, args)

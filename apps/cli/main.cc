@@ -68,8 +68,9 @@ std::string invoked_command(int argc, char** argv) {
   return (cmd.empty() ? other : cmd) + help;
 }
 
-// --rank_timeout as given (its default where absent or unreadable), read
-// before the flags are: it also bounds the ranks' meeting.
+// --rank_timeout as given (its default where absent or unreadable; at
+// least 1 s, the least the flag takes), read before the flags are: it
+// also bounds the ranks' meeting.
 double given_rank_timeout(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
@@ -79,7 +80,7 @@ double given_rank_timeout(int argc, char** argv) {
     const char* value = joined ? argv[i] + (std::strchr(argv[i], '=') - argv[i]) + 1 : i + 1 < argc ? argv[i + 1] : "";
     char* end = nullptr;
     const double t = std::strtod(value, &end);
-    return end != value && *end == '\0' ? t : FLAGS_rank_timeout;
+    return end != value && *end == '\0' ? (t > 0 ? std::max(t, 1.0) : t) : FLAGS_rank_timeout;
   }
   return FLAGS_rank_timeout;
 }

@@ -251,7 +251,12 @@ RunSetup check_run_flags() {
     s.eopt.gpu_steps_per_sync = FLAGS_gpu_steps_per_sync;
     s.lopt = load_options();
   });
-  as_usage([] { CHATTY_CHECK(FLAGS_rank_timeout >= 0, "--rank_timeout must be >= 0 (0: never)"); });
+  // The watchdogs read each other once a second: a shorter deadline would
+  // name live ranks.
+  as_usage([] {
+    CHATTY_CHECK(FLAGS_rank_timeout == 0 || FLAGS_rank_timeout >= 1,
+                 "--rank_timeout must be 0 (never) or at least 1 (seconds): ranks look at each other once a second");
+  });
   const ClusterPlace* rank = cluster_start(s.eopt.devices, s.eopt.net);
   if (rank) cluster_watch(FLAGS_rank_timeout);
   if (rank && rank->ranks > 1) agree_on_command();
