@@ -77,7 +77,7 @@ double given_rank_timeout(int argc, char** argv) {
     a.erase(0, a.find_first_not_of('-'));
     const bool joined = a.rfind("rank_timeout=", 0) == 0;
     if (!joined && a != "rank_timeout") continue;
-    const char* value = joined ? argv[i] + (std::strchr(argv[i], '=') - argv[i]) + 1 : i + 1 < argc ? argv[i + 1] : "";
+    const char* value = joined ? std::strchr(argv[i], '=') + 1 : i + 1 < argc ? argv[i + 1] : "";
     char* end = nullptr;
     const double t = std::strtod(value, &end);
     return end != value && *end == '\0' ? (t > 0 ? std::max(t, 1.0) : t) : FLAGS_rank_timeout;

@@ -216,8 +216,7 @@ std::string cluster_meet(const std::string& command, double timeout_s, bool watc
   if (!launched_as_ranks()) return "";
   mpi::arm_start_guard(timeout_s, launched_rank());
   join_mpi();
-  int me = 0, ranks = 1;
-  MPI_Comm_rank(MPI_COMM_WORLD, &me);
+  int ranks = 1;
   MPI_Comm_size(MPI_COMM_WORLD, &ranks);
   constexpr size_t kText = 64;  // enough to tell commands apart; longer ones are cut
   std::vector<char> all(kText * size_t(ranks));
