@@ -11,8 +11,11 @@
 
 namespace chatty {
 
+// Slurm's count is the step's, which srun sets for its tasks: a batch
+// script's own SLURM_NTASKS is the allocation's, and a chatty started
+// there directly runs alone.
 bool launched_as_ranks() {
-  for (const char* var : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_SIZE", "MPI_LOCALNRANKS", "SLURM_NTASKS"}) {
+  for (const char* var : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_SIZE", "MPI_LOCALNRANKS", "SLURM_STEP_NUM_TASKS"}) {
     const char* v = std::getenv(var);
     if (v && std::atoi(v) > 1) return true;
   }

@@ -99,6 +99,16 @@ class Usability(unittest.TestCase):
         self.assertIn("cannot open", chatty("run", "--app=bfs", "--graph=/no/such.el", expect=1).stderr)
         self.assertIn("exit 0 on success, 1 on an error, 2 on a usage error", chatty("run", "--help").stdout.lower())
 
+    def test_a_batch_scripts_own_chatty_runs_alone(self):
+        # A Slurm batch script holds its allocation's SLURM_NTASKS; a chatty
+        # it starts directly (not by srun) is no rank: it started MPI as a
+        # one-rank cluster, or, built without MPI, refused to run.
+        env = dict(os.environ, SLURM_NTASKS="4", SLURM_PROCID="0", SLURM_JOB_ID="7")
+        for args in (["run", "--app=bfs", "--graph=kron:8", "--backend=cpu"], ["info", "kron:8"]):
+            p = subprocess.run([CHATTY, *args], capture_output=True, text=True, timeout=120, env=env)
+            self.assertEqual(p.returncode, 0, p.stderr)
+            self.assertNotIn("cluster ", p.stdout)
+
     def test_smaller_truths(self):
         # SSSP's generated weights are not the file's.
         g = self.path("plain.txt")
