@@ -45,7 +45,7 @@ uint64_t mix(uint64_t x) {  // splitmix64's finaliser
 // format (a node's .cgr beside another's text file): its shape, every
 // vertex's degree and, with `edges`, the edges of every row, or past
 // kWholeEdges edges those of 64 blocks of rows spread over the graph, so
-// that a mapped .cgr's other rows are not read in.
+// that the comparison stays short on a large graph.
 uint64_t fingerprint(const Csr& c, bool directed, bool weighted, bool edges) {
   constexpr eid_t kWholeEdges = eid_t(1) << 24;
   constexpr vid_t kBlocks = 64, kBlockRows = 1024;
