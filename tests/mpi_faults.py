@@ -62,6 +62,11 @@ class RankFaults(RankCase):
         self.assertEqual(errors, ["chatty: error: unknown app 'bfz' (bfs, sssp, pr, wcc, kcore, tc, bc)"], p.stderr)
         line = self.one_rank_differs(["--graph=grid:4x4"], ["--graph=grid:4x4", "--bogus"], (1, 1))
         self.assertTrue(line.startswith("chatty: error: rank 1: unknown flag --bogus"), line)
+        # Rank 1 says it before rank 0's start deadline (2 s) ends the job
+        # with a line that names no cause.
+        line = self.one_rank_differs(["--graph=grid:4x4", "--rank_timeout=2"],
+                                     ["--graph=grid:4x4", "--rank_timeout=2", "--bogus"], (1, 1))
+        self.assertTrue(line.startswith("chatty: error: rank 1: unknown flag --bogus"), line)
 
     def test_a_rank_running_another_command_is_refused(self):
         # An MPMD launch whose rank 1 runs `info`, `run --help` or a failing

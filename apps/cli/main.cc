@@ -30,8 +30,10 @@ namespace {
 // (joined in cluster_meet): a rank that just exited would leave the others
 // waiting for it in MPI_Init under MPICH. Only `run` starts ranks: the
 // other commands' ranks meet once, at the start, and each says its own
-// errors.
-bool g_runs = false;  // the command is `run`
+// errors. The moment is shorter than the others' start deadline, which
+// would otherwise end the job first with a line that names no cause.
+bool g_runs = false;         // the command is `run`
+double g_start_timeout = 0;  // the ranks' start deadline (0: none)
 
 int say_error(const std::string& what, int code) {
   const int rank = chatty::cluster() || !g_runs ? -1 : chatty::launched_rank();
@@ -42,7 +44,8 @@ int say_error(const std::string& what, int code) {
   if (rank == 0) std::fprintf(stderr, "chatty: error: %s\n", what.c_str());
   std::fflush(stderr);
   if (rank > 0) {
-    std::this_thread::sleep_for(std::chrono::seconds(3));
+    const double moment = g_start_timeout > 0 ? std::min(3.0, g_start_timeout / 2) : 3.0;
+    std::this_thread::sleep_for(std::chrono::duration<double>(moment));
     std::fprintf(stderr, "chatty: error: rank %d: %s\n", rank, what.c_str());
   }
   chatty::cluster_abort(code);
@@ -133,8 +136,8 @@ int main(int argc, char** argv) {
   mallopt(M_MMAP_THRESHOLD, 32 << 20);
   mallopt(M_TRIM_THRESHOLD, 1 << 30);
   const std::string invoked = invoked_command(argc, argv);
-  if (const std::string refused = chatty::cluster_meet(invoked, given_rank_timeout(argc, argv), invoked == "run");
-      !refused.empty()) {
+  g_start_timeout = given_rank_timeout(argc, argv);
+  if (const std::string refused = chatty::cluster_meet(invoked, g_start_timeout, invoked == "run"); !refused.empty()) {
     if (chatty::launched_rank() == 0) std::fprintf(stderr, "chatty: error: %s\n", refused.c_str());
     return 2;
   }
