@@ -227,5 +227,7 @@ void cluster_barrier();
 // The ranks whose `value` differs from rank 0's, ascending (every rank gets
 // the same list); a collective. Empty without a cluster.
 std::vector<int> cluster_ranks_differing(uint64_t value);
+// Such a list for a line that names them: "rank 1", "ranks 1, 2".
+std::string ranks_named(const std::vector<int>& ranks);
 
 }  // namespace chatty

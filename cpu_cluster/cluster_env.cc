@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <initializer_list>
 #include <string>
+#include <vector>
 
 #include "cpu_cluster/cluster.h"
 
@@ -58,6 +59,12 @@ bool cluster_fault_stop_at_finish(int rank) {
 int64_t cluster_fault_shm_free_mb() {
   const char* v = std::getenv("CHATTY_FAULT_SHM_FREE_MB");
   return v && *v ? std::max<int64_t>(0, std::atoll(v)) : -1;
+}
+
+std::string ranks_named(const std::vector<int>& ranks) {
+  std::string named = ranks.size() > 1 ? "ranks " : "rank ";
+  for (size_t i = 0; i < ranks.size(); ++i) named += (i ? ", " : "") + std::to_string(ranks[i]);
+  return named;
 }
 
 const char* mpi_op_name(MpiOp op) {

@@ -45,11 +45,9 @@ Prepared prepare_rank(const RunSetup& s, const ClusterPlace& rank) {
   // exchange nonsense: they agree on what they hold first.
   const std::vector<int> differ = cluster_ranks_differing(rg.fingerprint);
   if (!differ.empty()) {
-    std::string which;
-    for (int r : differ) which += (which.empty() ? "" : ", ") + std::to_string(r);
     // The same line on every rank; rank 0 prints it.
     throw AgreedError(
-        "rank" + std::string(differ.size() > 1 ? "s " : " ") + which +
+        ranks_named(differ) +
         " loaded a different graph from rank 0's (|V|, |E|, degrees, edges or ids differ): every rank must "
         "read the same file (a shared file system, or identical copies)");
   }

@@ -189,11 +189,7 @@ void agree_on_command() {
   const uint64_t build = executable_fingerprint();
   uint64_t all = hash2(build, flags.size());
   for (const auto& f : flags) all = hash2(all, text_hash(f.name + "=" + f.current_value));
-  auto ranks_text = [](const std::vector<int>& r) {
-    std::string w;
-    for (int x : r) w += (w.empty() ? "" : ", ") + std::to_string(x);
-    return std::string(r.size() > 1 ? "ranks " : "rank ") + w + (r.size() > 1 ? " run" : " runs");
-  };
+  auto ranks_text = [](const std::vector<int>& r) { return ranks_named(r) + (r.size() > 1 ? " run" : " runs"); };
   if (cluster_ranks_differing(all).empty()) return;
   const std::string other_build =
       " a different chatty build from rank 0's: every rank must run the same binary (or one built alike)";

@@ -230,10 +230,8 @@ std::string cluster_meet(const std::string& command, double timeout_s, bool watc
     if (text_of(r) != text_of(0)) differ.push_back(r);
   if (!watched_later || !differ.empty()) mpi::disarm_start_guard();
   if (differ.empty()) return "";
-  std::string who = differ.size() > 1 ? "ranks " : "rank ";
-  for (size_t i = 0; i < differ.size(); ++i) who += (i ? ", " : "") + std::to_string(differ[i]);
-  return who + (differ.size() > 1 ? " run" : " runs") + " `chatty " + text_of(differ[0]) + "`, not `chatty " +
-         text_of(0) + "` as rank 0 does: every rank of a launch must run the same command";
+  return ranks_named(differ) + (differ.size() > 1 ? " run" : " runs") + " `chatty " + text_of(differ[0]) +
+         "`, not `chatty " + text_of(0) + "` as rank 0 does: every rank of a launch must run the same command";
 }
 
 const ClusterPlace* cluster_start(int local_devices, Net net) {
