@@ -421,6 +421,18 @@ class Ranks(RankCase):
             g.writelines(f.readlines()[:100000])
         line = self.one_rank_differs([f"--graph={FACEBOOK}"], [f"--graph={half}"])
         self.assertIn("ranks 1, 2 loaded a different graph from rank 0's", line)
+        # One weight alone differs, in a bit past the 24th: only the low 24
+        # bits were hashed, and SSSP ran to a wrong distance (exit 0).
+        with open(FACEBOOK) as f:
+            lines = f.readlines()
+        last = max(i for i, l in enumerate(lines) if len(l.split()) == 3)  # the file ends in a "-1" line
+        u, v, w = lines[last].split()
+        lines[last] = f"{u} {v} {int(w) + (1 << 24)}\n"
+        heavier = self.path("heavier.txt")
+        with open(heavier, "w") as g:
+            g.writelines(lines)
+        line = self.one_rank_differs([f"--graph={FACEBOOK}", "--app=sssp"], [f"--graph={heavier}", "--app=sssp"])
+        self.assertIn("ranks 1, 2 loaded a different graph from rank 0's", line)
 
     def test_one_graph_in_two_formats_runs_and_other_ids_are_refused(self):
         # A node's .cgr beside another's text file is the same graph: it
@@ -449,7 +461,7 @@ class Ranks(RankCase):
             self.assertEqual(values(out), values(want), other)
         line = self.one_rank_differs([f"--graph={FACEBOOK}", "--source=3000"], [f"--graph={gr}", "--source=3000"],
                                      (1, 1))
-        self.assertIn("rank 1 loaded a different graph from rank 0's (|V|, |E|, degrees, edges or ids differ)", line)
+        self.assertIn("rank 1 loaded a different graph from rank 0's (|V|, |E|, degrees, edges, weights or ids differ)", line)
 
     def test_ranks_with_different_commands_are_refused(self):
         # One command on every rank: a flag set otherwise on some (an MPMD

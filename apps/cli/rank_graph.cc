@@ -43,7 +43,8 @@ uint64_t mix(uint64_t x) {  // splitmix64's finaliser
 
 // An order-free hash of what a rank loaded, alike for one graph in any
 // format (a node's .cgr beside another's text file): its shape, every
-// vertex's degree and, with `edges`, the edges of every row, or past
+// vertex's degree and, with `edges`, the edges of every row with their
+// whole weights (a stale copy may differ in one weight alone), or past
 // kWholeEdges edges those of 64 blocks of rows spread over the graph, so
 // that the comparison stays short on a large graph.
 uint64_t fingerprint(const Csr& c, bool directed, bool weighted, bool edges) {
@@ -58,7 +59,7 @@ uint64_t fingerprint(const Csr& c, bool directed, bool weighted, bool edges) {
     h += mix((uint64_t(u) << 32) ^ c.degree(u));
     if (edges && (!sampled || u % stride < kBlockRows))
       for (eid_t e = c.offsets[u]; e < c.offsets[u + 1]; ++e)
-        h += mix((uint64_t(u) << 32 | c.targets[e]) ^ (weighted ? uint64_t(c.weights[e]) << 40 : 0));
+        h += mix(mix(uint64_t(u) << 32 | c.targets[e]) + (weighted ? uint64_t(c.weights[e]) : 0));
   }
   return h;
 }

@@ -48,7 +48,7 @@ Prepared prepare_rank(const RunSetup& s, const ClusterPlace& rank) {
     // The same line on every rank; rank 0 prints it.
     throw AgreedError(
         ranks_named(differ) +
-        " loaded a different graph from rank 0's (|V|, |E|, degrees, edges or ids differ): every rank must "
+        " loaded a different graph from rank 0's (|V|, |E|, degrees, edges, weights or ids differ): every rank must "
         "read the same file (a shared file system, or identical copies)");
   }
   agreed([&] {
