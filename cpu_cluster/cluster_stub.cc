@@ -45,6 +45,7 @@ void cluster_watch(double) {}
 double cluster_watch_seconds() { return 0; }
 void cluster_taken_back(int) {}
 void cluster_note_share() {}
+void cluster_note_results() {}
 std::vector<int> cluster_ranks_differing(uint64_t) { return {}; }
 void cluster_reset_ops() {}
 std::vector<uint64_t> cluster_ops() { return {}; }

@@ -4,9 +4,11 @@ claim. Each job must end within its deadline plus a few seconds, every
 rank non-zero, with one line that names the rank and the cause (a thief's
 blocks are taken back and the job goes on while its rank still answers).
 Run by mpi_test.py (--faults), alone: the tests time deadlines."""
+import fcntl
 import os
 import signal
 import subprocess
+import termios
 import time
 import unittest
 
@@ -221,6 +223,42 @@ class RankFaults(RankCase):
         lines = [l for l in err.splitlines() if "stopped answering" in l]
         self.assertTrue(lines, err)
         self.assertIn("rank 0 stopped answering", lines[0])
+
+    def test_a_rank_stopped_while_writing_the_results_is_named_there(self):
+        # Rank 0 writes its output into a pipe that nobody reads until it is
+        # full, then stops: rank 1 names it with where it was (the line said
+        # "last in superstep N", a run long over).
+        fifo = self.path("out.fifo")
+        os.mkfifo(fifo)
+        reader = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)  # open: rank 0's write blocks, not its open
+        marker = "--rank_timeout=2.5"
+        cmd = [MPIRUN, "-np", "2", CHATTY, "run", "--backend=cpu", "--app=bfs", "--graph=kron:15", f"--output={fifo}",
+               "--quiet", marker]
+        job = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=ENV,
+                               start_new_session=True)
+        try:
+            for _ in range(600):  # until the pipe is full: rank 0 waits in its write
+                time.sleep(0.1)
+                if int.from_bytes(fcntl.ioctl(reader, termios.FIONREAD, b"\0\0\0\0"), "little") >= 65536:
+                    break
+            else:
+                self.fail("rank 0 never filled the pipe")
+            writers = [int(x) for x in run(["pgrep", "-f", "--", marker]).stdout.split()
+                       if run(["ps", "-o", "comm=", "-p", x]).stdout.strip().startswith("chatty")]
+            rank0 = [w for w in writers if os.path.exists(f"/proc/{w}/fd") and
+                     any(os.path.realpath(f"/proc/{w}/fd/{fd}") == os.path.realpath(fifo)
+                         for fd in os.listdir(f"/proc/{w}/fd"))]
+            self.assertEqual(len(rank0), 1, writers)
+            os.kill(rank0[0], signal.SIGSTOP)
+            err = self.ends(job, 30, "the job hung after rank 0 stopped while writing")
+        finally:
+            run(["pkill", "-CONT", "-f", "--", marker])
+            run(["pkill", "-KILL", "-f", "--", marker])
+            os.close(reader)
+        lines = [l for l in err.splitlines() if "stopped answering" in l]
+        self.assertTrue(lines, err)
+        self.assertIn("rank 0 stopped answering", lines[0])
+        self.assertIn("last in the results (validating, gathering or writing them)", lines[0])
 
     STALLED = ["run", "--backend=cpu", "--graph=kron:14", "--straggler=1:300", "--migrate_threshold=0"]
 

@@ -137,6 +137,7 @@ JobResult run_job(const RunSetup& s, const Prepared& p, const std::vector<vid_t>
       t.push_back(out.seconds);
       times.push_back(out.seconds);
     }
+    if (cluster()) cluster_note_results();
     source_times.push_back(median(t));
     if (s.validate && validated == "pass") {
       // On the input's ids and graph, so that the relabelling is checked too.

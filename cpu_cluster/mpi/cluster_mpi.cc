@@ -267,6 +267,8 @@ void cluster_taken_back(int thief_rank) { mpi::note_taken_back(thief_rank); }
 
 void cluster_note_share() { mpi::note_rank_phase(mpi::RankPhase::kShare, 0); }
 
+void cluster_note_results() { mpi::note_rank_phase(mpi::RankPhase::kResults, 0); }
+
 void cluster_abort(int code) {
   std::fflush(stdout);
   std::fflush(stderr);

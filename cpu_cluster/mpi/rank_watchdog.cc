@@ -120,6 +120,7 @@ class Watchdog {
     switch (RankPhase(last_phase_[r].load(std::memory_order_relaxed))) {
       case RankPhase::kRunning: return "superstep " + std::to_string(last_step_[r].load(std::memory_order_relaxed));
       case RankPhase::kShare: return "its share of the work";
+      case RankPhase::kResults: return "the results (validating, gathering or writing them)";
       case RankPhase::kDone: return "finishing";
       default: return "loading";
     }
@@ -204,13 +205,14 @@ class Watchdog {
     Clock::time_point at;
   };
 
-  // Ends the job if a rank told of has not left its superstep (or
-  // finished) in time; forgets those that have.
+  // Ends the job if a rank told of has not left its superstep (or ended
+  // its run) in time; forgets those that have.
   void check_late(const std::vector<std::vector<uint64_t>>& seen, Clock::time_point now) {
     for (size_t i = 0; i < late_.size();) {
       const Late& l = late_[i];
       const std::vector<uint64_t>& words = seen[size_t(l.rank)];
-      if (words[kStep] > l.step || words[kPhase] == uint64_t(RankPhase::kDone)) {
+      const RankPhase phase = RankPhase(words[kPhase]);
+      if (words[kStep] > l.step || phase == RankPhase::kResults || phase == RankPhase::kDone) {
         late_.erase(late_.begin() + ptrdiff_t(i));
         continue;
       }
