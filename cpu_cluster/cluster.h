@@ -22,6 +22,9 @@ namespace chatty {
 struct ClusterPlace {
   int rank = 0, ranks = 1;
   int local = 1;  // devices per rank
+  // The threads this rank runs unless told (--threads, OMP_NUM_THREADS):
+  // its CPUs, shared with its node's ranks that may run on them too.
+  int cpu_share = 1;
   int devices() const { return ranks * local; }
   int first() const { return rank * local; }
   int rank_of(int d) const { return d / local; }

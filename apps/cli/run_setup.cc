@@ -1,5 +1,6 @@
 #include "apps/cli/run_setup.h"
 
+#include <omp.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -256,6 +257,12 @@ RunSetup check_run_flags() {
   const ClusterPlace* rank = cluster_start(s.eopt.devices, s.eopt.net);
   if (rank) cluster_watch(FLAGS_rank_timeout);
   if (rank && rank->ranks > 1) agree_on_command();
+  // OpenMP would give every rank a thread per CPU it may run on, though
+  // the node's other ranks run there too.
+  if (rank && FLAGS_threads == 0 && !std::getenv("OMP_NUM_THREADS")) {
+    omp_set_num_threads(rank->cpu_share);
+    s.threads = rank->cpu_share;
+  }
   // Ranks agree on one backend: a rank without a GPU fails all of them
   // (--backend=cuda) or takes them all to the CPU (auto).
   std::string refused;

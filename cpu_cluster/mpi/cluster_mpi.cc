@@ -21,6 +21,7 @@
 #include "comm/transport_table.h"
 #include "cpu_cluster/cluster.h"
 #include "cpu_cluster/mpi/mpi_util.h"
+#include "cpu_cluster/mpi/node_cpus.h"
 #include "cpu_cluster/mpi/rank_watchdog.h"
 #include "cpu_cluster/mpi/start_guard.h"
 #include "cpu_cluster/mpi/transports.h"
@@ -245,6 +246,7 @@ const ClusterPlace* cluster_start(int local_devices, Net net) {
   MPI_Comm_size(MPI_COMM_WORLD, &g_place.ranks);
   g_place.local = local_devices;
   mpi::decide_shared_windows(net != Net::kMpi);  // collective: every rank is here
+  g_place.cpu_share = mpi::node_share_of_cpus();
   mpi::start_op_counts(g_place.ranks);
   g_started = true;
   return &g_place;
