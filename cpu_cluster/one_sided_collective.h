@@ -18,6 +18,8 @@
 #include <cstdint>
 #include <cstring>
 
+#include "cpu_cluster/poll_backoff.h"
+
 namespace chatty {
 
 // What a fabric supplies: one-sided access to each rank's exposed words.
@@ -61,7 +63,7 @@ class OneSidedCollective {
       if (r != rank_) wire.raise(r, arrival_word(rank_), seq);
     wire.complete();
     for (int r = 0; r < ranks_; ++r)
-      while (r != rank_ && wire.read(arrival_word(r)) < seq) wire.idle();
+      for (PollBackoff wait; r != rank_ && wire.read(arrival_word(r)) < seq; wait.pause()) wire.idle();
     for (int r = 0; r < ranks_ && bytes; ++r) {
       const std::byte* from = r == rank_ ? mine : wire.view(area_word(seq & 1, r));
       std::memcpy(gathered + size_t(r) * bytes, from, bytes);

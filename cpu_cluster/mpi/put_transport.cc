@@ -10,6 +10,7 @@
 #include "cpu_cluster/mpi/mpi_util.h"
 #include "cpu_cluster/mpi/transports.h"
 #include "cpu_cluster/mpi/window_ops.h"
+#include "cpu_cluster/poll_backoff.h"
 #include "cpu_cluster/put_slots.h"
 
 namespace chatty::mpi {
@@ -108,8 +109,9 @@ class PutTransport : public Transport {
       const size_t slot = at_.index(parity, me, from);
       uint64_t& last = read_[size_t(me) * size_t(D) + size_t(from)];
       uint64_t word;
-      while (
-          !PutSlots::follows(word = std::atomic_ref<uint64_t>(count_at(slot)).load(std::memory_order_acquire), last)) {
+      for (PollBackoff wait;
+           !PutSlots::follows(word = std::atomic_ref<uint64_t>(count_at(slot)).load(std::memory_order_acquire), last);
+           wait.pause()) {
         MPI_Win_sync(win_);
         poke_progress();
       }

@@ -36,6 +36,7 @@
 #include "cpu_cluster/mpi/mpi_util.h"
 #include "cpu_cluster/mpi/transports.h"
 #include "cpu_cluster/mpi/window_ops.h"
+#include "cpu_cluster/poll_backoff.h"
 
 namespace chatty::mpi {
 namespace {
@@ -147,7 +148,7 @@ class RingTransport : public Transport {
         const auto [lo, hi] = lane_share(s.count, t);
         send(d, to, parity, t, s.data + lo * item_, hi - lo);
       }
-      while (!drain(d, parity, t)) poke_progress();
+      for (PollBackoff wait; !drain(d, parity, t); wait.pause()) poke_progress();
     };
     if (lanes_ == 1) {
       lane(0);
@@ -257,12 +258,13 @@ class RingTransport : public Transport {
       const size_t n = std::min(batch_records_, count - i);
       const bool last = i + n == count;
       const size_t payload = n * item_, bytes = kHeader + round8(payload);
-      while (s.written + bytes - s.tail > ring_) {  // looks full: read the tail the receiver published
+      for (PollBackoff wait; s.written + bytes - s.tail > ring_;) {  // looks full: read the tail the receiver published
         MPI_Win_sync(win_);
         s.tail = load(tail_word(d % place_.local, to, t));
         if (s.written + bytes - s.tail > ring_) {
           drain(d, parity, t);
           poke_progress();
+          wait.pause();
         }
       }
       const uint64_t header = uint64_t(n) | (last ? kEnd : 0);
