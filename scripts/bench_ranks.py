@@ -7,7 +7,7 @@ both. Both run the defaults otherwise (the ranks: mpi_ring, per-peer
 exchange, migration across ranks).
 
   python3 scripts/bench_ranks.py [--ranks 2] [--rounds 12] [--repeat 3] [--against OTHER_CHATTY]
-        [--mpirun mpirun.mpich] [--rank_flags=--comm=mpi_put]
+        [--mpirun mpirun.mpich] [--rank_flags=--comm=mpi_put] [--launch_default]
 
 Prints per app and graph the median compute time (ms) of each side over
 every timed run, and ranks / one process as the median over rounds (each
@@ -19,6 +19,8 @@ so showing it takes 10 rounds or more. With --against, the other side
 is the same ranks run by another build (a commit before a change), and the
 ratio is this build's ranks over that build's. --mpirun picks the
 launcher (MPICH's takes no OpenMPI options; its ranks are not bound).
+--launch_default launches the ranks as a user would, with neither
+OMP_NUM_THREADS nor binding options: each rank then picks its threads.
 """
 import argparse
 import json
@@ -59,6 +61,8 @@ def main():
     ap.add_argument("--against", help="another build's chatty: compare ranks against its ranks")
     ap.add_argument("--mpirun", default="mpirun")
     ap.add_argument("--rank_flags", default="", help="flags for the ranks' runs only, e.g. --comm=mpi_put")
+    ap.add_argument("--launch_default", action="store_true",
+                    help="no OMP_NUM_THREADS and no binding options for the ranks (a user's plain mpirun)")
     ap.set_defaults(ranks="2")  # two ranks fill this VM's two cores; --ranks 2,4 still asks for more
     a = ap.parse_args()
     threads = os.cpu_count()
@@ -69,7 +73,9 @@ def main():
             subprocess.run([a.chatty, "generate", spec, cgr], check=True, capture_output=True)
             for ranks in (int(r) for r in a.ranks.split(",")):
                 env_threads = f"OMP_NUM_THREADS={max(1, threads // ranks)}"
-                if a.mpirun == "mpirun":  # OpenMPI's: unbound ranks, the threads passed on
+                if a.launch_default:
+                    how = ()
+                elif a.mpirun == "mpirun":  # OpenMPI's: unbound ranks, the threads passed on
                     how = ("--bind-to", "none", "-x", env_threads)
                 else:  # MPICH's Hydra
                     how = ("-env", *env_threads.split("="))

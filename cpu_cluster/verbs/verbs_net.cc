@@ -21,6 +21,7 @@
 #include "cpu_cluster/mpi/mpi_util.h"
 #include "cpu_cluster/mpi/rank_watchdog.h"
 #include "cpu_cluster/one_sided_collective.h"
+#include "cpu_cluster/poll_backoff.h"
 #include "cpu_cluster/put_slots.h"
 
 namespace chatty::verbs {
@@ -331,8 +332,9 @@ class VerbsTransport : public Transport {
       const size_t slot = at_.index(parity, me, from);
       uint64_t& last = read_[size_t(me) * size_t(D) + size_t(from)];
       uint64_t word;
-      while (!PutSlots::follows(
-          word = atomic(place_.rank, at_.count_offset(slot), IBV_WR_ATOMIC_FETCH_AND_ADD, 0, 0, scratch), last)) {
+      for (PollBackoff wait; !PutSlots::follows(
+               word = atomic(place_.rank, at_.count_offset(slot), IBV_WR_ATOMIC_FETCH_AND_ADD, 0, 0, scratch), last);
+           wait.pause()) {
       }
       std::atomic_thread_fence(std::memory_order_acquire);
       last = word;
