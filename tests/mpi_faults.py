@@ -191,6 +191,34 @@ class RankFaults(RankCase):
             self.assertIn(f"rank {rank_of[stopped]} stopped answering", lines[0])
             self.assertIn(f"last in {where}", lines[0])
 
+    @unittest.skipIf(PORTABILITY, "the watchdog's rule, the same under any MPI (MPICH runs 2 ranks here)")
+    def test_ranks_stopped_together_are_named_together(self):
+        # A node or its switch lost: the line named the first silent rank
+        # alone, though the job lost two.
+        job, ranks = self.long_job("--rank_timeout=3")
+        rank_of = {}
+        for pid in ranks:
+            with open(f"/proc/{pid}/environ", "rb") as f:
+                env = dict(kv.split(b"=", 1) for kv in f.read().split(b"\0") if b"=" in kv)
+            rank_of[pid] = int(env[b"OMPI_COMM_WORLD_RANK"])
+        stopped = [pid for pid in ranks if rank_of[pid] != 0]
+        for pid in stopped:
+            os.kill(pid, signal.SIGSTOP)
+        try:
+            err = self.ends(job, 30, "the job hung after two ranks stopped")
+        finally:
+            for pid in stopped:
+                for sig in (signal.SIGKILL, signal.SIGCONT):
+                    try:
+                        os.kill(pid, sig)
+                    except ProcessLookupError:
+                        pass
+        lines = [l for l in err.splitlines() if "stopped answering" in l]
+        self.assertTrue(lines, err)
+        self.assertIn("ranks 1, 2 stopped answering: no sign of rank 1 for ", lines[0])
+        self.assertIn("; of rank 2 for ", lines[0])
+        self.assertIn("last in superstep", lines[0])
+
     @staticmethod
     def thief_on_rank_0(stall_s, *args):
         """2 ranks running `chatty *args`, rank 0's first claim of the other

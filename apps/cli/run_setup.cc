@@ -259,7 +259,8 @@ RunSetup check_run_flags() {
   if (rank && rank->ranks > 1) agree_on_command();
   // OpenMP would give every rank a thread per CPU it may run on, though
   // the node's other ranks run there too.
-  if (rank && FLAGS_threads == 0 && !std::getenv("OMP_NUM_THREADS")) {
+  const char* omp_threads = std::getenv("OMP_NUM_THREADS");
+  if (rank && FLAGS_threads == 0 && (!omp_threads || !*omp_threads)) {
     omp_set_num_threads(rank->cpu_share);
     s.threads = rank->cpu_share;
   }

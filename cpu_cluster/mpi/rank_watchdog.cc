@@ -2,6 +2,7 @@
 
 #include <mpi.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -183,17 +184,33 @@ class Watchdog {
       // The lowest live rank speaks; the others only if it does not.
       bool lower_alive = false;
       for (int r = 0; r < rank_; ++r) lower_alive = lower_alive || silent_for(r) < timeout_;
-      for (int r = 0; r < ranks_; ++r) {
-        if (r == rank_) continue;
-        const double silent = silent_for(r);
-        if (silent < timeout_ + (lower_alive ? 3 : 0)) continue;
+      const double deadline = timeout_ + (lower_alive ? 3 : 0);
+      int first = -1;
+      for (int r = 0; r < ranks_ && first < 0; ++r)
+        if (r != rank_ && silent_for(r) >= deadline) first = r;
+      if (first < 0) continue;
+      // Ranks that stopped together (a node, a switch) are named together,
+      // though the last of them may have missed the deadline by a read.
+      std::vector<int> silent;
+      for (int r = 0; r < ranks_; ++r)
+        if (r != rank_ && (r == first || silent_for(r) >= std::max(1.5, timeout_ / 2))) silent.push_back(r);
+      std::string each;  // "rank 1 for 3 s, last in superstep 5; of rank 2 ..."
+      for (int r : silent) {
+        char b[64];
+        std::snprintf(b, sizeof b, "rank %d for %.0f s, last in ", r, silent_for(r));
+        each += (each.empty() ? "" : "; of ") + std::string(b) + last_where(r);
+      }
+      if (silent.size() == 1)
         std::fprintf(stderr,
                      "chatty: error: rank %d stopped answering: no sign of it for %.0f s, last in %s "
                      "(--rank_timeout=%g; seen by rank %d)\n",
-                     r, silent, last_where(r).c_str(), timeout_, rank_);
-        std::fflush(stderr);
-        MPI_Abort(MPI_COMM_WORLD, 1);
-      }
+                     first, silent_for(first), last_where(first).c_str(), timeout_, rank_);
+      else
+        std::fprintf(stderr,
+                     "chatty: error: %s stopped answering: no sign of %s (--rank_timeout=%g; seen by rank %d)\n",
+                     ranks_named(silent).c_str(), each.c_str(), timeout_, rank_);
+      std::fflush(stderr);
+      MPI_Abort(MPI_COMM_WORLD, 1);
     }
   }
 
