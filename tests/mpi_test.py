@@ -517,6 +517,14 @@ class Ranks(RankCase):
         os.mkfifo(fifo)
         p = chatty(2, f"--graph={fifo}")  # nothing writes it: a rank reading it would wait forever
         self.assertIn("a pipe or standard input can be read by only one", p.stderr)
+        # Standard input named on rank 1 alone, whose input the launcher made
+        # /dev/null: the line said "unknown format".
+        with open(FACEBOOK) as f:
+            p = subprocess.run([MPIRUN, "-np", "1", CHATTY, "run", "--backend=cpu", f"--graph={FACEBOOK}", ":", "-np",
+                                "1", CHATTY, "run", "--backend=cpu", "--graph=/dev/stdin"], stdin=f,
+                               capture_output=True, text=True, timeout=60, env=ENV)
+        self.assertNotEqual(p.returncode, 0)
+        self.assertIn("rank 1: --graph=/dev/stdin: every rank reads the graph itself", p.stderr)
 
     def test_rank_zeros_unwritable_output_reaches_every_rank(self):
         p = chatty(2, "--graph=kron:10", f"--output={self.path('no/such/dir/out.txt')}")

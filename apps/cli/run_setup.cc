@@ -275,7 +275,11 @@ RunSetup check_run_flags() {
   }
   // Each rank reads the graph itself: a stream can be read by one of them.
   struct stat st {};
-  const bool stream = FLAGS_graph == "-" || (::stat(FLAGS_graph.c_str(), &st) == 0 && S_ISFIFO(st.st_mode));
+  // A rank other than rank 0 has no standard input of the user's (the
+  // launcher gives it /dev/null): its names for it are refused by name.
+  const bool stdin_named = FLAGS_graph == "-" || FLAGS_graph == "/dev/stdin" || FLAGS_graph == "/dev/fd/0" ||
+                           FLAGS_graph == "/proc/self/fd/0";
+  const bool stream = stdin_named || (::stat(FLAGS_graph.c_str(), &st) == 0 && S_ISFIFO(st.st_mode));
   if (rank && rank->ranks > 1 && stream && refused.empty())
     refused = "--graph=" + FLAGS_graph +
               ": every rank reads the graph itself, and a pipe or standard input can be read by only one (write "
