@@ -4,6 +4,7 @@
 #include <sched.h>
 
 #include <algorithm>
+#include <thread>
 #include <vector>
 
 #include "cpu_cluster/mpi/mpi_util.h"
@@ -21,7 +22,7 @@ int node_share_of_cpus() {
   std::vector<cpu_set_t> all(static_cast<size_t>(here));
   check_mpi(MPI_Allgather(&mine, sizeof mine, MPI_BYTE, all.data(), sizeof mine, MPI_BYTE, node), "MPI_Allgather");
   MPI_Comm_free(&node);
-  if (!known) return 1;
+  if (!known) return std::max(1, int(std::thread::hardware_concurrency()) / here);  // past cpu_set_t's 1024 CPUs
   // Ranks bound to cores of their own share nothing; unbound ones share all.
   int sharing = 0;
   for (cpu_set_t& other : all) {
