@@ -25,6 +25,9 @@ struct ClusterPlace {
   // The threads this rank runs unless told (--threads, OMP_NUM_THREADS):
   // its CPUs, shared with its node's ranks that may run on them too.
   int cpu_share = 1;
+  // This rank's node: its ranks, the CPUs some of them may run on, and
+  // those their launcher's process there may run on (0: unknown).
+  int node_ranks = 1, node_cpus_used = 0, launcher_cpus = 0;
   int devices() const { return ranks * local; }
   int first() const { return rank * local; }
   int rank_of(int d) const { return d / local; }

@@ -386,6 +386,17 @@ class Ranks(RankCase):
             self.assertEqual(threads(ranks), max(1, cpus // ranks), ranks)
         self.assertEqual(threads(2, "--threads=3"), 3)  # told, by a flag or OpenMP's variable
         self.assertEqual(threads(2, env=dict(env, OMP_NUM_THREADS="3")), 3)
+        # Bound by the launcher to fewer CPUs than it has (OpenMPI binds each
+        # of 2 ranks to one core: on a 64-core box, 2 threads in all), the
+        # ranks say so once; left unbound, nothing.
+        both_on_cpu_0 = ["-bind-to", "user:0,0"] if PORTABILITY else ["--cpu-set", "0", "--bind-to", "core"]
+        warning = "chatty: warning: the launcher bound this node's 2 ranks to 1 of the"
+        if cpus > 1:
+            p = run([MPIRUN, "-np", "2", *both_on_cpu_0, CHATTY, "run", "--backend=cpu", "--graph=kron:10"], env=env)
+            self.assertEqual(p.returncode, 0, p.stderr)
+            self.assertEqual(p.stderr.count(warning), 1, p.stderr)
+        p = run([MPIRUN, "-np", "2", *unbound, CHATTY, "run", "--backend=cpu", "--graph=kron:10"], env=env)
+        self.assertNotIn("warning", p.stderr)
 
     def test_ranks_say_what_connects_them(self):
         p = chatty(2, "--graph=kron:10", "--json", "--quiet")

@@ -208,6 +208,28 @@ void agree_on_command() {
   throw AgreedError("the ranks' commands differ, but no single flag does (internal error)");
 }
 
+// A rank's threads, where neither --threads nor OMP_NUM_THREADS says: its
+// share of its node's CPUs (OpenMP would give every rank a thread per CPU
+// it may run on, though the node's other ranks run there too). Rank 0
+// says where the launcher bound its node's ranks to fewer CPUs than it
+// has: OpenMPI binds each of 2 ranks to one core by default, so that on a
+// 64-core box `mpirun -np 2` runs 2 threads in all.
+void take_node_cpus(const ClusterPlace& rank, int& threads) {
+  const char* omp_threads = std::getenv("OMP_NUM_THREADS");
+  if (FLAGS_threads == 0 && (!omp_threads || !*omp_threads)) {
+    omp_set_num_threads(rank.cpu_share);
+    threads = rank.cpu_share;
+  }
+  if (rank.rank == 0 && rank.node_cpus_used > 0 && rank.node_cpus_used < rank.launcher_cpus) {
+    const int each = std::max(1, rank.launcher_cpus / rank.node_ranks);
+    std::fprintf(stderr,
+                 "chatty: warning: the launcher bound this node's %d rank%s to %d of the %d CPUs it may use; give "
+                 "them the rest (OpenMPI: --bind-to none or --map-by slot:PE=%d; MPICH: -bind-to none; Slurm: "
+                 "--cpus-per-task=%d)\n",
+                 rank.node_ranks, rank.node_ranks > 1 ? "s" : "", rank.node_cpus_used, rank.launcher_cpus, each, each);
+  }
+}
+
 }  // namespace
 
 RunSetup check_run_flags() {
@@ -257,13 +279,7 @@ RunSetup check_run_flags() {
   const ClusterPlace* rank = cluster_start(s.eopt.devices, s.eopt.net);
   if (rank) cluster_watch(FLAGS_rank_timeout);
   if (rank && rank->ranks > 1) agree_on_command();
-  // OpenMP would give every rank a thread per CPU it may run on, though
-  // the node's other ranks run there too.
-  const char* omp_threads = std::getenv("OMP_NUM_THREADS");
-  if (rank && FLAGS_threads == 0 && (!omp_threads || !*omp_threads)) {
-    omp_set_num_threads(rank->cpu_share);
-    s.threads = rank->cpu_share;
-  }
+  if (rank) take_node_cpus(*rank, s.threads);
   // Ranks agree on one backend: a rank without a GPU fails all of them
   // (--backend=cuda) or takes them all to the CPU (auto).
   std::string refused;

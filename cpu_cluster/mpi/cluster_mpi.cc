@@ -246,7 +246,11 @@ const ClusterPlace* cluster_start(int local_devices, Net net) {
   MPI_Comm_size(MPI_COMM_WORLD, &g_place.ranks);
   g_place.local = local_devices;
   mpi::decide_shared_windows(net != Net::kMpi);  // collective: every rank is here
-  g_place.cpu_share = mpi::node_share_of_cpus();
+  const mpi::NodeCpus cpus = mpi::node_cpus();
+  g_place.cpu_share = cpus.share;
+  g_place.node_ranks = cpus.ranks;
+  g_place.node_cpus_used = cpus.used;
+  g_place.launcher_cpus = cpus.launcher;
   mpi::start_op_counts(g_place.ranks);
   g_started = true;
   return &g_place;

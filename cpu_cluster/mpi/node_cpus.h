@@ -8,8 +8,15 @@
 
 namespace chatty::mpi {
 
+struct NodeCpus {
+  int share = 1;     // this rank's threads unless told; at least 1
+  int ranks = 1;     // ranks on this node
+  int used = 0;      // CPUs that some rank of this node may run on
+  int launcher = 0;  // CPUs the launcher's process here (the ranks' parent) may run on; 0 when unknown
+};
+
 // Collective over MPI_COMM_WORLD: every rank's CPU mask is compared with
-// those of its node's ranks. At least 1.
-int node_share_of_cpus();
+// those of its node's ranks.
+NodeCpus node_cpus();
 
 }  // namespace chatty::mpi
