@@ -79,7 +79,8 @@ void cluster_taken_back(int thief_rank);
 // This rank computes its share of a whole-graph app's work, which has no
 // supersteps: what the others name if it stops answering now.
 void cluster_note_share();
-// This rank's run is over: it validates, gathers or writes the results.
+// This rank's run is over: it gathers, validates or writes the results,
+// or sets up the next run.
 void cluster_note_results();
 // Fault injection for the tests: CHATTY_FAULT_THIEF_STALL_S seconds that
 // the process's first claim of another rank's blocks pauses; 0 when unset,

@@ -66,6 +66,8 @@ def main():
     ap.set_defaults(ranks="2")  # two ranks fill this VM's two cores; --ranks 2,4 still asks for more
     a = ap.parse_args()
     threads = os.cpu_count()
+    if a.launch_default:
+        ENV.pop("OMP_NUM_THREADS", None)  # the environment a plain launch gets (the dict launch() passes on)
     other = "other build" if a.against else "one process"
     with tempfile.TemporaryDirectory() as d:
         for spec in a.graphs.split(","):

@@ -389,14 +389,16 @@ class Ranks(RankCase):
         # Bound by the launcher to fewer CPUs than it has (OpenMPI binds each
         # of 2 ranks to one core: on a 64-core box, 2 threads in all), the
         # ranks say so once; left unbound, nothing.
-        both_on_cpu_0 = ["-bind-to", "user:0,0"] if PORTABILITY else ["--cpu-set", "0", "--bind-to", "core"]
+        first = min(os.sched_getaffinity(0))  # a container's CPUs may not start at 0
+        both_on_one = (["-bind-to", f"user:{first},{first}"] if PORTABILITY else
+                       ["--cpu-set", str(first), "--bind-to", "hwthread"])
         warning = "chatty: warning: the launcher bound this node's 2 ranks to 1 of the"
         if cpus > 1:
-            p = run([MPIRUN, "-np", "2", *both_on_cpu_0, CHATTY, "run", "--backend=cpu", "--graph=kron:10"], env=env)
+            p = run([MPIRUN, "-np", "2", *both_on_one, CHATTY, "run", "--backend=cpu", "--graph=kron:10"], env=env)
             self.assertEqual(p.returncode, 0, p.stderr)
             self.assertEqual(p.stderr.count(warning), 1, p.stderr)
         p = run([MPIRUN, "-np", "2", *unbound, CHATTY, "run", "--backend=cpu", "--graph=kron:10"], env=env)
-        self.assertNotIn("warning", p.stderr)
+        self.assertNotIn("chatty: warning", p.stderr)
 
     def test_ranks_say_what_connects_them(self):
         p = chatty(2, "--graph=kron:10", "--json", "--quiet")

@@ -220,14 +220,12 @@ void take_node_cpus(const ClusterPlace& rank, int& threads) {
     omp_set_num_threads(rank.cpu_share);
     threads = rank.cpu_share;
   }
-  if (rank.rank == 0 && rank.node_cpus_used > 0 && rank.node_cpus_used < rank.launcher_cpus) {
-    const int each = std::max(1, rank.launcher_cpus / rank.node_ranks);
+  if (rank.rank == 0 && rank.node_cpus_used > 0 && rank.node_cpus_used < rank.launcher_cpus)
     std::fprintf(stderr,
                  "chatty: warning: the launcher bound this node's %d rank%s to %d of the %d CPUs it may use; give "
-                 "them the rest (OpenMPI: --bind-to none or --map-by slot:PE=%d; MPICH: -bind-to none; Slurm: "
-                 "--cpus-per-task=%d)\n",
-                 rank.node_ranks, rank.node_ranks > 1 ? "s" : "", rank.node_cpus_used, rank.launcher_cpus, each, each);
-  }
+                 "them the rest (OpenMPI: --bind-to none, or --map-by slot:PE=<cores a rank>; MPICH: -bind-to none; "
+                 "Slurm: --cpus-per-task)\n",
+                 rank.node_ranks, rank.node_ranks > 1 ? "s" : "", rank.node_cpus_used, rank.launcher_cpus);
 }
 
 }  // namespace

@@ -1,10 +1,12 @@
 #include "cpu_cluster/mpi/node_cpus.h"
 
 #include <mpi.h>
+#include <omp.h>
 #include <sched.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <thread>
 #include <vector>
 
@@ -12,13 +14,46 @@
 
 namespace chatty::mpi {
 
+namespace {
+
+// The CPUs this rank may run on. With OMP_PROC_BIND or OMP_PLACES set,
+// OpenMP pins the main thread to its first place before main() runs, so
+// the rank's own mask is the union of OpenMP's places instead.
+bool rank_cpus(cpu_set_t& mine) {
+  CPU_ZERO(&mine);
+  if (omp_get_proc_bind() == omp_proc_bind_false || omp_get_num_places() == 0)
+    return sched_getaffinity(0, sizeof mine, &mine) == 0;
+  for (int p = 0; p < omp_get_num_places(); ++p) {
+    std::vector<int> ids(static_cast<size_t>(omp_get_place_num_procs(p)));
+    omp_get_place_proc_ids(p, ids.data());
+    for (int id : ids)
+      if (id >= 0 && id < CPU_SETSIZE) CPU_SET(id, &mine);
+  }
+  return CPU_COUNT(&mine) > 0;
+}
+
+// The CPUs the launcher's process on this node may run on: the ranks'
+// parent (mpirun, its daemon, Hydra's proxy), at most the CPUs Slurm gave
+// the job here (slurmstepd may run on the whole node). 0 when unknown (a
+// rank whose parent has gone belongs to init).
+int launcher_cpus() {
+  cpu_set_t parent;
+  CPU_ZERO(&parent);
+  const pid_t ppid = getppid();
+  if (ppid <= 1 || sched_getaffinity(ppid, sizeof parent, &parent) != 0) return 0;
+  int cpus = CPU_COUNT(&parent);
+  if (const char* slurm = std::getenv("SLURM_CPUS_ON_NODE"); slurm && std::atoi(slurm) > 0)
+    cpus = std::min(cpus, std::atoi(slurm));
+  return cpus;
+}
+
+}  // namespace
+
 NodeCpus node_cpus() {
   NodeCpus c;
-  cpu_set_t mine, parent;
-  CPU_ZERO(&mine);
-  CPU_ZERO(&parent);
-  const bool known = sched_getaffinity(0, sizeof mine, &mine) == 0;
-  if (sched_getaffinity(getppid(), sizeof parent, &parent) == 0) c.launcher = CPU_COUNT(&parent);
+  cpu_set_t mine;
+  const bool known = rank_cpus(mine);
+  c.launcher = launcher_cpus();
   MPI_Comm node;
   check_mpi(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node), "MPI_Comm_split_type");
   MPI_Comm_size(node, &c.ranks);

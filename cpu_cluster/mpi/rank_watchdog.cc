@@ -121,7 +121,7 @@ class Watchdog {
     switch (RankPhase(last_phase_[r].load(std::memory_order_relaxed))) {
       case RankPhase::kRunning: return "superstep " + std::to_string(last_step_[r].load(std::memory_order_relaxed));
       case RankPhase::kShare: return "its share of the work";
-      case RankPhase::kResults: return "the results (validating, gathering or writing them)";
+      case RankPhase::kResults: return "the time after its run (gathering, validating or writing results)";
       case RankPhase::kDone: return "finishing";
       default: return "loading";
     }
@@ -193,7 +193,8 @@ class Watchdog {
       // though the last of them may have missed the deadline by a read.
       std::vector<int> silent;
       for (int r = 0; r < ranks_; ++r)
-        if (r != rank_ && (r == first || silent_for(r) >= std::max(1.5, timeout_ / 2))) silent.push_back(r);
+        if (r != rank_ && (r == first || silent_for(r) >= std::min(deadline, std::max(1.5, timeout_ / 2))))
+          silent.push_back(r);
       std::string each;  // "rank 1 for 3 s, last in superstep 5; of rank 2 ..."
       for (int r : silent) {
         char b[64];

@@ -16,8 +16,9 @@ namespace chatty::mpi {
 // Where a rank is, for the line that names it.
 // kShare: computing its share of a whole-graph app's work (BC's sources,
 // TC's rows), which has no supersteps.
-// kResults: its run is over; it validates, gathers or writes the results
-// (rank 0 may write for long, or block on a full pipe).
+// kResults: its run is over; it gathers, validates or writes the results
+// (rank 0 may write for long, or block on a full pipe), or sets up the
+// next run.
 // kDone: its results are out and it waits for the others before the
 // windows are freed.
 enum class RankPhase : uint64_t { kLoading = 1, kRunning = 2, kShare = 3, kDone = 4, kResults = 5 };

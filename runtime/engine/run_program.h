@@ -149,15 +149,17 @@ EngineResult<typename P::Value> run_program(const Graph& g, const P& prog, const
   // SSSP's bucket width in a collective, where the ranks' skew from the
   // transport's windows (up to 9 ms on kron:20) was waited for.
   const auto leave_setup_together = [&] {
-    if (place.ranks == 1) return;
+    if (place.ranks == 1) return 0.0;
     const double t0 = omp_get_wtime();
     cluster_barrier();
-    stats.setup_seconds += omp_get_wtime() - t0;
+    return omp_get_wtime() - t0;
   };
-  leave_setup_together();
+  // Added once the run is over: a GPU backend sets setup_seconds itself,
+  // from its construction on.
+  const double before_plan = leave_setup_together();
   const RunPlan<typename P::Value> plan = plan_run(g, prog, opt, B<P>::kBackend, place);
   B<P> backend(g, prog, part, opt, policy, stats, cluster, plan, std::forward<Extra>(extra)...);
-  leave_setup_together();
+  stats.setup_seconds += leave_setup_together();
   if (place.ranks > 1) cluster_reset_ops();  // rank_ops counts the run's operations, not its setup's
   backend.for_each_device([&](int d) {
     auto dev = backend.start(d);
@@ -168,9 +170,11 @@ EngineResult<typename P::Value> run_program(const Graph& g, const P& prog, const
     backend.finish(d, *dev);
   });
   backend.end();
+  stats.setup_seconds += before_plan;
   stats.transport = policy.describe();
   EngineResult<typename P::Value> r{backend.values()};
   if (place.ranks > 1) {
+    cluster_note_results();
     const double t0 = omp_get_wtime();
     gather_rank_results(r.values.data(), g.num_vertices(), stats, part, place);
     backend.release();
