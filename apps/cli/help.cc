@@ -262,6 +262,12 @@ std::string unknown_flag_error(int argc, char** argv) {
   return {};
 }
 
+std::optional<std::string> given_flag(int argc, char** argv, const std::string& name) {
+  for (const FlagArg& f : flag_args(argc, argv))
+    if (f.name == name) return f.value ? f.value : std::optional<std::string>(f.at + 1 < argc ? argv[f.at + 1] : "");
+  return std::nullopt;
+}
+
 namespace {
 
 // What a flag of gflags' type `type` takes, said to a user.

@@ -3,6 +3,7 @@
 // a misspelled flag or command gets the nearest name ("did you mean").
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -18,6 +19,10 @@ const std::vector<std::string>& command_names();
 // ("" when every one is known). Checked before gflags parses, which would
 // print its own message.
 std::string unknown_flag_error(int argc, char** argv);
+
+// The value given for --`name` (`--name=v`, or gflags' `--name v`), read
+// as gflags would before it parses; nullopt where the flag is absent.
+std::optional<std::string> given_flag(int argc, char** argv, const std::string& name);
 
 // An error line for the first flag whose value is not of its type (a word
 // for a number, a fraction for a count), "" when all parse. Checked before

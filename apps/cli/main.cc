@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <new>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -75,17 +76,11 @@ std::string invoked_command(int argc, char** argv) {
 // least 1 s, the least the flag takes), read before the flags are: it
 // also bounds the ranks' meeting.
 double given_rank_timeout(int argc, char** argv) {
-  for (int i = 1; i < argc; ++i) {
-    std::string a = argv[i];
-    a.erase(0, a.find_first_not_of('-'));
-    const bool joined = a.rfind("rank_timeout=", 0) == 0;
-    if (!joined && a != "rank_timeout") continue;
-    const char* value = joined ? std::strchr(argv[i], '=') + 1 : i + 1 < argc ? argv[i + 1] : "";
-    char* end = nullptr;
-    const double t = std::strtod(value, &end);
-    return end != value && *end == '\0' ? (t > 0 ? std::max(t, 1.0) : t) : FLAGS_rank_timeout;
-  }
-  return FLAGS_rank_timeout;
+  const std::optional<std::string> given = chatty::cli::given_flag(argc, argv, "rank_timeout");
+  if (!given) return FLAGS_rank_timeout;
+  char* end = nullptr;
+  const double t = std::strtod(given->c_str(), &end);
+  return end != given->c_str() && *end == '\0' ? (t > 0 ? std::max(t, 1.0) : t) : FLAGS_rank_timeout;
 }
 
 // `chatty help [CMD]`, `chatty [CMD] --help|-h`: the command's help, exit 0.
