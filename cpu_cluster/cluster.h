@@ -19,15 +19,18 @@
 
 namespace chatty {
 
+// A rank's CPUs and its node's (cpu_cluster/mpi/node_cpus.h).
+struct NodeCpus {
+  int share = 1;     // the threads it runs unless told (--threads, OMP_NUM_THREADS); at least 1
+  int ranks = 1;     // ranks on its node
+  int used = 0;      // CPUs that some rank of the node may run on
+  int launcher = 0;  // CPUs the launcher's process there (the ranks' parent) may run on; 0 when unknown
+};
+
 struct ClusterPlace {
   int rank = 0, ranks = 1;
   int local = 1;  // devices per rank
-  // The threads this rank runs unless told (--threads, OMP_NUM_THREADS):
-  // its CPUs, shared with its node's ranks that may run on them too.
-  int cpu_share = 1;
-  // This rank's node: its ranks, the CPUs some of them may run on, and
-  // those their launcher's process there may run on (0: unknown).
-  int node_ranks = 1, node_cpus_used = 0, launcher_cpus = 0;
+  NodeCpus cpus;
   int devices() const { return ranks * local; }
   int first() const { return rank * local; }
   int rank_of(int d) const { return d / local; }

@@ -137,6 +137,8 @@ JobResult run_job(const RunSetup& s, const Prepared& p, const std::vector<vid_t>
       t.push_back(out.seconds);
       times.push_back(out.seconds);
     }
+    // run_program notes it as it gathers; a whole-graph app (BC, TC) runs
+    // its share without it.
     if (cluster()) cluster_note_results();
     source_times.push_back(median(t));
     if (s.validate && validated == "pass") {

@@ -216,16 +216,17 @@ void agree_on_command() {
 // 64-core box `mpirun -np 2` runs 2 threads in all.
 void take_node_cpus(const ClusterPlace& rank, int& threads) {
   const char* omp_threads = std::getenv("OMP_NUM_THREADS");
+  const NodeCpus& cpus = rank.cpus;
   if (FLAGS_threads == 0 && (!omp_threads || !*omp_threads)) {
-    omp_set_num_threads(rank.cpu_share);
-    threads = rank.cpu_share;
+    omp_set_num_threads(cpus.share);
+    threads = cpus.share;
   }
-  if (rank.rank == 0 && rank.node_cpus_used > 0 && rank.node_cpus_used < rank.launcher_cpus)
+  if (rank.rank == 0 && cpus.used > 0 && cpus.used < cpus.launcher)
     std::fprintf(stderr,
                  "chatty: warning: the launcher bound this node's %d rank%s to %d of the %d CPUs it may use; give "
                  "them the rest (OpenMPI: --bind-to none, or --map-by slot:PE=<cores a rank>; MPICH: -bind-to none; "
                  "Slurm: --cpus-per-task)\n",
-                 rank.node_ranks, rank.node_ranks > 1 ? "s" : "", rank.node_cpus_used, rank.launcher_cpus);
+                 cpus.ranks, cpus.ranks > 1 ? "s" : "", cpus.used, cpus.launcher);
 }
 
 }  // namespace

@@ -245,12 +245,11 @@ const ClusterPlace* cluster_start(int local_devices, Net net) {
   MPI_Comm_rank(MPI_COMM_WORLD, &g_place.rank);
   MPI_Comm_size(MPI_COMM_WORLD, &g_place.ranks);
   g_place.local = local_devices;
-  mpi::decide_shared_windows(net != Net::kMpi);  // collective: every rank is here
-  const mpi::NodeCpus cpus = mpi::node_cpus();
-  g_place.cpu_share = cpus.share;
-  g_place.node_ranks = cpus.ranks;
-  g_place.node_cpus_used = cpus.used;
-  g_place.launcher_cpus = cpus.launcher;
+  MPI_Comm node;  // this node's ranks; collectives: every rank is here
+  check_mpi(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node), "MPI_Comm_split_type");
+  mpi::decide_shared_windows(net != Net::kMpi, node);
+  g_place.cpus = mpi::node_cpus(node);
+  MPI_Comm_free(&node);
   mpi::start_op_counts(g_place.ranks);
   g_started = true;
   return &g_place;

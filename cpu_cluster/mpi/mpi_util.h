@@ -43,13 +43,10 @@ inline bool& shared_windows() {
 // (MPI_COMM_TYPE_SHARED), and a trial shared window can be made on every
 // rank (OpenMPI's osc ucx, chosen by the user, makes none). Every rank
 // comes to the same answer.
-inline void decide_shared_windows(bool wanted) {
-  MPI_Comm node;
-  check_mpi(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node), "MPI_Comm_split_type");
+inline void decide_shared_windows(bool wanted, MPI_Comm node) {
   int here = 0, all = 0;
   MPI_Comm_size(node, &here);
   MPI_Comm_size(MPI_COMM_WORLD, &all);
-  MPI_Comm_free(&node);
   int ok = wanted && here == all;
   check_mpi(MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD), "MPI_Allreduce");
   if (ok) {

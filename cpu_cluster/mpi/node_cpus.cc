@@ -49,17 +49,14 @@ int launcher_cpus() {
 
 }  // namespace
 
-NodeCpus node_cpus() {
+NodeCpus node_cpus(MPI_Comm node) {
   NodeCpus c;
   cpu_set_t mine;
   const bool known = rank_cpus(mine);
   c.launcher = launcher_cpus();
-  MPI_Comm node;
-  check_mpi(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node), "MPI_Comm_split_type");
   MPI_Comm_size(node, &c.ranks);
   std::vector<cpu_set_t> all(static_cast<size_t>(c.ranks));
   check_mpi(MPI_Allgather(&mine, sizeof mine, MPI_BYTE, all.data(), sizeof mine, MPI_BYTE, node), "MPI_Allgather");
-  MPI_Comm_free(&node);
   if (!known) {  // past cpu_set_t's 1024 CPUs
     c.share = std::max(1, int(std::thread::hardware_concurrency()) / c.ranks);
     c.launcher = 0;

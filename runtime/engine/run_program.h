@@ -43,7 +43,10 @@ namespace chatty {
 
 // The ranks of a run with `cluster` (null: one process of `devices`).
 inline ClusterPlace place_of(const ClusterPlace* cluster, int devices) {
-  return cluster ? *cluster : ClusterPlace{0, 1, devices};
+  if (cluster) return *cluster;
+  ClusterPlace alone;
+  alone.local = devices;
+  return alone;
 }
 
 // What every device of a run starts from, decided once, alike on every rank.
