@@ -58,13 +58,13 @@ bool asks_help(const std::string& a) { return a == "-h" || a == "--help" || a ==
 // it asks for help. Read before the flags are, so that a rank with a bad
 // flag still meets the others.
 std::string invoked_command(int argc, char** argv) {
-  static const char* const kCommands[] = {"run", "convert", "generate", "info", "topo", "help"};
+  const std::vector<std::string>& commands = chatty::cli::command_names();
   std::string cmd, other, help;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     if (asks_help(a))
       help = " --help";
-    else if (cmd.empty() && std::find(std::begin(kCommands), std::end(kCommands), a) != std::end(kCommands))
+    else if (cmd.empty() && std::find(commands.begin(), commands.end(), a) != commands.end())
       cmd = a;
     else if (other.empty() && a[0] != '-')
       other = a;
