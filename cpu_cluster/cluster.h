@@ -171,8 +171,17 @@ std::string cluster_agree_error(const std::string& mine);
 // that rank 0 alone prints it.
 class AgreedError : public Error {
  public:
-  using Error::Error;
+  explicit AgreedError(const std::string& what);
+  AgreedError(const AgreedError& other);
+  AgreedError& operator=(const AgreedError&) = default;
+  ~AgreedError() override;
 };
+
+// Whether this thread unwinds an error of this rank's own (any exception
+// while no AgreedError exists): the other ranks are then elsewhere, and a
+// destructor must not enter a collective (MPI_Win_free) that they would
+// never meet; main ends the job with MPI_Abort instead.
+bool unwinding_alone();
 
 // Throws AgreedError(cluster_agree_error(mine)) when any rank has an error.
 void cluster_throw_agreed(const std::string& mine);

@@ -97,10 +97,7 @@ class ClusterFabric : public Fabric {
     MPI_Barrier(MPI_COMM_WORLD);  // every window is zero before anyone reaches into it
     check_mpi(MPI_Win_lock_all(MPI_MODE_NOCHECK, win_), "MPI_Win_lock_all");
   }
-  ~ClusterFabric() override {
-    MPI_Win_unlock_all(win_);
-    MPI_Win_free(&win_);
-  }
+  ~ClusterFabric() override { mpi::release_window(&win_); }
 
   int devices() const override { return place_.devices(); }
   bool shares_memory(int a, int b) const override { return place_.rank_of(a) == place_.rank_of(b); }

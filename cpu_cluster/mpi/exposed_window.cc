@@ -74,9 +74,9 @@ class WindowMemory : public ExposedMemory {
     check_mpi(MPI_Win_lock_all(MPI_MODE_NOCHECK, win_), "MPI_Win_lock_all");
   }
   ~WindowMemory() override {
+    if (unwinding_alone()) return;
     MPI_Barrier(MPI_COMM_WORLD);  // no peer still reads this rank's regions
-    MPI_Win_unlock_all(win_);
-    MPI_Win_free(&win_);
+    mpi::release_window(&win_);
   }
 
   std::byte* local(int d) override { return static_cast<std::byte*>(base_) + at_[size_t(d)]; }

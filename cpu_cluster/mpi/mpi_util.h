@@ -2,6 +2,7 @@
 #pragma once
 
 #include <mpi.h>
+#include <sys/mman.h>
 #include <sys/statvfs.h>
 
 #include <algorithm>
@@ -9,6 +10,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "cpu_cluster/cluster.h"
 #include "runtime/base/status.h"
@@ -59,10 +61,23 @@ inline void decide_shared_windows(bool wanted, MPI_Comm node) {
   shared_windows() = ok != 0;
 }
 
+// Whether this process may map `bytes` more of address space. Every rank
+// maps the node's whole shared segment, so a rank under `ulimit -v` may
+// fail to map it where the others do not; OpenMPI's osc sm then fails on
+// that rank alone and another component makes its window, on which
+// MPI_Win_shared_query crashes.
+inline bool can_map(size_t bytes) {
+  void* p = ::mmap(nullptr, bytes, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (p == MAP_FAILED) return false;
+  ::munmap(p, bytes);
+  return true;
+}
+
 // Shared windows are files in /dev/shm (OpenMPI's osc sm, MPICH), made
 // without their pages: where the file system cannot hold them all, a rank
 // dies of SIGBUS when it first writes one, and the launcher may wait for
-// good. Collective: every rank refuses alike, before allocating.
+// good; where a rank's address space cannot hold them, it crashes inside
+// MPI. Collective: every rank refuses alike, before allocating.
 inline void check_shared_room(size_t bytes) {
   uint64_t need = bytes, room = UINT64_MAX;
   struct statvfs fs {};
@@ -74,6 +89,20 @@ inline void check_shared_room(size_t bytes) {
     throw AgreedError("a shared window of the ranks needs " + std::to_string(need >> 20) +
                       " MB in /dev/shm, which has " + std::to_string(room >> 20) +
                       " MB free (make it larger: mount -o remount,size=...; or run with --net=mpi)");
+  // The segment, and room for what MPI maps beside it.
+  constexpr uint64_t kBeside = uint64_t(1) << 20;
+  int ranks = 0;
+  MPI_Comm_size(MPI_COMM_WORLD, &ranks);
+  const int mine = can_map(size_t(need + kBeside)) ? 0 : 1;
+  std::vector<int> short_of(static_cast<size_t>(ranks));
+  check_mpi(MPI_Allgather(&mine, 1, MPI_INT, short_of.data(), 1, MPI_INT, MPI_COMM_WORLD), "MPI_Allgather");
+  std::vector<int> failed;
+  for (int r = 0; r < ranks; ++r)
+    if (short_of[size_t(r)]) failed.push_back(r);
+  if (!failed.empty())
+    throw AgreedError(ranks_named(failed) + " cannot map the ranks' shared window of " +
+                      std::to_string((need + kBeside) >> 20) +
+                      " MB: out of address space (ulimit -v), or out of memory");
 }
 
 // A window over MPI_COMM_WORLD with the size rounded up to 64 bytes:
@@ -97,6 +126,15 @@ inline void allocate_window(size_t bytes, int disp_unit, void* base, MPI_Win* wi
   const int rc = MPI_Win_allocate_shared(MPI_Aint(rounded), disp_unit, info, MPI_COMM_WORLD, base, win);
   MPI_Info_free(&info);
   check_mpi(rc, "MPI_Win_allocate_shared");
+}
+
+// Unlocks (from MPI_Win_lock_all) and frees a window of the cluster layer,
+// unless this rank unwinds an error of its own (unwinding_alone):
+// MPI_Win_free is a collective the other ranks would never meet.
+inline void release_window(MPI_Win* win) {
+  if (unwinding_alone()) return;
+  MPI_Win_unlock_all(*win);
+  MPI_Win_free(win);
 }
 
 // Every window of the cluster layer, once allocated: its errors come back

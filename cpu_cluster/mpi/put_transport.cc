@@ -50,10 +50,7 @@ class PutTransport : public Transport {
     std::memset(base_, 0, window <= kTouchedBytes ? window : at_.slots * sizeof(uint64_t));
     check_mpi(MPI_Win_lock_all(MPI_MODE_NOCHECK, win_), "MPI_Win_lock_all");
   }
-  ~PutTransport() override {
-    MPI_Win_unlock_all(win_);
-    MPI_Win_free(&win_);
-  }
+  ~PutTransport() override { release_window(&win_); }
 
   const char* name() const override {
     return at_.outboxes ? "mpi_put (broadcasts read in place from the sender's window)" : comm_name(Comm::kMpiPut);

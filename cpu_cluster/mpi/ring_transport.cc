@@ -81,8 +81,8 @@ class RingTransport : public Transport {
     MPI_Barrier(MPI_COMM_WORLD);  // every window zeroed before any put
   }
   ~RingTransport() override {
-    MPI_Win_unlock_all(win_);
-    MPI_Win_free(&win_);
+    if (unwinding_alone()) return;  // MPI_Comm_free is a collective too
+    release_window(&win_);
     MPI_Comm_free(&comm_);
   }
 
