@@ -205,6 +205,36 @@ class Cli(unittest.TestCase):
             f.write(data[:100] + bytes([data[100] ^ 1]) + data[101:])
         self.assert_error("run", f"--graph={cgr}", contains="checksum")
 
+    def test_too_little_memory_is_one_error_line(self):
+        # A process allowed too little address space (ulimit -v) fails
+        # wherever its next allocation falls: loading, starting a device,
+        # or inside a superstep on a device's thread, where the exception
+        # once ended the process through std::terminate (SIGABRT, exit 134:
+        # BFS on kron:20 at 170-200 MB, PageRank and SSSP on the grid with
+        # 3 devices). The limits step through those places; each run
+        # either finishes or exits 1 with one line.
+        if b"AddressSanitizer" in read(CHATTY, "rb"):
+            self.skipTest("the sanitizer's shadow memory needs more address space than the limits allow")
+        env = dict(os.environ, OMP_NUM_THREADS="2")
+        kron, grid = self.path("k.cgr"), self.path("g.cgr")
+        chatty("generate", "kron:20", kron)
+        chatty("generate", "grid:1000x1000", grid)
+        cases = [(kron, "bfs", 2, range(150000, 250000, 5000)),
+                 (grid, "pr", 3, range(140000, 220000, 4000)),
+                 (grid, "sssp", 3, range(110000, 160000, 5000))]
+        failed = 0
+        for graph, app, devices, limits in cases:
+            for kb in limits:
+                cmd = f"ulimit -v {kb}; exec {CHATTY} run --backend=cpu --app={app} --graph={graph} --devices={devices}"
+                p = subprocess.run(["bash", "-c", cmd], capture_output=True, text=True, timeout=120, env=env)
+                what = f"{app} on {os.path.basename(graph)}, {devices} devices, ulimit -v {kb}: {p.stderr}"
+                self.assertIn(p.returncode, (0, 1), what)
+                if p.returncode:
+                    failed += 1
+                    self.assertEqual(len(p.stderr.strip().splitlines()), 1, what)
+                    self.assertNotIn("terminate", p.stderr, what)
+        self.assertGreater(failed, 0, "no limit was too small: the case tests nothing")
+
     def test_multi_device_run_info_and_trace(self):
         for comm in ["host", "host_read", "host_view"]:
             p = chatty("run", "--app=sssp", "--graph=grid:60x40", "--devices=4", f"--comm={comm}", "--validate", "--json",

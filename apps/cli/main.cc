@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <exception>
 #include <new>
 #include <optional>
 #include <string>
@@ -122,9 +123,30 @@ int fail(const char* what) {
   return say_error(what, 1);
 }
 
+// An exception that leaves a device's thread (an allocation failing in a
+// superstep) cannot unwind out of its OpenMP region: std::terminate runs
+// with it current. It still ends the process with one line and status 1
+// (the job, under ranks), not SIGABRT and the runtime's two lines.
+[[noreturn]] void on_terminate() {
+  std::string what = "internal error: std::terminate without an exception";
+  try {
+    if (const std::exception_ptr e = std::current_exception()) std::rethrow_exception(e);
+  } catch (const std::bad_alloc&) {
+    what = "out of memory";
+  } catch (const std::exception& e) {
+    what = e.what();
+  } catch (...) {
+    what = "internal error: an exception of unknown type";
+  }
+  fail(what.c_str());
+  std::fflush(stderr);
+  std::_Exit(1);  // other threads still run: no destructors
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
+  std::set_terminate(on_terminate);
   // Keep freed working arrays (frontiers, per-device replicas; up to 32 MiB
   // each) in the heap instead of returning them to the OS: every --repeat
   // run would otherwise fault in fresh pages (thousands per run on kron:20).

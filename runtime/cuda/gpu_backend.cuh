@@ -122,8 +122,8 @@ class GpuBackend {
   }
 
   // Every rank's devices agree that all of them came up.
-  bool all_up(int d, Device& dev) {
-    const bool every = run_.all(d, dev.up);
+  bool all_up(int d, const Device* dev) {
+    const bool every = run_.all(d, dev && dev->up);
     if (d == ranks_.first()) t1_ = omp_get_wtime(), stats_.setup_seconds = t1_ - t0_, all_up_ = every;
     return every;
   }

@@ -124,7 +124,7 @@ class DeviceContext {
     begin(kCompact);
     mb_.set_addressed(d, parity_ ^ 1, false);
     Slot& s = mb_.send(d, parity_ ^ 1);
-    s.reserve_host(count * sizeof(Update<V>));
+    if (!reserve(s, count * sizeof(Update<V>))) return end();
     auto* out = reinterpret_cast<Update<V>*>(s.data);
     size_t k = 0;
     for (size_t i = 0; i < count; ++i) {
@@ -155,7 +155,10 @@ class DeviceContext {
     size_t k[64];
     for (int p = 0; p < mb_.devices(); ++p) {
       Slot& s = mb_.send_to(d, parity, p);
-      s.reserve_host(bound[p] * sizeof(Update<V>));
+      if (!reserve(s, bound[p] * sizeof(Update<V>))) {
+        for (int q = 0; q < mb_.devices(); ++q) mb_.send_to(d, parity, q).count = 0;
+        return end();
+      }
       out[p] = reinterpret_cast<Update<V>*>(s.data);
       k[p] = 0;
     }
@@ -186,6 +189,20 @@ class DeviceContext {
   bool pull_ = false;  // direction of the current superstep, for stats
 
  private:
+  // Makes `s` hold `bytes`, or, where they do not fit in memory, leaves it
+  // empty and fails the device's next sync: every device stops there
+  // instead of waiting for one that died.
+  bool reserve(Slot& s, size_t bytes) {
+    try {
+      s.reserve_host(bytes);
+      return true;
+    } catch (const std::bad_alloc&) {
+      s.count = 0;
+      sync_.fail_device(d, "out of memory");
+      return false;
+    }
+  }
+
   template <typename ValueOf, typename Keep>
   void compact_addressed(const vid_t* list, size_t count, ValueOf value_of, Keep keep) {
     size_t bound[64];

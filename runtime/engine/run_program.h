@@ -11,11 +11,10 @@
 // plan, extra...) and offers:
 //   static constexpr Backend kBackend;
 //   template <typename F> void for_each_device(F f);  // f(d) on each local device's driving thread
-//   std::unique_ptr<Device> start(int d);            // the device and its family's ops
-//   bool all_up(int d, Device&);                      // whether every device of the run started
-//   DeviceOps<...>& ops(Device&);
-//   void finish(int d, Device&);                      // after the driver: the device's values into values()
-//   void end();                                       // throws the run's first error
+//   std::unique_ptr<Device> start(int d);            // the device and its family's ops; null if it failed
+//   bool all_up(int d, const Device*);                // whether every device of the run started (every device calls
+//   it) DeviceOps<...>& ops(Device&); void finish(int d, Device&);                      // after the driver: the
+//   device's values into values() void end();                                       // throws the run's first error
 //   std::vector<V> values();                          // this rank's result (every vertex on rank 0 after the gather)
 //   void release();                                   // after the gather (collectives the ranks' teardown needs)
 #pragma once
@@ -166,7 +165,7 @@ EngineResult<typename P::Value> run_program(const Graph& g, const P& prog, const
   if (place.ranks > 1) cluster_reset_ops();  // rank_ops counts the run's operations, not its setup's
   backend.for_each_device([&](int d) {
     auto dev = backend.start(d);
-    if (!backend.all_up(d, *dev)) return;
+    if (!backend.all_up(d, dev.get())) return;
     const GatherEnd end = backend.ops(*dev).visit([&](auto& ops) { return drive_family(ops, prog, g, plan, opt); });
     if constexpr (P::kKind == ProgramKind::kGather)
       if (d == place.first()) stats.converged = end.converged, stats.last_change = end.change;

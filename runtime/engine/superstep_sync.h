@@ -122,6 +122,12 @@ class SuperstepSync {
 #pragma omp critical(chatty_sync_error)
     if (error_.empty()) error_ = what;
   }
+  // Device d cannot go on (out of memory in its compaction): its next
+  // status is failed, so every device stops at that sync.
+  void fail_device(int d, const std::string& what) {
+    fail(what);
+    broken_[size_t(d)] = 1;
+  }
   // The first error, once the devices are done; empty if none.
   const std::string& error() const { return error_; }
   // Whether some device (perhaps of another rank) failed and all stopped.

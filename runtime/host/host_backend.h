@@ -118,7 +118,56 @@ class HostBackend {
     omp_set_max_active_levels(saved_levels);
   }
 
+  // A device that cannot start (its arrays do not fit in memory) records
+  // why and returns null; all_up then keeps every device of the run, of
+  // every rank, from running, and end() says why.
   std::unique_ptr<Device> start(int d) {
+    try {
+      return make_device(d);
+    } catch (const std::bad_alloc&) {
+      sync_.fail("out of memory");
+    } catch (const std::exception& e) {
+      sync_.fail(e.what());
+    }
+    return nullptr;
+  }
+
+  bool all_up(int d, const Device* dev) {
+    const char mine = dev != nullptr;
+    std::vector<char> every(static_cast<size_t>(D_));
+    fabric_->all_gather(d, &mine, 1, every.data());
+    const bool all = std::find(every.begin(), every.end(), 0) == every.end();
+    if (d == place_.first()) all_up_ = all;
+    return all;
+  }
+  Ops& ops(Device& dev) { return dev.ops; }
+
+  // The first local device's replica becomes the result (no fresh array
+  // to fault in): once every device is done reading it, the others copy
+  // their chunks in.
+  void finish(int d, Device& dev) {
+    if constexpr (P::kKind == ProgramKind::kGather) dev.ops.visit([](auto& ops) { ops.finish(); });
+    fabric_->barrier(d);
+    const DeviceContext<V>& c = dev.c;
+    if (d != place_.first())
+      std::copy(c.values.begin() + c.lo, c.values.begin() + c.hi, replicas_[size_t(place_.first())].begin() + c.lo);
+  }
+
+  // Every rank is here when a device failed: a start failure is agreed in
+  // all_up, and a failed status stops every rank at the same sync. So the
+  // failing rank's reason reaches all, and rank 0 alone prints it.
+  void end() {
+    if (all_up_ && !sync_.stopped()) return;
+    const std::string why = sync_.error().empty() ? "a device of the run failed (internal error)" : sync_.error();
+    if (place_.ranks == 1) throw Error(why);
+    const std::string agreed = cluster_agree_error(sync_.error());
+    throw AgreedError(agreed.empty() ? why : agreed);
+  }
+  std::vector<V> values() { return std::move(replicas_[size_t(place_.first())]); }
+  void release() { fabric_.reset(); }  // frees its window (a collective), which waits for the last rank
+
+ private:
+  std::unique_ptr<Device> make_device(int d) {
     if (opt_.numa) bind_to_numa_node(d);  // before any of the device's memory is touched
     auto dev = std::make_unique<Device>(d, part_, sync_, stats_, replicas_[size_t(d)], n_);
     DeviceContext<V>& c = dev->c;
@@ -141,28 +190,6 @@ class HostBackend {
     return dev;
   }
 
-  bool all_up(int, Device&) { return true; }  // a host device cannot fail to start
-  Ops& ops(Device& dev) { return dev.ops; }
-
-  // The first local device's replica becomes the result (no fresh array
-  // to fault in): once every device is done reading it, the others copy
-  // their chunks in.
-  void finish(int d, Device& dev) {
-    if constexpr (P::kKind == ProgramKind::kGather) dev.ops.visit([](auto& ops) { ops.finish(); });
-    fabric_->barrier(d);
-    const DeviceContext<V>& c = dev.c;
-    if (d != place_.first())
-      std::copy(c.values.begin() + c.lo, c.values.begin() + c.hi, replicas_[size_t(place_.first())].begin() + c.lo);
-  }
-
-  void end() {
-    if (sync_.stopped())  // every rank stops at the same sync; the failing one knows why
-      throw Error(sync_.error().empty() ? "another rank of the run failed" : sync_.error());
-  }
-  std::vector<V> values() { return std::move(replicas_[size_t(place_.first())]); }
-  void release() { fabric_.reset(); }  // frees its window (a collective), which waits for the last rank
-
- private:
   // A cluster's fabric allocates its window (a collective): setup, as GPU
   // devices' allocations are, not the run.
   std::unique_ptr<Fabric> make_fabric() {
@@ -238,6 +265,7 @@ class HostBackend {
   PullBoard<V> pull_board_;
   ConnectivityBoard wcc_board_;
   ExposedMemory* exposed_ = nullptr;
+  bool all_up_ = true;  // every device of the run started (all_up)
 };
 
 }  // namespace chatty::host
