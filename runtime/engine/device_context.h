@@ -9,6 +9,8 @@
 
 #include <algorithm>
 #include <bit>
+#include <exception>
+#include <new>
 #include <vector>
 
 #include "comm/mailboxes.h"
@@ -198,7 +200,7 @@ class DeviceContext {
       return true;
     } catch (const std::bad_alloc&) {
       s.count = 0;
-      sync_.fail_device(d, "out of memory");
+      sync_.fail_device(d, "out of memory", std::current_exception());
       return false;
     }
   }

@@ -117,19 +117,23 @@ class SuperstepSync {
     return all;
   }
 
-  // Records the first error any device hit.
-  void fail(const std::string& what) {
+  // Records the first error any device hit, and, where one was caught,
+  // the exception itself (a caller may rethrow it as it was: an
+  // allocation's failure stays std::bad_alloc).
+  void fail(const std::string& what, std::exception_ptr caught = nullptr) {
 #pragma omp critical(chatty_sync_error)
-    if (error_.empty()) error_ = what;
+    if (error_.empty()) error_ = what, caught_ = caught;
   }
   // Device d cannot go on (out of memory in its compaction): its next
   // status is failed, so every device stops at that sync.
-  void fail_device(int d, const std::string& what) {
-    fail(what);
+  void fail_device(int d, const std::string& what, std::exception_ptr caught = nullptr) {
+    fail(what, caught);
     broken_[size_t(d)] = 1;
   }
   // The first error, once the devices are done; empty if none.
   const std::string& error() const { return error_; }
+  // The first error's exception, if it was one caught; else null.
+  std::exception_ptr caught() const { return caught_; }
   // Whether some device (perhaps of another rank) failed and all stopped.
   bool stopped() const { return stopped_ != 0; }
 
@@ -165,6 +169,7 @@ class SuperstepSync {
   std::vector<char> broken_;                       // per device: its exchange threw
   std::vector<std::vector<DeviceStatus>> agreed_;  // per local device, what its last sync agreed (others: empty)
   std::string error_;
+  std::exception_ptr caught_;
   char stopped_ = 0;  // written alike by every device that sees a failed status
 };
 

@@ -17,6 +17,7 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <exception>
 #include <memory>
 #include <vector>
 
@@ -125,9 +126,9 @@ class HostBackend {
     try {
       return make_device(d);
     } catch (const std::bad_alloc&) {
-      sync_.fail("out of memory");
+      sync_.fail("out of memory", std::current_exception());
     } catch (const std::exception& e) {
-      sync_.fail(e.what());
+      sync_.fail(e.what(), std::current_exception());
     }
     return nullptr;
   }
@@ -159,7 +160,10 @@ class HostBackend {
   void end() {
     if (all_up_ && !sync_.stopped()) return;
     const std::string why = sync_.error().empty() ? "a device of the run failed (internal error)" : sync_.error();
-    if (place_.ranks == 1) throw Error(why);
+    if (place_.ranks == 1) {
+      if (sync_.caught()) std::rethrow_exception(sync_.caught());
+      throw Error(why);
+    }
     const std::string agreed = cluster_agree_error(sync_.error());
     throw AgreedError(agreed.empty() ? why : agreed);
   }
