@@ -51,6 +51,10 @@ struct Slot {
     }
     if (!host || host_capacity < bytes) {
       const size_t grown = std::max(bytes, host_capacity + host_capacity / 2);
+      // The old storage goes first (less at the peak); should the new not
+      // fit, the slot holds nothing rather than a view of freed memory.
+      storage = data = nullptr;
+      capacity = host_capacity = 0;
       host.reset();
       host.reset(new std::byte[grown]);
       host_capacity = grown;

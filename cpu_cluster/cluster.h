@@ -180,7 +180,9 @@ class AgreedError : public Error {
 // Whether this thread unwinds an error of this rank's own (any exception
 // while no AgreedError exists): the other ranks are then elsewhere, and a
 // destructor must not enter a collective (MPI_Win_free) that they would
-// never meet; main ends the job with MPI_Abort instead.
+// never meet; main ends the job with MPI_Abort instead. Inside a catch
+// block nothing unwinds: an object that holds a window must not end there
+// after a rank-local error.
 bool unwinding_alone();
 
 // Throws AgreedError(cluster_agree_error(mine)) when any rank has an error.

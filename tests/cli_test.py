@@ -208,10 +208,9 @@ class Cli(unittest.TestCase):
     def test_too_little_memory_is_one_error_line(self):
         # A process allowed too little address space (ulimit -v) fails
         # wherever its next allocation falls: loading, starting a device,
-        # or inside a superstep on a device's thread, where the exception
-        # once ended the process through std::terminate (SIGABRT, exit 134:
-        # BFS on kron:20 at 170-200 MB, PageRank and SSSP on the grid with
-        # 3 devices). The limits step through those places; each run
+        # or inside a superstep on a device's thread, whose exception cannot
+        # unwind out of its OpenMP region. The limits step through those
+        # places (where they lie on this VM, for these graphs); each run
         # either finishes or exits 1 with one line.
         if b"AddressSanitizer" in read(CHATTY, "rb"):
             self.skipTest("the sanitizer's shadow memory needs more address space than the limits allow")
@@ -219,9 +218,8 @@ class Cli(unittest.TestCase):
         kron, grid = self.path("k.cgr"), self.path("g.cgr")
         chatty("generate", "kron:20", kron)
         chatty("generate", "grid:1000x1000", grid)
-        cases = [(kron, "bfs", 2, range(150000, 250000, 5000)),
-                 (grid, "pr", 3, range(140000, 220000, 4000)),
-                 (grid, "sssp", 3, range(110000, 160000, 5000))]
+        cases = [(kron, "bfs", 2, range(160000, 215000, 5000)),
+                 (grid, "pr", 3, range(146000, 212000, 6000))]
         failed = 0
         for graph, app, devices, limits in cases:
             for kb in limits:

@@ -110,13 +110,12 @@ class RankFaults(RankCase):
         # Rank 1 may allocate too little to run (a node short of memory):
         # its allocation fails after the ranks agreed on the graph, while
         # rank 0 waits for it in a collective or a ring. The limits step
-        # through the places it fails: its rows (without the rank's own
-        # line, such a job hung), a shared window it cannot map (OpenMPI's
-        # osc sm then failed on that rank alone, and the window another
-        # component made crashed MPI_Win_shared_query: SIGSEGV), and its
-        # devices' arrays (an error unwinding into a window's collective
-        # free hung). Each run finishes or ends within the deadline with
-        # one line naming rank 1.
+        # through the places it fails (where they lie on this VM): the
+        # graph's mapping, its rows, a shared window it cannot map (where
+        # OpenMPI's osc sm would fail on that rank alone), and its devices'
+        # arrays (where an error unwinding into a window's collective free
+        # would wait for good). Each run finishes, or ends within the
+        # deadline with one line naming rank 1.
         graph = self.path("k.cgr")
         run([CHATTY, "generate", "kron:20", graph], timeout=120)
         failed = 0

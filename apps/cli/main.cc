@@ -2,6 +2,7 @@
 #include <malloc.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
@@ -126,19 +127,24 @@ int fail(const char* what) {
 // An exception that leaves a device's thread (an allocation failing in a
 // superstep) cannot unwind out of its OpenMP region: std::terminate runs
 // with it current. It still ends the process with one line and status 1
-// (the job, under ranks), not SIGABRT and the runtime's two lines.
+// (the job, under ranks), not SIGABRT and the runtime's two lines. The
+// first thread here speaks; another (two devices out of memory at once)
+// waits for the exit. Nothing here allocates: memory may be what ran out.
 [[noreturn]] void on_terminate() {
-  std::string what = "internal error: std::terminate without an exception";
+  static std::atomic_flag spoken = ATOMIC_FLAG_INIT;
+  if (spoken.test_and_set())
+    for (;;) std::this_thread::sleep_for(std::chrono::seconds(1));
+  const char* what = "internal error: std::terminate without an exception";
   try {
     if (const std::exception_ptr e = std::current_exception()) std::rethrow_exception(e);
   } catch (const std::bad_alloc&) {
     what = "out of memory";
   } catch (const std::exception& e) {
-    what = e.what();
+    what = e.what();  // the exception lives on: the process ends before the handler returns
   } catch (...) {
     what = "internal error: an exception of unknown type";
   }
-  fail(what.c_str());
+  fail(what);
   std::fflush(stderr);
   std::_Exit(1);  // other threads still run: no destructors
 }

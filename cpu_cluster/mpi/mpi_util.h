@@ -61,10 +61,11 @@ inline void decide_shared_windows(bool wanted, MPI_Comm node) {
   shared_windows() = ok != 0;
 }
 
-// Whether this process may map `bytes` more of address space. Every rank
-// maps the node's whole shared segment, so a rank under `ulimit -v` may
-// fail to map it where the others do not; OpenMPI's osc sm then fails on
-// that rank alone and another component makes its window, on which
+// Whether this process may map `bytes` more of address space (the limit
+// of `ulimit -v`; memory itself is not reserved). Every rank maps the
+// node's whole shared segment, so a rank under a lower limit may fail to
+// map it where the others do not; OpenMPI's osc sm then fails on that
+// rank alone and another component makes its window, on which
 // MPI_Win_shared_query crashes.
 inline bool can_map(size_t bytes) {
   void* p = ::mmap(nullptr, bytes, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
@@ -101,8 +102,7 @@ inline void check_shared_room(size_t bytes) {
     if (short_of[size_t(r)]) failed.push_back(r);
   if (!failed.empty())
     throw AgreedError(ranks_named(failed) + " cannot map the ranks' shared window of " +
-                      std::to_string((need + kBeside) >> 20) +
-                      " MB: out of address space (ulimit -v), or out of memory");
+                      std::to_string((need + kBeside) >> 20) + " MB: out of address space (ulimit -v)");
 }
 
 // A window over MPI_COMM_WORLD with the size rounded up to 64 bytes:

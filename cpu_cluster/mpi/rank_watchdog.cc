@@ -56,12 +56,10 @@ class Watchdog {
     }
   }
   ~Watchdog() {
-    // Unwinding an error of this rank's own: the others never reach their
-    // finish, and main's MPI_Abort ends them.
-    const bool alone = unwinding_alone();
-    if (!alone) finish();
+    finish();
     stop_threads();
-    if (!alone) release_window(&win_);
+    MPI_Win_unlock_all(win_);
+    MPI_Win_free(&win_);
   }
 
   void note(RankPhase phase, uint64_t step) {

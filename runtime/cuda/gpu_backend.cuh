@@ -144,7 +144,10 @@ class GpuBackend {
   // devices did not all start) before the gather, which all must join.
   void end() {
     const std::string failed = ranks_.ranks > 1 ? cluster_agree_error(run_.error()) : run_.error();
-    CHATTY_CHECK(failed.empty() && all_up_, failed.empty() ? "a GPU device of another rank failed to start" : failed);
+    if (failed.empty() && all_up_) return;
+    const std::string why = failed.empty() ? "a GPU device of another rank failed to start" : failed;
+    if (ranks_.ranks > 1) throw AgreedError(why);  // every rank holds it: rank 0 alone prints it
+    throw Error(why);
   }
   std::vector<V> values() { return std::move(result_); }
   void release() {}

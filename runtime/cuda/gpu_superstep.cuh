@@ -59,14 +59,7 @@ class GpuRun {
   void meet(int d) { fabric_->barrier(d); }
   // Every device's driving thread: whether every device of the run (every
   // rank's) says `mine`.
-  bool all(int d, bool mine) {
-    const char me = mine;
-    std::vector<char> every(static_cast<size_t>(D));
-    fabric_->all_gather(d, &me, 1, every.data());
-    for (char e : every)
-      if (!e) return false;
-    return true;
-  }
+  bool all(int d, bool mine) { return sync_.all(d, mine); }
   static bool failed(const std::vector<DeviceStatus>& all) {
     for (auto& s : all)
       if (s.failed) return true;

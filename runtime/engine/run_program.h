@@ -12,9 +12,10 @@
 //   static constexpr Backend kBackend;
 //   template <typename F> void for_each_device(F f);  // f(d) on each local device's driving thread
 //   std::unique_ptr<Device> start(int d);            // the device and its family's ops; null if it failed
-//   bool all_up(int d, const Device*);                // whether every device of the run started (every device calls
-//   it) DeviceOps<...>& ops(Device&); void finish(int d, Device&);                      // after the driver: the
-//   device's values into values() void end();                                       // throws the run's first error
+//   bool all_up(int d, const Device*);               // whether every device of the run started (all call it)
+//   DeviceOps<...>& ops(Device&);
+//   void finish(int d, Device&);                      // after the driver: the device's values into values()
+//   void end();                                       // throws the run's first error
 //   std::vector<V> values();                          // this rank's result (every vertex on rank 0 after the gather)
 //   void release();                                   // after the gather (collectives the ranks' teardown needs)
 #pragma once

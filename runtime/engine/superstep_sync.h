@@ -117,6 +117,17 @@ class SuperstepSync {
     return all;
   }
 
+  // Device d's say in a vote of every device of the run (every rank's):
+  // whether all say `mine`. Every device calls it.
+  bool all(int d, bool mine) {
+    const char me = mine;
+    std::vector<char> every(static_cast<size_t>(devices()));
+    fabric_.all_gather(d, &me, 1, every.data());
+    for (char e : every)
+      if (!e) return false;
+    return true;
+  }
+
   // Records the first error any device hit, and, where one was caught,
   // the exception itself (a caller may rethrow it as it was: an
   // allocation's failure stays std::bad_alloc).

@@ -134,10 +134,7 @@ class HostBackend {
   }
 
   bool all_up(int d, const Device* dev) {
-    const char mine = dev != nullptr;
-    std::vector<char> every(static_cast<size_t>(D_));
-    fabric_->all_gather(d, &mine, 1, every.data());
-    const bool all = std::find(every.begin(), every.end(), 0) == every.end();
+    const bool all = sync_.all(d, dev != nullptr);
     if (d == place_.first()) all_up_ = all;
     return all;
   }
