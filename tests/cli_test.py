@@ -233,6 +233,28 @@ class Cli(unittest.TestCase):
                     self.assertNotIn("terminate", p.stderr, what)
         self.assertGreater(failed, 0, "no limit was too small: the case tests nothing")
 
+    def test_too_few_threads_for_the_devices_is_one_error_line(self):
+        # Each host device has a thread of its own that drives it. With
+        # fewer (OMP_THREAD_LIMIT, or OMP_DYNAMIC on a busy machine), a
+        # device without one left the others alone with part of the graph:
+        # BFS reached half of a grid, exit 0.
+        def run(env, *args):
+            return subprocess.run([CHATTY, "run", "--backend=cpu", "--app=bfs", "--graph=grid:100x100", *args],
+                                  capture_output=True, text=True, timeout=120, env=dict(os.environ, **env))
+        p = run({"OMP_THREAD_LIMIT": "1"}, "--devices=2")
+        self.assertNotEqual(p.returncode, 0, p.stdout)
+        self.assertEqual(p.stderr.strip().splitlines(),
+                         ["chatty: error: --devices=2 needs a thread to drive each device, and OMP_THREAD_LIMIT "
+                          "allows 1"])
+        # Dynamic teams may be cut short only once the run starts: the
+        # answer is right, or the run stops with one line.
+        p = run({"OMP_DYNAMIC": "true"}, "--devices=8", "--validate")
+        if p.returncode == 0:
+            self.assertIn("validate    PASS", p.stdout)
+        else:
+            self.assertEqual(len(p.stderr.strip().splitlines()), 1, p.stderr)
+            self.assertIn("to drive the 8 devices, one each (check OMP_THREAD_LIMIT and OMP_DYNAMIC)", p.stderr)
+
     def test_multi_device_run_info_and_trace(self):
         for comm in ["host", "host_read", "host_view"]:
             p = chatty("run", "--app=sssp", "--graph=grid:60x40", "--devices=4", f"--comm={comm}", "--validate", "--json",

@@ -260,6 +260,10 @@ RunSetup check_run_flags() {
     }
     s.threads = apply_threads();
     s.eopt = engine_options();
+    // Each device has a thread of its own that drives it.
+    CHATTY_CHECK(s.eopt.devices <= omp_get_thread_limit(),
+                 "--devices=" + std::to_string(s.eopt.devices) + " needs a thread to drive each device, and " +
+                     "OMP_THREAD_LIMIT allows " + std::to_string(omp_get_thread_limit()));
     s.eopt.gpu_lb = parse_gpu_lb(FLAGS_gpu_lb);
     s.eopt.gpu_gather = parse_gpu_gather(FLAGS_gpu_gather);
     s.eopt.gpu_bucket_min = parse_gpu_bucket_min(FLAGS_gpu_bucket_min);

@@ -17,6 +17,7 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <atomic>
 #include <exception>
 #include <memory>
 #include <vector>
@@ -110,10 +111,25 @@ class HostBackend {
       // and starting one every superstep costs more than a small step.
       f(first);
     } else {
+      // OMP_THREAD_LIMIT (or OMP_DYNAMIC) may give the team fewer threads
+      // than devices: a device without its thread would leave the others
+      // alone with part of the graph (a wrong answer) or waiting for it.
+      std::atomic<int> team{local};
 #pragma omp parallel num_threads(local)
       {
-        omp_set_num_threads(per_device);
-        f(first + omp_get_thread_num());
+        if (omp_get_num_threads() != local) {
+          team.store(omp_get_num_threads());
+        } else {
+          omp_set_num_threads(per_device);
+          f(first + omp_get_thread_num());
+        }
+      }
+      if (team.load() != local) {
+        omp_set_max_active_levels(saved_levels);
+        throw Error("the OpenMP runtime gave " + std::to_string(team.load()) +
+                    (team.load() == 1 ? " thread" : " threads") + " to drive the " + std::to_string(local) +
+                    " devices" + (place_.ranks > 1 ? " of this rank" : "") +
+                    ", one each (check OMP_THREAD_LIMIT and OMP_DYNAMIC)");
       }
     }
     omp_set_max_active_levels(saved_levels);
