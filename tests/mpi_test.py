@@ -306,8 +306,10 @@ class Ranks(RankCase):
             self.assertEqual(across["collective"], [0, 0], comm)
             self.assertTrue(all(x >= steps for x in across["atomic"]), f"{comm}: {across['atomic']}")
             self.assertTrue(all(x >= steps for x in across["put"]), f"{comm}: {across['put']}")
-            if comm in ("mpi_put", "put_by_calls"):  # status, then the records unless read in place
-                self.assertEqual(across["put"], [steps * (1 + (comm == "put_by_calls"))] * 2, comm)
+            if comm in ("mpi_put", "put_by_calls"):
+                # The devices' vote that all of them started, the status of
+                # each superstep, then the records unless read in place.
+                self.assertEqual(across["put"], [1 + steps * (1 + (comm == "put_by_calls"))] * 2, comm)
                 self.assertEqual("in place" in j["multi"]["transport"], comm == "mpi_put", j["multi"]["transport"])
             if comm == "mpi_alltoallv":
                 self.assertEqual(across["send"] + across["recv"], [0, 0, 0, 0], comm)
