@@ -106,15 +106,15 @@ class HostBackend {
     const int per_device = std::max(1, omp_get_max_threads() / local);
     const int saved_levels = omp_get_max_active_levels();
     omp_set_max_active_levels(2);
+    // OMP_THREAD_LIMIT (or OMP_DYNAMIC) may give the team fewer threads
+    // than devices: a device without its thread would leave the others
+    // alone with part of the graph (a wrong answer) or waiting for it.
+    std::atomic<int> team{local};
     if (local == 1) {
       // The device's team is the first level: nested teams are not pooled,
       // and starting one every superstep costs more than a small step.
       f(first);
     } else {
-      // OMP_THREAD_LIMIT (or OMP_DYNAMIC) may give the team fewer threads
-      // than devices: a device without its thread would leave the others
-      // alone with part of the graph (a wrong answer) or waiting for it.
-      std::atomic<int> team{local};
 #pragma omp parallel num_threads(local)
       {
         if (omp_get_num_threads() != local) {
@@ -124,15 +124,12 @@ class HostBackend {
           f(first + omp_get_thread_num());
         }
       }
-      if (team.load() != local) {
-        omp_set_max_active_levels(saved_levels);
-        throw Error("the OpenMP runtime gave " + std::to_string(team.load()) +
-                    (team.load() == 1 ? " thread" : " threads") + " to drive the " + std::to_string(local) +
-                    " devices" + (place_.ranks > 1 ? " of this rank" : "") +
-                    ", one each (check OMP_THREAD_LIMIT and OMP_DYNAMIC)");
-      }
     }
     omp_set_max_active_levels(saved_levels);
+    if (team.load() != local)
+      throw Error("the OpenMP runtime gave " + std::to_string(team.load()) +
+                  (team.load() == 1 ? " thread" : " threads") + " to drive the " + std::to_string(local) + " devices" +
+                  (place_.ranks > 1 ? " of this rank" : "") + ", one each (check OMP_THREAD_LIMIT and OMP_DYNAMIC)");
   }
 
   // A device that cannot start (its arrays do not fit in memory) records
