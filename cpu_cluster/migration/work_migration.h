@@ -323,8 +323,11 @@ class MigrationBoard {
                    peer.list.grab_back(lo, hi, remote_.take, /*remote=*/true, remote->keep(p, remote_.take))) {
           peer.list.claimed_by(d);
           const uint64_t mark = hold(d, p, peer.list.phase(), lo, hi);
-          if (const double stall = cluster_fault_take_thief_stall_s(); stall > 0)  // fault injection, for tests
+          if (const double stall = cluster_fault_take_thief_stall_s(); stall > 0) {  // fault injection, for tests
+            std::fprintf(stderr, "chatty: fault injection: device %d stalls %g s after claiming blocks of device %d\n",
+                         d, stall, p);
             std::this_thread::sleep_for(std::chrono::duration<double>(stall));
+          }
           Acc mine{};
           (*remote)(p, lo, hi, mine);
           if (settle(d, mark)) {
