@@ -22,10 +22,11 @@ class ItemList : public ExposedMemory::Pattern {
 
 class LocalMemory : public ExposedMemory {
  public:
-  explicit LocalMemory(const std::vector<size_t>& bytes) {
+  LocalMemory(const std::vector<size_t>& bytes, bool mapped) : mapped_(mapped) {
     for (size_t b : bytes) regions_.emplace_back(b);
   }
   std::byte* local(int d) override { return regions_[size_t(d)].data(); }
+  const std::byte* mapped(int owner) override { return mapped_ ? local(owner) : nullptr; }
   void get(int owner, size_t offset, void* into, size_t bytes) override {
     std::memcpy(into, local(owner) + offset, bytes);
   }
@@ -47,12 +48,13 @@ class LocalMemory : public ExposedMemory {
 
  private:
   std::vector<std::vector<std::byte>> regions_;
+  bool mapped_;
 };
 
 }  // namespace
 
-std::unique_ptr<ExposedMemory> make_local_exposed(const std::vector<size_t>& bytes) {
-  return std::make_unique<LocalMemory>(bytes);
+std::unique_ptr<ExposedMemory> make_local_exposed(const std::vector<size_t>& bytes, bool mapped) {
+  return std::make_unique<LocalMemory>(bytes, mapped);
 }
 
 }  // namespace chatty

@@ -80,6 +80,12 @@ class WindowMemory : public ExposedMemory {
   }
 
   std::byte* local(int d) override { return static_cast<std::byte*>(base_) + at_[size_t(d)]; }
+  const std::byte* mapped(int owner) override {
+    if (!ops_->direct()) return nullptr;
+    const auto [rank, disp] = where(owner, 0);
+    mpi::count_op(MpiOp::kGet, rank);  // the reads in place that a get stands for
+    return ops_->at(rank, disp);
+  }
 
   void get(int owner, size_t offset, void* into, size_t bytes) override {
     // Plain names, not a structured binding: clang cannot capture one.

@@ -129,6 +129,12 @@ class RemotePush {
     const double t0 = omp_get_wtime();
     const PushRegion<V> r(part_.end(owner) - part_.begin(owner));
     uint64_t header[3];
+    if (const std::byte* region = mem_.mapped(owner)) {
+      std::memcpy(header, region, sizeof(header));
+      relax_in_place(owner, region, r, header[1], lo, hi, sums);
+      finish(owner, header, t0, hi - lo);
+      return;
+    }
     const size_t k = hi - lo;
     ids_.resize(k), vals_.resize(k);
     mem_.get(owner, PushRegion<V>::kHeader, header, sizeof(header));
@@ -148,8 +154,7 @@ class RemotePush {
         cpu::detail::relax_row<false>(degree_, prog_, vals_[i], ids_[i], row.targets.data(), w, 0, deg, val_, *claimed_,
                                       sums.scout, sums.edges, push);
     }
-    pacer_.heard(owner, std::bit_cast<double>(header[2]));
-    pacer_.computed(omp_get_wtime() - t0, (k + cpu::kGrain - 1) / cpu::kGrain);
+    finish(owner, header, t0, k);
   }
 
   // Nothing to write back: the relaxations are in the replica already.
@@ -169,6 +174,35 @@ class RemotePush {
   uint64_t cache_misses() const { return cache_.misses(); }
 
  private:
+  // Owner's tasks [lo, hi) relaxed where its region lies mapped here, as
+  // a peer in the owner's process reads the owner's rows: nothing copied,
+  // nothing cached.
+  void relax_in_place(int owner, const std::byte* region, const PushRegion<V>& r, uint64_t weights, vid_t lo, vid_t hi,
+                      PushSums& sums) {
+    const vid_t base = part_.begin(owner);
+    const auto* ids = reinterpret_cast<const vid_t*>(region + r.ids);
+    const auto* vals = reinterpret_cast<const V*>(region + r.vals);
+    const auto* off = reinterpret_cast<const eid_t*>(region + r.offsets);
+    const auto* tgt = reinterpret_cast<const vid_t*>(region + r.targets);
+    const auto* w = weights ? reinterpret_cast<const weight_t*>(region + weights) : nullptr;
+    auto push = [this](vid_t v) { changed_.push_back(v); };
+    for (vid_t i = lo; i < hi; ++i) {
+      const vid_t u = ids[i];
+      if (shared_)
+        cpu::detail::relax_row<true>(degree_, prog_, vals[i], u, tgt, w, off[u - base], off[u - base + 1], val_,
+                                     *claimed_, sums.scout, sums.edges, push);
+      else
+        cpu::detail::relax_row<false>(degree_, prog_, vals[i], u, tgt, w, off[u - base], off[u - base + 1], val_,
+                                      *claimed_, sums.scout, sums.edges, push);
+    }
+  }
+
+  // What the owner's header said, and what a claim of `tasks` tasks cost.
+  void finish(int owner, const uint64_t* header, double t0, size_t tasks) {
+    pacer_.heard(owner, std::bit_cast<double>(header[2]));
+    pacer_.computed(omp_get_wtime() - t0, (tasks + cpu::kGrain - 1) / cpu::kGrain);
+  }
+
   struct Row {
     std::vector<vid_t> targets;
     std::vector<weight_t> weights;  // empty when unweighted
