@@ -251,6 +251,8 @@ class RankFaults(RankCase):
             p.seconds = time.time() - t0
             if "chatty: fault injection: device 0 stalls" in p.stderr:
                 return p
+            # No stall: a job as any other, which must succeed before it is run again.
+            self.assertEqual(p.returncode, 0, "a job without the stall failed: " + p.stdout + p.stderr)
         self.fail("rank 0 claimed no block of rank 1's in 3 jobs: " + p.stdout + p.stderr)
 
     def test_a_rank_stopped_as_the_job_ends_is_named(self):

@@ -111,7 +111,9 @@ class Ranks(RankCase):
         # The last rank's devices straggle (a pause before each own block),
         # so the others run out of work first on any machine, however idle.
         # Last, the claims and fetches as MPI calls (--net=mpi), as between
-        # nodes, where one node's ranks otherwise share their windows.
+        # nodes, where one node's ranks otherwise share their windows (and a
+        # push's thief reads rows in place): with no cache, each claim gets
+        # its rows.
         for app, graph, extra in (("pr", "kron:14", []), ("pr", "grid:301x301", []),
                                   ("bfs", "kron:15", ["--direction=push"]), ("sssp", "kron:14", ["--delta=100000"])):
             ref = self.path(f"{app}.ref")
@@ -122,7 +124,7 @@ class Ranks(RankCase):
                 for opts in (["--migrate=false"],
                              ["--migrate_block=1", "--migrate_threshold=0", "--migrate_cache_mb=0"],
                              ["--migrate_block=4", "--migrate_threshold=0"],
-                             ["--migrate_block=4", "--migrate_threshold=0", "--net=mpi"]):
+                             ["--migrate_block=4", "--migrate_threshold=0", "--migrate_cache_mb=0", "--net=mpi"]):
                     got = self.path(f"{app}.got")
                     what = f"{app} on {graph}, {ranks} ranks x {devices} devices, {' '.join(opts + extra)}"
                     slow = f"--straggler={(ranks - 1) * devices}-{ranks * devices - 1}:300"

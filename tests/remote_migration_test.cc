@@ -268,9 +268,9 @@ TEST_P(RemoteGatherTest, ThiefComputesBlocksAsTheOwnerDoes) {
 INSTANTIATE_TEST_SUITE_P(Graphs, RemoteGatherTest, testing::Values("kron:11", "grid:40x50"));
 
 // A push step's blocks claimed from another rank (a frontier published in
-// the owner's region, rows fetched or cached) change the thief's replica
-// exactly as relaxing them against the owner's own rows does: BFS, and
-// SSSP over weights.
+// the owner's region, rows fetched, cached or read in place) change the
+// thief's replica exactly as relaxing them against the owner's own rows
+// does: BFS, and SSSP over weights.
 template <typename P>
 void check_remote_push(const Graph& g, const P& prog) {
   using V = typename P::Value;

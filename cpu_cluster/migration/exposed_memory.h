@@ -32,12 +32,13 @@ class ExposedMemory {
   // Device d's region, for a device of this process.
   virtual std::byte* local(int d) = 0;
 
-  // Device `owner`'s region mapped into this process, where plain loads
-  // reach it (shared windows on one node, or one process); null where
-  // only get() does. A load of it stands for a get completed at once:
-  // what the owner wrote before its sync() and a claim's atomic is there.
-  // Over MPI a call counts as one get (the reads it stands for).
-  virtual const std::byte* mapped(int /*owner*/) { return nullptr; }
+  // Device `owner`'s region for a reader that reads it in place, where
+  // it is mapped into this process and plain loads reach it (shared
+  // windows on one node, or one process); null where only get() does. A
+  // load of it stands for a get completed at once: what the owner wrote
+  // before its sync() and a claim's atomic is there. Over MPI each call
+  // counts as one get (the reads it stands for): call it once a claim.
+  virtual const std::byte* read_in_place(int /*owner*/) { return nullptr; }
 
   // Reads `bytes` at `offset` of device `owner`'s region into `into`.
   virtual void get(int owner, size_t offset, void* into, size_t bytes) = 0;
@@ -64,8 +65,8 @@ class ExposedMemory {
 ExposedMemory& cluster_exposed(const ClusterPlace& place, const std::vector<size_t>& bytes);
 
 // One process: regions of `bytes[d]` for devices 0..D-1, read and written
-// by memcpy; with `mapped`, also read in place (mapped() is not null), as
-// shared windows are.
+// by memcpy; with `mapped`, also read in place (read_in_place() is not
+// null), as shared windows are.
 std::unique_ptr<ExposedMemory> make_local_exposed(const std::vector<size_t>& bytes, bool mapped = false);
 
 }  // namespace chatty

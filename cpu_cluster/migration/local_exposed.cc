@@ -26,7 +26,7 @@ class LocalMemory : public ExposedMemory {
     for (size_t b : bytes) regions_.emplace_back(b);
   }
   std::byte* local(int d) override { return regions_[size_t(d)].data(); }
-  const std::byte* mapped(int owner) override { return mapped_ ? local(owner) : nullptr; }
+  const std::byte* read_in_place(int owner) override { return mapped_ ? local(owner) : nullptr; }
   void get(int owner, size_t offset, void* into, size_t bytes) override {
     std::memcpy(into, local(owner) + offset, bytes);
   }

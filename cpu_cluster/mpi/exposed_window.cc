@@ -80,7 +80,7 @@ class WindowMemory : public ExposedMemory {
   }
 
   std::byte* local(int d) override { return static_cast<std::byte*>(base_) + at_[size_t(d)]; }
-  const std::byte* mapped(int owner) override {
+  const std::byte* read_in_place(int owner) override {
     if (!ops_->direct()) return nullptr;
     const auto [rank, disp] = where(owner, 0);
     mpi::count_op(MpiOp::kGet, rank);  // the reads in place that a get stands for

@@ -9,9 +9,11 @@
 // own array: they reach their owners through its own compaction and
 // exchange, like any update it makes. So nothing is written back, and the
 // owner only waits, as in one process, until its claimed blocks are done.
-// A vertex's row stays in the thief's migration cache: a hub is on the
-// frontier of several supersteps (SSSP), and a thief helps the same owner
-// again.
+// Where the owner's region is mapped here (shared windows on one node),
+// the thief reads the tasks and rows in place, as a peer in the owner's
+// process does. Where only gets reach it, a fetched row stays in the
+// thief's migration cache: a hub is on the frontier of several supersteps
+// (SSSP), and a thief helps the same owner again.
 #pragma once
 
 #include <omp.h>
@@ -129,7 +131,7 @@ class RemotePush {
     const double t0 = omp_get_wtime();
     const PushRegion<V> r(part_.end(owner) - part_.begin(owner));
     uint64_t header[3];
-    if (const std::byte* region = mem_.mapped(owner)) {
+    if (const std::byte* region = mem_.read_in_place(owner)) {
       std::memcpy(header, region, sizeof(header));
       relax_in_place(owner, region, r, header[1], lo, hi, sums);
       finish(owner, header, t0, hi - lo);
@@ -145,14 +147,7 @@ class RemotePush {
     for (size_t i = 0; i < k; ++i) {
       const Row& row = *rows_[i];
       const weight_t* w = row.weights.empty() ? nullptr : row.weights.data();
-      const eid_t deg = eid_t(row.targets.size());
-      auto push = [this](vid_t v) { changed_.push_back(v); };
-      if (shared_)
-        cpu::detail::relax_row<true>(degree_, prog_, vals_[i], ids_[i], row.targets.data(), w, 0, deg, val_, *claimed_,
-                                     sums.scout, sums.edges, push);
-      else
-        cpu::detail::relax_row<false>(degree_, prog_, vals_[i], ids_[i], row.targets.data(), w, 0, deg, val_, *claimed_,
-                                      sums.scout, sums.edges, push);
+      relax(vals_[i], ids_[i], row.targets.data(), w, 0, eid_t(row.targets.size()), sums);
     }
     finish(owner, header, t0, k);
   }
@@ -185,16 +180,22 @@ class RemotePush {
     const auto* off = reinterpret_cast<const eid_t*>(region + r.offsets);
     const auto* tgt = reinterpret_cast<const vid_t*>(region + r.targets);
     const auto* w = weights ? reinterpret_cast<const weight_t*>(region + weights) : nullptr;
-    auto push = [this](vid_t v) { changed_.push_back(v); };
     for (vid_t i = lo; i < hi; ++i) {
       const vid_t u = ids[i];
-      if (shared_)
-        cpu::detail::relax_row<true>(degree_, prog_, vals[i], u, tgt, w, off[u - base], off[u - base + 1], val_,
-                                     *claimed_, sums.scout, sums.edges, push);
-      else
-        cpu::detail::relax_row<false>(degree_, prog_, vals[i], u, tgt, w, off[u - base], off[u - base + 1], val_,
-                                      *claimed_, sums.scout, sums.edges, push);
+      relax(vals[i], u, tgt, w, off[u - base], off[u - base + 1], sums);
     }
+  }
+
+  // Task (u, its value vu)'s edges [first, last) of rows `tgt` and `w`
+  // relaxed into the step's replica, what changed listed for changed().
+  void relax(V vu, vid_t u, const vid_t* tgt, const weight_t* w, eid_t first, eid_t last, PushSums& sums) {
+    auto push = [this](vid_t v) { changed_.push_back(v); };
+    if (shared_)  // other threads of the team relax into the replica too
+      cpu::detail::relax_row<true>(degree_, prog_, vu, u, tgt, w, first, last, val_, *claimed_, sums.scout, sums.edges,
+                                   push);
+    else
+      cpu::detail::relax_row<false>(degree_, prog_, vu, u, tgt, w, first, last, val_, *claimed_, sums.scout, sums.edges,
+                                    push);
   }
 
   // What the owner's header said, and what a claim of `tasks` tasks cost.
