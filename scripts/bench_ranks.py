@@ -3,13 +3,13 @@
 device each (mpirun -np R, each rank with cores/R threads) against one
 process with R host devices, every app on kron:20 and grid:1000x1000 (or
 --graphs), in alternating rounds so that drift in the machine's speed hits
-both. Both run the defaults otherwise (the ranks: mpi_ring, per-peer
+both; each round runs every case once, so a slow spell hits them all. Both run the defaults otherwise (the ranks: mpi_ring, per-peer
 exchange, migration across ranks).
 
   python3 scripts/bench_ranks.py [--ranks 2] [--rounds 12] [--repeat 3] [--against OTHER_CHATTY]
         [--mpirun mpirun.mpich] [--rank_flags=--comm=mpi_put] [--launch_default]
 
-Prints per app and graph the median compute time (ms) of each side over
+Prints, once every round is done, per app and graph the median compute time (ms) of each side over
 every timed run, and ranks / one process as the median over rounds (each
 round's ratio pairs two runs a moment apart), its 90 % bootstrap interval
 and the range. The target (at most 1.10) is "met" when the interval's top
@@ -70,42 +70,55 @@ def main():
         ENV.pop("OMP_NUM_THREADS", None)  # the environment a plain launch gets (the dict launch() passes on)
     other = "other build" if a.against else "one process"
     with tempfile.TemporaryDirectory() as d:
+        cgrs = {}
         for spec in a.graphs.split(","):
-            cgr = os.path.join(d, spec.replace(":", "_") + ".cgr")  # loaded in place: the rounds time the runs
-            subprocess.run([a.chatty, "generate", spec, cgr], check=True, capture_output=True)
-            for ranks in (int(r) for r in a.ranks.split(",")):
-                env_threads = f"OMP_NUM_THREADS={max(1, threads // ranks)}"
-                if a.launch_default:
-                    how = ()
-                elif a.mpirun == "mpirun":  # OpenMPI's: unbound ranks, the threads passed on
-                    how = ("--bind-to", "none", "-x", env_threads)
-                else:  # MPICH's Hydra
-                    how = ("-env", *env_threads.split("="))
+            cgrs[spec] = os.path.join(d, spec.replace(":", "_") + ".cgr")  # loaded in place: the rounds time the runs
+            subprocess.run([a.chatty, "generate", spec, cgrs[spec]], check=True, capture_output=True)
+        cases = [(spec, ranks, app) for spec in cgrs for ranks in (int(r) for r in a.ranks.split(","))
+                 for app in a.apps.split(",")]
+        alone, spread, ratios = ({c: [] for c in cases} for _ in range(3))
+        # Each round visits every case: a slow spell of the machine (minutes
+        # long) falls on every case a little, not on one case's block of
+        # rounds, which made a case's ratio move between runs by more than
+        # its interval.
+        for k in range(a.rounds):
+            for case in cases:
+                spec, ranks, app = case
+                how = launch_options(a, ranks, threads)
 
                 def ranks_of(chatty):
-                    return launch(chatty, ranks, app, cgr, a.repeat, ["--devices=1", *a.rank_flags.split()], how,
-                                  mpirun=a.mpirun)
+                    return launch(chatty, ranks, app, cgrs[spec], a.repeat, ["--devices=1", *a.rank_flags.split()],
+                                  how, mpirun=a.mpirun)
 
                 def other_side():
-                    return ranks_of(a.against) if a.against else one_process(a.chatty, ranks, app, cgr, a.repeat)
+                    return ranks_of(a.against) if a.against else one_process(a.chatty, ranks, app, cgrs[spec],
+                                                                             a.repeat)
 
-                for app in a.apps.split(","):
-                    alone, spread, ratios = [], [], []
-                    for k in range(a.rounds):
-                        if k % 2:  # either side goes first in half the rounds
-                            jr, j1 = ranks_of(a.chatty), other_side()
-                        else:
-                            j1, jr = other_side(), ranks_of(a.chatty)
-                        alone += j1["compute_s_all"]
-                        spread += jr["compute_s_all"]
-                        ratios.append(jr["compute_s"] / j1["compute_s"])
-                    low, high = paired_interval(ratios)
-                    print(f"{app:5} {spec:16} R={ranks}  {other} {1e3 * statistics.median(alone):8.1f} ms  "
-                          f"ranks {1e3 * statistics.median(spread):8.1f} ms  ranks/{other.split()[-1]} "
-                          f"{statistics.median(ratios):.3f} [90 % {low:.2f}-{high:.2f}] "
-                          f"(range {min(ratios):.2f}-{max(ratios):.2f})"
-                          f"{'' if a.against else '  ' + verdict(low, high)}", flush=True)
+                if k % 2:  # either side goes first in half the rounds
+                    jr, j1 = ranks_of(a.chatty), other_side()
+                else:
+                    j1, jr = other_side(), ranks_of(a.chatty)
+                alone[case] += j1["compute_s_all"]
+                spread[case] += jr["compute_s_all"]
+                ratios[case].append(jr["compute_s"] / j1["compute_s"])
+        for case in cases:
+            spec, ranks, app = case
+            low, high = paired_interval(ratios[case])
+            print(f"{app:5} {spec:16} R={ranks}  {other} {1e3 * statistics.median(alone[case]):8.1f} ms  "
+                  f"ranks {1e3 * statistics.median(spread[case]):8.1f} ms  ranks/{other.split()[-1]} "
+                  f"{statistics.median(ratios[case]):.3f} [90 % {low:.2f}-{high:.2f}] "
+                  f"(range {min(ratios[case]):.2f}-{max(ratios[case]):.2f})"
+                  f"{'' if a.against else '  ' + verdict(low, high)}", flush=True)
 
+
+def launch_options(a, ranks, threads):
+    """mpirun's options for the ranks: each rank gets cores/ranks threads."""
+    env_threads = f"OMP_NUM_THREADS={max(1, threads // ranks)}"
+    if a.launch_default:
+        return ()
+    if a.mpirun == "mpirun":  # OpenMPI's: unbound ranks, the threads passed on
+        return ("--bind-to", "none", "-x", env_threads)
+    return ("-env", *env_threads.split("="))  # MPICH's Hydra
 
 if __name__ == "__main__":
     main()
