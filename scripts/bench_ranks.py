@@ -65,7 +65,6 @@ def main():
                     help="no OMP_NUM_THREADS and no binding options for the ranks (a user's plain mpirun)")
     ap.set_defaults(ranks="2")  # two ranks fill this VM's two cores; --ranks 2,4 still asks for more
     a = ap.parse_args()
-    threads = os.cpu_count()
     if a.launch_default:
         ENV.pop("OMP_NUM_THREADS", None)  # the environment a plain launch gets (the dict launch() passes on)
     other = "other build" if a.against else "one process"
@@ -84,20 +83,7 @@ def main():
         for k in range(a.rounds):
             for case in cases:
                 spec, ranks, app = case
-                how = launch_options(a, ranks, threads)
-
-                def ranks_of(chatty):
-                    return launch(chatty, ranks, app, cgrs[spec], a.repeat, ["--devices=1", *a.rank_flags.split()],
-                                  how, mpirun=a.mpirun)
-
-                def other_side():
-                    return ranks_of(a.against) if a.against else one_process(a.chatty, ranks, app, cgrs[spec],
-                                                                             a.repeat)
-
-                if k % 2:  # either side goes first in half the rounds
-                    jr, j1 = ranks_of(a.chatty), other_side()
-                else:
-                    j1, jr = other_side(), ranks_of(a.chatty)
+                j1, jr = one_round(a, cgrs[spec], ranks, app, ranks_first=k % 2 == 1)  # each first in half
                 alone[case] += j1["compute_s_all"]
                 spread[case] += jr["compute_s_all"]
                 ratios[case].append(jr["compute_s"] / j1["compute_s"])
@@ -111,14 +97,33 @@ def main():
                   f"{'' if a.against else '  ' + verdict(low, high)}", flush=True)
 
 
-def launch_options(a, ranks, threads):
+def one_round(a, cgr, ranks, app, ranks_first):
+    """Two runs a moment apart, the ranks' and the other side's (one process,
+    or the ranks of --against): their reports, the other side's first."""
+
+    def ranks_of(chatty):
+        return launch(chatty, ranks, app, cgr, a.repeat, ["--devices=1", *a.rank_flags.split()],
+                      launch_options(a, ranks), mpirun=a.mpirun)
+
+    def other_side():
+        return ranks_of(a.against) if a.against else one_process(a.chatty, ranks, app, cgr, a.repeat)
+
+    if ranks_first:
+        jr = ranks_of(a.chatty)
+        return other_side(), jr
+    j1 = other_side()
+    return j1, ranks_of(a.chatty)
+
+
+def launch_options(a, ranks):
     """mpirun's options for the ranks: each rank gets cores/ranks threads."""
-    env_threads = f"OMP_NUM_THREADS={max(1, threads // ranks)}"
+    env_threads = f"OMP_NUM_THREADS={max(1, os.cpu_count() // ranks)}"
     if a.launch_default:
         return ()
     if a.mpirun == "mpirun":  # OpenMPI's: unbound ranks, the threads passed on
         return ("--bind-to", "none", "-x", env_threads)
     return ("-env", *env_threads.split("="))  # MPICH's Hydra
+
 
 if __name__ == "__main__":
     main()
