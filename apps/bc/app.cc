@@ -5,9 +5,11 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <span>
 
 #include "apps/bc/brandes.h"
 #include "apps/bc/reference.h"
+#include "apps/bc/scale.h"
 #include "apps/json.h"
 #include "apps/registry.h"
 #include "apps/work_share.h"
@@ -15,7 +17,17 @@
 
 namespace chatty {
 
-void take_bc_scores(const std::vector<double>& score, AppOutput& out) {
+std::vector<double> scaled_bc(std::vector<double> score, const Graph& g, std::span<const vid_t> sources,
+                              BcScale scale) {
+  const bc::Factors f = bc::factors(scale, g.num_vertices(), g.directed(), sources.size());
+  if (f.source == 1 && f.other == 1) return score;
+  std::vector<char> is_source(score.size(), 0);
+  for (vid_t s : sources) is_source[s] = 1;
+  for (size_t v = 0; v < score.size(); ++v) score[v] *= is_source[v] ? f.source : f.other;
+  return score;
+}
+
+void take_bc_scores(const std::vector<double>& score, const AppRun& r, AppOutput& out) {
   // Path counts grow exponentially with depth (a 1000 x 1000 grid has
   // C(1998, 999) ~ 1e600 between opposite corners): past a double's range
   // the scores are meaningless, and said so.
@@ -23,7 +35,10 @@ void take_bc_scores(const std::vector<double>& score, AppOutput& out) {
     CHATTY_CHECK(std::isfinite(s),
                  "bc: the shortest-path counts overflow a double (more than 1.8e308 paths between two vertices): "
                  "the scores cannot be represented");
-  out.ranks.assign(score.begin(), score.end());
+  const std::vector<double> scaled =
+      scaled_bc(score, r.g, r.sources ? std::span<const vid_t>(*r.sources) : std::span<const vid_t>(&r.source, 1),
+                r.opt.bc_scale);
+  out.ranks.assign(scaled.begin(), scaled.end());
 }
 
 namespace {
@@ -37,22 +52,26 @@ void run_host(const AppRun& r, AppOutput& out) {
   for (size_t i = size_t(share.rank); i < sources.size(); i += size_t(share.ranks)) mine.push_back(sources[i]);
   bc::Scores s = bc::brandes(r.g, mine, share.local);
   sum_over_ranks(s.score, share);
-  take_bc_scores(s.score, out);
+  take_bc_scores(s.score, r, out);
   host::record_compute(out.multi, s.device_seconds, s.edges);
   if (s.by_source) out.multi.transport += "; the sources one a thread (their levels too small to share)";
   note_share(out.multi, share);
 }
 
-Validation validate(const AppOutput& out, const Graph& g, vid_t source, const EngineOptions&) {
+Validation validate(const AppOutput& out, const Graph& g, vid_t source, const EngineOptions& opt) {
   const std::vector<vid_t> one{source};
-  const std::vector<double> want = reference::betweenness(g, out.sources.empty() ? one : out.sources);
+  const std::vector<vid_t>& sources = out.sources.empty() ? one : out.sources;
+  const std::vector<double> want = scaled_bc(reference::betweenness(g, sources), g, sources, opt.bc_scale);
   if (want.size() != out.ranks.size())
     return {false,
             "FAIL: " + std::to_string(out.ranks.size()) + " scores for " + std::to_string(want.size()) + " vertices"};
+  // Errors relative to the score, or to what one path's share of a raw
+  // sum comes to in this convention, whichever is larger.
+  const double floor = bc::factors(opt.bc_scale, g.num_vertices(), g.directed(), sources.size()).other;
   double worst = 0;
   size_t at = 0;
   for (size_t v = 0; v < want.size(); ++v) {
-    const double err = std::abs(double(out.ranks[v]) - want[v]) / std::max(1.0, std::abs(want[v]));
+    const double err = std::abs(double(out.ranks[v]) - want[v]) / std::max(floor, std::abs(want[v]));
     if (err > worst) worst = err, at = v;
   }
   char b[200];
@@ -109,7 +128,8 @@ const AppSpec kBcApp{
     App::kBc,
     "bc",
     "betweenness",
-    "betweenness centrality (Brandes, GAP's bc): from --source, --sources=N random ones, a list, or all",
+    "betweenness centrality (Brandes, GAP's bc): from --source, --sources=N random ones, a list (3,17,42 or 5,) or "
+    "all; scores count ordered pairs, an undirected pair twice (--bc_scale: NetworkX's conventions)",
     /*needs_source=*/true,
     /*sources_at_once=*/true,
     /*needs_weights=*/false,

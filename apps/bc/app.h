@@ -2,6 +2,7 @@
 // either backend hands its summed scores to the output.
 #pragma once
 
+#include <span>
 #include <vector>
 
 #include "apps/registry.h"
@@ -10,8 +11,12 @@ namespace chatty {
 
 void run_bc_gpu(const AppRun& r, AppOutput& out);
 
-// Stores the scores in out.ranks; throws chatty::Error if a path count
-// overflowed (a score that is not finite).
-void take_bc_scores(const std::vector<double>& score, AppOutput& out);
+// Stores the run's summed scores in out.ranks, in --bc_scale's convention;
+// throws chatty::Error if a path count overflowed (a score that is not
+// finite).
+void take_bc_scores(const std::vector<double>& score, const AppRun& r, AppOutput& out);
+
+// score in `scale`'s convention (apps/bc/scale.h) for a run from `sources`.
+std::vector<double> scaled_bc(std::vector<double> score, const Graph& g, std::span<const vid_t> sources, BcScale scale);
 
 }  // namespace chatty

@@ -39,6 +39,7 @@ inline host::RowRun brandes_by_levels(const Csr& c, std::span<const vid_t> sourc
   host::LevelQueue queue(n);
   return host::Team(devices).run([&](host::TeamThread& t) {
     for (const vid_t s : sources) {
+      if (t.interrupted()) break;  // the team's run throws at its end
       host::compute(t, 0, n, Reset{depth.data(), sigma.data()});
       on_path.clear(t);
       if (t.lead()) Seed{depth.data(), sigma.data()}(s);  // seen by all after start's barrier

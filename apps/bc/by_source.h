@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "apps/bc/steps.h"
+#include "runtime/base/interrupt.h"
 #include "runtime/graph/graph.h"
 
 namespace chatty::bc {
@@ -93,7 +94,7 @@ inline BySource brandes_by_source(const Csr& c, std::span<const vid_t> sources, 
   {
     const double t0 = omp_get_wtime();
     detail::SourceRun mine(c.num_vertices(), c.num_edges());
-    for (size_t i = next++; i < sources.size(); i = next++) mine.run(c, sources[i]);
+    for (size_t i = next++; i < sources.size() && !interrupt_requested(); i = next++) mine.run(c, sources[i]);
 #pragma omp critical(chatty_bc_scores)
     {
       for (size_t v = 0; v < mine.score().size(); ++v) score[v] += mine.score()[v];
@@ -101,6 +102,7 @@ inline BySource brandes_by_source(const Csr& c, std::span<const vid_t> sources, 
       out.seconds = std::max(out.seconds, omp_get_wtime() - t0);
     }
   }
+  throw_if_interrupted();
   return out;
 }
 

@@ -11,6 +11,7 @@
 #include "apps/bc/app.h"
 #include "apps/bc/steps.h"
 #include "apps/work_share.h"
+#include "runtime/base/interrupt.h"
 #include "runtime/cuda/operators.cuh"
 #include "runtime/cuda/row_devices.cuh"
 
@@ -83,7 +84,7 @@ void run_bc_gpu(const AppRun& r, AppOutput& out) {
   std::vector<double> score(n, 0.0);
   if (of_device.empty()) {  // this rank has no source: its share of the sum is zero
     sum_over_ranks(score, share);
-    take_bc_scores(score, out);
+    take_bc_scores(score, r, out);
     record_operator_run(out.multi, {0.0}, 0, "none (this rank ran no source)");
     return;
   }
@@ -111,15 +112,19 @@ void run_bc_gpu(const AppRun& r, AppOutput& out) {
   // Lists as long as a warp are read by a warp; short ones by 4 lanes.
   const bool wide = m >= 12 * uint64_t(std::max<vid_t>(n, 1));
   const double run_seconds = dev.run([&](int d, BcDevice& x) {
-    for (vid_t s : of_device[size_t(d)]) wide ? brandes_from<32>(x, c, s) : brandes_from<4>(x, c, s);
+    for (vid_t s : of_device[size_t(d)]) {
+      if (interrupt_requested()) break;
+      wide ? brandes_from<32>(x, c, s) : brandes_from<4>(x, c, s);
+    }
     x.stream.sync();
   });
+  throw_if_interrupted();
   dev.sum_into(score, n, [](BcDevice& x) { return x.score.get(); });
   uint64_t examined = 0;  // list entries read, every device's
   dev.for_each([&](BcDevice& x) { examined += x.edges; });
   dev.release();
   sum_over_ranks(score, share);
-  take_bc_scores(score, out);
+  take_bc_scores(score, r, out);
   record_operator_run(out.multi, dev.seconds(), examined,
                       "none (every GPU device holds the graph and runs its sources)");
   note_share(out.multi, share);

@@ -3,6 +3,8 @@
 #include <queue>
 #include <stack>
 
+#include "runtime/base/interrupt.h"
+
 namespace chatty::reference {
 
 std::vector<double> betweenness(const Graph& g, const std::vector<vid_t>& sources) {
@@ -11,6 +13,7 @@ std::vector<double> betweenness(const Graph& g, const std::vector<vid_t>& source
   std::vector<double> bc(n, 0.0), sigma(n), delta(n);
   std::vector<int64_t> dist(n);
   for (vid_t s : sources) {
+    throw_if_interrupted();
     std::fill(sigma.begin(), sigma.end(), 0.0);
     std::fill(delta.begin(), delta.end(), 0.0);
     std::fill(dist.begin(), dist.end(), -1);

@@ -27,8 +27,12 @@ DEFINE_double(alpha, 15.0, "BFS: go pull when frontier edges > unexplored edges 
 DEFINE_double(beta, 18.0, "BFS: back to push when the frontier < |V| / beta");
 DEFINE_uint64(delta, 0, "SSSP bucket width (0: chosen from the graph)");
 DEFINE_double(tolerance, 1e-6, "PageRank: stop when the L1 change of ranks < tolerance");
-DEFINE_int32(max_iters, 100, "PageRank: at most this many iterations");
+DEFINE_int32(max_iters, 100, "PageRank only: at most this many iterations (k-core runs until no core changes)");
 DEFINE_double(damping, 0.85, "PageRank damping factor");
+DEFINE_string(bc_scale, "ordered",
+              "BC: ordered (Brandes' sums: each ordered pair, so an undirected pair twice; GAP's), pairs "
+              "(NetworkX's normalized=False: an undirected pair once, a sample scaled to all sources) or "
+              "normalized (NetworkX's normalized=True: divided by the pairs there are)");
 DEFINE_int32(devices, 1, "devices to split the graph over (host devices: the threads are divided between them)");
 DEFINE_bool(numa, false, "bind device d to NUMA node d % nodes (multi-socket hosts; needs --devices > 1)");
 DEFINE_bool(migrate, true,
@@ -102,6 +106,7 @@ EngineOptions engine_options() {
   o.max_iters = FLAGS_max_iters;
   CHATTY_CHECK(FLAGS_damping > 0 && FLAGS_damping < 1, "--damping must be in (0, 1)");
   o.damping = FLAGS_damping;
+  o.bc_scale = parse_bc_scale(FLAGS_bc_scale);
   CHATTY_CHECK(FLAGS_devices >= 1 && FLAGS_devices <= 1024, "--devices must be between 1 and 1024");
   o.devices = FLAGS_devices;
   o.comm = parse_comm(FLAGS_comm);

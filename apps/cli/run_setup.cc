@@ -29,7 +29,8 @@ DEFINE_string(source, "",
               "BFS/SSSP source vertex, an id of the input, 0 to 2^64-1 (default: lowest id with an out-edge)");
 DEFINE_string(sources, "",
               "BFS/SSSP: run from N random sources with out-edges (from --seed), report the median and spread; "
-              "BC: sum over N random sources, over all (every vertex: exact BC), or over a list of ids (3,17,42)");
+              "BC: sum over N random sources, over all (every vertex: exact BC), or over a list of ids (3,17,42; "
+              "one id with a trailing comma: 5, - a bare number is a count)");
 DEFINE_string(backend, "auto", "auto (the GPUs if any is usable, else the CPU), cuda or cpu");
 DEFINE_string(gpu_lb, "split",
               "GPU push load balance: split (twc, hubs' edges shared by every block), twc (thread/warp/block per "
@@ -125,14 +126,17 @@ void parse_sources(RunSetup& s, bool given) {
       return;
     }
   }
+  // A list is anything with a comma; a trailing one is allowed, so that a
+  // list of one id (5,) is told from a count (5).
+  const size_t end = !v.empty() && v.back() == ',' ? v.size() - 1 : v.size();
   size_t at = 0;
-  while (at <= v.size()) {
-    const size_t comma = std::min(v.find(',', at), v.size());
+  while (at <= end) {
+    const size_t comma = std::min(v.find(',', at), end);
     const std::string item = v.substr(at, comma - at);
     const std::optional<uint64_t> x = parse_id(item);
     CHATTY_CHECK(x.has_value(), "--sources must be a count >= 1" +
-                                    std::string(at_once ? ", all, or a list of vertex ids" : "") + " (got '" + v +
-                                    "')");
+                                    std::string(at_once ? ", all, or a list of vertex ids (one id: 5,)" : "") +
+                                    " (got '" + v + "')");
     s.source_list.push_back(*x);
     at = comma + 1;
   }

@@ -10,7 +10,7 @@ import warnings
 import numpy as np
 
 from . import _core
-from ._options import flags
+from ._options import flags, python_errors
 from .graph import Graph
 
 
@@ -56,17 +56,21 @@ def _graph(G):
     raise TypeError(f"expected a chattygraph.Graph or a NetworkX graph (got {type(G).__name__})")
 
 
+@python_errors
 def _run(app, G, source, options, sources=None):
     g = _graph(G)
     args = flags(options)
     if sources is not None:  # BC: "all", a count of random ones, or a list of ids (nodes)
+        if isinstance(sources, bool):
+            raise TypeError("sources: 'all', a count, or a list of ids (got a bool)")
         if isinstance(sources, str) or isinstance(sources, (int, np.integer)):
             args.append(f"--sources={sources}")
         else:
             ids = [g.position(s) if g._nodes is not None else int(s) for s in sources]
             if not ids:
                 raise ValueError("sources: an empty list")
-            args.append("--sources=" + ",".join(map(str, ids)))
+            # The trailing comma makes it a list even of one id: "5" is a count.
+            args.append("--sources=" + ",".join(map(str, ids)) + ",")
     if source is not None:
         if g._nodes is not None or not isinstance(source, (int, np.integer)):
             source = g.position(source)  # positions are the ids of a graph from NetworkX

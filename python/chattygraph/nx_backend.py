@@ -27,12 +27,13 @@ class ChattyNxGraph:
 
     __networkx_backend__ = "chatty"
 
-    def __init__(self, graph, directed, multigraph, self_loops, weights):
+    def __init__(self, graph, directed, multigraph, self_loops, weights, weight_kinds):
         self.graph = graph  # chattygraph.Graph
         self._directed = directed
         self._multigraph = multigraph
         self.self_loops = self_loops
         self.weights = weights  # {attr: raw float64 weights in CSR order}
+        self.weight_kinds = weight_kinds  # {attr: "int", "float" or "mixed"}
         self.graph_attrs = {}
 
     def is_directed(self):
@@ -59,9 +60,9 @@ def _convert(G, weight_attrs):
     from .nx_convert import csr_of_networkx
 
     nodes, indptr, indices, _ = csr_of_networkx(G, None)
-    weights = {}
+    weights, kinds = {}, {}
     for attr, default in (weight_attrs or {}).items():
-        weights[attr] = _raw_weights(G, attr, 1 if default is None else default, indptr[-1])
+        weights[attr], kinds[attr] = _raw_weights(G, attr, 1 if default is None else default, indptr[-1])
     whole = None
     for raw in weights.values():  # the one weight the call reads becomes SSSP's
         if whole_weights(raw):
@@ -73,16 +74,16 @@ def _convert(G, weight_attrs):
     g = Graph(core, nodes=nodes)
     loops = int(np.sum(np.repeat(np.arange(len(nodes), dtype=np.int64), np.diff(indptr.astype(np.int64))) ==
                        indices.astype(np.int64)))
-    return ChattyNxGraph(g, G.is_directed(), G.is_multigraph(), loops, weights)
+    return ChattyNxGraph(g, G.is_directed(), G.is_multigraph(), loops, weights, kinds)
 
 
 def _raw_weights(G, attr, default, m):
-    from .nx_convert import edge_values
+    from .nx_convert import edge_values_and_kind
 
     try:
-        return edge_values(G, attr, default, m)
+        return edge_values_and_kind(G, attr, default, m)
     except (TypeError, ValueError):
-        return np.full(int(m), np.nan)  # not numbers: no call here reads them
+        return np.full(int(m), np.nan), "mixed"  # not numbers: no call here reads them
 
 
 class _Backend:
@@ -194,13 +195,19 @@ def single_source_dijkstra_path_length(G, source, cutoff=None, weight="weight", 
     raw = G.weights.get(weight)
     if raw is None or not whole_weights(raw):
         raise NotImplementedError("chatty's SSSP reads whole, non-negative weights below 2^32 - 1")
+    kind = G.weight_kinds.get(weight, "int")
+    if kind == "mixed":  # NetworkX's distance is an int or a float by the path's weights
+        raise NotImplementedError("chatty's SSSP gives a distance one type: the weights mix ints and floats")
     try:
         dist = alg.sssp(G.graph, s, no_default_weights=True, **_options(options)).values
     except ValueError as e:
         if "overflow" in str(e):
             raise NotImplementedError(f"chatty's SSSP: {e}") from None
         raise
-    return _reached(G, dist, cutoff)
+    reached = _reached(G, dist, cutoff)
+    if kind == "float":  # sums of float weights are floats; the source's 0 stays NetworkX's int
+        reached = {v: (float(d) if v != s else d) for v, d in reached.items()}
+    return reached
 
 
 def _reached(G, values, cutoff):
@@ -258,6 +265,31 @@ def core_number(G, **options):
     return dict(zip(G.graph.nodes, core.tolist()))
 
 
+def _nbunch(G, nbunch):
+    """The nodes of nbunch that are in G, in its order, as NetworkX's
+    Graph.nbunch_iter gives them (and its errors for what is not one)."""
+    import networkx as nx
+
+    if nbunch in G:
+        return [nbunch]
+    out = []
+    try:
+        for v in nbunch:
+            hash(v)
+            if v in G:
+                out.append(v)
+    except TypeError as err:
+        message = str(err.args[0]) if err.args else ""
+        if "object is not iterable" in message:
+            raise nx.NetworkXError(f"Node {nbunch} is not in the graph.") from err
+        if "iter" in message:
+            raise nx.NetworkXError("nbunch is not a node or a sequence of nodes.") from err
+        if "hashable" in message:
+            raise nx.NetworkXError(f"Node {v} in sequence nbunch is not a valid node.") from err
+        raise
+    return out
+
+
 def triangles(G, nodes=None, **options):
     if G.is_multigraph():
         raise NotImplementedError("chatty's triangle count reads a simple graph")
@@ -267,7 +299,7 @@ def triangles(G, nodes=None, **options):
         return every
     if nodes in G:
         return every[nodes]
-    return {v: every[v] for v in nodes}
+    return {v: every[v] for v in _nbunch(G, nodes)}
 
 
 def betweenness_centrality(G, k=None, normalized=True, weight=None, endpoints=False, seed=None, **options):
@@ -289,22 +321,14 @@ def betweenness_centrality(G, k=None, normalized=True, weight=None, endpoints=Fa
         sources = rng.sample(list(nodes), k)
         if k == 0:  # no sources: NetworkX's scale divides by k
             raise ZeroDivisionError("division by zero")
-    raw = alg.betweenness(G.graph, sources=sources, **_options(options)).values
-    N = n - 1  # endpoints excluded: v is never the target
-    if N < 2:
-        return dict(zip(nodes, raw.tolist()))
-    correction = 1 if G.is_directed() else 2
-    if k is None:
-        scale = 1 / (N * (N - 1)) if normalized else N / (N * correction)
-        return dict(zip(nodes, (raw * scale).tolist()))
-    if normalized:
-        s_src = 1 / ((k - 1) * (N - 1)) if k > 1 else math.nan
-        s_other = 1 / (k * (N - 1))
-    else:
-        s_src = N / ((k - 1) * correction) if k > 1 else math.nan
-        s_other = N / (k * correction)
-    sampled = set(sources)
-    return {v: x * (s_src if v in sampled else s_other) for v, x in zip(nodes, raw.tolist())}
+    # The engine scales as NetworkX does (bc_scale), but for one sampled
+    # source, whose score NetworkX leaves undefined.
+    scale = "normalized" if normalized else "pairs"
+    raw = alg.betweenness(G.graph, sources=sources, bc_scale=scale, **_options(options)).values
+    scores = dict(zip(nodes, raw.tolist()))
+    if k == 1 and n > 2:
+        scores[sources[0]] = math.nan
+    return scores
 
 
 def _decline_betweenness(args, kwargs):

@@ -32,6 +32,8 @@ constexpr std::pair<GpuLb, const char*> kGpuLbs[] = {
 constexpr std::pair<GpuBucketMin, const char*> kGpuBucketMins[] = {{GpuBucketMin::kThread, "thread"},
                                                                    {GpuBucketMin::kWarp, "warp"}};
 constexpr std::pair<GpuTc, const char*> kGpuTcs[] = {{GpuTc::kRows, "rows"}, {GpuTc::kEntries, "entries"}};
+constexpr std::pair<BcScale, const char*> kBcScales[] = {
+    {BcScale::kOrdered, "ordered"}, {BcScale::kPairs, "pairs"}, {BcScale::kNormalized, "normalized"}};
 constexpr std::pair<Net, const char*> kNets[] = {{Net::kAuto, "auto"}, {Net::kMpi, "mpi"}, {Net::kVerbs, "verbs"}};
 constexpr std::pair<Exchange, const char*> kExchanges[] = {
     {Exchange::kAuto, "auto"}, {Exchange::kBroadcast, "broadcast"}, {Exchange::kPeer, "peer"}};
@@ -72,6 +74,8 @@ GpuBucketMin parse_gpu_bucket_min(const std::string& s) { return parse_named(kGp
 const char* gpu_bucket_min_name(GpuBucketMin b) { return name_in(kGpuBucketMins, b); }
 GpuTc parse_gpu_tc(const std::string& s) { return parse_named(kGpuTcs, "gpu_tc", s); }
 const char* gpu_tc_name(GpuTc t) { return name_in(kGpuTcs, t); }
+BcScale parse_bc_scale(const std::string& s) { return parse_named(kBcScales, "bc_scale", s); }
+const char* bc_scale_name(BcScale s) { return name_in(kBcScales, s); }
 
 Straggler parse_straggler(const std::string& s) {
   if (s.empty()) return {};

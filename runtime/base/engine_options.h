@@ -45,6 +45,10 @@ inline bool tiled_gather(GpuGather g) { return g == GpuGather::kTiled || g == Gp
 // counts in shared memory; or a thread per list entry, each hit an atomic
 // on the third vertex's count (kernels/cuda/triangles.cuh).
 enum class GpuTc { kRows, kEntries };
+// Betweenness scores as Brandes sums them (each ordered pair of an
+// undirected graph twice, GAP's), or in NetworkX's two conventions
+// (apps/bc/scale.h).
+enum class BcScale { kOrdered, kPairs, kNormalized };
 // Host devices [first, last] (numbered over every rank's devices) pause
 // `pause_us` before each block of their own work, as devices whose cores
 // another tenant took: shows work migration at work, and lets tests
@@ -70,6 +74,7 @@ struct EngineOptions {
   double tolerance = 1e-6;  // PageRank: stop when L1 change < tolerance
   int max_iters = 100;      // PageRank
   double damping = 0.85;
+  BcScale bc_scale = BcScale::kOrdered;
   bool union_find = true;  // WCC: link with union-find (else label propagation)
   int devices = 1;         // host devices; the machine's threads are split between them
   bool numa = false;       // bind device d to NUMA node d % nodes (libnuma)
@@ -133,6 +138,8 @@ GpuBucketMin parse_gpu_bucket_min(const std::string& s);
 const char* gpu_bucket_min_name(GpuBucketMin b);
 GpuTc parse_gpu_tc(const std::string& s);
 const char* gpu_tc_name(GpuTc t);
+BcScale parse_bc_scale(const std::string& s);
+const char* bc_scale_name(BcScale s);
 const char* backend_name(Backend b);
 
 }  // namespace chatty
