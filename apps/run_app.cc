@@ -28,7 +28,7 @@ void prepare_graph(App app, Graph& g, bool use_default_weights, uint64_t seed) {
 }
 
 bool add_default_weights(App app, Graph& g, bool use_default_weights, uint64_t seed) {
-  if (!app_spec(app).needs_weights || g.weighted()) return false;
+  if (!app_spec(app).needs_weights || g.every_edge_weighted()) return false;
   CHATTY_CHECK(use_default_weights, std::string(app_name(app)) +
                                         " needs edge weights and the graph has none (drop --no_default_weights "
                                         "to use deterministic weights 1..255)");

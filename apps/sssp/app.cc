@@ -10,7 +10,9 @@ namespace chatty {
 
 namespace {
 
-void check(const Graph& g, const EngineOptions&) { CHATTY_CHECK(g.weighted(), "this app needs edge weights"); }
+void check(const Graph& g, const EngineOptions&) {
+  CHATTY_CHECK(g.every_edge_weighted(), "this app needs edge weights");
+}
 
 void run_host(const AppRun& r, AppOutput& out) {
   out.ints = run_on_host(r, SsspProgram{r.source}, out);

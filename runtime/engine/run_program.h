@@ -63,7 +63,7 @@ RunPlan<typename P::Value> plan_run(const Graph& g, const P& prog, const EngineO
   RunPlan<typename P::Value> plan;
   plan.family = family_of<P>(opt);
   if constexpr (P::kKind == ProgramKind::kTraversal) {
-    if constexpr (P::kNeedsWeights) CHATTY_CHECK(g.weighted(), "this app needs edge weights");
+    if constexpr (P::kNeedsWeights) CHATTY_CHECK(g.every_edge_weighted(), "this app needs edge weights");
     if (plan.family != Family::kLinking) plan.start = traversal_start(g, prog);
     if (plan.family == Family::kOrdered) {
       plan.delta = opt.delta;

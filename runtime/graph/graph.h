@@ -33,6 +33,9 @@ class Graph {
   eid_t num_edges() const { return out_ ? out_->num_edges() : 0; }
   bool directed() const { return directed_; }
   bool weighted() const { return out_ && !out_->weights.empty(); }
+  // Whether every edge has a weight: a weighted graph, or one without
+  // edges (SSSP's answer there needs none).
+  bool every_edge_weighted() const { return weighted() || num_edges() == 0; }
 
   const Csr& out() const { return *out_; }
   // In-edges. Undirected graphs share the CSR; directed graphs build the

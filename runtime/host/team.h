@@ -18,6 +18,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "runtime/base/interrupt.h"
 #include "runtime/base/operators.h"
 #include "runtime/base/types.h"
 
@@ -99,6 +100,10 @@ class TeamThread {
   T partial_of(int thread) const;
   int threads() const { return threads_; }
 
+  // Collective: whether the run was asked to stop (runtime/base/interrupt.h),
+  // the same answer on every thread, so that all leave a loop together.
+  inline bool interrupted();
+
  private:
   friend class Team;
   TeamThread(Team& team, int t, int threads, int devices);
@@ -118,7 +123,9 @@ class Team {
   int devices() const { return devices_; }
 
   // Runs body(TeamThread&) on every thread of one parallel region, and
-  // returns each device's busy seconds and the work reported.
+  // returns each device's busy seconds and the work reported. Once an
+  // interrupt is requested the threads take no more items and the run
+  // throws chatty::Error("interrupted") when the region ends.
   template <typename Body>
   RowRun run(Body&& body) {
     RowRun out;
@@ -139,6 +146,7 @@ class Team {
           out.device_seconds[size_t(d)] = std::max(out.device_seconds[size_t(d)], me.busy_[size_t(d)]);
       }
     }
+    throw_if_interrupted();
     return out;
   }
 
@@ -175,6 +183,13 @@ inline void TeamThread::begin_step() {
 
 inline std::atomic<uint64_t>& TeamThread::word(int i) { return team_.words_[step_ % 3][size_t(i)]; }
 
+inline bool TeamThread::interrupted() {
+  begin_step();
+  if (lead()) word(0).store(interrupt_requested() ? 1 : 0, std::memory_order_relaxed);
+  barrier();
+  return word(0).load(std::memory_order_relaxed) != 0;
+}
+
 template <typename T>
 requires ops::Value<T>
 void TeamThread::put_partial(const T& v) {
@@ -201,7 +216,7 @@ void TeamThread::run_slice(int device, size_t first, size_t end, F& f, size_t gr
   if (one_chunk)
     for (size_t j = first; j < end; ++j) w += f(device, j);
   else
-    for (size_t i = first + next.fetch_add(grain, std::memory_order_relaxed); i < end;
+    for (size_t i = first + next.fetch_add(grain, std::memory_order_relaxed); i < end && !interrupt_requested();
          i = first + next.fetch_add(grain, std::memory_order_relaxed))
       for (size_t j = i; j < std::min(i + grain, end); ++j) w += f(device, j);
   work_ += w;
