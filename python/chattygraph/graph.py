@@ -4,7 +4,7 @@ NetworkX objects (in place where their arrays already fit)."""
 import numpy as np
 
 from . import _core
-from ._options import flags
+from ._options import flags, python_errors
 
 _U32_MAX = np.iinfo(np.uint32).max
 
@@ -59,6 +59,7 @@ class Graph:
 
     # --- making graphs -------------------------------------------------
     @classmethod
+    @python_errors
     def load(cls, path, *, weights=True, **options):
         """A file (every format and compression `chatty` reads), "-" for
         standard input, or a generator spec (kron:SCALE[:EF], urand:...,

@@ -1,5 +1,6 @@
 // chattygraph._core: the engine's graphs and runs for the Python package
 // (python/chattygraph wraps them in the public API).
+#include <gflags/gflags.h>
 #include <nanobind/nanobind.h>
 #include <nanobind/ndarray.h>
 #include <nanobind/stl/pair.h>
@@ -254,6 +255,14 @@ NB_MODULE(_core, m) {
         "drop_self_loops"_a, "ids"_a, "name"_a);
   m.def("run", &run, "app"_a, "graph"_a, "args"_a);
   m.def("apps", &app_list);
+  m.def("bool_flags", [] {
+    std::vector<gflags::CommandLineFlagInfo> all;
+    gflags::GetAllFlags(&all);
+    std::vector<std::string> names;
+    for (const auto& f : all)
+      if (f.type == "bool") names.push_back(f.name);
+    return names;
+  });
   m.def("check_options",
         [](const std::string& command, const std::vector<std::string>& args) { FlagScope scope(command, args); });
 }
