@@ -1,6 +1,8 @@
 // `chatty run`: load a graph, run an app --repeat times (from each of
 // --sources random sources), report the median, a summary of the result,
 // and the run's statistics.
+#include <gflags/gflags.h>
+
 #include <cstdio>
 
 #include "apps/cli/commands.h"
@@ -12,7 +14,9 @@ namespace chatty::cli {
 
 int cmd_run(const std::vector<std::string>& args) {
   CHATTY_CHECK(args.empty(), "run: unexpected argument '" + (args.empty() ? "" : args[0]) + "' (use --graph=...)");
-  const RunSetup s = check_run_flags();
+  RunSetup s = check_run_flags();
+  s.default_app = gflags::GetCommandLineFlagInfoOrDie("app").is_default;
+  s.default_graph = gflags::GetCommandLineFlagInfoOrDie("graph").is_default;
   Report r(s.json, s.quiet);
   // As a rank, a failure here may be this rank's alone (memory, a file
   // it cannot read): every rank learns of it before any waits for the others.

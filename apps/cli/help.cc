@@ -13,12 +13,24 @@
 namespace chatty::cli {
 namespace {
 
+// A command's flags in groups, the everyday ones first.
+struct FlagGroup {
+  const char* title;
+  std::vector<const char*> flags;
+};
+
 struct CommandHelp {
   const char* name;
   const char* usage;
   const char* what;
-  std::vector<const char*> flags;
+  std::vector<FlagGroup> groups;
   const char* examples;
+  bool takes(const std::string& flag) const {
+    for (const FlagGroup& g : groups)
+      for (const char* f : g.flags)
+        if (flag == f) return true;
+    return false;
+  }
 };
 
 const std::vector<CommandHelp>& commands() {
@@ -29,57 +41,20 @@ const std::vector<CommandHelp>& commands() {
        "with --graph=-) or a generated graph, on the CPU or the GPUs, over one or several devices; prints\n"
        "the load and compute times, a summary of the result and, with --validate, a check against the\n"
        "sequential reference. Exit 0 on success, 1 on an error, 2 on a usage error, 3 when validation\n"
-       "fails, 4 when PageRank (or k-core) stopped at --max_iters before converging.",
-       {"app",
-        "graph",
-        "format",
-        "ids",
-        "undirected",
-        "symmetrize",
-        "source",
-        "sources",
-        "backend",
-        "devices",
-        "comm",
-        "repeat",
-        "validate",
-        "output",
-        "json",
-        "quiet",
-        "threads",
-        "reorder",
-        "direction",
-        "alpha",
-        "beta",
-        "delta",
-        "tolerance",
-        "max_iters",
-        "damping",
-        "gpu_lb",
-        "gpu_gather",
-        "gpu_bucket_min",
-        "gpu_tc",
-        "gpu_steps_per_sync",
-        "migrate",
-        "numa",
-        "trace",
-        "no_default_weights",
-        "seed",
-        "dedupe",
-        "drop_self_loops",
-        "exchange",
-        "messages",
-        "net",
-        "ring_bytes",
-        "put_window_mb",
-        "batch_bytes",
-        "ring_lanes",
-        "small_bytes",
-        "migrate_block",
-        "migrate_threshold",
-        "migrate_cache_mb",
-        "straggler",
-        "rank_timeout"},
+       "fails, 4 when PageRank stopped at --max_iters before converging. Without --app it runs bfs, without\n"
+       "--graph on kron:16, and says so on its first lines.",
+       {{"common",
+         {"app", "graph", "source", "sources", "validate", "output", "json", "quiet", "repeat", "threads", "seed"}},
+        {"the input",
+         {"format", "ids", "undirected", "symmetrize", "dedupe", "drop_self_loops", "no_default_weights", "reorder"}},
+        {"per app", {"direction", "alpha", "beta", "delta", "tolerance", "max_iters", "damping", "bc_scale", "gpu_tc"}},
+        {"devices and transports",
+         {"backend", "devices", "comm", "exchange", "messages", "migrate", "numa", "straggler", "gpu_lb", "gpu_gather",
+          "gpu_bucket_min", "gpu_steps_per_sync"}},
+        {"ranks (under mpirun)", {"net", "rank_timeout"}},
+        {"tuning (engine internals; the defaults are measured)",
+         {"ring_bytes", "put_window_mb", "batch_bytes", "ring_lanes", "small_bytes", "migrate_block",
+          "migrate_threshold", "migrate_cache_mb", "trace"}}},
        "  chatty run --app=bfs --graph=kron:20 --validate\n"
        "  chatty run --app=sssp --graph=road.gr --source=1 --output=dist.txt   (DIMACS ids are 1..N)\n"
        "  zcat web.txt.gz | chatty run --app=pr --graph=- --json\n"
@@ -87,36 +62,41 @@ const std::vector<CommandHelp>& commands() {
        "  chatty run --app=wcc --graph=kron:20 --devices=4 --backend=cpu\n"
        "  chatty run --app=kcore --graph=soc.txt --undirected --output=core.txt\n"
        "  chatty run --app=tc --graph=soc.txt --undirected --validate            # triangles per vertex, total\n"
-       "  chatty run --app=bc --graph=soc.txt --undirected --sources=all         # exact betweenness (Brandes)"},
+       "  chatty run --app=bc --graph=soc.txt --undirected --sources=all         # exact betweenness (Brandes)\n"
+       "  chatty run --app=bc --graph=soc.txt --undirected --sources=5,          # from vertex 5 only (5 alone: 5 "
+       "random)\n"
+       "  chatty run --app=bc --graph=soc.txt --undirected --bc_scale=normalized # NetworkX's normalized=True"},
       {"convert",
        "chatty convert IN OUT [flags]",
        "Converts a graph between formats, chosen by OUT's extension: .el (two columns, as GAP reads it),\n"
        ".wel (three), .txt/.edges/.snap (SNAP text with a header), .gr (DIMACS), .mtx (Matrix Market),\n"
        ".cgr (ChattyGraph's binary, loaded in place). Undirected graphs stay undirected.",
-       {"graph", "out", "out_format", "format", "ids", "undirected", "symmetrize", "dedupe", "drop_self_loops", "seed",
-        "threads"},
+       {{"flags",
+         {"graph", "out", "out_format", "format", "ids", "undirected", "symmetrize", "dedupe", "drop_self_loops",
+          "seed", "threads"}}},
        "  chatty convert soc-LiveJournal1.txt.gz lj.cgr --undirected\n"
        "  chatty convert road.mtx road.gr"},
       {"generate",
        "chatty generate SPEC OUT [flags]",
        "Writes a generated graph: kron:SCALE[:EF] (Graph500 Kronecker), urand:SCALE[:EF] (uniform\n"
        "random), grid:WxH (2D grid); all undirected.",
-       {"graph", "out", "out_format", "seed", "threads"},
+       {{"flags", {"graph", "out", "out_format", "seed", "threads"}}},
        "  chatty generate kron:20 kron20.cgr\n"
        "  chatty generate grid:1000x1000 grid.el"},
       {"info",
        "chatty info FILE|SPEC [flags]",
        "Prints |V|, |E|, directedness, weights and degree statistics; with --devices=P, the chunks the\n"
        "multi-device runtime would use.",
-       {"graph", "format", "ids", "undirected", "symmetrize", "dedupe", "drop_self_loops", "seed", "devices", "reorder",
-        "json", "threads"},
+       {{"flags",
+         {"graph", "format", "ids", "undirected", "symmetrize", "dedupe", "drop_self_loops", "seed", "devices",
+          "reorder", "json", "threads"}}},
        "  chatty info facebook_combined.txt\n"
        "  chatty info kron:20 --devices=4"},
       {"topo",
        "chatty topo [flags]",
        "Reports the GPUs of this machine, their links (NVLink, PCIe) and the transport the policy picks\n"
        "for each data class; --topology names a synthetic box (dgx1-v100, dgx-a100, dgx-h100, pcie8).",
-       {"topology", "bench", "topology_cache", "devices", "transports", "json"},
+       {{"flags", {"topology", "bench", "topology_cache", "devices", "transports", "json"}}},
        "  chatty topo\n"
        "  chatty topo --transports          # every --comm transport and the devices it serves\n"
        "  chatty topo --topology=dgx-h100 --devices=8"},
@@ -186,8 +166,9 @@ const std::vector<std::string>& command_names() {
 bool print_help(const std::string& command) {
   if (command.empty()) {
     std::printf(
-        "chatty: graph analytics (BFS, SSSP, PageRank, WCC, k-core) on CPUs and GPUs, one device or several\n\n"
-        "usage: chatty COMMAND [flags]\n\ncommands:\n");
+        "chatty: graph analytics (%s) on CPUs and GPUs, one device or several\n\n"
+        "usage: chatty COMMAND [flags]\n\ncommands:\n",
+        app_names().c_str());
     for (const CommandHelp& c : commands()) std::printf("  %-9s %s\n", c.name, c.usage);
     std::printf(
         "\n`chatty help COMMAND` or `chatty COMMAND --help` for a command's flags and examples.\n\n"
@@ -209,8 +190,14 @@ bool print_help(const std::string& command) {
       }
       std::printf("\n");
     }
-    std::printf("flags:\n");
-    for (const char* f : c.flags) print_flag(f);
+    for (const FlagGroup& g : c.groups) {
+      std::printf("%s:\n", g.title);
+      for (const char* f : g.flags) print_flag(f);
+      std::printf("\n");
+    }
+    std::printf(
+        "A flag [default: true] is turned off with --noFLAG or --FLAG=false; --FLAG=VALUE and --FLAG VALUE\n"
+        "are the same.\n");
     std::printf("\nexamples:\n%s\n", c.examples);
     return true;
   }
@@ -310,9 +297,7 @@ std::string inapplicable_flag_error(const std::string& command, int argc, char**
   for (const CommandHelp& h : commands())
     if (command == h.name) c = &h;
   if (!c) return {};
-  auto takes_flag = [&](const std::string& name) {
-    return std::any_of(c->flags.begin(), c->flags.end(), [&](const char* f) { return name == f; });
-  };
+  auto takes_flag = [&](const std::string& name) { return c->takes(name); };
   for (const FlagArg& f : flag_args(argc, argv)) {
     std::string name = f.name;
     gflags::CommandLineFlagInfo info;
@@ -322,8 +307,7 @@ std::string inapplicable_flag_error(const std::string& command, int argc, char**
     if (takes_flag(name)) continue;
     std::string applies;
     for (const CommandHelp& h : commands())
-      if (std::any_of(h.flags.begin(), h.flags.end(), [&](const char* g) { return name == g; }))
-        applies += std::string(applies.empty() ? "" : ", ") + h.name;
+      if (h.takes(name)) applies += std::string(applies.empty() ? "" : ", ") + h.name;
     return "--" + name + " does not apply to `chatty " + command + "`" +
            (applies.empty() ? "" : " (it is a flag of " + applies + ")") + "; `chatty " + command +
            " --help` lists its flags";

@@ -71,7 +71,7 @@ const char* weights_of(const Prepared& p) {
   return p.g.weighted() ? "file" : p.info.weights_dropped ? "ignored" : "none";
 }
 
-std::string graph_line(const Prepared& p) {
+std::string graph_line(const Prepared& p, bool by_default) {
   const Graph& g = p.g;
   std::string why = p.info.direction_reason.empty() ? "" : ": " + p.info.direction_reason;
   std::string what = p.info.format + (p.info.compression.empty() ? "" : ", " + p.info.compression);
@@ -79,9 +79,10 @@ std::string graph_line(const Prepared& p) {
                         : g.weighted()           ? "weighted"
                         : p.info.weights_dropped ? "weights ignored"
                                                  : "unweighted";
-  return p.name + ": " + std::to_string(g.num_vertices()) + " vertices, " + std::to_string(g.num_edges()) + " edges (" +
-         (g.directed() ? "directed" : "undirected") + why + "; " + weights + "; " + what + "; ids " +
-         p.info.ids.name() + ": " + p.info.ids.describe(g.num_vertices()) + ")";
+  return p.name + (by_default ? " (no --graph given: the default)" : "") + ": " + std::to_string(g.num_vertices()) +
+         " vertices, " + std::to_string(g.num_edges()) + " edges (" + (g.directed() ? "directed" : "undirected") + why +
+         "; " + weights + "; " + what + "; ids " + p.info.ids.name() + ": " + p.info.ids.describe(g.num_vertices()) +
+         ")";
 }
 
 }  // namespace
@@ -92,7 +93,7 @@ JobResult run_job(const RunSetup& s, const Prepared& p, const std::vector<vid_t>
   const Graph& g = p.g;
   const char* backend = backend_name(s.eopt.backend);
 
-  r.say("graph       %s\n", graph_line(p).c_str());
+  r.say("graph       %s\n", graph_line(p, s.default_graph).c_str());
   r.say("load        %.3f s\n", p.load_s);
   r.say("backend     %s\n", s.choice.reason.c_str());
   // Several sources run one by one (BFS, SSSP: a median over them), or at
@@ -103,8 +104,9 @@ JobResult run_job(const RunSetup& s, const Prepared& p, const std::vector<vid_t>
   if (s.has_source())
     from = sources.size() > 1 ? " from " + std::to_string(sources.size()) + (at_once ? " sources" : " random sources")
                               : " from " + std::to_string(p.info.ids.of(sources[0]));
-  r.say("app         %s%s on %s backend, %d device%s, %d threads\n", app_name(s.app), from.c_str(), backend,
-        s.eopt.devices, s.eopt.devices > 1 ? "s" : "", s.threads);
+  r.say("app         %s%s%s on %s backend, %d device%s, %d threads\n", app_name(s.app),
+        s.default_app ? " (no --app given: the default)" : "", from.c_str(), backend, s.eopt.devices,
+        s.eopt.devices > 1 ? "s" : "", s.threads);
   // The verbs path is not built: ranks use MPI, and say whether RDMA was there.
   const RdmaProbe rdma = cluster() ? probe_rdma() : RdmaProbe{};
   const std::string rdma_said =
@@ -208,7 +210,8 @@ JobResult run_job(const RunSetup& s, const Prepared& p, const std::vector<vid_t>
     j.add("format", p.info.format).add("compression", p.info.compression);
     j.add("direction_reason", p.info.direction_reason);
     j.add("ids", p.info.ids.name()).add("ids_range", p.info.ids.describe(g.num_vertices()));
-    if (s.has_source()) {
+    // One source's id; an app that sums over several (BC) has none to name.
+    if (s.has_source() && (sources.size() == 1 || several)) {
       j.add("source", p.info.ids.of(sources.back()));
       if (several) {
         std::vector<double> ids;

@@ -33,6 +33,8 @@ struct RunSetup {
   uint64_t seed = 1;
   std::string output, trace;
   std::string switch_how;  // ranks, mpi_ring: where the small/large switch point came from
+  // `chatty run` without --app or --graph: the report says it ran the defaults.
+  bool default_app = false, default_graph = false;
 
   bool has_source() const { return app_spec(app).needs_source; }
   bool reorders() const { return reorder == Reorder::kDegree || (reorder == Reorder::kAuto && app_spec(app).reorders); }
