@@ -101,6 +101,15 @@ int64_t cluster_fault_shm_free_mb();
 // waiting in a collective and would never see the error line.
 [[noreturn]] void cluster_abort(int code);
 
+// An error this rank met before the ranks started (a flag, the command
+// line), which every rank of an SPMD launch meets too: waits up to
+// `wait_s` for every rank to report one. kSame or kDiffers (from rank 0's
+// message) where all did: each may then exit with its code, and the job
+// ends without an abort. kAlone where some rank did not come in time (its
+// command differs, or MPI is not there): end the job with cluster_abort.
+enum class FailedTogether { kSame, kDiffers, kAlone };
+FailedTogether cluster_fail_together(const std::string& what, double wait_s);
+
 // First thing in a process a launcher started as one of several ranks,
 // whatever its command: joins MPI (the others' MPI_Init may wait for every
 // rank, as MPICH's does) and compares the command each rank runs (`run`,

@@ -19,6 +19,7 @@ const ClusterPlace* cluster_start(int, Net) {
 const ClusterPlace* cluster() { return nullptr; }
 void cluster_abort(int code) { std::_Exit(code); }
 std::string cluster_meet(const std::string&, double, bool) { return ""; }
+FailedTogether cluster_fail_together(const std::string&, double) { return FailedTogether::kAlone; }
 
 std::unique_ptr<Fabric> make_cluster_fabric(const ClusterPlace&, Net) {
   throw Error("this build has no MPI (internal error)");

@@ -62,6 +62,10 @@ class RankFaults(RankCase):
         self.assertEqual(p.returncode, 2, p.stderr)
         errors = [l for l in p.stderr.splitlines() if l.startswith("chatty: error:")]
         self.assertEqual(errors, ["chatty: error: unknown app 'bfz' (bfs, sssp, pr, wcc, kcore, tc, bc)"], p.stderr)
+        # The ranks end together, each with the code: no abort, no banner of
+        # the launcher's but for a non-zero exit.
+        self.assertNotIn("MPI_ABORT", p.stderr)
+        self.assertNotIn("MPI_Abort", p.stderr)
         line = self.one_rank_differs(["--graph=grid:4x4"], ["--graph=grid:4x4", "--bogus"], (1, 1))
         self.assertTrue(line.startswith("chatty: error: rank 1: unknown flag --bogus"), line)
         # Rank 1 says it before rank 0's start deadline (2 s) ends the job

@@ -27,14 +27,18 @@ namespace {
 
 // An error met before the ranks have started (a flag's error, a usage
 // error). Under a launcher every rank usually runs the same command and
-// meets it: rank 0 says it and ends the job. Another rank says it only if
-// it still runs a moment later, when the error was its own (an MPMD launch
-// with other flags), naming itself. Either way the job ends through MPI
-// (joined in cluster_meet): a rank that just exited would leave the others
-// waiting for it in MPI_Init under MPICH. Only `run` starts ranks: the
-// other commands' ranks meet once, at the start, and each says its own
-// errors. The moment is shorter than the others' start deadline, which
-// would otherwise end the job first with a line that names no cause.
+// meets it: rank 0 says it, and once every rank has come with an error of
+// its own (cluster_fail_together) each exits with the code, so that the
+// job ends as ranks that finished (OpenMPI's mpirun still notes a
+// non-zero exit; its --quiet drops that), not through MPI_Abort's banner.
+// A rank whose error differs from rank 0's names itself. A rank whose
+// error the others do not share (an MPMD launch with other flags) ends the
+// job through MPI after a moment (the others would wait for it in a
+// collective; under MPICH, in MPI_Init), saying it as its own. Only `run`
+// starts ranks: the other commands' ranks meet once, at the start, and
+// each says its own errors. The moment is shorter than the others' start
+// deadline, which would otherwise end the job first with a line that
+// names no cause.
 bool g_runs = false;         // the command is `run`
 double g_start_timeout = 0;  // the ranks' start deadline (0: none)
 
@@ -46,11 +50,11 @@ int say_error(const std::string& what, int code) {
   }
   if (rank == 0) std::fprintf(stderr, "chatty: error: %s\n", what.c_str());
   std::fflush(stderr);
-  if (rank > 0) {
-    const double moment = g_start_timeout > 0 ? std::min(3.0, g_start_timeout / 2) : 3.0;
-    std::this_thread::sleep_for(std::chrono::duration<double>(moment));
+  const double moment = g_start_timeout > 0 ? std::min(3.0, g_start_timeout / 2) : 3.0;
+  const chatty::FailedTogether together = chatty::cluster_fail_together(what, moment);
+  if (rank > 0 && together != chatty::FailedTogether::kSame)
     std::fprintf(stderr, "chatty: error: rank %d: %s\n", rank, what.c_str());
-  }
+  if (together != chatty::FailedTogether::kAlone) return code;
   chatty::cluster_abort(code);
 }
 

@@ -13,6 +13,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <thread>
@@ -210,10 +211,16 @@ void join_mpi() {
 
 }  // namespace
 
+// The failing ranks' own communicator (cluster_fail_together), made when
+// the ranks meet: its barrier is never mixed with the collectives of ranks
+// that go on.
+MPI_Comm g_failing = MPI_COMM_NULL;
+
 std::string cluster_meet(const std::string& command, double timeout_s, bool watched_later) {
   if (!launched_as_ranks()) return "";
   mpi::arm_start_guard(timeout_s, launched_rank());
   join_mpi();
+  check_mpi(MPI_Comm_dup(MPI_COMM_WORLD, &g_failing), "MPI_Comm_dup");
   int ranks = 1;
   MPI_Comm_size(MPI_COMM_WORLD, &ranks);
   constexpr size_t kText = 64;  // enough to tell commands apart; longer ones are cut
@@ -270,6 +277,22 @@ void cluster_taken_back(int thief_rank) { mpi::note_taken_back(thief_rank); }
 void cluster_note_share() { mpi::note_rank_phase(mpi::RankPhase::kShare, 0); }
 
 void cluster_note_results() { mpi::note_rank_phase(mpi::RankPhase::kResults, 0); }
+
+FailedTogether cluster_fail_together(const std::string& what, double wait_s) {
+  if (g_failing == MPI_COMM_NULL) return FailedTogether::kAlone;
+  MPI_Request all;
+  if (MPI_Ibarrier(g_failing, &all) != MPI_SUCCESS) return FailedTogether::kAlone;
+  const auto end = std::chrono::steady_clock::now() + std::chrono::duration<double>(wait_s);
+  int done = 0;
+  while (MPI_Test(&all, &done, MPI_STATUS_IGNORE) == MPI_SUCCESS && !done && std::chrono::steady_clock::now() < end)
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  if (!done) return FailedTogether::kAlone;  // the request stays pending: the job is aborted next
+  // Every rank is here: a broadcast of rank 0's message cannot wait on one that went on.
+  const uint64_t mine = std::hash<std::string>()(what);
+  uint64_t first = mine;
+  check_mpi(MPI_Bcast(&first, 1, MPI_UINT64_T, 0, g_failing), "MPI_Bcast");
+  return first == mine ? FailedTogether::kSame : FailedTogether::kDiffers;
+}
 
 void cluster_abort(int code) {
   std::fflush(stdout);
