@@ -187,6 +187,11 @@ print(cg.bfs(g, source=0).values[0])
     ("betweenness", "kron:12", {"sources": "all", "validate": True}),  # the reference's loop
     ("triangles", "kron:19", {}),
     ("pagerank", "kron:16", {"max_iters": 100000, "tolerance": 1e-30}),
+    # The superstep apps, run again and again: a repeat stops too.
+    ("bfs", "kron:14", {"repeat": 100000}),
+    ("sssp", "kron:14", {"repeat": 100000}),
+    ("wcc", "kron:14", {"repeat": 100000}),
+    ("kcore", "kron:14", {"repeat": 100000}),
 ])
 def test_ctrl_c_stops_the_app_at_once(app, graph, kw):
     p = subprocess.run([sys.executable, "-c", INTERRUPT, graph, app, repr(kw)], capture_output=True, text=True,
