@@ -230,3 +230,20 @@ def test_errors_name_python_keywords():
     with pytest.raises(ValueError) as e:
         cg.kcore(d)
     assert "--" not in str(e.value), str(e.value)
+
+
+# --- 8. help a newcomer can read ------------------------------------------------------
+def test_help_lists_every_app_and_groups_run_flags():
+    first = subprocess.run([CHATTY, "help"], capture_output=True, text=True).stdout.splitlines()[0]
+    for app in cg.apps():
+        assert app in first, first
+    text = subprocess.run([CHATTY, "help", "run"], capture_output=True, text=True).stdout
+    heads = [line for line in text.splitlines() if line.endswith(":") or line.startswith("tuning")]
+    assert heads[:3] == ["apps:", "common:", "the input:"], heads
+    assert any(h.startswith("tuning") for h in heads) and "ranks (under mpirun):" in heads
+    assert text.index("--ring_bytes") > text.index("tuning")  # engine internals apart from everyday flags
+    assert "--noFLAG" in text and "PageRank only" in text and "ordered pairs" in text
+    said = subprocess.run([CHATTY, "run", "--graph=kron:6"], capture_output=True, text=True).stdout
+    assert "bfs (no --app given: the default)" in said and "no --graph" not in said, said
+    said = subprocess.run([CHATTY, "run", "--app=wcc"], capture_output=True, text=True).stdout
+    assert "kron:16 (no --graph given: the default)" in said and "no --app" not in said, said
