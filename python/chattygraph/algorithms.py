@@ -131,11 +131,13 @@ def triangles(G, **options):
 
 def betweenness(G, source=None, sources=None, **options):
     """Betweenness centrality (Brandes): each vertex's dependencies summed
-    over the sources, unnormalised (an undirected graph's pairs count both
-    ways, as in NetworkX before its rescaling). From `source` (an id), or
-    `sources`: "all" (exact), a count of random ones (from seed=), or a list
-    of ids. stats["summary"]["max_score"] is the largest (GAP normalises by
-    it)."""
+    over the sources. From `source` (an id), or `sources`: "all" (exact), a
+    count of random ones (from seed=), or a list (or array) of ids of any
+    length. bc_scale="ordered" (default) counts ordered pairs, so an
+    undirected graph's pairs count both ways (GAP's); "pairs" is NetworkX's
+    normalized=False and "normalized" its normalized=True, sampled sources
+    scaled as NetworkX scales them. stats["summary"]["max_score"] is the
+    largest (GAP normalises by it)."""
     if source is not None and sources is not None:
         raise ValueError("source and sources exclude each other")
     return _run("bc", G, source, options, sources)
