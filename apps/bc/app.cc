@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdio>
 #include <span>
+#include <utility>
 
 #include "apps/bc/brandes.h"
 #include "apps/bc/reference.h"
@@ -27,7 +28,7 @@ std::vector<double> scaled_bc(std::vector<double> score, const Graph& g, std::sp
   return score;
 }
 
-void take_bc_scores(const std::vector<double>& score, const AppRun& r, AppOutput& out) {
+void take_bc_scores(std::vector<double> score, const AppRun& r, AppOutput& out) {
   // Path counts grow exponentially with depth (a 1000 x 1000 grid has
   // C(1998, 999) ~ 1e600 between opposite corners): past a double's range
   // the scores are meaningless, and said so.
@@ -35,10 +36,9 @@ void take_bc_scores(const std::vector<double>& score, const AppRun& r, AppOutput
     CHATTY_CHECK(std::isfinite(s),
                  "bc: the shortest-path counts overflow a double (more than 1.8e308 paths between two vertices): "
                  "the scores cannot be represented");
-  const std::vector<double> scaled =
-      scaled_bc(score, r.g, r.sources ? std::span<const vid_t>(*r.sources) : std::span<const vid_t>(&r.source, 1),
-                r.opt.bc_scale);
-  out.ranks.assign(scaled.begin(), scaled.end());
+  const std::span<const vid_t> sources = r.sources ? std::span<const vid_t>(*r.sources) : std::span(&r.source, 1);
+  score = scaled_bc(std::move(score), r.g, sources, r.opt.bc_scale);
+  out.ranks.assign(score.begin(), score.end());
 }
 
 namespace {
@@ -52,7 +52,7 @@ void run_host(const AppRun& r, AppOutput& out) {
   for (size_t i = size_t(share.rank); i < sources.size(); i += size_t(share.ranks)) mine.push_back(sources[i]);
   bc::Scores s = bc::brandes(r.g, mine, share.local);
   sum_over_ranks(s.score, share);
-  take_bc_scores(s.score, r, out);
+  take_bc_scores(std::move(s.score), r, out);
   host::record_compute(out.multi, s.device_seconds, s.edges);
   if (s.by_source) out.multi.transport += "; the sources one a thread (their levels too small to share)";
   note_share(out.multi, share);

@@ -14,7 +14,7 @@ void run_bc_gpu(const AppRun& r, AppOutput& out);
 // Stores the run's summed scores in out.ranks, in --bc_scale's convention;
 // throws chatty::Error if a path count overflowed (a score that is not
 // finite).
-void take_bc_scores(const std::vector<double>& score, const AppRun& r, AppOutput& out);
+void take_bc_scores(std::vector<double> score, const AppRun& r, AppOutput& out);
 
 // score in `scale`'s convention (apps/bc/scale.h) for a run from `sources`.
 std::vector<double> scaled_bc(std::vector<double> score, const Graph& g, std::span<const vid_t> sources, BcScale scale);

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <memory>
+#include <utility>
 
 #include "apps/bc/app.h"
 #include "apps/bc/steps.h"
@@ -84,7 +85,7 @@ void run_bc_gpu(const AppRun& r, AppOutput& out) {
   std::vector<double> score(n, 0.0);
   if (of_device.empty()) {  // this rank has no source: its share of the sum is zero
     sum_over_ranks(score, share);
-    take_bc_scores(score, r, out);
+    take_bc_scores(std::move(score), r, out);
     record_operator_run(out.multi, {0.0}, 0, "none (this rank ran no source)");
     return;
   }
@@ -124,7 +125,7 @@ void run_bc_gpu(const AppRun& r, AppOutput& out) {
   dev.for_each([&](BcDevice& x) { examined += x.edges; });
   dev.release();
   sum_over_ranks(score, share);
-  take_bc_scores(score, r, out);
+  take_bc_scores(std::move(score), r, out);
   record_operator_run(out.multi, dev.seconds(), examined,
                       "none (every GPU device holds the graph and runs its sources)");
   note_share(out.multi, share);

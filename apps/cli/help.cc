@@ -297,14 +297,13 @@ std::string inapplicable_flag_error(const std::string& command, int argc, char**
   for (const CommandHelp& h : commands())
     if (command == h.name) c = &h;
   if (!c) return {};
-  auto takes_flag = [&](const std::string& name) { return c->takes(name); };
   for (const FlagArg& f : flag_args(argc, argv)) {
     std::string name = f.name;
     gflags::CommandLineFlagInfo info;
     if (!gflags::GetCommandLineFlagInfo(name.c_str(), &info) && name.rfind("no", 0) == 0) name = name.substr(2);
     if (!gflags::GetCommandLineFlagInfo(name.c_str(), &info) || info.filename.find("gflags") != std::string::npos)
       continue;  // unknown flags have their own error; gflags' own (--flagfile) apply everywhere
-    if (takes_flag(name)) continue;
+    if (c->takes(name)) continue;
     std::string applies;
     for (const CommandHelp& h : commands())
       if (h.takes(name)) applies += std::string(applies.empty() ? "" : ", ") + h.name;

@@ -33,22 +33,25 @@ def csr_of_networkx(G, weight=None):
     return nodes, indptr, indices, w
 
 
+def _edge_attrs(G):
+    """G's adjacency entries' attribute dicts, in csr_of_networkx's order."""
+    rows = G._adj.values()
+    if G.is_multigraph():
+        return chain.from_iterable((d for keys in nbrs.values() for d in keys.values()) for nbrs in rows)
+    return chain.from_iterable(nbrs.values() for nbrs in rows)
+
+
 def edge_values(G, attr, default, m):
     """G's m adjacency entries' `attr` (default where absent) as float64, in
     the order of csr_of_networkx's indices."""
-    return edge_values_and_kind(G, attr, default, m)[0]
+    return np.fromiter((d.get(attr, default) for d in _edge_attrs(G)), dtype=np.float64, count=int(m))
 
 
 def edge_values_and_kind(G, attr, default, m):
     """(edge_values's array, "int", "float" or "mixed"): what kind of number
     the values are, since NetworkX's sums of them keep it (2 + 3 is 5, 2.0
     + 3.0 is 5.0)."""
-    rows = G._adj.values()
-    if G.is_multigraph():
-        attrs = chain.from_iterable((d for keys in nbrs.values() for d in keys.values()) for nbrs in rows)
-    else:
-        attrs = chain.from_iterable(nbrs.values() for nbrs in rows)
-    values = [d.get(attr, default) for d in attrs]
+    values = [d.get(attr, default) for d in _edge_attrs(G)]
     array = np.fromiter(values, dtype=np.float64, count=int(m))
     kinds = {"int" if issubclass(t, (int, np.integer)) else "float" for t in set(map(type, values))}
     kind = kinds.pop() if len(kinds) == 1 else ("int" if not kinds else "mixed")
