@@ -6,17 +6,36 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/setup.sh
-./scripts/build.sh
-# The Python package into this Python (PYTHON_PACKAGE=0 skips it): its own
-# build directory, kept, so a second run rebuilds only what changed.
+build=${BUILD_DIR:-build}
+# Only what the main job and the Python package need: `chatty` and the
+# package's module, in one build (the package installs from it, so nothing
+# is compiled twice). CUDA is compiled for the GPUs this machine has, for
+# CUDA_ARCH when asked (CUDA_ARCH=90), or not at all; an existing build
+# keeps its own choice. The tests build in the test command.
+defs=(-DCHATTY_PYTHON=ON -DCHATTY_GTESTS=OFF)
+if [ ! -f "$build/CMakeCache.txt" ]; then
+  if [ -n "${CUDA_ARCH:-}" ]; then
+    defs+=(-DCMAKE_CUDA_ARCHITECTURES="$CUDA_ARCH")
+  elif nvidia-smi -L 2>/dev/null | grep -q '^GPU'; then
+    defs+=(-DCMAKE_CUDA_ARCHITECTURES=native)
+  else
+    defs+=(-DCHATTY_CUDA=OFF)
+  fi
+fi
+BUILD_DIR=$build TARGET="chatty _core" ./scripts/build.sh "${defs[@]}"
+# The Python package into this Python (PYTHON_PACKAGE=0 skips it), from
+# the build above: pip configures the same tree with the same options and
+# finds the module built.
 if [ "${PYTHON_PACKAGE:-1}" = 1 ]; then
   py=${PYTHON:-python3}
-  pipargs=(install -q --no-build-isolation -C build-dir=build/pip .)
+  werror=$(sed -n 's/^CHATTY_WERROR:BOOL=//p' "$build/CMakeCache.txt")
+  pipargs=(install -q --no-build-isolation -C build-dir="$build" -C cmake.define.CHATTY_WERROR="${werror:-ON}"
+           -C cmake.define.CHATTY_GTESTS=OFF .)
   "$py" -m pip "${pipargs[@]}" 2>/dev/null || "$py" -m pip "${pipargs[@]}" --break-system-packages
   "$py" -c "import chattygraph as cg; print('python      chattygraph', cg.__version__, 'installed; apps:', ', '.join(cg.apps()))"
 fi
 graph=${GRAPH:-kron:20}
-bin=${BUILD_DIR:-build}/chatty
+bin=$build/chatty
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 echo "== ChattyGraph main job on $graph ($(nproc) cores)"

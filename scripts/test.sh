@@ -32,7 +32,7 @@ mpich=0
 # only, the lent GPUs' architecture (H100, H200): no GPU runs it here, and
 # a second architecture doubles its compile. The GoogleTest suites are
 # built once, in the sanitizer build below, and run there.
-./scripts/build.sh -DCHATTY_PYTHON=ON -DCMAKE_CUDA_ARCHITECTURES=90 -DCHATTY_GTESTS=$gtests
+./scripts/build.sh -DCHATTY_PYTHON=ON -DCHATTY_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90 -DCHATTY_GTESTS=$gtests
 took "main build"
 # The ThreadSanitizer build, of the runtime's tests only, with clang:
 # OpenMP needs clang's libomp plus the Archer tool to be understood by TSan.
