@@ -1,7 +1,10 @@
-// Every app, registered once (apps/registry.cc): `run`, `--validate`,
-// `--output`, the summaries and the benchmarks find an app's program,
-// reference, verifier and report here. An app lives in apps/<name>/; adding
-// one is its folder plus a line in the enum and one in the table.
+// Every app, registered once: `run`, `--validate`, `--output`, the
+// summaries, the help, the Python functions, the NetworkX backend and the
+// benchmarks find an app's program, reference, verifier and report in its
+// entry. An app lives in apps/<folder>/ and its app.cc defines the entry
+// `const AppSpec app_<folder>` (designated initializers; what it leaves out
+// takes the defaults below); the build lists every folder that has an
+// app.cc (apps/registry.cc), so adding an app is its folder alone.
 #pragma once
 
 #include <cstdint>
@@ -13,19 +16,22 @@
 #include "runtime/base/json_value.h"
 #include "runtime/engine/exchange_policy.h"
 #include "runtime/engine/multi_stats.h"
+#include "runtime/engine/ranks.h"
 #include "runtime/graph/graph.h"
 #include "runtime/graph/partition.h"
 #include "runtime/graph/vertex_ids.h"
 
 namespace chatty {
 
-enum class App { kBfs, kSssp, kPageRank, kWcc, kKcore, kTc, kBc };
+struct AppSpec;
+// An app: its registry entry (null where none is chosen).
+using App = const AppSpec*;
 
 // Where an app's per-vertex results are: AppOutput::ints, ::ranks or ::counts.
 enum class Values { kInts, kReals, kCounts };
 
 struct AppOutput {
-  App app = App::kBfs;
+  App app = nullptr;
   std::vector<uint32_t> ints;    // integral values (depth, distance, label, coreness)
   std::vector<float> ranks;      // real values (PageRank, BC)
   std::vector<uint64_t> counts;  // 64-bit counts (triangles per vertex)
@@ -47,45 +53,54 @@ struct AppRun {
   const EngineOptions& opt;
   const Partition& part;
   const std::vector<vid_t>* sources = nullptr;  // sources_at_once: every source (else just `source`)
+  Ranks& ranks = one_process();                 // the ranks the run spans
 };
 
 // An app's entry. Hooks marked optional may be null.
 struct AppSpec {
-  App id;
-  const char* name;      // as --app takes it and reports show it
-  const char* alias;     // a second name --app accepts, or ""
-  const char* about;     // one line for --help
-  bool needs_source;     // --source and --sources apply
-  bool sources_at_once;  // one run from all the sources (BC sums over them), not one run per source
-  bool needs_weights;    // edge weights are read (default ones made if absent)
-  bool needs_in_edges;   // built before the timed run
-  bool reorders;         // --reorder=auto relabels by degree
+  const char* name = "";   // as --app takes it and reports show it
+  const char* alias = "";  // a second name --app accepts, or ""
+  const char* about = "";  // one line for --help
+  // The Python function (chattygraph.<python_name>) and its docstring; its
+  // parameters follow from needs_source and sources_at_once.
+  const char* python_name = "";
+  const char* python_doc = "";
+  // The NetworkX functions the backend answers with this app,
+  // space-separated (each has an adapter in python/chattygraph/nx_backend.py).
+  const char* networkx = "";
+  bool needs_source = false;     // --source and --sources apply
+  bool sources_at_once = false;  // one run from all the sources (BC sums over them), not one run per source
+  bool needs_weights = false;    // edge weights are read (default ones made if absent)
+  bool needs_in_edges = false;   // built before the timed run
+  bool reorders = false;         // --reorder=auto relabels by degree
   // Ranks each hold the whole graph and take a share of the work (rows or
   // sources), the per-vertex results summed over the ranks; otherwise a
   // rank holds its chunks' rows and exchanges boundary values.
-  bool whole_graph;
-  Values values;          // which of AppOutput's arrays holds the results
-  MessageShape messages;  // message_shape<Program>(): who reads a vertex, whether --messages=per_edge applies
+  bool whole_graph = false;
+  Values values = Values::kInts;  // which of AppOutput's arrays holds the results
+  bool unreached = false;         // kInfinity in `ints` marks a vertex the run did not reach
+  bool python_double = false;     // Python gets the reals as float64 (NetworkX's type for it)
+  MessageShape messages{};        // message_shape<Program>(): who reads a vertex, whether --messages=per_edge applies
   // Refuses, with one line, a graph or options the app cannot run on (optional).
-  void (*check)(const Graph& g, const EngineOptions& opt);
+  void (*check)(const Graph& g, const EngineOptions& opt) = nullptr;
   // On host devices; an app whose values are kCounts finds out.counts made,
   // |V| zeros (run_app makes it before the timed run).
-  void (*run_host)(const AppRun& r, AppOutput& out);
-  void (*run_gpu)(const AppRun& r, AppOutput& out);  // null in builds without CUDA
+  void (*run_host)(const AppRun& r, AppOutput& out) = nullptr;
+  void (*run_gpu)(const AppRun& r, AppOutput& out) = nullptr;  // null in builds without CUDA
   // Invariants in GAP's manner, then the sequential reference.
-  Validation (*validate)(const AppOutput& out, const Graph& g, vid_t source, const EngineOptions& opt);
+  Validation (*validate)(const AppOutput& out, const Graph& g, vid_t source, const EngineOptions& opt) = nullptr;
   // Values that name vertices, remapped to input ids (optional; --output
   // shows such values in the input's ids too).
-  void (*relabel)(AppOutput& out, const std::vector<vid_t>& old_of_new);
-  uint64_t (*traversed_edges)(const AppOutput& out, const Graph& g);  // for GTEPS
-  std::string (*summary_text)(const AppOutput& out);                  // `out` in input ids
-  JsonValue (*summary_json)(const AppOutput& out);                    // one JSON object
+  void (*relabel)(AppOutput& out, const std::vector<vid_t>& old_of_new) = nullptr;
+  uint64_t (*traversed_edges)(const AppOutput& out, const Graph& g) = nullptr;  // for GTEPS
+  std::string (*summary_text)(const AppOutput& out) = nullptr;                  // `out` in input ids
+  JsonValue (*summary_json)(const AppOutput& out) = nullptr;                    // one JSON object
 };
 
-const AppSpec& app_spec(App app);
-const std::vector<App>& all_apps();
+inline const AppSpec& app_spec(App app) { return *app; }
+const std::vector<App>& all_apps();      // in the order of their folders
 App parse_app(const std::string& name);  // a name or alias; throws chatty::Error listing them
-const char* app_name(App app);
+inline const char* app_name(App app) { return app->name; }
 std::string app_names();  // "bfs, sssp, ..." for help and errors
 
 }  // namespace chatty

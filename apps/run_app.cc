@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstring>
 
+#include "cpu_cluster/cluster.h"
 #include "runtime/base/replace_file.h"
 #include "runtime/base/status.h"
 #include "runtime/graph/graph_builder.h"
@@ -59,7 +60,7 @@ AppOutput run_from(App app, const Graph& g, vid_t source, const std::vector<vid_
   AppOutput out;
   out.app = app;
   if (sources) out.sources = *sources;
-  const AppRun run{g, source, opt, *part, sources};
+  const AppRun run{g, source, opt, *part, sources, cluster_ranks()};
   if (gpu) {
     a.run_gpu(run, out);
     out.seconds = out.multi.run_seconds;  // probing, setup and copying results back are not the run

@@ -14,27 +14,13 @@
 
 #include "comm/fabric.h"
 #include "comm/transport.h"
+#include "runtime/base/agreed_error.h"
 #include "runtime/base/engine_options.h"
+#include "runtime/base/rank_place.h"
 #include "runtime/base/status.h"
+#include "runtime/engine/ranks.h"
 
 namespace chatty {
-
-// A rank's CPUs and its node's (cpu_cluster/mpi/node_cpus.h).
-struct NodeCpus {
-  int share = 1;     // the threads it runs unless told (--threads, OMP_NUM_THREADS); at least 1
-  int ranks = 1;     // ranks on its node
-  int used = 0;      // CPUs that some rank of the node may run on
-  int launcher = 0;  // CPUs the launcher's process there (the ranks' parent) may run on; 0 when unknown
-};
-
-struct ClusterPlace {
-  int rank = 0, ranks = 1;
-  int local = 1;  // devices per rank
-  NodeCpus cpus;
-  int devices() const { return ranks * local; }
-  int first() const { return rank * local; }
-  int rank_of(int d) const { return d / local; }
-};
 
 // Whether a launcher's environment names this process a rank of several
 // (OpenMPI, MPICH/Hydra, PMIx, Slurm).
@@ -62,6 +48,9 @@ bool cluster_built();
 // (cpu_cluster/mpi/window_ops.h).
 const ClusterPlace* cluster_start(int local_devices, Net net = Net::kAuto);
 const ClusterPlace* cluster();
+// What the engine is handed of this process's ranks: the cluster's, over
+// the functions below, when cluster() is not null, else one_process().
+Ranks& cluster_ranks();
 // Whether the ranks reach each other's windows by loads and stores (all on
 // one node, not --net=mpi); decided by cluster_start.
 bool cluster_windows_shared();
@@ -154,6 +143,13 @@ std::unique_ptr<Transport> make_cluster_transport(const ClusterPlace& place, Com
                                                   size_t small_bytes = size_t(32) << 10, int lanes = 1,
                                                   size_t put_cap = size_t(1) << 30);
 
+// Every rank, collectively: regions of `bytes[i]` for its local device i,
+// in one MPI window. The window lives until the process exits and serves
+// the next call with the same sizes on every rank (the runs of a
+// --repeat), so neither making nor freeing it falls in a run. Throws
+// chatty::Error in a build without MPI.
+ExposedMemory& cluster_exposed(const ClusterPlace& place, const std::vector<size_t>& bytes);
+
 // Rank 0 receives every rank's block of `values` (ranks own consecutive
 // vertex ranges: [begin[r], begin[r + 1])) into its own array.
 void cluster_gather(void* values, size_t item_bytes, const uint64_t* begin);
@@ -175,24 +171,6 @@ void cluster_sum(double* values, size_t n);
 // rank had it, the same text on every rank; or "" when none has. Without a
 // cluster, returns `mine`.
 std::string cluster_agree_error(const std::string& mine);
-
-// An error every rank of the cluster holds (from cluster_agree_error), so
-// that rank 0 alone prints it.
-class AgreedError : public Error {
- public:
-  explicit AgreedError(const std::string& what);
-  AgreedError(const AgreedError& other);
-  AgreedError& operator=(const AgreedError&) = default;
-  ~AgreedError() override;
-};
-
-// Whether this thread unwinds an error of this rank's own (any exception
-// while no AgreedError exists): the other ranks are then elsewhere, and a
-// destructor must not enter a collective (MPI_Win_free) that they would
-// never meet; main ends the job with MPI_Abort instead. Inside a catch
-// block nothing unwinds: an object that holds a window must not end there
-// after a rank-local error.
-bool unwinding_alone();
 
 // Throws AgreedError(cluster_agree_error(mine)) when any rank has an error.
 void cluster_throw_agreed(const std::string& mine);
@@ -235,14 +213,10 @@ struct SwitchPoint {
 };
 SwitchPoint cluster_switch_point(bool measure_again);
 
-// The MPI operations a rank issues in a run, by kind and target rank (what
-// --json reports as rank_mpi_ops): puts, gets, atomics (accumulate-class
-// operations, compare-and-swap), flushes, two-sided sends and receives,
-// and collectives. A collective or a flush of a whole window counts once,
-// against the issuing rank itself. The rank watchdog's beats are not the
-// run's traffic and are not counted.
-enum class MpiOp : int { kPut, kGet, kAtomic, kFlush, kSend, kRecv, kCollective };
-constexpr int kMpiOps = 7;
+// The MPI operations a rank issues in a run, by kind (MpiOp) and target
+// rank (what --json reports as rank_mpi_ops). A collective or a flush of a
+// whole window counts once, against the issuing rank itself. The rank
+// watchdog's beats are not the run's traffic and are not counted.
 const char* mpi_op_name(MpiOp op);  // "put", "get", ...
 // Zeroes this rank's counts: where a run's timed part begins.
 void cluster_reset_ops();

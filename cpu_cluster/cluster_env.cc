@@ -62,16 +62,6 @@ int64_t cluster_fault_shm_free_mb() {
   return v && *v ? std::max<int64_t>(0, std::atoll(v)) : -1;
 }
 
-namespace {
-std::atomic<int> g_agreed_errors{0};  // AgreedErrors in existence, thrown or held
-}  // namespace
-
-AgreedError::AgreedError(const std::string& what) : Error(what) { ++g_agreed_errors; }
-AgreedError::AgreedError(const AgreedError& other) : Error(other) { ++g_agreed_errors; }
-AgreedError::~AgreedError() { --g_agreed_errors; }
-
-bool unwinding_alone() { return std::uncaught_exceptions() > 0 && g_agreed_errors.load() == 0; }
-
 std::string ranks_named(const std::vector<int>& ranks) {
   std::string named = ranks.size() > 1 ? "ranks " : "rank ";
   for (size_t i = 0; i < ranks.size(); ++i) named += (i ? ", " : "") + std::to_string(ranks[i]);

@@ -2,8 +2,8 @@
 #include <cstdlib>
 
 #include "cpu_cluster/cluster.h"
-#include "cpu_cluster/migration/exposed_memory.h"
 #include "runtime/base/status.h"
+#include "runtime/migration/exposed_memory.h"
 
 namespace chatty {
 

@@ -48,9 +48,9 @@ class AppsOnGraph : public ::testing::TestWithParam<Case> {
 
 TEST_P(AppsOnGraph, BfsMatchesReference) {
   Graph g = load();
-  prepare_graph(App::kBfs, g, true, 1);
+  prepare_graph(parse_app("bfs"), g, true, 1);
   const vid_t s = default_source(g);
-  AppOutput out = run_app(App::kBfs, g, s, {});
+  AppOutput out = run_app(parse_app("bfs"), g, s, {});
   EXPECT_EQ(out.ints, reference::bfs(g, s));
   // Not a trivial run: something beyond the source was reached.
   EXPECT_GT(std::count_if(out.ints.begin(), out.ints.end(), [](uint32_t d) { return d != kInfinity; }), 10);
@@ -58,15 +58,15 @@ TEST_P(AppsOnGraph, BfsMatchesReference) {
 
 TEST_P(AppsOnGraph, SsspMatchesDijkstra) {
   Graph g = load();
-  prepare_graph(App::kSssp, g, true, 9);
+  prepare_graph(parse_app("sssp"), g, true, 9);
   const vid_t s = default_source(g);
-  AppOutput out = run_app(App::kSssp, g, s, {});
+  AppOutput out = run_app(parse_app("sssp"), g, s, {});
   EXPECT_EQ(out.ints, reference::sssp(g, s));
 }
 
 TEST_P(AppsOnGraph, WccMatchesUnionFind) {
   Graph g = load();
-  AppOutput out = run_app(App::kWcc, g, 0, {});
+  AppOutput out = run_app(parse_app("wcc"), g, 0, {});
   std::vector<uint32_t> want = reference::wcc(g);
   EXPECT_EQ(out.ints, want);
   for (vid_t v = 0; v < g.num_vertices(); ++v) ASSERT_LE(out.ints[v], v);  // smallest id labels
@@ -74,9 +74,9 @@ TEST_P(AppsOnGraph, WccMatchesUnionFind) {
 
 TEST_P(AppsOnGraph, PageRankMatchesPowerIteration) {
   Graph g = load();
-  prepare_graph(App::kPageRank, g, true, 1);
+  prepare_graph(parse_app("pr"), g, true, 1);
   EngineOptions opt;
-  AppOutput out = run_app(App::kPageRank, g, 0, opt);
+  AppOutput out = run_app(parse_app("pr"), g, 0, opt);
   Validation v = validate_app(out, g, 0, opt);
   EXPECT_TRUE(v.ok) << v.message;
   const double sum = std::accumulate(out.ranks.begin(), out.ranks.end(), 0.0);
@@ -93,7 +93,7 @@ INSTANTIATE_TEST_SUITE_P(Graphs, AppsOnGraph,
 TEST(AppsDirected, AllAppsOnADirectedWeightedGraph) {
   Graph g = load_graph(testing::write_file("directed.wel", directed_graph_file()), {});
   ASSERT_TRUE(g.directed());
-  for (App app : {App::kBfs, App::kSssp, App::kWcc, App::kPageRank}) {
+  for (App app : {parse_app("bfs"), parse_app("sssp"), parse_app("wcc"), parse_app("pr")}) {
     prepare_graph(app, g, true, 1);
     AppOutput out = run_app(app, g, 400, {});
     Validation v = validate_app(out, g, 400, {});
@@ -103,12 +103,12 @@ TEST(AppsDirected, AllAppsOnADirectedWeightedGraph) {
 
 TEST(Validation, DetectsAWrongAnswer) {
   Graph g = load_graph("grid:10x10", {});
-  AppOutput out = run_app(App::kBfs, g, 0, {});
+  AppOutput out = run_app(parse_app("bfs"), g, 0, {});
   out.ints[57] += 1;
   Validation v = validate_app(out, g, 0, {});
   EXPECT_FALSE(v.ok);
   EXPECT_NE(v.message.find("vertex 57"), std::string::npos) << v.message;
-  AppOutput pr = run_app(App::kPageRank, g, 0, {});
+  AppOutput pr = run_app(parse_app("pr"), g, 0, {});
   pr.ranks[3] *= 1.01f;
   EXPECT_FALSE(validate_app(pr, g, 0, {}).ok);
 }
@@ -117,14 +117,14 @@ TEST(Validation, DetectsAWrongAnswer) {
 TEST(Validate, FailuresNameTheInputsIds) {
   LoadInfo info;
   Graph g = load_graph(testing::write_file("named.txt", "10 20\n20 30\n"), {}, &info);
-  AppOutput bfs = run_app(App::kBfs, g, 0, EngineOptions{});
+  AppOutput bfs = run_app(parse_app("bfs"), g, 0, EngineOptions{});
   bfs.ids = &info.ids;
   ASSERT_TRUE(validate_app(bfs, g, 0, EngineOptions{}).ok);
   bfs.ints[2] = 5;  // vertex 30 is at depth 2
   const Validation v = validate_app(bfs, g, 0, EngineOptions{});
   EXPECT_FALSE(v.ok);
   EXPECT_NE(v.message.find("vertex 30"), std::string::npos) << v.message;
-  AppOutput wcc = run_app(App::kWcc, g, 0, EngineOptions{});
+  AppOutput wcc = run_app(parse_app("wcc"), g, 0, EngineOptions{});
   wcc.ids = &info.ids;
   wcc.ints[1] = 2;  // 20 labelled by 30, not its component's least id 10
   const Validation w = validate_app(wcc, g, 0, EngineOptions{});

@@ -170,20 +170,20 @@ TEST_F(BadCgr, BadMagicVersionAndTrailingBytes) {
 
 TEST(BadInput, SourceOutOfRange) {
   Graph g = load_graph("grid:4x4", {});
-  EXPECT_THAT(error_of([&] { run_app(App::kBfs, g, 16, {}); }), HasSubstr("source 16 out of range"));
+  EXPECT_THAT(error_of([&] { run_app(parse_app("bfs"), g, 16, {}); }), HasSubstr("source 16 out of range"));
 }
 
 TEST(BadInput, SsspWithoutWeights) {
   Graph g = load_graph("grid:4x4", {});
-  EXPECT_THAT(error_of([&] { prepare_graph(App::kSssp, g, /*default_weights=*/false, 1); }),
+  EXPECT_THAT(error_of([&] { prepare_graph(parse_app("sssp"), g, /*default_weights=*/false, 1); }),
               HasSubstr("sssp needs edge weights"));
-  EXPECT_THAT(error_of([&] { run_app(App::kSssp, g, 0, {}); }), HasSubstr("needs edge weights"));
+  EXPECT_THAT(error_of([&] { run_app(parse_app("sssp"), g, 0, {}); }), HasSubstr("needs edge weights"));
 }
 
 TEST(BadInput, SsspDistanceOverflowIsAnError) {
   // A path of two 3e9 edges: the distance does not fit in 32 bits.
   Graph g = load_graph(write_file("ovf.wel", "0 1 3000000000\n1 2 3000000000\n"), {});
-  EXPECT_THAT(error_of([&] { run_app(App::kSssp, g, 0, {}); }), HasSubstr("overflow"));
+  EXPECT_THAT(error_of([&] { run_app(parse_app("sssp"), g, 0, {}); }), HasSubstr("overflow"));
 }
 
 }  // namespace

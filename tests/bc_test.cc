@@ -27,11 +27,11 @@ TEST(Bc, PathAndStar) {
   EngineOptions o;
   for (int p : {1, 2}) {
     o.devices = p;
-    expect_near_all(run_app(App::kBc, path, all, o).ranks, {0, 6, 8, 6, 0}, "path");
+    expect_near_all(run_app(parse_app("bc"), path, all, o).ranks, {0, 6, 8, 6, 0}, "path");
   }
   // Two shortest paths 0-1-3 and 0-2-3 share the dependency of 3 on 0.
   const Graph diamond = load_graph(testing::write_file("bc_diamond.el", "0 1\n0 2\n1 3\n2 3\n"), {});
-  expect_near_all(run_app(App::kBc, diamond, 0, EngineOptions{}).ranks, {0, 0.5, 0.5, 0}, "diamond");
+  expect_near_all(run_app(parse_app("bc"), diamond, 0, EngineOptions{}).ranks, {0, 0.5, 0.5, 0}, "diamond");
 }
 
 TEST(Bc, KernelMatchesReference) {
@@ -42,7 +42,7 @@ TEST(Bc, KernelMatchesReference) {
     for (int p : {1, 3}) {
       EngineOptions o;
       o.devices = p;
-      const AppOutput out = run_app(App::kBc, g, some, o);
+      const AppOutput out = run_app(parse_app("bc"), g, some, o);
       expect_near_all(out.ranks, want, std::string(spec) + " P=" + std::to_string(p));
       EXPECT_TRUE(validate_app(out, g, some[0], o).ok);
     }
@@ -86,13 +86,13 @@ TEST(Bc, BothSplitsMatchTheReference) {
 TEST(Bc, VerifierCatchesAWrongScore) {
   const Graph g = load_graph("kron:9", {});
   EngineOptions o;
-  AppOutput out = run_app(App::kBc, g, std::vector<vid_t>{1, 2}, o);
+  AppOutput out = run_app(parse_app("bc"), g, std::vector<vid_t>{1, 2}, o);
   out.ranks[5] += 1;
   const Validation v = validate_app(out, g, 1, o);
   EXPECT_FALSE(v.ok);
   EXPECT_NE(v.message.find("vertex 5"), std::string::npos) << v.message;
   EXPECT_NE(testing::error_of([&] {
-              run_app(App::kBfs, g, std::vector<vid_t>{1, 2}, o);
+              run_app(parse_app("bfs"), g, std::vector<vid_t>{1, 2}, o);
             }).find("one source"),
             std::string::npos);
 }

@@ -36,7 +36,7 @@ TEST(Engine, BfsDirectionsAgree) {
     for (Direction d : {Direction::kAuto, Direction::kPush, Direction::kPull}) {
       EngineOptions o;
       o.direction = d;
-      AppOutput out = run_app(App::kBfs, g, s, o);
+      AppOutput out = run_app(parse_app("bfs"), g, s, o);
       EXPECT_EQ(out.ints, want) << spec << " " << direction_name(d);
       bool any_pull = false;
       for (auto& st : out.multi.steps) any_pull |= st.pull;
@@ -49,7 +49,7 @@ TEST(Engine, BfsDirectionsAgree) {
 
 TEST(Engine, AutoDirectionPullsOnKron) {
   Graph g = load_graph("kron:14", {});
-  AppOutput out = run_app(App::kBfs, g, default_source(g), {});
+  AppOutput out = run_app(parse_app("bfs"), g, default_source(g), {});
   bool any_pull = false, any_push = false;
   for (auto& st : out.multi.steps) (st.pull ? any_pull : any_push) = true;
   EXPECT_TRUE(any_pull && any_push);
@@ -148,13 +148,13 @@ TEST(Engine, PullListsKeepEveryUnvisitedVertexAcrossPushSteps) {
 TEST(Engine, SsspAnyDelta) {
   for (const char* spec : {"kron:12", "grid:70x30"}) {
     Graph g = load_graph(spec, {});
-    prepare_graph(App::kSssp, g, true, 4);
+    prepare_graph(parse_app("sssp"), g, true, 4);
     const vid_t s = default_source(g);
     const auto want = reference::sssp(g, s);
     for (uint64_t delta : {0, 1, 7, 64, 100000}) {
       EngineOptions o;
       o.delta = delta;
-      EXPECT_EQ(run_app(App::kSssp, g, s, o).ints, want) << spec << " delta " << delta;
+      EXPECT_EQ(run_app(parse_app("sssp"), g, s, o).ints, want) << spec << " delta " << delta;
     }
   }
 }
@@ -163,24 +163,24 @@ TEST(Engine, WccUnionFindAndLabelPropagationAgree) {
   Graph g = load_graph("urand:13:1", {});  // many small components
   EngineOptions uf, lp;
   lp.union_find = false;
-  const auto a = run_app(App::kWcc, g, 0, uf).ints;
-  EXPECT_EQ(a, run_app(App::kWcc, g, 0, lp).ints);
+  const auto a = run_app(parse_app("wcc"), g, 0, uf).ints;
+  EXPECT_EQ(a, run_app(parse_app("wcc"), g, 0, lp).ints);
   EXPECT_EQ(a, reference::wcc(g));
 }
 
 TEST(Engine, ThreadCountDoesNotChangeResults) {
   Graph g = load_graph("kron:12", {});
-  prepare_graph(App::kSssp, g, true, 1);
+  prepare_graph(parse_app("sssp"), g, true, 1);
   const int saved = omp_get_max_threads();
   std::vector<std::vector<uint32_t>> runs;
   std::vector<std::vector<float>> ranks;
   for (int t : {1, 2, 5}) {  // a team of one takes the loops' serial paths
     omp_set_num_threads(t);
-    runs.push_back(run_app(App::kSssp, g, 0, {}).ints);
-    runs.push_back(run_app(App::kBfs, g, 0, {}).ints);
-    runs.push_back(run_app(App::kWcc, g, 0, {}).ints);
-    runs.push_back(run_app(App::kKcore, g, 0, {}).ints);
-    ranks.push_back(run_app(App::kPageRank, g, 0, {}).ranks);
+    runs.push_back(run_app(parse_app("sssp"), g, 0, {}).ints);
+    runs.push_back(run_app(parse_app("bfs"), g, 0, {}).ints);
+    runs.push_back(run_app(parse_app("wcc"), g, 0, {}).ints);
+    runs.push_back(run_app(parse_app("kcore"), g, 0, {}).ints);
+    ranks.push_back(run_app(parse_app("pr"), g, 0, {}).ranks);
   }
   omp_set_num_threads(saved);
   for (size_t i = 4; i < runs.size(); ++i) EXPECT_EQ(runs[i], runs[i % 4]) << i;
@@ -203,7 +203,7 @@ TEST(Engine, PageRankHubSumsStayExact) {
     EngineOptions o;
     o.devices = devices;
     o.messages = messages;
-    const std::vector<float> got = run_app(App::kPageRank, g, 0, o).ranks;
+    const std::vector<float> got = run_app(parse_app("pr"), g, 0, o).ranks;
     ASSERT_EQ(got.size(), want.size());
     double l1 = 0;
     for (size_t v = 0; v < got.size(); ++v) l1 += std::fabs(double(got[v]) - want[v]);
@@ -217,12 +217,12 @@ TEST(Engine, PageRankStopsAtToleranceOrMaxIters) {
   Graph g = load_graph("kron:11", {});
   EngineOptions o;
   o.max_iters = 3;
-  EXPECT_EQ(run_app(App::kPageRank, g, 0, o).multi.steps.size(), 3u);
+  EXPECT_EQ(run_app(parse_app("pr"), g, 0, o).multi.steps.size(), 3u);
   o.max_iters = 1000;
   o.tolerance = 1e-3;
-  const size_t loose = run_app(App::kPageRank, g, 0, o).multi.steps.size();
+  const size_t loose = run_app(parse_app("pr"), g, 0, o).multi.steps.size();
   o.tolerance = 1e-7;
-  const size_t tight = run_app(App::kPageRank, g, 0, o).multi.steps.size();
+  const size_t tight = run_app(parse_app("pr"), g, 0, o).multi.steps.size();
   EXPECT_LT(loose, tight);
   EXPECT_LT(tight, 1000u);
 }

@@ -50,7 +50,7 @@ Graph load(const std::string& spec) {
   LoadOptions o;
   o.seed = 7;
   Graph g = load_graph(spec, o);
-  prepare_graph(App::kSssp, g, true, 7);
+  prepare_graph(parse_app("sssp"), g, true, 7);
   (void)g.in();
   return g;
 }
@@ -83,10 +83,10 @@ TEST_P(GpuBackend, EveryAppMatchesTheCpu) {
     EXPECT_EQ(int(out.gpu_of.size()), c.devices);
     EXPECT_FALSE(out.multi.steps.empty()) << app_name(app);
   }
-  const AppOutput pr = run_app(App::kPageRank, g, s, gpu);
+  const AppOutput pr = run_app(parse_app("pr"), g, s, gpu);
   const Validation v = validate_app(pr, g, s, gpu);
   EXPECT_TRUE(v.ok) << v.message;
-  const AppOutput cpu_pr = run_app(App::kPageRank, g, s, EngineOptions{});
+  const AppOutput cpu_pr = run_app(parse_app("pr"), g, s, EngineOptions{});
   ASSERT_EQ(pr.ranks.size(), cpu_pr.ranks.size());
   double l1 = 0;
   for (size_t i = 0; i < pr.ranks.size(); ++i) l1 += std::abs(double(pr.ranks[i]) - double(cpu_pr.ranks[i]));
@@ -112,16 +112,16 @@ TEST(GpuBackendDirections, ForcedPushAndPullAndLabelPropagation) {
   SKIP_WITHOUT_GPU();
   Graph g = load("kron:13");
   const vid_t s = default_source(g);
-  const AppOutput cpu = run_app(App::kBfs, g, s, EngineOptions{});
+  const AppOutput cpu = run_app(parse_app("bfs"), g, s, EngineOptions{});
   for (Direction d : {Direction::kPush, Direction::kPull})
     for (int p : {1, 3}) {
       EngineOptions o;
       o.backend = Backend::kCuda, o.devices = p, o.comm = Comm::kP2p, o.direction = d;
-      EXPECT_EQ(run_app(App::kBfs, g, s, o).ints, cpu.ints) << direction_name(d) << " P=" << p;
+      EXPECT_EQ(run_app(parse_app("bfs"), g, s, o).ints, cpu.ints) << direction_name(d) << " P=" << p;
     }
   EngineOptions lp;
   lp.backend = Backend::kCuda, lp.devices = 2, lp.comm = Comm::kP2p, lp.union_find = false;
-  EXPECT_EQ(run_app(App::kWcc, g, s, lp).ints, run_app(App::kWcc, g, s, EngineOptions{}).ints);
+  EXPECT_EQ(run_app(parse_app("wcc"), g, s, lp).ints, run_app(parse_app("wcc"), g, s, EngineOptions{}).ints);
 }
 
 // Shapes the generated graphs lack: a directed graph (its CSC differs from
@@ -153,11 +153,11 @@ TEST(GpuBackendShapes, DirectedGraphWithAHubMatchesTheCpu) {
   for (int p : {1, 3}) {
     EngineOptions o;
     o.backend = Backend::kCuda, o.devices = p, o.comm = Comm::kP2p;
-    for (App app : {App::kBfs, App::kSssp, App::kWcc})
+    for (App app : {parse_app("bfs"), parse_app("sssp"), parse_app("wcc")})
       EXPECT_EQ(run_app(app, g, 1, o).ints, run_app(app, g, 1, EngineOptions{}).ints) << app_name(app) << " P=" << p;
-    const AppOutput pr = run_app(App::kPageRank, g, 0, o);
+    const AppOutput pr = run_app(parse_app("pr"), g, 0, o);
     EXPECT_TRUE(validate_app(pr, g, 0, o).ok) << "P=" << p;
-    EXPECT_LT(l1(pr.ranks, run_app(App::kPageRank, g, 0, EngineOptions{}).ranks), 1e-4) << "P=" << p;
+    EXPECT_LT(l1(pr.ranks, run_app(parse_app("pr"), g, 0, EngineOptions{}).ranks), 1e-4) << "P=" << p;
   }
 }
 
@@ -171,9 +171,9 @@ TEST(GpuBackendShapes, DegreeReorderedPageRankOnSeveralDevices) {
     const Partition chunks = partition_at(r.graph, part.bounds);
     EngineOptions o;
     o.backend = Backend::kCuda, o.devices = p, o.comm = Comm::kP2p;
-    const AppOutput gpu = in_input_ids(run_app(App::kPageRank, r.graph, 0, o, &chunks), r.old_of_new);
+    const AppOutput gpu = in_input_ids(run_app(parse_app("pr"), r.graph, 0, o, &chunks), r.old_of_new);
     EXPECT_TRUE(validate_app(gpu, g, 0, o).ok) << "P=" << p;
-    EXPECT_LT(l1(gpu.ranks, run_app(App::kPageRank, g, 0, EngineOptions{}).ranks), 1e-4) << "P=" << p;
+    EXPECT_LT(l1(gpu.ranks, run_app(parse_app("pr"), g, 0, EngineOptions{}).ranks), 1e-4) << "P=" << p;
   }
 }
 
@@ -186,12 +186,12 @@ TEST(GpuBackendVariants, EveryGatherMatchesTheCpu) {
   Graph kron = load("kron:14");
   Graph hub = directed_with_hub();
   for (Graph* g : {&kron, &hub}) {
-    const std::vector<float> cpu = run_app(App::kPageRank, *g, 0, EngineOptions{}).ranks;
+    const std::vector<float> cpu = run_app(parse_app("pr"), *g, 0, EngineOptions{}).ranks;
     for (GpuGather gather : {GpuGather::kTiled, GpuGather::kStreamed, GpuGather::kBinned, GpuGather::kGroups}) {
       for (int p : {1, 3}) {
         EngineOptions o;
         o.backend = Backend::kCuda, o.devices = p, o.comm = Comm::kP2p, o.gpu_gather = gather;
-        const AppOutput pr = run_app(App::kPageRank, *g, 0, o);
+        const AppOutput pr = run_app(parse_app("pr"), *g, 0, o);
         const std::string where =
             std::string(gpu_gather_name(gather)) + " P=" + std::to_string(p) + (g == &hub ? " hub graph" : " kron");
         EXPECT_TRUE(validate_app(pr, *g, 0, o).ok) << where;
@@ -227,24 +227,24 @@ TEST(GpuBackendVariants, SplitHubsAndBucketMinimaMatchTheCpu) {
   for (Graph* g : {&hubs, &kron}) {
     const vid_t s = g == &hubs ? 0 : default_source(*g);
     const std::string which = g == &hubs ? "hubs" : "kron";
-    const AppOutput bfs = run_app(App::kBfs, *g, s, EngineOptions{});
-    const AppOutput sssp = run_app(App::kSssp, *g, s, EngineOptions{});
+    const AppOutput bfs = run_app(parse_app("bfs"), *g, s, EngineOptions{});
+    const AppOutput sssp = run_app(parse_app("sssp"), *g, s, EngineOptions{});
     for (int p : {1, 3}) {
       for (GpuLb lb : {GpuLb::kSplit, GpuLb::kTwc}) {
         EngineOptions o;
         o.backend = Backend::kCuda, o.devices = p, o.comm = Comm::kP2p, o.gpu_lb = lb;
         o.direction = Direction::kPush;
         const std::string where = which + " " + gpu_lb_name(lb) + " P=" + std::to_string(p);
-        const AppOutput b = run_app(App::kBfs, *g, s, o);
+        const AppOutput b = run_app(parse_app("bfs"), *g, s, o);
         EXPECT_EQ(b.ints, bfs.ints) << where;
         if (p == 1 && g == &hubs) {
           EXPECT_EQ(b.multi.edges(), g->num_edges()) << where << ": each edge once";
         }
-        EXPECT_EQ(run_app(App::kSssp, *g, s, o).ints, sssp.ints) << where;
+        EXPECT_EQ(run_app(parse_app("sssp"), *g, s, o).ints, sssp.ints) << where;
       }
       EngineOptions t;
       t.backend = Backend::kCuda, t.devices = p, t.comm = Comm::kP2p, t.gpu_bucket_min = GpuBucketMin::kThread;
-      EXPECT_EQ(run_app(App::kSssp, *g, s, t).ints, sssp.ints) << which << " thread minima P=" << p;
+      EXPECT_EQ(run_app(parse_app("sssp"), *g, s, t).ints, sssp.ints) << which << " thread minima P=" << p;
     }
   }
 }
@@ -261,9 +261,9 @@ TEST(GpuBackendVariants, StepsPerSyncKeepsResultsAndSupersteps) {
   one.backend = Backend::kCuda, one.gpu_steps_per_sync = 1, one.direction = Direction::kPush;
   EngineOptions batched = one;
   batched.gpu_steps_per_sync = 16;
-  const AppOutput a = run_app(App::kBfs, g, s, one), b = run_app(App::kBfs, g, s, batched);
+  const AppOutput a = run_app(parse_app("bfs"), g, s, one), b = run_app(parse_app("bfs"), g, s, batched);
   EXPECT_EQ(a.ints, b.ints);
-  EXPECT_EQ(a.ints, run_app(App::kBfs, g, s, EngineOptions{}).ints);
+  EXPECT_EQ(a.ints, run_app(parse_app("bfs"), g, s, EngineOptions{}).ints);
   EXPECT_EQ(a.multi.supersteps(), b.multi.supersteps());
   EXPECT_LT(b.multi.steps.size(), a.multi.steps.size() / 4) << "the thin run was batched";
   EXPECT_EQ(a.multi.edges(), g.num_edges());
@@ -282,20 +282,20 @@ TEST(GpuOperators, TrianglesAndBetweennessMatchTheCpu) {
     const Graph& t = g.directed() ? undirected : g;
     const vid_t n = g.num_vertices();
     const std::vector<vid_t> sources{default_source(g), 1, n / 3, n / 2, n - 1};
-    const AppOutput tc_cpu = run_app(App::kTc, t, 0, EngineOptions{});
-    const AppOutput bc_cpu = run_app(App::kBc, g, sources, EngineOptions{});
+    const AppOutput tc_cpu = run_app(parse_app("tc"), t, 0, EngineOptions{});
+    const AppOutput bc_cpu = run_app(parse_app("bc"), g, sources, EngineOptions{});
     for (int p = 1; p <= 4; ++p) {
       EngineOptions gpu;
       gpu.backend = Backend::kCuda;
       gpu.devices = p;
       for (GpuTc how : {GpuTc::kRows, GpuTc::kEntries}) {
         gpu.gpu_tc = how;
-        const AppOutput tc = run_app(App::kTc, t, 0, gpu);
+        const AppOutput tc = run_app(parse_app("tc"), t, 0, gpu);
         EXPECT_EQ(tc.backend, Backend::kCuda);
         EXPECT_EQ(int(tc.gpu_of.size()), p);
         EXPECT_EQ(tc.counts, tc_cpu.counts) << spec << " P=" << p << " --gpu_tc=" << gpu_tc_name(how);
       }
-      const AppOutput bc = run_app(App::kBc, g, sources, gpu);
+      const AppOutput bc = run_app(parse_app("bc"), g, sources, gpu);
       ASSERT_EQ(bc.ranks.size(), bc_cpu.ranks.size());
       double worst = 0;
       for (size_t v = 0; v < bc.ranks.size(); ++v)
@@ -327,7 +327,7 @@ TEST(GpuOperators, AHubLongerThanTheStagedRow) {
     for (int p : {1, 3}) {
       EngineOptions gpu;
       gpu.backend = Backend::kCuda, gpu.devices = p, gpu.gpu_tc = how;
-      EXPECT_EQ(run_app(App::kTc, g, 0, gpu).counts, want) << gpu_tc_name(how) << " P=" << p;
+      EXPECT_EQ(run_app(parse_app("tc"), g, 0, gpu).counts, want) << gpu_tc_name(how) << " P=" << p;
     }
 }
 
@@ -338,7 +338,7 @@ TEST(GpuBackendComm, NcclAcrossDistinctGpus) {
   const vid_t s = default_source(g);
   EngineOptions o;
   o.backend = Backend::kCuda, o.devices = int(gpus().gpus.size()), o.comm = Comm::kNccl;
-  for (App app : {App::kBfs, App::kSssp, App::kWcc})
+  for (App app : {parse_app("bfs"), parse_app("sssp"), parse_app("wcc")})
     EXPECT_EQ(run_app(app, g, s, o).ints, run_app(app, g, s, EngineOptions{}).ints) << app_name(app);
 }
 
@@ -347,7 +347,7 @@ TEST(GpuBackendErrors, NcclOnVirtualDevicesIsRefused) {
   Graph g = load("kron:10");
   EngineOptions o;
   o.backend = Backend::kCuda, o.devices = int(gpus().gpus.size()) + 1, o.comm = Comm::kNccl;
-  EXPECT_THROW(run_app(App::kBfs, g, 0, o), Error);
+  EXPECT_THROW(run_app(parse_app("bfs"), g, 0, o), Error);
 }
 
 }  // namespace

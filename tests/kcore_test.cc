@@ -52,7 +52,7 @@ TEST(Kcore, CliqueWithATail) {
   for (int p = 1; p <= 4; ++p) {
     EngineOptions o;
     o.devices = p;
-    EXPECT_EQ(run_app(App::kKcore, g, 0, o).ints, want) << p << " devices";
+    EXPECT_EQ(run_app(parse_app("kcore"), g, 0, o).ints, want) << p << " devices";
   }
 }
 
@@ -67,7 +67,7 @@ TEST(Kcore, ReferenceMatchesPeelingOnRandomGraphs) {
     EXPECT_EQ(reference::kcore(g), want) << "round " << round;
     EngineOptions o;
     o.devices = 1 + round % 8;
-    EXPECT_EQ(run_app(App::kKcore, g, 0, o).ints, want) << "round " << round;
+    EXPECT_EQ(run_app(parse_app("kcore"), g, 0, o).ints, want) << "round " << round;
   }
 }
 
@@ -79,7 +79,7 @@ TEST(Kcore, EveryDeviceCountMatchesTheReference) {
       EngineOptions o;
       o.devices = p;
       o.migrate = p % 2 == 0;
-      const AppOutput out = run_app(App::kKcore, g, 0, o);
+      const AppOutput out = run_app(parse_app("kcore"), g, 0, o);
       EXPECT_EQ(out.ints, want) << spec << " on " << p << " devices";
       EXPECT_TRUE(validate_app(out, g, 0, o).ok) << spec;
     }
@@ -88,7 +88,7 @@ TEST(Kcore, EveryDeviceCountMatchesTheReference) {
 
 TEST(Kcore, VerifierCatchesWrongCoreness) {
   Graph g = load_graph("kron:10", {});
-  AppOutput out = run_app(App::kKcore, g, 0, {});
+  AppOutput out = run_app(parse_app("kcore"), g, 0, {});
   ASSERT_TRUE(validate_app(out, g, 0, {}).ok);
   const vid_t hub = vid_t(std::max_element(out.ints.begin(), out.ints.end()) - out.ints.begin());
   AppOutput high = out;
@@ -104,9 +104,9 @@ TEST(Kcore, VerifierCatchesWrongCoreness) {
 TEST(Kcore, RefusesADirectedGraph) {
   Graph g = load_graph(testing::write_file("directed.txt", "# Directed graph\n0 1\n1 2\n2 0\n"), {});
   ASSERT_TRUE(g.directed());
-  EXPECT_NE(testing::error_of([&] { run_app(App::kKcore, g, 0, {}); }).find("kcore needs an undirected graph"),
+  EXPECT_NE(testing::error_of([&] { run_app(parse_app("kcore"), g, 0, {}); }).find("kcore needs an undirected graph"),
             std::string::npos);
-  EXPECT_EQ(parse_app("coreness"), App::kKcore);
+  EXPECT_EQ(parse_app("coreness"), parse_app("kcore"));
 }
 
 }  // namespace

@@ -14,9 +14,9 @@ ALLOWED = {
     "runtime/base/": ["runtime/base/"],
     "kernels/": ["kernels/", "runtime/base/"],
     "comm/": ["comm/", "kernels/", "runtime/base/"],
-    "cpu_cluster/": ["cpu_cluster/", "comm/", "kernels/", "runtime/base/"],
+    "cpu_cluster/": ["cpu_cluster/", "runtime/", "comm/", "kernels/"],
     "runtime/graph/": ["runtime/graph/", "runtime/base/"],
-    "runtime/": ["runtime/", "cpu_cluster/", "comm/", "kernels/"],
+    "runtime/": ["runtime/", "comm/", "kernels/"],
     "datasets/": ["datasets/", "runtime/graph/", "runtime/base/"],
     "topology/": ["topology/", "comm/", "kernels/", "runtime/base/"],
 }
@@ -62,8 +62,9 @@ def main():
         planted = offences([("kernels/cpu/x.h", '#include "runtime/graph/graph.h"\n'),
                             ("runtime/graph/x.h", '#include "runtime/engine/run_program.h"\n'),
                             ("comm/x.cc", '#include "cpu_cluster/cluster.h"\n'),
+                            ("runtime/engine/x.h", '#include "cpu_cluster/cluster.h"\n'),
                             ("runtime/base/x.h", '#include "runtime/base/types.h"\n')])
-        assert len(planted) == 3, planted
+        assert len(planted) == 4, planted
     bad = offences(files)
     for line in bad:
         print(line)

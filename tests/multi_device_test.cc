@@ -13,11 +13,11 @@
 #include "apps/sssp/reference.h"
 #include "apps/wcc/reference.h"
 #include "comm/transport_table.h"
-#include "cpu_cluster/migration/work_migration.h"
 #include "datasets/load.h"
 #include "runtime/engine/exchange_policy.h"
 #include "runtime/graph/graph_chunk.h"
 #include "runtime/graph/partition.h"
+#include "runtime/migration/work_migration.h"
 #include "test_util.h"
 
 namespace chatty {
@@ -69,7 +69,7 @@ class MultiDevice : public ::testing::TestWithParam<MultiCase> {
     LoadOptions o;
     o.seed = 5;
     Graph g = load_graph(spec, o);
-    prepare_graph(App::kSssp, g, true, 5);
+    prepare_graph(parse_app("sssp"), g, true, 5);
     return g;
   }
   EngineOptions options() const {
@@ -106,7 +106,8 @@ TEST_P(MultiDevice, EveryAppMatchesOneDevice) {
     EXPECT_EQ(many.multi.devices, opt.devices);
     // Union-find WCC broadcasts whatever the option; TC and BC read their peers' rows in place and exchange
     // nothing.
-    if (opt.devices > 1 && !(app == App::kWcc && opt.union_find) && app != App::kTc && app != App::kBc) {
+    if (opt.devices > 1 && !(app == parse_app("wcc") && opt.union_find) && app != parse_app("tc") &&
+        app != parse_app("bc")) {
       EXPECT_EQ(many.multi.exchange, GetParam().exchange) << app_name(app);
     }
     EXPECT_FALSE(many.multi.steps.empty());
@@ -120,7 +121,7 @@ TEST_P(MultiDevice, EveryAppMatchesOneDevice) {
   // P, so the ranks are bit-identical (a grid also has vertices whose rank
   // does not change in a step, which replicas must still see).
   if (GetParam().graph.rfind("grid", 0) == 0) {
-    EXPECT_EQ(run_app(App::kPageRank, g, s, opt, &part).ranks, run_app(App::kPageRank, g, s, EngineOptions{}).ranks);
+    EXPECT_EQ(run_app(parse_app("pr"), g, s, opt, &part).ranks, run_app(parse_app("pr"), g, s, EngineOptions{}).ranks);
   }
 }
 
@@ -164,18 +165,18 @@ TEST(MultiDeviceTeams, DevicesOfSeveralThreadsMatchOneDevice) {
   LoadOptions o;
   o.seed = 9;
   Graph g = load_graph("kron:14", o);
-  prepare_graph(App::kSssp, g, true, 9);
+  prepare_graph(parse_app("sssp"), g, true, 9);
   const vid_t s = default_source(g);
   const int threads = omp_get_max_threads();
   omp_set_num_threads(6);
   EngineOptions opt;
   opt.devices = 2;
   const Partition part = partition_graph(g, 2);
-  for (App app : {App::kBfs, App::kSssp, App::kWcc}) {
+  for (App app : {parse_app("bfs"), parse_app("sssp"), parse_app("wcc")}) {
     const AppOutput many = run_app(app, g, s, opt, &part);
     EXPECT_EQ(many.ints, run_app(app, g, s, EngineOptions{}).ints) << app_name(app);
   }
-  const AppOutput pr = run_app(App::kPageRank, g, s, opt, &part);
+  const AppOutput pr = run_app(parse_app("pr"), g, s, opt, &part);
   omp_set_num_threads(threads);
   const Validation v = validate_app(pr, g, s, opt);
   EXPECT_TRUE(v.ok) << v.message;
@@ -205,16 +206,16 @@ TEST(SsspWeights, NarrowWhereEveryWeightFitsAByteAndWideOtherwise) {
     Buffer<weight_t> w(g.num_edges());
     for (eid_t e = 0; e < g.num_edges(); ++e) w.mutable_data()[e] = weight_t(1 + (e * 7919) % widest);
     g.set_weights(std::move(w));
-    prepare_graph(App::kSssp, g, true, 1);
+    prepare_graph(parse_app("sssp"), g, true, 1);
     const uint8_t* narrow = g.narrow_weights();
     ASSERT_EQ(narrow != nullptr, widest <= 255) << widest;
     for (eid_t e = 0; narrow && e < g.num_edges(); ++e) ASSERT_EQ(narrow[e], g.out().weights[e]) << e;
     const std::vector<uint32_t> want = reference::sssp(g, s);
-    EXPECT_EQ(run_app(App::kSssp, g, s, EngineOptions{}).ints, want) << widest;
+    EXPECT_EQ(run_app(parse_app("sssp"), g, s, EngineOptions{}).ints, want) << widest;
     EngineOptions opt;
     opt.devices = 3;
     const Partition part = partition_graph(g, 3);
-    EXPECT_EQ(run_app(App::kSssp, g, s, opt, &part).ints, want) << widest;
+    EXPECT_EQ(run_app(parse_app("sssp"), g, s, opt, &part).ints, want) << widest;
   }
 }
 
@@ -229,18 +230,18 @@ TEST(MultiDeviceMigration, AnIdleDeviceComputesItsPeersBlocks) {
   const Partition part = partition_at(g, {0, n - 1000, n});
   EngineOptions opt;
   opt.tolerance = 1e-9;
-  const auto one = run_app(App::kPageRank, g, 0, opt).ranks;
+  const auto one = run_app(parse_app("pr"), g, 0, opt).ranks;
   opt.devices = 2;
   opt.chunk_copies = true;  // the blocks it takes are read from the owner's chunk
   // The owner straggles, so its peer runs out of work first however idle
   // or busy the machine is.
   opt.straggler = {0, 0, 20 * kStragglerScale};
-  const AppOutput on = run_app(App::kPageRank, g, 0, opt, &part);
+  const AppOutput on = run_app(parse_app("pr"), g, 0, opt, &part);
   EXPECT_EQ(on.ranks, one);
   const uint64_t migrated = on.multi.migrated();
   EXPECT_GT(migrated, 0u);
   opt.migrate = false;
-  const AppOutput off = run_app(App::kPageRank, g, 0, opt, &part);
+  const AppOutput off = run_app(parse_app("pr"), g, 0, opt, &part);
   EXPECT_EQ(off.ranks, one);
   EXPECT_EQ(off.multi.migrated(), 0u);
 }
@@ -253,7 +254,7 @@ TEST(MultiDeviceMigration, AnIdleDeviceTakesBlocksOfItsPeer) {
   LoadOptions o;
   o.seed = 3;
   Graph g = load_graph("kron:16", o);
-  prepare_graph(App::kSssp, g, true, 3);
+  prepare_graph(parse_app("sssp"), g, true, 3);
   const vid_t n = g.num_vertices(), s = default_source(g);
   const Partition part = partition_at(g, {0, n - 64, n});
   EngineOptions opt;
@@ -262,11 +263,11 @@ TEST(MultiDeviceMigration, AnIdleDeviceTakesBlocksOfItsPeer) {
   opt.delta = 1u << 20;                           // SSSP: one wide bucket, frontiers big enough to share
   opt.straggler = {0, 0, 100 * kStragglerScale};  // the owner pauses before each of its blocks: its peer runs out first
   uint64_t migrated = 0;
-  for (App app : {App::kBfs, App::kSssp, App::kWcc})
+  for (App app : {parse_app("bfs"), parse_app("sssp"), parse_app("wcc")})
     // BFS both ways: push steps share frontier blocks, pull steps blocks
     // of the owned range (the peer writes the owner's values and bitmap).
     for (Direction dir : {Direction::kPush, Direction::kPull}) {
-      if (app != App::kBfs && dir == Direction::kPull) continue;
+      if (app != parse_app("bfs") && dir == Direction::kPull) continue;
       opt.direction = dir;
       const AppOutput on = run_app(app, g, s, opt, &part);
       EXPECT_EQ(on.ints, run_app(app, g, s, EngineOptions{}).ints) << app_name(app) << " " << int(dir);
@@ -336,7 +337,7 @@ TEST(MultiDeviceDirected, DirectedGraphAndForcedDirections) {
       opt.direction = dir;
       opt.exchange = x;
       opt.chunk_copies = x == Exchange::kPeer;  // pull steps read the in-edges of the device's chunk only
-      for (App app : {App::kBfs, App::kSssp, App::kWcc})
+      for (App app : {parse_app("bfs"), parse_app("sssp"), parse_app("wcc")})
         EXPECT_EQ(run_app(app, g, 0, opt, &part).ints, run_app(app, g, 0, {}).ints)
             << app_name(app) << " " << direction_name(dir) << " " << exchange_name(x);
     }
@@ -345,9 +346,9 @@ TEST(MultiDeviceDirected, DirectedGraphAndForcedDirections) {
   lp.union_find = false;
   Graph u = load_graph("urand:10:2", {});
   const Partition p3 = partition_graph(u, 3);
-  EXPECT_EQ(run_app(App::kWcc, u, 0, lp, &p3).ints, reference::wcc(u));
+  EXPECT_EQ(run_app(parse_app("wcc"), u, 0, lp, &p3).ints, reference::wcc(u));
   lp.exchange = Exchange::kPeer;
-  EXPECT_EQ(run_app(App::kWcc, u, 0, lp, &p3).ints, reference::wcc(u));
+  EXPECT_EQ(run_app(parse_app("wcc"), u, 0, lp, &p3).ints, reference::wcc(u));
 }
 
 // Who reads a vertex: the owners of its neighbours in either direction,
@@ -377,9 +378,9 @@ TEST(MultiDevicePeerExchange, ReadersAreTheOwnersOfNeighbours) {
 // bytes of push offers are reported apart and are part of the total.
 TEST(MultiDevicePeerExchange, AddressedRecordsCarryFewerBytes) {
   Graph g = load_graph("grid:60x60", {});
-  prepare_graph(App::kSssp, g, true, 5);
+  prepare_graph(parse_app("sssp"), g, true, 5);
   const Partition part = partition_graph(g, 6);
-  for (App app : {App::kBfs, App::kSssp, App::kPageRank}) {
+  for (App app : {parse_app("bfs"), parse_app("sssp"), parse_app("pr")}) {
     EngineOptions opt;
     opt.devices = 6;
     opt.exchange = Exchange::kBroadcast;
@@ -390,7 +391,7 @@ TEST(MultiDevicePeerExchange, AddressedRecordsCarryFewerBytes) {
     EXPECT_EQ(peer.multi.exchange, "peer");
     EXPECT_LT(peer.multi.bytes(0) * 2, all.multi.bytes(0)) << app_name(app);
     EXPECT_LE(peer.multi.bytes(2), peer.multi.bytes(0)) << app_name(app);
-    if (app == App::kPageRank) {
+    if (app == parse_app("pr")) {
       EXPECT_EQ(peer.ranks, all.ranks);
     } else {
       EXPECT_GT(peer.multi.bytes(2), 0u) << app_name(app);
@@ -416,10 +417,10 @@ TEST(MultiDeviceMessages, PerEdgeRecordsSumToTheSameRanks) {
       opt.devices = p;
       opt.chunk_copies = true;
       opt.exchange = Exchange::kPeer;
-      const AppOutput sendall = run_app(App::kPageRank, g, 0, opt, &part);
+      const AppOutput sendall = run_app(parse_app("pr"), g, 0, opt, &part);
       opt.messages = Messages::kPerEdge;
-      const AppOutput per_edge = run_app(App::kPageRank, g, 0, opt, &part);
-      const std::vector<float> one = run_app(App::kPageRank, g, 0, EngineOptions{}).ranks;
+      const AppOutput per_edge = run_app(parse_app("pr"), g, 0, opt, &part);
+      const std::vector<float> one = run_app(parse_app("pr"), g, 0, EngineOptions{}).ranks;
       const std::string what = spec + " P" + std::to_string(p);
       EXPECT_TRUE(validate_app(per_edge, g, 0, opt).ok) << what;
       ASSERT_EQ(per_edge.ranks.size(), one.size());

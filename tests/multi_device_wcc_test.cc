@@ -35,7 +35,7 @@ std::string path_edges(int first, int last) {
 AppOutput wcc_on(const Graph& g, const Partition& part) {
   EngineOptions opt;
   opt.devices = part.devices();
-  return run_app(App::kWcc, g, 0, opt, &part);
+  return run_app(parse_app("wcc"), g, 0, opt, &part);
 }
 
 // WCC sends the unions each device makes, one exchange per linking stage:

@@ -14,8 +14,6 @@
 #include "apps/pagerank/program.h"
 #include "apps/sssp/program.h"
 #include "comm/fabric.h"
-#include "cpu_cluster/migration/exposed_memory.h"
-#include "cpu_cluster/migration/work_migration.h"
 #include "datasets/generators.h"
 #include "runtime/graph/graph_chunk.h"
 #include "runtime/graph/partition.h"
@@ -23,6 +21,8 @@
 #include "runtime/host/migration_cache.h"
 #include "runtime/host/remote_gather.h"
 #include "runtime/host/remote_push.h"
+#include "runtime/migration/exposed_memory.h"
+#include "runtime/migration/work_migration.h"
 
 namespace chatty {
 namespace {

@@ -36,7 +36,7 @@ TEST(Tc, CliqueAndTail) {
   for (int p : {1, 2, 3}) {
     EngineOptions o;
     o.devices = p;
-    const AppOutput out = run_app(App::kTc, g, 0, o);
+    const AppOutput out = run_app(parse_app("tc"), g, 0, o);
     EXPECT_EQ(out.counts, want) << p << " devices";
     EXPECT_TRUE(validate_app(out, g, 0, o).ok);
   }
@@ -49,7 +49,7 @@ TEST(Tc, KernelMatchesReferenceOnGeneratedGraphs) {
     for (int p : {1, 4}) {
       EngineOptions o;
       o.devices = p;
-      EXPECT_EQ(run_app(App::kTc, g, 0, o).counts, want) << spec << " on " << p << " devices";
+      EXPECT_EQ(run_app(parse_app("tc"), g, 0, o).counts, want) << spec << " on " << p << " devices";
     }
     // Without relabelling too, on any split of the rows.
     const tc::Counted c = tc::count(g, {0, g.num_vertices() / 3, g.num_vertices()});
@@ -100,7 +100,7 @@ TEST(Tc, LowerListsHoldEachEdgeOnceAndCountTheSame) {
 TEST(Tc, VerifierCatchesAWrongCount) {
   const Graph g = load_graph("kron:10", {});
   EngineOptions o;
-  AppOutput out = run_app(App::kTc, g, 0, o);
+  AppOutput out = run_app(parse_app("tc"), g, 0, o);
   out.counts[7] += 3;  // still a multiple of 3 in all
   const Validation v = validate_app(out, g, 0, o);
   EXPECT_FALSE(v.ok);
@@ -110,11 +110,12 @@ TEST(Tc, VerifierCatchesAWrongCount) {
 TEST(Tc, Refusals) {
   EngineOptions o;
   const Graph directed = load_graph(testing::write_file("tc_dir.el", "0 1\n1 2\n2 0\n"), {});
-  EXPECT_NE(testing::error_of([&] { run_app(App::kTc, directed, 0, o); }).find("undirected"), std::string::npos);
+  EXPECT_NE(testing::error_of([&] { run_app(parse_app("tc"), directed, 0, o); }).find("undirected"), std::string::npos);
   LoadOptions keep;
   keep.build.dedupe = false;
   const Graph parallel = undirected(3, {{0, 1}, {0, 1}, {1, 2}, {0, 2}}, keep);
-  EXPECT_NE(testing::error_of([&] { run_app(App::kTc, parallel, 0, o); }).find("parallel edge"), std::string::npos);
+  EXPECT_NE(testing::error_of([&] { run_app(parse_app("tc"), parallel, 0, o); }).find("parallel edge"),
+            std::string::npos);
 }
 
 }  // namespace

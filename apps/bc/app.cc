@@ -123,28 +123,33 @@ uint64_t traversed(const AppOutput& out, const Graph&) { return out.multi.edges(
 
 }  // namespace
 
-extern const AppSpec kBcApp;
-const AppSpec kBcApp{
-    App::kBc,
-    "bc",
-    "betweenness",
-    "betweenness centrality (Brandes, GAP's bc): from --source, --sources=N random ones, a list (3,17,42 or 5,) or "
-    "all; scores count ordered pairs, an undirected pair twice (--bc_scale: NetworkX's conventions)",
-    /*needs_source=*/true,
-    /*sources_at_once=*/true,
-    /*needs_weights=*/false,
-    /*needs_in_edges=*/false,
-    /*reorders=*/false,
-    /*whole_graph=*/true,
-    Values::kReals,
-    MessageShape{},
-    nullptr,
-    run_host,
-    CHATTY_GPU_ENTRY(run_bc_gpu),
-    validate,
-    nullptr,
-    traversed,
-    text,
-    json};
+extern const AppSpec app_bc;
+const AppSpec app_bc{
+    .name = "bc",
+    .alias = "betweenness",
+    .about =
+        "betweenness centrality (Brandes, GAP's bc): from --source, --sources=N random ones, a list (3,17,42 or 5,) or "
+        "all; scores count ordered pairs, an undirected pair twice (--bc_scale: NetworkX's conventions)",
+    .python_name = "betweenness",
+    .python_doc =
+        "Betweenness centrality (Brandes): each vertex's dependencies summed over the sources. From "
+        "`source` (an id), or `sources`: \"all\" (exact), a count of random ones (from seed=), or a "
+        "list (or array) of ids of any length. bc_scale=\"ordered\" (default) counts ordered pairs, "
+        "so an undirected graph's pairs count both ways (GAP's); \"pairs\" is NetworkX's "
+        "normalized=False and \"normalized\" its normalized=True, sampled sources scaled as NetworkX "
+        "scales them. stats[\"summary\"][\"max_score\"] is the largest (GAP normalises by it).",
+    .networkx = "betweenness_centrality",
+    .needs_source = true,
+    .sources_at_once = true,
+    .whole_graph = true,
+    .values = Values::kReals,
+    .python_double = true,
+    .run_host = run_host,
+    .run_gpu = CHATTY_GPU_ENTRY(run_bc_gpu),
+    .validate = validate,
+    .traversed_edges = traversed,
+    .summary_text = text,
+    .summary_json = json,
+};
 
 }  // namespace chatty

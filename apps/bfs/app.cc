@@ -45,26 +45,25 @@ uint64_t traversed(const AppOutput& out, const Graph& g) { return reached_out_ed
 
 }  // namespace
 
-extern const AppSpec kBfsApp;
-const AppSpec kBfsApp{App::kBfs,
-                      "bfs",
-                      "",
-                      "breadth-first search: depth of every vertex from --source (direction-optimizing)",
-                      /*needs_source=*/true,
-                      /*sources_at_once=*/false,
-                      /*needs_weights=*/false,
-                      /*needs_in_edges=*/true,
-                      /*reorders=*/false,
-                      /*whole_graph=*/false,
-                      Values::kInts,
-                      message_shape<BfsProgram>(),
-                      nullptr,
-                      run_host,
-                      CHATTY_GPU_ENTRY(run_bfs_gpu),
-                      validate,
-                      nullptr,
-                      traversed,
-                      text,
-                      json};
+extern const AppSpec app_bfs;
+const AppSpec app_bfs{
+    .name = "bfs",
+    .about = "breadth-first search: depth of every vertex from --source (direction-optimizing)",
+    .python_name = "bfs",
+    .python_doc =
+        "Depth of every vertex from `source` (an input id; default: the lowest id with an out-edge), "
+        "-1 where unreached.",
+    .networkx = "single_source_shortest_path_length",
+    .needs_source = true,
+    .needs_in_edges = true,
+    .unreached = true,
+    .messages = message_shape<BfsProgram>(),
+    .run_host = run_host,
+    .run_gpu = CHATTY_GPU_ENTRY(run_bfs_gpu),
+    .validate = validate,
+    .traversed_edges = traversed,
+    .summary_text = text,
+    .summary_json = json,
+};
 
 }  // namespace chatty

@@ -17,7 +17,7 @@ namespace chatty::cli {
 enum class Reorder { kAuto, kDegree, kNone };
 
 struct RunSetup {
-  App app = App::kBfs;
+  App app = parse_app("bfs");
   BackendChoice choice;
   EngineOptions eopt;
   LoadOptions lopt;

@@ -77,26 +77,23 @@ uint64_t traversed(const AppOutput& out, const Graph& g) { return g.num_edges() 
 
 }  // namespace
 
-extern const AppSpec kKcoreApp;
-const AppSpec kKcoreApp{App::kKcore,
-                        "kcore",
-                        "coreness",
-                        "k-core decomposition: the coreness of every vertex (h-index iteration); undirected graphs",
-                        /*needs_source=*/false,
-                        /*sources_at_once=*/false,
-                        /*needs_weights=*/false,
-                        /*needs_in_edges=*/true,
-                        /*reorders=*/false,
-                        /*whole_graph=*/false,
-                        Values::kInts,
-                        message_shape<KcoreProgram>(),
-                        check,
-                        run_host,
-                        CHATTY_GPU_ENTRY(run_kcore_gpu),
-                        validate,
-                        nullptr,
-                        traversed,
-                        text,
-                        json};
+extern const AppSpec app_kcore;
+const AppSpec app_kcore{
+    .name = "kcore",
+    .alias = "coreness",
+    .about = "k-core decomposition: the coreness of every vertex (h-index iteration); undirected graphs",
+    .python_name = "kcore",
+    .python_doc = "Core number of every vertex (on an undirected graph).",
+    .networkx = "core_number",
+    .needs_in_edges = true,
+    .messages = message_shape<KcoreProgram>(),
+    .check = check,
+    .run_host = run_host,
+    .run_gpu = CHATTY_GPU_ENTRY(run_kcore_gpu),
+    .validate = validate,
+    .traversed_edges = traversed,
+    .summary_text = text,
+    .summary_json = json,
+};
 
 }  // namespace chatty

@@ -83,26 +83,26 @@ uint64_t traversed(const AppOutput& out, const Graph& g) { return g.num_edges() 
 
 }  // namespace
 
-extern const AppSpec kPageRankApp;
-const AppSpec kPageRankApp{App::kPageRank,
-                           "pr",
-                           "pagerank",
-                           "PageRank by pull iteration to --tolerance (L1), at most --max_iters steps",
-                           /*needs_source=*/false,
-                           /*sources_at_once=*/false,
-                           /*needs_weights=*/false,
-                           /*needs_in_edges=*/true,
-                           /*reorders=*/true,
-                           /*whole_graph=*/false,
-                           Values::kReals,
-                           message_shape<PageRankProgram>(),
-                           nullptr,
-                           run_host,
-                           CHATTY_GPU_ENTRY(run_pagerank_gpu),
-                           validate,
-                           nullptr,
-                           traversed,
-                           text,
-                           json};
+extern const AppSpec app_pagerank;
+const AppSpec app_pagerank{
+    .name = "pr",
+    .alias = "pagerank",
+    .about = "PageRank by pull iteration to --tolerance (L1), at most --max_iters steps",
+    .python_name = "pagerank",
+    .python_doc =
+        "PageRank (damping=0.85, tolerance=1e-6 on the L1 change, max_iters=100), dangling mass "
+        "spread uniformly; ranks sum to 1 (float32).",
+    .networkx = "pagerank",
+    .needs_in_edges = true,
+    .reorders = true,
+    .values = Values::kReals,
+    .messages = message_shape<PageRankProgram>(),
+    .run_host = run_host,
+    .run_gpu = CHATTY_GPU_ENTRY(run_pagerank_gpu),
+    .validate = validate,
+    .traversed_edges = traversed,
+    .summary_text = text,
+    .summary_json = json,
+};
 
 }  // namespace chatty

@@ -54,26 +54,26 @@ uint64_t traversed(const AppOutput& out, const Graph& g) { return reached_out_ed
 
 }  // namespace
 
-extern const AppSpec kSsspApp;
-const AppSpec kSsspApp{App::kSssp,
-                       "sssp",
-                       "",
-                       "single-source shortest paths from --source over the edge weights (delta-stepping)",
-                       /*needs_source=*/true,
-                       /*sources_at_once=*/false,
-                       /*needs_weights=*/true,
-                       /*needs_in_edges=*/false,
-                       /*reorders=*/false,
-                       /*whole_graph=*/false,
-                       Values::kInts,
-                       message_shape<SsspProgram>(),
-                       check,
-                       run_host,
-                       CHATTY_GPU_ENTRY(run_sssp_gpu),
-                       validate,
-                       nullptr,
-                       traversed,
-                       text,
-                       json};
+extern const AppSpec app_sssp;
+const AppSpec app_sssp{
+    .name = "sssp",
+    .about = "single-source shortest paths from --source over the edge weights (delta-stepping)",
+    .python_name = "sssp",
+    .python_doc =
+        "Shortest-path distance from `source` over the edges' weights (whole numbers; an unweighted "
+        "graph gets weights 1..255 from `seed`, unless no_default_weights=True), -1 where unreached.",
+    .networkx = "single_source_dijkstra_path_length",
+    .needs_source = true,
+    .needs_weights = true,
+    .unreached = true,
+    .messages = message_shape<SsspProgram>(),
+    .check = check,
+    .run_host = run_host,
+    .run_gpu = CHATTY_GPU_ENTRY(run_sssp_gpu),
+    .validate = validate,
+    .traversed_edges = traversed,
+    .summary_text = text,
+    .summary_json = json,
+};
 
 }  // namespace chatty

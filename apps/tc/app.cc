@@ -179,26 +179,25 @@ uint64_t traversed(const AppOutput&, const Graph& g) { return g.num_edges(); }
 
 }  // namespace
 
-extern const AppSpec kTcApp;
-const AppSpec kTcApp{App::kTc,
-                     "tc",
-                     "triangles",
-                     "triangle counting: the triangles through every vertex (GAP's tc, ordered); undirected graphs",
-                     /*needs_source=*/false,
-                     /*sources_at_once=*/false,
-                     /*needs_weights=*/false,
-                     /*needs_in_edges=*/false,
-                     /*reorders=*/false,  // decided on the graph, inside the run (tc::worth_relabelling)
-                     /*whole_graph=*/true,
-                     Values::kCounts,
-                     MessageShape{},
-                     check,
-                     run_host,
-                     CHATTY_GPU_ENTRY(run_tc_gpu),
-                     validate,
-                     nullptr,
-                     traversed,
-                     text,
-                     json};
+extern const AppSpec app_tc;
+const AppSpec app_tc{
+    .name = "tc",
+    .alias = "triangles",
+    .about = "triangle counting: the triangles through every vertex (GAP's tc, ordered); undirected graphs",
+    .python_name = "triangles",
+    .python_doc =
+        "Triangles through every vertex of an undirected graph (uint64, as NetworkX's `triangles`); "
+        "stats[\"summary\"][\"triangles\"] is the total.",
+    .networkx = "triangles",
+    .whole_graph = true,
+    .values = Values::kCounts,
+    .check = check,
+    .run_host = run_host,
+    .run_gpu = CHATTY_GPU_ENTRY(run_tc_gpu),
+    .validate = validate,
+    .traversed_edges = traversed,
+    .summary_text = text,
+    .summary_json = json,
+};
 
 }  // namespace chatty

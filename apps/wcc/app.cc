@@ -88,26 +88,27 @@ uint64_t traversed(const AppOutput&, const Graph& g) { return g.num_edges(); }
 
 }  // namespace
 
-extern const AppSpec kWccApp;
-const AppSpec kWccApp{App::kWcc,
-                      "wcc",
-                      "cc",
-                      "weakly connected components: the least vertex id of each (union-find, Afforest)",
-                      /*needs_source=*/false,
-                      /*sources_at_once=*/false,
-                      /*needs_weights=*/false,
-                      /*needs_in_edges=*/false,
-                      /*reorders=*/false,
-                      /*whole_graph=*/false,
-                      Values::kInts,
-                      message_shape<WccProgram>(),
-                      check,
-                      run_host,
-                      CHATTY_GPU_ENTRY(run_wcc_gpu),
-                      validate,
-                      relabel,
-                      traversed,
-                      text,
-                      json};
+extern const AppSpec app_wcc;
+const AppSpec app_wcc{
+    .name = "wcc",
+    .alias = "cc",
+    .about = "weakly connected components: the least vertex id of each (union-find, Afforest)",
+    .python_name = "wcc",
+    .python_doc =
+        "Weakly connected components: each vertex's label is the least input id (the first NetworkX "
+        "node, by position) of its component.",
+    .networkx =
+        "connected_components weakly_connected_components number_connected_components "
+        "number_weakly_connected_components",
+    .messages = message_shape<WccProgram>(),
+    .check = check,
+    .run_host = run_host,
+    .run_gpu = CHATTY_GPU_ENTRY(run_wcc_gpu),
+    .validate = validate,
+    .relabel = relabel,
+    .traversed_edges = traversed,
+    .summary_text = text,
+    .summary_json = json,
+};
 
 }  // namespace chatty

@@ -10,9 +10,9 @@
 #include <cstring>
 #include <memory>
 
-#include "cpu_cluster/migration/exposed_memory.h"
 #include "cpu_cluster/mpi/mpi_util.h"
 #include "cpu_cluster/mpi/window_ops.h"
+#include "runtime/migration/exposed_memory.h"
 
 namespace chatty {
 namespace {

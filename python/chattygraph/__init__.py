@@ -9,9 +9,13 @@
 NetworkX users: nx.pagerank(G, backend="chatty") (see nx_backend)."""
 
 from ._core import ChattyError, UsageError
-from .algorithms import NotConvergedWarning, Result, ValidationError, apps, betweenness, bfs, kcore, pagerank, sssp, triangles, wcc
+from .algorithms import FUNCTIONS, NotConvergedWarning, Result, ValidationError, apps
 from .graph import Graph
 
+# One function per app of the engine's registry (bfs, sssp, pagerank, wcc,
+# kcore, triangles, betweenness, ...).
+globals().update(FUNCTIONS)
+
 __version__ = "0.1.0"
-__all__ = ["Graph", "Result", "bfs", "sssp", "pagerank", "wcc", "kcore", "triangles", "betweenness", "apps", "ChattyError", "UsageError",
-           "ValidationError", "NotConvergedWarning"]
+__all__ = ["Graph", "Result", "apps", "ChattyError", "UsageError", "ValidationError", "NotConvergedWarning",
+           *FUNCTIONS]

@@ -8,19 +8,28 @@ import re
 # Set by the package itself, never by a caller.
 _RESERVED = {
     "graph": "pass the graph as the first argument",
-    "app": "call the app's function (bfs, sssp, pagerank, wcc, kcore, triangles, betweenness)",
     "json": "the statistics come back as Result.stats",
     "quiet": "nothing is printed from Python",
     "sources": "call the function once per source",
 }
 
 
+def _reserved(name):
+    """Why `name` is not an option, or None."""
+    if name == "app":
+        from .algorithms import FUNCTIONS
+
+        return f"call the app's function ({', '.join(FUNCTIONS)})"
+    return _RESERVED.get(name)
+
+
 def flags(options):
     """["--name=value", ...] for the options given (None means unset)."""
     out = []
     for name, value in options.items():
-        if name in _RESERVED:
-            raise ValueError(f"{name}= is not an option here: {_RESERVED[name]}")
+        why = _reserved(name)
+        if why:
+            raise ValueError(f"{name}= is not an option here: {why}")
         if value is None:
             continue
         if isinstance(value, bool):

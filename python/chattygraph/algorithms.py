@@ -1,8 +1,11 @@
-"""The apps as functions: each runs the engine once (the GIL released, Ctrl-C
-stopping it at the next superstep) and returns a Result indexed by vertex.
-Keyword options are `chatty run`'s flags (devices=4, backend="cpu",
-exchange="peer", tolerance=1e-8, validate=True, ...), checked by the same
-code, so a bad one raises ValueError with the CLI's message."""
+"""The apps as functions, one made from each entry of the engine's app
+registry (apps/registry.h: its Python name, docstring, whether it takes a
+source or sources, the kind of its values): each runs the engine once (the
+GIL released, Ctrl-C stopping it at the next superstep) and returns a
+Result indexed by vertex. Keyword options are `chatty run`'s flags
+(devices=4, backend="cpu", exchange="peer", tolerance=1e-8, validate=True,
+...), checked by the same code, so a bad one raises ValueError with the
+CLI's message."""
 
 import json
 import warnings
@@ -27,11 +30,12 @@ class Result:
     input does); unreached vertices are -1 in BFS depths and SSSP distances.
     `stats` is the run's statistics (`chatty run --json`'s object)."""
 
-    def __init__(self, graph, app, values, stats):
+    def __init__(self, graph, app, values, stats, unreached=False):
         self.graph = graph
         self.app = app
         self.values = values
         self.stats = stats
+        self._unreached = unreached
 
     ids = property(lambda self: self.graph.ids)
     nodes = property(lambda self: self.graph.nodes)
@@ -40,7 +44,7 @@ class Result:
         """{input id or node: value}, unreached vertices left out (NetworkX's form)."""
         keys = self.graph.nodes
         vals = self.values.tolist()
-        if self.app in ("bfs", "sssp"):
+        if self._unreached:
             return {keys[v]: x for v, x in enumerate(vals) if x >= 0}
         return dict(zip(keys, vals))
 
@@ -56,11 +60,9 @@ def _graph(G):
     raise TypeError(f"expected a chattygraph.Graph or a NetworkX graph (got {type(G).__name__})")
 
 
-@python_errors
-def _run(app, G, source, options, sources=None):
-    g = _graph(G)
-    args = flags(options)
-    if sources is not None:  # BC: "all", a count of random ones, or a list of ids (nodes)
+def _source_flags(g, source, sources):
+    args = []
+    if sources is not None:  # "all", a count of random ones, or a list of ids (nodes)
         if isinstance(sources, bool):
             raise TypeError("sources: 'all', a count, or a list of ids (got a bool)")
         if isinstance(sources, str) or isinstance(sources, (int, np.integer)):
@@ -75,6 +77,14 @@ def _run(app, G, source, options, sources=None):
         if g._nodes is not None or not isinstance(source, (int, np.integer)):
             source = g.position(source)  # positions are the ids of a graph from NetworkX
         args.append(f"--source={int(source)}")
+    return args
+
+
+@python_errors
+def _run(spec, G, source, options, sources=None):
+    app = spec["name"]
+    g = _graph(G)
+    args = flags(options) + _source_flags(g, source, sources)
     values, stats_json, code = _core.run(app, g._core, args)
     stats = json.loads(stats_json)
     if code == 3:
@@ -82,67 +92,50 @@ def _run(app, G, source, options, sources=None):
     if code == 4:
         warnings.warn(f"{app}: not converged after {stats['iterations']} iterations (change "
                       f"{stats.get('last_change')} > tolerance)", NotConvergedWarning, stacklevel=3)
-    if app in ("bfs", "sssp"):
+    if spec["unreached"]:
         out = values.astype(np.int64)
         out[values == np.iinfo(np.uint32).max] = -1
         values = out
-    elif app == "bc":
+    elif spec["double"]:
         values = values.astype(np.float64)
-    elif app == "wcc":  # labels are the least vertex of each component, as an input id
+    elif spec["names_vertices"]:  # e.g. WCC's labels: the least vertex of each component, as an input id
         values = g.ids[values] if g._nodes is None else values.astype(np.int64)
-    return Result(g, app, values, stats)
+    return Result(g, app, values, stats, spec["unreached"])
 
 
-def bfs(G, source=None, **options):
-    """Depth of every vertex from `source` (an input id; default: the lowest
-    id with an out-edge), -1 where unreached."""
-    return _run("bfs", G, source, options)
+_OPTIONS_DOC = "\n\nOptions are `chatty run`'s flags as keywords (devices=4, validate=True, ...)."
 
 
-def sssp(G, source=None, **options):
-    """Shortest-path distance from `source` over the edges' weights (whole
-    numbers; an unweighted graph gets weights 1..255 from `seed`, unless
-    no_default_weights=True), -1 where unreached."""
-    return _run("sssp", G, source, options)
+def _function(spec):
+    """The Python function of one registry entry."""
+    if spec["sources_at_once"]:
+
+        def f(G, source=None, sources=None, **options):
+            if source is not None and sources is not None:
+                raise ValueError("source and sources exclude each other")
+            return _run(spec, G, source, options, sources)
+
+    elif spec["needs_source"]:
+
+        def f(G, source=None, **options):
+            return _run(spec, G, source, options)
+
+    else:
+
+        def f(G, **options):
+            return _run(spec, G, None, options)
+
+    f.__name__ = f.__qualname__ = spec["python_name"]
+    f.__module__ = "chattygraph"
+    f.__doc__ = spec["doc"] + _OPTIONS_DOC
+    return f
 
 
-def pagerank(G, **options):
-    """PageRank (damping=0.85, tolerance=1e-6 on the L1 change, max_iters=100),
-    dangling mass spread uniformly; ranks sum to 1 (float32)."""
-    return _run("pr", G, None, options)
-
-
-def wcc(G, **options):
-    """Weakly connected components: each vertex's label is the least input id
-    (the first NetworkX node, by position) of its component."""
-    return _run("wcc", G, None, options)
-
-
-def kcore(G, **options):
-    """Core number of every vertex (on an undirected graph)."""
-    return _run("kcore", G, None, options)
-
-
-def triangles(G, **options):
-    """Triangles through every vertex of an undirected graph (uint64, as
-    NetworkX's `triangles`); stats["summary"]["triangles"] is the total."""
-    return _run("tc", G, None, options)
-
-
-def betweenness(G, source=None, sources=None, **options):
-    """Betweenness centrality (Brandes): each vertex's dependencies summed
-    over the sources. From `source` (an id), or `sources`: "all" (exact), a
-    count of random ones (from seed=), or a list (or array) of ids of any
-    length. bc_scale="ordered" (default) counts ordered pairs, so an
-    undirected graph's pairs count both ways (GAP's); "pairs" is NetworkX's
-    normalized=False and "normalized" its normalized=True, sampled sources
-    scaled as NetworkX scales them. stats["summary"]["max_score"] is the
-    largest (GAP normalises by it)."""
-    if source is not None and sources is not None:
-        raise ValueError("source and sources exclude each other")
-    return _run("bc", G, source, options, sources)
+SPECS = tuple(_core.apps())
+FUNCTIONS = {spec["python_name"]: _function(spec) for spec in SPECS}
+globals().update(FUNCTIONS)
 
 
 def apps():
     """The apps this build runs, as `chatty run --app` names them."""
-    return list(_core.apps())
+    return [spec["name"] for spec in SPECS]

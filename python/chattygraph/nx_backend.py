@@ -345,18 +345,9 @@ _DECLINE = {
     "betweenness_centrality": _decline_betweenness,
 }
 
-_FUNCTIONS = {
-    "pagerank": pagerank,
-    "single_source_shortest_path_length": single_source_shortest_path_length,
-    "single_source_dijkstra_path_length": single_source_dijkstra_path_length,
-    "connected_components": connected_components,
-    "weakly_connected_components": weakly_connected_components,
-    "number_connected_components": number_connected_components,
-    "number_weakly_connected_components": number_weakly_connected_components,
-    "core_number": core_number,
-    "triangles": triangles,
-    "betweenness_centrality": betweenness_centrality,
-}
+# The NetworkX functions answered here: those the engine's app registry
+# names (AppSpec::networkx), each by the adapter of that name above.
+_FUNCTIONS = {name: globals()[name] for spec in alg.SPECS for name in spec["networkx"].split()}
 
 # With CHATTY_NX_RECORD set, every call says whether it ran here or was
 # declined, and why (tests/python/nx_suite_report.py counts them).

@@ -214,9 +214,24 @@ nb::tuple run(const std::string& app, const PyGraph& g, const std::vector<std::s
   return nb::make_tuple(values, c.job.json, c.job.exit_code);
 }
 
-std::vector<std::string> app_list() {
-  std::vector<std::string> v;
-  for (App a : all_apps()) v.push_back(app_name(a));
+// The registry's entries as Python sees them: chattygraph makes a function
+// of each, and the NetworkX backend its list.
+nb::list app_list() {
+  nb::list v;
+  for (App a : all_apps()) {
+    nb::dict d;
+    d["name"] = a->name;
+    d["python_name"] = a->python_name;
+    d["doc"] = a->python_doc;
+    d["networkx"] = a->networkx;
+    d["needs_source"] = a->needs_source;
+    d["sources_at_once"] = a->sources_at_once;
+    d["values"] = a->values == Values::kReals ? "reals" : a->values == Values::kCounts ? "counts" : "ints";
+    d["double"] = a->python_double;
+    d["unreached"] = a->unreached;
+    d["names_vertices"] = a->relabel != nullptr;
+    v.append(d);
+  }
   return v;
 }
 

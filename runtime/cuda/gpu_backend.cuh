@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "comm/transport_table.h"
-#include "cpu_cluster/cluster.h"
+#include "runtime/base/agreed_error.h"
 #include "runtime/cuda/connectivity_ops.cuh"
 #include "runtime/cuda/gather_ops.cuh"
 #include "runtime/cuda/ordered_ops.cuh"
@@ -19,6 +19,7 @@
 #include "runtime/engine/engine.h"
 #include "runtime/engine/family.h"
 #include "runtime/engine/multi_stats.h"
+#include "runtime/engine/ranks.h"
 #include "runtime/engine/run_program.h"
 
 namespace chatty::cuda {
@@ -56,37 +57,38 @@ class GpuBackend {
   };
 
   GpuBackend(const Graph& g, const P& prog, const Partition& part, const EngineOptions& opt, TransportPolicy& policy,
-             MultiStats& stats, const ClusterPlace* cluster, const RunPlan<V>& plan, const GpuPlacement& place)
+             MultiStats& stats, Ranks& ranks, const RunPlan<V>& plan, const GpuPlacement& place)
       : g_(g),
         prog_(prog),
         part_(part),
         opt_(opt),
         policy_(policy),
         stats_(stats),
-        ranks_(place_of(cluster, part.devices())),
+        ranks_(ranks),
+        rank_place_(ranks.place(part.devices())),
         plan_(plan),
         place_(place),
         n_(g.num_vertices()),
         needs_(needs_of<P>(opt)),
         mb_(part.devices(), sizeof(Update<V>)),
         run_(part.devices(), mb_, policy, stats,
-             cluster ? make_cluster_fabric(*cluster, opt.net) : make_thread_fabric(part.devices())),
+             ranks.is_cluster() ? ranks.make_fabric(opt.net, part.devices()) : make_thread_fabric(part.devices())),
         result_(n_) {
-    CHATTY_CHECK(int(place.gpu_of.size()) == ranks_.local,
+    CHATTY_CHECK(int(place.gpu_of.size()) == rank_place_.local,
                  "the partition's devices are not the run's (internal error)");
     stats.structure_bytes = g.num_edges() * sizeof(vid_t) + (uint64_t(n_) + uint64_t(part.devices())) * sizeof(eid_t);
     if constexpr (P::kKind == ProgramKind::kGather) dangling0_ = first_contributions(g, prog, contrib0_);
     // Between ranks, send buffers live in mapped host memory, where the
     // transport between ranks reads them.
     const TransportInfo* fixed = find_transport(opt.comm, World::kGpuDevices);
-    mapped_send_ = (fixed && fixed->mapped_send) || ranks_.ranks > 1;
+    mapped_send_ = (fixed && fixed->mapped_send) || rank_place_.ranks > 1;
   }
 
   template <typename F>
   void for_each_device(F f) {
     t0_ = omp_get_wtime();
-#pragma omp parallel num_threads(ranks_.local)
-    f(ranks_.first() + omp_get_thread_num());
+#pragma omp parallel num_threads(rank_place_.local)
+    f(rank_place_.first() + omp_get_thread_num());
   }
 
   // Built with the device, before the timer: its uploads, events and first
@@ -94,10 +96,10 @@ class GpuBackend {
   std::unique_ptr<Device> start(int d) {
     auto dev = std::make_unique<Device>();
     dev->up = guarded(run_, [&] {
-      CHATTY_CHECK(omp_get_num_threads() == ranks_.local, "the OpenMP runtime gave fewer threads than the " +
-                                                              std::to_string(ranks_.local) +
-                                                              " devices (check OMP_THREAD_LIMIT)");
-      dev->dev = std::make_unique<GpuDevice>(d, place_.gpu_of[size_t(d - ranks_.first())], g_, part_, needs_,
+      CHATTY_CHECK(omp_get_num_threads() == rank_place_.local, "the OpenMP runtime gave fewer threads than the " +
+                                                                   std::to_string(rank_place_.local) +
+                                                                   " devices (check OMP_THREAD_LIMIT)");
+      dev->dev = std::make_unique<GpuDevice>(d, place_.gpu_of[size_t(d - rank_place_.first())], g_, part_, needs_,
                                              mapped_send_, mb_);
       GpuDevice& gd = *dev->dev;
       policy_.prepare(mb_, d);  // staging and mapped copies before the timer starts
@@ -124,14 +126,14 @@ class GpuBackend {
   // Every rank's devices agree that all of them came up.
   bool all_up(int d, const Device* dev) {
     const bool every = run_.all(d, dev && dev->up);
-    if (d == ranks_.first()) t1_ = omp_get_wtime(), stats_.setup_seconds = t1_ - t0_, all_up_ = every;
+    if (d == rank_place_.first()) t1_ = omp_get_wtime(), stats_.setup_seconds = t1_ - t0_, all_up_ = every;
     return every;
   }
   Ops& ops(Device& dev) { return dev.ops; }
 
   void finish(int d, Device& dev) {
     run_.meet(d);
-    if (d == ranks_.first()) stats_.run_seconds = omp_get_wtime() - t1_;
+    if (d == rank_place_.first()) stats_.run_seconds = omp_get_wtime() - t1_;
     guarded(run_, [&] {
       GpuDevice& gd = *dev.dev;
       CHATTY_CUDA(cudaMemcpyAsync(result_.data() + gd.lo, gd.values.get() + gd.lo, size_t(gd.nd()) * 4,
@@ -143,10 +145,10 @@ class GpuBackend {
   // Every rank learns the first failure (a device's, or a rank's whose
   // devices did not all start) before the gather, which all must join.
   void end() {
-    const std::string failed = ranks_.ranks > 1 ? cluster_agree_error(run_.error()) : run_.error();
+    const std::string failed = rank_place_.ranks > 1 ? ranks_.agree_error(run_.error()) : run_.error();
     if (failed.empty() && all_up_) return;
     const std::string why = failed.empty() ? "a GPU device of another rank failed to start" : failed;
-    if (ranks_.ranks > 1) throw AgreedError(why);  // every rank holds it: rank 0 alone prints it
+    if (rank_place_.ranks > 1) throw AgreedError(why);  // every rank holds it: rank 0 alone prints it
     throw Error(why);
   }
   std::vector<V> values() { return std::move(result_); }
@@ -159,7 +161,8 @@ class GpuBackend {
   const EngineOptions& opt_;
   TransportPolicy& policy_;
   MultiStats& stats_;
-  const ClusterPlace ranks_;
+  Ranks& ranks_;
+  const ClusterPlace rank_place_;
   const RunPlan<V>& plan_;
   const GpuPlacement& place_;
   const vid_t n_;

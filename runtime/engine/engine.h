@@ -26,7 +26,7 @@ namespace detail {
 // on grids: the best measured widths within 10 %), the GPU the whole mean
 // (the CPU's widths ran 4.45x slower on an H200 on kron:22 and 1.41x on
 // grid:2000x2000; docs/gpu.md). A graph holding some rows samples those;
-// ranks then take the widest (cluster_max).
+// ranks then take the widest (Ranks::max).
 inline uint64_t auto_delta(const Graph& g, Backend backend) {
   const Csr& c = g.out();
   if (c.weights.empty()) return 1;

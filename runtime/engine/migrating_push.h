@@ -14,10 +14,10 @@
 
 #include <atomic>
 
-#include "cpu_cluster/migration/work_migration.h"
 #include "kernels/cpu/push_advance.h"
 #include "runtime/base/frontier.h"
 #include "runtime/host/remote_push.h"
+#include "runtime/migration/work_migration.h"
 
 namespace chatty::multi {
 

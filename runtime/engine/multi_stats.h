@@ -51,7 +51,7 @@ struct MultiStats {
   // delivered, and batches: supersteps in which the pair carried any, each
   // one transfer of all of that superstep's records.
   // Ranks: the MPI operations each rank issued to each in the run,
-  // [(origin * ranks + target) * kMpiOps + op] (cpu_cluster/cluster.h's MpiOp).
+  // [(origin * ranks + target) * kMpiOps + op] (runtime/base/rank_place.h's MpiOp).
   std::vector<uint64_t> rank_ops;
   std::vector<uint64_t> pair_records, pair_batches;
   uint64_t item_bytes = 0;  // of one record

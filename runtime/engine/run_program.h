@@ -7,7 +7,7 @@
 // mechanisms only: how a device and its ops are built, and where values
 // land (runtime/host/host_backend.h, runtime/cuda/gpu_backend.cuh).
 //
-// A backend B<P> is built from (g, prog, part, opt, policy, stats, cluster,
+// A backend B<P> is built from (g, prog, part, opt, policy, stats, ranks,
 // plan, extra...) and offers:
 //   static constexpr Backend kBackend;
 //   template <typename F> void for_each_device(F f);  // f(d) on each local device's driving thread
@@ -28,7 +28,7 @@
 #include <variant>
 #include <vector>
 
-#include "cpu_cluster/cluster.h"
+#include "runtime/base/status.h"
 #include "runtime/drivers/connectivity.h"
 #include "runtime/drivers/gather.h"
 #include "runtime/drivers/ordered.h"
@@ -37,17 +37,10 @@
 #include "runtime/engine/family.h"
 #include "runtime/engine/multi_stats.h"
 #include "runtime/engine/rank_results.h"
+#include "runtime/engine/ranks.h"
 #include "runtime/graph/partition.h"
 
 namespace chatty {
-
-// The ranks of a run with `cluster` (null: one process of `devices`).
-inline ClusterPlace place_of(const ClusterPlace* cluster, int devices) {
-  if (cluster) return *cluster;
-  ClusterPlace alone;
-  alone.local = devices;
-  return alone;
-}
 
 // What every device of a run starts from, decided once, alike on every rank.
 template <typename V>
@@ -59,7 +52,7 @@ struct RunPlan {
 
 template <typename P>
 RunPlan<typename P::Value> plan_run(const Graph& g, const P& prog, const EngineOptions& opt, Backend backend,
-                                    const ClusterPlace& place) {
+                                    Ranks& ranks, const ClusterPlace& place) {
   RunPlan<typename P::Value> plan;
   plan.family = family_of<P>(opt);
   if constexpr (P::kKind == ProgramKind::kTraversal) {
@@ -69,7 +62,7 @@ RunPlan<typename P::Value> plan_run(const Graph& g, const P& prog, const EngineO
       plan.delta = opt.delta;
       if (!plan.delta) {
         plan.delta = detail::auto_delta(g, backend);
-        if (place.ranks > 1) plan.delta = uint64_t(cluster_max(double(plan.delta)));  // every rank buckets alike
+        if (place.ranks > 1) plan.delta = uint64_t(ranks.max(double(plan.delta)));  // every rank buckets alike
       }
     }
   }
@@ -129,15 +122,15 @@ GatherEnd drive_family(Ops& ops, const P& prog, const Graph& g, const RunPlan<ty
 
 // Runs `prog` on P = part.devices() devices of backend B. Results equal
 // run_program's (exactly for BFS/SSSP/WCC, within tolerance for
-// PageRank). With `cluster`, this process is one rank and drives its
-// devices only; the policy's transport must reach the other ranks, and
-// the values are complete on rank 0 only. `extra` goes to B's constructor.
+// PageRank). As one of several `ranks`, this process drives its devices
+// only; the policy's transport must reach the other ranks, and the values
+// are complete on rank 0 only. `extra` goes to B's constructor.
 template <template <typename> class B, typename P, typename... Extra>
 EngineResult<typename P::Value> run_program(const Graph& g, const P& prog, const Partition& part,
                                             const EngineOptions& opt, TransportPolicy& policy, MultiStats& stats,
-                                            const ClusterPlace* cluster, Extra&&... extra) {
+                                            Ranks& ranks, Extra&&... extra) {
   const int D = part.devices();
-  const ClusterPlace place = place_of(cluster, D);
+  const ClusterPlace place = ranks.place(D);
   CHATTY_CHECK(place.devices() == D, "the partition's devices are not the run's (internal error)");
   stats.devices = D;
   stats.steps.clear();
@@ -154,16 +147,16 @@ EngineResult<typename P::Value> run_program(const Graph& g, const P& prog, const
   const auto leave_setup_together = [&] {
     if (place.ranks == 1) return 0.0;
     const double t0 = omp_get_wtime();
-    cluster_barrier();
+    ranks.barrier();
     return omp_get_wtime() - t0;
   };
   // Added once the run is over: a GPU backend sets setup_seconds itself,
   // from its construction on.
   const double before_plan = leave_setup_together();
-  const RunPlan<typename P::Value> plan = plan_run(g, prog, opt, B<P>::kBackend, place);
-  B<P> backend(g, prog, part, opt, policy, stats, cluster, plan, std::forward<Extra>(extra)...);
+  const RunPlan<typename P::Value> plan = plan_run(g, prog, opt, B<P>::kBackend, ranks, place);
+  B<P> backend(g, prog, part, opt, policy, stats, ranks, plan, std::forward<Extra>(extra)...);
   stats.setup_seconds += leave_setup_together();
-  if (place.ranks > 1) cluster_reset_ops();  // rank_ops counts the run's operations, not its setup's
+  if (place.ranks > 1) ranks.reset_ops();  // rank_ops counts the run's operations, not its setup's
   backend.for_each_device([&](int d) {
     auto dev = backend.start(d);
     if (!backend.all_up(d, dev.get())) return;
@@ -177,9 +170,9 @@ EngineResult<typename P::Value> run_program(const Graph& g, const P& prog, const
   stats.transport = policy.describe();
   EngineResult<typename P::Value> r{backend.values()};
   if (place.ranks > 1) {
-    cluster_note_results();
+    ranks.note_results();
     const double t0 = omp_get_wtime();
-    gather_rank_results(r.values.data(), g.num_vertices(), stats, part, place);
+    gather_rank_results(r.values.data(), g.num_vertices(), stats, part, ranks, place);
     backend.release();
     stats.collect_seconds = omp_get_wtime() - t0;
   }

@@ -8,7 +8,6 @@
 #include <memory>
 #include <vector>
 
-#include "cpu_cluster/migration/work_migration.h"
 #include "kernels/cpu/union_find.h"
 #include "runtime/base/hash.h"
 #include "runtime/drivers/connectivity.h"
@@ -16,6 +15,7 @@
 #include "runtime/engine/family.h"
 #include "runtime/graph/graph_chunk.h"
 #include "runtime/host/wcc_forest.h"
+#include "runtime/migration/work_migration.h"
 
 namespace chatty::host {
 

@@ -22,7 +22,6 @@
 #include <cmath>
 #include <memory>
 
-#include "cpu_cluster/migration/work_migration.h"
 #include "kernels/cpu/gather_pull.h"
 #include "runtime/base/status.h"
 #include "runtime/drivers/gather.h"
@@ -30,6 +29,7 @@
 #include "runtime/engine/family.h"
 #include "runtime/graph/graph_chunk.h"
 #include "runtime/host/remote_gather.h"
+#include "runtime/migration/work_migration.h"
 
 namespace chatty::host {
 

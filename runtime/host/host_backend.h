@@ -22,12 +22,12 @@
 #include <memory>
 #include <vector>
 
-#include "cpu_cluster/cluster.h"
-#include "cpu_cluster/migration/exposed_memory.h"
+#include "runtime/base/agreed_error.h"
 #include "runtime/base/status.h"
 #include "runtime/engine/device_context.h"
 #include "runtime/engine/exchange_policy.h"
 #include "runtime/engine/numa_binding.h"
+#include "runtime/engine/ranks.h"
 #include "runtime/engine/run_program.h"
 #include "runtime/graph/graph_chunk.h"
 #include "runtime/graph/partition.h"
@@ -35,6 +35,7 @@
 #include "runtime/host/gather_ops.h"
 #include "runtime/host/ordered_ops.h"
 #include "runtime/host/traversal_ops.h"
+#include "runtime/migration/exposed_memory.h"
 
 namespace chatty::host {
 
@@ -67,14 +68,14 @@ class HostBackend {
   };
 
   HostBackend(const Graph& g, const P& prog, const Partition& part, const EngineOptions& opt, TransportPolicy& policy,
-              MultiStats& stats, const ClusterPlace* cluster, const RunPlan<V>& plan)
+              MultiStats& stats, Ranks& ranks, const RunPlan<V>& plan)
       : g_(g),
         prog_(prog),
         part_(part),
         opt_(opt),
         stats_(stats),
-        cluster_(cluster),
-        place_(place_of(cluster, part.devices())),
+        ranks_(ranks),
+        place_(ranks.place(part.devices())),
         plan_(plan),
         D_(part.devices()),
         n_(g.num_vertices()),
@@ -85,7 +86,7 @@ class HostBackend {
         sync_(*fabric_, mb_, policy, stats),
         chunks_(g, part, kInEdges, opt.chunk_copies, kWeights),
         replicas_(size_t(D_)),
-        across_{opt.migrate_block, opt.migrate_threshold, cluster_watch_seconds()},
+        across_{opt.migrate_block, opt.migrate_threshold, ranks.watch_seconds(), &ranks},
         gather_board_(*fabric_, opt.migrate, across_, opt.straggler),
         push_board_(*fabric_, opt.migrate, across_, opt.straggler),
         pull_board_(*fabric_, opt.migrate, across_, opt.straggler),
@@ -174,7 +175,7 @@ class HostBackend {
       if (sync_.caught()) std::rethrow_exception(sync_.caught());
       throw Error(why);
     }
-    const std::string agreed = cluster_agree_error(sync_.error());
+    const std::string agreed = ranks_.agree_error(sync_.error());
     throw AgreedError(agreed.empty() ? why : agreed);
   }
   std::vector<V> values() { return std::move(replicas_[size_t(place_.first())]); }
@@ -207,9 +208,9 @@ class HostBackend {
   // A cluster's fabric allocates its window (a collective): setup, as GPU
   // devices' allocations are, not the run.
   std::unique_ptr<Fabric> make_fabric() {
-    if (!cluster_) return make_thread_fabric(D_);
+    if (!ranks_.is_cluster()) return make_thread_fabric(D_);
     const double t0 = omp_get_wtime();
-    std::unique_ptr<Fabric> f = make_cluster_fabric(place_, opt_.net);
+    std::unique_ptr<Fabric> f = ranks_.make_fabric(opt_.net, D_);
     stats_.setup_seconds += omp_get_wtime() - t0;
     return f;
   }
@@ -234,7 +235,7 @@ class HostBackend {
       const int first = place_.first();
       for (int d = first; d < first + place_.local; ++d) bytes.push_back(region_bytes(d));
       const double t0 = omp_get_wtime();
-      exposed_ = &cluster_exposed(place_, bytes);
+      exposed_ = &ranks_.exposed(place_, bytes);
       for (int d = first; d < first + place_.local; ++d) fill(exposed_->local(d), d);
       stats_.setup_seconds += omp_get_wtime() - t0;
     };
@@ -260,7 +261,7 @@ class HostBackend {
   const Partition& part_;
   const EngineOptions& opt_;
   MultiStats& stats_;
-  const ClusterPlace* const cluster_;
+  Ranks& ranks_;
   const ClusterPlace place_;
   const RunPlan<V>& plan_;
   const int D_;

@@ -18,13 +18,13 @@
 #include <memory>
 #include <vector>
 
-#include "cpu_cluster/migration/exposed_memory.h"
 #include "kernels/cpu/gather_pull.h"
 #include "runtime/graph/graph_chunk.h"
 #include "runtime/graph/partition.h"
 #include "runtime/host/claim_pacer.h"
 #include "runtime/host/exposed_rows.h"
 #include "runtime/host/migration_cache.h"
+#include "runtime/migration/exposed_memory.h"
 
 namespace chatty::host {
 

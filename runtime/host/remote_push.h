@@ -23,7 +23,6 @@
 #include <memory>
 #include <vector>
 
-#include "cpu_cluster/migration/exposed_memory.h"
 #include "kernels/cpu/push_advance.h"
 #include "runtime/base/frontier.h"
 #include "runtime/base/status.h"
@@ -33,6 +32,7 @@
 #include "runtime/host/claim_pacer.h"
 #include "runtime/host/exposed_rows.h"
 #include "runtime/host/migration_cache.h"
+#include "runtime/migration/exposed_memory.h"
 
 namespace chatty::host {
 

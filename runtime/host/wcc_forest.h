@@ -27,11 +27,11 @@
 #include <cstdint>
 #include <vector>
 
-#include "cpu_cluster/migration/work_migration.h"
 #include "kernels/cpu/union_find.h"
 #include "runtime/base/hash.h"
 #include "runtime/engine/superstep_decisions.h"
 #include "runtime/graph/graph_chunk.h"
+#include "runtime/migration/work_migration.h"
 
 namespace chatty::host::wcc {
 

@@ -12,8 +12,6 @@
 #include <memory>
 #include <vector>
 
-#include "cpu_cluster/cluster.h"
-
 namespace chatty {
 
 class ExposedMemory {
@@ -56,13 +54,6 @@ class ExposedMemory {
   // peers' gets, and peers' completed puts to its loads.
   virtual void sync() = 0;
 };
-
-// Every rank, collectively: regions of `bytes[i]` for its local device i,
-// in one MPI window. The window lives until the process exits and serves
-// the next call with the same sizes on every rank (the runs of a
-// --repeat), so neither making nor freeing it falls in a run. Throws
-// chatty::Error in a build without MPI.
-ExposedMemory& cluster_exposed(const ClusterPlace& place, const std::vector<size_t>& bytes);
 
 // One process: regions of `bytes[d]` for devices 0..D-1, read and written
 // by memcpy; with `mapped`, also read in place (read_in_place() is not

@@ -3,7 +3,7 @@
 // ranks runs in unit tests, under the sanitizers, without mpirun.
 #include <cstring>
 
-#include "cpu_cluster/migration/exposed_memory.h"
+#include "runtime/migration/exposed_memory.h"
 
 namespace chatty {
 namespace {

@@ -28,9 +28,9 @@
 #include <vector>
 
 #include "comm/fabric.h"
-#include "cpu_cluster/cluster.h"
 #include "runtime/base/engine_options.h"
 #include "runtime/base/types.h"
+#include "runtime/engine/ranks.h"
 
 namespace chatty {
 
@@ -112,7 +112,7 @@ class Worklist {
   // what it can reclaim itself), and blocks still not done a deadline
   // later end the job.
   template <typename TakeBack>
-  void wait_done(double deadline_s, TakeBack take_back) {
+  void wait_done(double deadline_s, Ranks& ranks, TakeBack take_back) {
     const uint64_t blocks = uint32_t(f_.load(owner_, w_ + kShape));
     double until = 0;
     bool took = false;
@@ -122,7 +122,7 @@ class Worklist {
         const double now = omp_get_wtime();
         if (until == 0) until = now + deadline_s;
         if (now <= until) continue;
-        if (took) stalled(2 * deadline_s);
+        if (took) stalled(2 * deadline_s, ranks);
         take_back();
         took = true;
         until = now + deadline_s;
@@ -159,14 +159,14 @@ class Worklist {
     }
   }
 
-  [[noreturn]] void stalled(double deadline_s) const {
-    const ClusterPlace* place = cluster();
+  [[noreturn]] void stalled(double deadline_s, Ranks& ranks) const {
+    const ClusterPlace place = ranks.place(1);
     const int thief = int(f_.load(owner_, w_ + kThief)) - 1;
     std::fprintf(stderr,
                  "chatty: error: rank %d: blocks of device %d claimed by device %d (rank %d) did not finish within "
                  "%g s: a stalled thief (--rank_timeout)\n",
-                 place ? place->rank : 0, owner_, thief, place && thief >= 0 ? place->rank_of(thief) : -1, deadline_s);
-    cluster_abort(1);
+                 place.rank, owner_, thief, ranks.is_cluster() && thief >= 0 ? place.rank_of(thief) : -1, deadline_s);
+    ranks.abort(1);
   }
 
   Fabric& f_;
@@ -185,13 +185,14 @@ struct RemoteClaims {
   // How long an owner waits for blocks claimed from another rank before it
   // takes them back (0: for ever).
   double stall_s = 0;
+  Ranks* ranks = nullptr;  // the run's ranks (null: one process)
 };
 
 // Every device's worklist and the task a peer needs to compute its blocks
 // (pointers to the owner's arrays), shared by the devices of one run.
 // Peers on other ranks cannot follow those pointers: a family that lets
 // them help passes run() a `remote` computation, which fetches what a
-// block needs through exposed memory (cpu_cluster/migration/exposed_memory.h):
+// block needs through exposed memory (runtime/migration/exposed_memory.h):
 //   void operator()(int owner, vid_t lo, vid_t hi, Acc& acc);  // computes them
 //   void commit(int owner);                                      // writes back what it computed
 //   uint32_t keep(int owner, uint32_t take) const;              // blocks owner must have left for a claim
@@ -222,6 +223,7 @@ class MigrationBoard {
   }
 
   bool enabled() const { return enabled_; }
+  Ranks& ranks() const { return remote_.ranks ? *remote_.ranks : one_process(); }
   // Whether a phase of `blocks` blocks whose owner keeps `keep` of them
   // from its local peers leaves any for peers on other ranks.
   bool claimable(uint32_t blocks, uint32_t keep) const { return enabled_ && blocks > std::max(keep, remote_.keep); }
@@ -323,7 +325,7 @@ class MigrationBoard {
                    peer.list.grab_back(lo, hi, remote_.take, /*remote=*/true, remote->keep(p, remote_.take))) {
           peer.list.claimed_by(d);
           const uint64_t mark = hold(d, p, peer.list.phase(), lo, hi);
-          if (const double stall = cluster_fault_take_thief_stall_s(); stall > 0) {  // fault injection, for tests
+          if (const double stall = ranks().fault_thief_stall_s(); stall > 0) {  // fault injection, for tests
             std::fprintf(stderr, "chatty: fault injection: device %d stalls %g s after claiming blocks of device %d\n",
                          d, stall, p);
             std::this_thread::sleep_for(std::chrono::duration<double>(stall));
@@ -350,11 +352,11 @@ class MigrationBoard {
   template <typename Acc, typename Work>
   void wait_done(int d, Acc& acc, Work work) {
     // alone, the team's loop ends when its blocks do
-    if (!lone()) slots_[size_t(d)].list.wait_done(remote_.stall_s, [&] { take_back(d, acc, work); });
+    if (!lone()) slots_[size_t(d)].list.wait_done(remote_.stall_s, ranks(), [&] { take_back(d, acc, work); });
   }
   // The same where no peer on another rank claims (nothing to take back).
   void wait_done(int d) {
-    if (!lone()) slots_[size_t(d)].list.wait_done(remote_.stall_s, [] {});
+    if (!lone()) slots_[size_t(d)].list.wait_done(remote_.stall_s, ranks(), [] {});
   }
 
   // run() on every thread of device d's team, their sums added into acc
@@ -427,13 +429,13 @@ class MigrationBoard {
       const vid_t lo = vid_t(range >> 32), hi = vid_t(range);
       work(own.task, lo, hi, acc);
       own.list.finish(own.list.blocks_in(lo, hi));
-      const ClusterPlace* place = cluster();
-      const int rank = place ? place->rank_of(t) : t;
+      const ClusterPlace place = ranks().place(1);
+      const int rank = ranks().is_cluster() ? place.rank_of(t) : t;
       std::fprintf(stderr,
                    "chatty: warning: rank %d: blocks of device %d claimed by device %d (rank %d) not done within %g "
                    "s: taken back by their owner (--rank_timeout)\n",
-                   place ? place->rank : 0, d, t, rank, remote_.stall_s);
-      cluster_taken_back(rank);
+                   place.rank, d, t, rank, remote_.stall_s);
+      ranks().taken_back(rank);
     }
   }
 
