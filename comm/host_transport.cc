@@ -25,12 +25,13 @@ class FixedPolicy : public TransportPolicy {
 
 std::unique_ptr<Transport> make_host_transport(Comm comm) {
   check_serves(comm, World::kHostDevices);
+  if (comm == Comm::kAuto) comm = decide_auto(World::kHostDevices);
   // The factories of the table's host entries (comm/transport_table.h).
   const std::pair<Comm, std::unique_ptr<Transport> (*)()> makers[] = {{Comm::kHostView, make_host_view_transport},
                                                                       {Comm::kHost, make_host_copy_transport},
                                                                       {Comm::kHostRead, make_host_read_transport}};
   for (const auto& [c, make] : makers)
-    if (c == comm || (comm == Comm::kAuto && find_transport(c, World::kHostDevices)->world_default)) return make();
+    if (c == comm) return make();
   throw Error(std::string("--comm=") + comm_name(comm) + ": no factory for host devices (internal error)");
 }
 

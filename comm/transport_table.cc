@@ -1,6 +1,7 @@
 #include "comm/transport_table.h"
 
 #include <algorithm>
+#include <string>
 
 #include "runtime/base/status.h"
 
@@ -36,6 +37,18 @@ std::vector<TransportInfo> make_table() {
 }
 
 }  // namespace
+
+Comm decide_auto(World world, const AutoFacts& facts) {
+  if (world == World::kGpuDevices) return Comm::kAuto;
+  if (world == World::kRanks) {
+    if (facts.net == Net::kVerbs) return Comm::kAuto;
+    const bool one_sided_wins = facts.small_bytes <= (size_t(1) << 20);
+    if (one_sided_wins && facts.put_window_bytes <= facts.put_cap) return Comm::kMpiPut;
+  }
+  for (const TransportInfo& t : transport_table())
+    if (t.world == world && t.world_default) return t.comm;
+  throw Error(std::string("no default transport for ") + world_text(world) + " (internal error)");
+}
 
 const char* world_text(World w) {
   switch (w) {

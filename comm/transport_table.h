@@ -54,6 +54,24 @@ const TransportInfo* find_transport(Comm comm, World world);
 // devices (a transport with distinct_gpus cannot connect them).
 void check_serves(Comm comm, World world, bool gpus_shared = false);
 
+// What a world knows where --comm=auto is decided for it (ranks only).
+struct AutoFacts {
+  Net net = Net::kAuto;         // --net: verbs take their own path
+  size_t put_window_bytes = 0;  // mpi_put's window on a rank for this run
+  size_t put_cap = 0;           // the largest window auto takes (--put_window_mb)
+  size_t small_bytes = 0;       // the switch point: a pair's records below it go two-sided
+};
+
+// What --comm=auto means in `world`, decided here for every world. Host
+// devices: the table's default entry. Ranks: mpi_put while its window
+// fits put_cap and one-sided transfers win from 1 MB on (small_bytes at
+// most 1 MB: where a two-sided message beats a put even at 1 MB, as under
+// MPICH here, the rings send every pair's records as one message and
+// win), else the table's default (mpi_ring); over verbs, kAuto (the verbs
+// path's own slots). GPU devices: kAuto, for the topology policy
+// (topology/policy.h), which ranks the world's entries per exchange.
+Comm decide_auto(World world, const AutoFacts& facts = {});
+
 // "a, b (auto) or c": the names --comm may give in `world`; with
 // `gpus_shared`, those that can connect devices sharing a GPU.
 std::string transport_names(World world, bool gpus_shared = false);

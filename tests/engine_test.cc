@@ -299,6 +299,25 @@ TEST(Reorder, WithinChunksKeepsEveryChunk) {
 // back, a name means one transport per world, host devices and ranks have
 // one default each, the policy's structure placement is not a --comm
 // choice, and a world refuses another's transport naming its own.
+// --comm=auto is decided in one place for every world: host devices take
+// the table's default, ranks mpi_put while its window fits and one-sided
+// transfers win, else the table's default, verbs and GPU devices their own
+// policy.
+TEST(TransportTable, AutoIsDecidedOnceForEveryWorld) {
+  EXPECT_EQ(decide_auto(World::kHostDevices), Comm::kHostView);
+  const size_t MB = size_t(1) << 20;
+  EXPECT_EQ(decide_auto(World::kRanks, {Net::kAuto, 8 * MB, 1024 * MB, 32 << 10}), Comm::kMpiPut);
+  EXPECT_EQ(decide_auto(World::kRanks, {Net::kAuto, 2048 * MB, 1024 * MB, 32 << 10}), Comm::kMpiRing);
+  EXPECT_EQ(decide_auto(World::kRanks, {Net::kMpi, 8 * MB, 1024 * MB, 2 * MB}), Comm::kMpiRing);
+  EXPECT_EQ(decide_auto(World::kRanks, {Net::kVerbs, 8 * MB, 1024 * MB, 32 << 10}), Comm::kAuto);
+  EXPECT_EQ(decide_auto(World::kGpuDevices), Comm::kAuto);
+  for (World w : {World::kHostDevices, World::kRanks}) {
+    const Comm c = decide_auto(w, {Net::kAuto, 2048 * MB, 1024 * MB, 32 << 10});
+    ASSERT_NE(find_transport(c, w), nullptr);
+    EXPECT_TRUE(find_transport(c, w)->world_default);
+  }
+}
+
 TEST(TransportTable, NamesParseBackAndWorldsRefuseEachOthers) {
   std::map<std::pair<int, std::string>, int> per_world;
   std::map<World, int> defaults;

@@ -313,16 +313,11 @@ std::unique_ptr<Transport> make_cluster_transport(const ClusterPlace& place, Com
                                                   size_t item_bytes, size_t ring_bytes, size_t batch_bytes,
                                                   size_t small_bytes, int lanes, size_t put_cap) {
   if (comm == Comm::kMpiAlltoallv) return mpi::make_alltoallv_transport(place, item_bytes);
-  if (comm == Comm::kAuto && net != Net::kVerbs) {
-    // Where a two-sided message beats a put even at 1 MB (MPICH here), the
-    // rings send every pair's records as one message, and win.
-    const bool one_sided_wins = small_bytes <= (size_t(1) << 20);
-    const bool fits = put_window_bytes(place, slot_records, item_bytes) <= put_cap;
-    comm = one_sided_wins && fits ? Comm::kMpiPut : Comm::kMpiRing;
-  }
+  if (comm == Comm::kAuto)
+    comm = decide_auto(World::kRanks, {net, put_window_bytes(place, slot_records, item_bytes), put_cap, small_bytes});
   if (comm == Comm::kMpiRing)
     return mpi::make_ring_transport(place, item_bytes, ring_bytes, batch_bytes, small_bytes, lanes);
-  if (net == Net::kVerbs && comm == Comm::kAuto) return verbs_transport(place, slot_records, item_bytes);
+  if (comm == Comm::kAuto) return verbs_transport(place, slot_records, item_bytes);
   check_serves(comm, World::kRanks);
   return mpi::make_put_transport(place, slot_records, item_bytes);
 }
