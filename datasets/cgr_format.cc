@@ -8,14 +8,16 @@
 #include <cstring>
 #include <vector>
 
+#include "datasets/load.h"
 #include "datasets/mapped_file.h"
+#include "datasets/text_source.h"
 #include "runtime/base/hash.h"
 #include "runtime/base/status.h"
 
 namespace chatty {
 namespace {
 
-constexpr char kMagic[8] = {'C', 'H', 'A', 'T', 'T', 'Y', 'G', 'R'};
+constexpr const char* kMagic = kCgrMagic;
 constexpr uint32_t kDirected = 1, kWeighted = 2;
 
 struct Header {
@@ -194,6 +196,25 @@ void write_cgr(const Graph& g, const std::string& path, const VertexIds& ids) {
   for (auto [p, n] : parts) ok = ok && std::fwrite(p, 1, n, f) == n;
   ok = (std::fclose(f) == 0) && ok;
   if (!ok) throw Error(path + ": write failed: " + std::strerror(errno));
+}
+
+Graph load_cgr(const std::string& what, std::unique_ptr<TextSource>& src, const LoadOptions& opt, LoadInfo& info) {
+  CHATTY_CHECK(src->mapped(), src->path() +
+                                  ": a .cgr graph is used in place and must be a regular, "
+                                  "uncompressed file (decompress it first)");
+  src.reset();
+  Graph g = read_cgr(what, &info.ids);
+  info.format = "cgr";
+  info.direction_reason = "stored in the .cgr file";
+  if (opt.build.symmetrize && g.directed()) {
+    g = symmetrized(g);
+    info.direction_reason = "asked for (--undirected)";
+  }
+  if (opt.weights == WeightUse::kIgnored && g.weighted()) {
+    g.drop_weights();
+    info.weights_dropped = true;
+  }
+  return g;
 }
 
 }  // namespace chatty

@@ -21,6 +21,7 @@
 // file on any mismatch, so a damaged file is never used.
 #pragma once
 
+#include <memory>
 #include <string>
 
 #include "runtime/graph/graph.h"
@@ -28,10 +29,20 @@
 
 namespace chatty {
 
-inline constexpr uint32_t kCgrVersion = 2;  // the newest written; 1 is read too
+inline constexpr uint32_t kCgrVersion = 2;       // the newest written; 1 is read too
+inline constexpr char kCgrMagic[] = "CHATTYGR";  // its first 8 bytes
+
+class TextSource;
+struct LoadOptions;
+struct LoadInfo;
 
 // Fills *ids with the input's ids the file keeps (positions in version 1).
 Graph read_cgr(const std::string& path, VertexIds* ids = nullptr);
 void write_cgr(const Graph& g, const std::string& path, const VertexIds& ids = {});
+
+// The format table's reader: `what` used in place (src, which must be a
+// regular uncompressed file, is closed first), with the load's options
+// applied (symmetrized, weights dropped).
+Graph load_cgr(const std::string& what, std::unique_ptr<TextSource>& src, const LoadOptions& opt, LoadInfo& info);
 
 }  // namespace chatty

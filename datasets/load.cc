@@ -5,7 +5,6 @@
 #include <cstring>
 #include <fstream>
 
-#include "datasets/cgr_format.h"
 #include "datasets/file_compressor.h"
 #include "datasets/generators.h"
 #include "datasets/text_formats.h"
@@ -28,22 +27,15 @@ std::string extension(const std::string& path) {
   return lower(path.substr(dot + 1));
 }
 
-const char* format_name(Format f) {
-  switch (f) {
-    case Format::kEdgeList: return "an edge list";
-    case Format::kDimacs: return "a DIMACS file";
-    case Format::kMatrixMarket: return "a Matrix Market file";
-    case Format::kMetis: return "a METIS file";
-    case Format::kCgr: return "a .cgr file";
-    default: return "auto";
-  }
-}
+const char* format_name(Format f) { return f ? f->article : "auto"; }
 
-// The format a file's first bytes say it is, or kAuto when they do not say
-// (an edge list's lines are only numbers and comments).
+// The format a file's first bytes say it is (a binary format's magic, a
+// text format's line: formats.h's sniff), or null when they do not say (an
+// edge list's lines are only numbers and comments).
 Format format_of_content(const TextBlock& b) {
   const size_t n = std::min<size_t>(b.size, 1 << 16);
-  if (n >= 8 && std::memcmp(b.data, "CHATTYGR", 8) == 0) return Format::kCgr;
+  for (Format f : formats())
+    if (f->magic && n >= std::strlen(f->magic) && std::memcmp(b.data, f->magic, std::strlen(f->magic)) == 0) return f;
   size_t pos = 0;
   while (pos < n) {
     size_t end = pos;
@@ -52,15 +44,11 @@ Format format_of_content(const TextBlock& b) {
     pos = end + 1;
     const size_t first = line.find_first_not_of(" \t\r");
     if (first == std::string::npos) continue;
-    line = line.substr(first);
-    if (line.rfind("%%matrixmarket", 0) == 0) return Format::kMatrixMarket;
-    for (const char* konect : {"% sym ", "% asym ", "% bip "})  // KONECT's out.NAME files
-      if (line.rfind(konect, 0) == 0) return Format::kEdgeList;
-    if (line.rfind("p ", 0) == 0 || line.rfind("p\t", 0) == 0) return Format::kDimacs;
-    if (line[0] == 'c' && (line.size() == 1 || line[1] == ' ' || line[1] == '\t')) continue;  // DIMACS comment
-    return Format::kAuto;
+    const SniffResult said = sniff_line(std::string_view(line).substr(first));
+    if (said.format) return said.format;
+    if (!said.comment) return nullptr;
   }
-  return Format::kAuto;
+  return nullptr;
 }
 
 // Whether the first line that is not a comment holds two to four numbers,
@@ -92,13 +80,13 @@ bool looks_like_edge_list(const TextBlock& b) {
 // content says what it is.
 Format resolve_format(const std::string& what, const TextSource& src, Format asked) {
   const Format content = format_of_content(src.first());
-  if (asked != Format::kAuto) {
-    CHATTY_CHECK(content == Format::kAuto || content == asked,
+  if (asked) {
+    CHATTY_CHECK(!content || content == asked,
                  what + ": the content is " + format_name(content) + " but --format names " + format_name(asked));
     return asked;
   }
-  if (content != Format::kAuto) return content;
-  if (what == "-") return Format::kEdgeList;
+  if (content) return content;
+  if (what == "-") return find_format_named("el");
   try {
     return format_of_path(without_compression_suffix(what));
   } catch (const Error&) {
@@ -107,7 +95,7 @@ Format resolve_format(const std::string& what, const TextSource& src, Format ask
     // extension stays an error (it may name a format this does not read).
     const bool nameless = extension(without_compression_suffix(what)).empty();
     if ((nameless || src.compression() != Compression::kNone) && looks_like_edge_list(src.first()))
-      return Format::kEdgeList;
+      return find_format_named("el");
     throw;
   }
 }
@@ -116,32 +104,7 @@ Graph load_file(const std::string& what, const LoadOptions& opt, LoadInfo& info)
   auto src = TextSource::open(what);
   info.compression = compression_name(src->compression());
   const Format f = resolve_format(what, *src, opt.format);
-  switch (f) {
-    case Format::kEdgeList: return load_edge_list(*src, opt, info);
-    case Format::kDimacs: return load_dimacs(*src, opt, info);
-    case Format::kMatrixMarket: return load_matrix_market(*src, opt, info);
-    case Format::kMetis: return load_metis(*src, opt, info);
-    case Format::kCgr: {
-      CHATTY_CHECK(src->mapped(), src->path() +
-                                      ": a .cgr graph is used in place and must be a regular, "
-                                      "uncompressed file (decompress it first)");
-      src.reset();
-      Graph g = read_cgr(what, &info.ids);
-      info.format = "cgr";
-      info.direction_reason = "stored in the .cgr file";
-      if (opt.build.symmetrize && g.directed()) {
-        g = symmetrized(g);
-        info.direction_reason = "asked for (--undirected)";
-      }
-      if (opt.weights == WeightUse::kIgnored && g.weighted()) {
-        g.drop_weights();
-        info.weights_dropped = true;
-      }
-      return g;
-    }
-    case Format::kAuto: break;
-  }
-  throw Error(what + ": unknown format");
+  return f->read(what, src, opt, info);
 }
 
 // The data folder of datasets/fetch.py: $CHATTY_DATA, else
@@ -174,26 +137,16 @@ IdChoice parse_id_choice(const std::string& s) {
 }
 
 Format parse_format(const std::string& name) {
-  if (name == "auto" || name.empty()) return Format::kAuto;
-  if (name == "el" || name == "txt" || name == "snap" || name == "edges" || name == "wel") return Format::kEdgeList;
-  if (name == "gr" || name == "dimacs") return Format::kDimacs;
-  if (name == "mtx") return Format::kMatrixMarket;
-  if (name == "metis" || name == "graph") return Format::kMetis;
-  if (name == "cgr") return Format::kCgr;
-  throw Error("unknown format '" + name + "' (use auto, el, gr, mtx, metis or cgr)");
+  if (name == "auto" || name.empty()) return nullptr;
+  if (Format f = find_format_named(name)) return f;
+  throw Error("unknown format '" + name + "' (use auto, " + format_names() + ")");
 }
 
 Format format_of_path(const std::string& path) {
   const std::string ext = extension(path);
-  if (ext == "txt" || ext == "el" || ext == "wel" || ext == "edges" || ext == "snap" || ext == "tsv" || ext == "csv")
-    return Format::kEdgeList;
-  if (ext == "gr") return Format::kDimacs;
-  if (ext == "mtx") return Format::kMatrixMarket;
-  if (ext == "graph" || ext == "metis") return Format::kMetis;
-  if (ext == "cgr") return Format::kCgr;
-  throw Error(path + ": unknown format '" + (ext.empty() ? "(no extension)" : "." + ext) +
-              "' (extensions .txt .el .wel .edges .snap .gr .mtx .graph .cgr, optionally .gz .zst .bz2, or "
-              "--format=el|gr|mtx|metis|cgr)");
+  if (Format f = find_format_of_extension(ext)) return f;
+  throw Error(path + ": unknown format '" + (ext.empty() ? "(no extension)" : "." + ext) + "' (extensions " +
+              format_extensions() + ", optionally .gz .zst .bz2, or --format=" + format_names() + ")");
 }
 
 Graph symmetrized(const Graph& g) {
@@ -248,29 +201,8 @@ namespace {
 
 std::string save_graph_to(const Graph& g, const std::string& path, const std::string& ext, Format f,
                           const VertexIds& ids) {
-  // DIMACS and Matrix Market number vertices 1..n whatever the input called them.
-  const auto one_based = [&](const std::string& note) {
-    if (ids.scheme != IdScheme::kOccurring) return note;
-    return (note.empty() ? "" : note + "; ") +
-           "the input's ids are not kept: DIMACS and Matrix Market number "
-           "vertices 1.." +
-           std::to_string(g.num_vertices());
-  };
-  switch (f) {
-    case Format::kEdgeList: {
-      const EdgeListStyle style = ext == "el"    ? EdgeListStyle::kGapEl
-                                  : ext == "wel" ? EdgeListStyle::kGapWel
-                                  : ext == "csv" ? EdgeListStyle::kCsv
-                                                 : EdgeListStyle::kSnap;
-      return write_edge_list(g, path, style, ids);
-    }
-    case Format::kDimacs: return one_based(write_dimacs(g, path));
-    case Format::kMatrixMarket: return one_based(write_matrix_market(g, path));
-    case Format::kMetis: throw Error(path + ": writing METIS is not supported (write .el, .wel, .gr, .mtx or .cgr)");
-    case Format::kCgr: write_cgr(g, path, ids); return {};
-    case Format::kAuto: break;
-  }
-  return {};
+  CHATTY_CHECK(f->write, path + ": writing " + f->title + " is not supported (write " + format_extensions(true) + ")");
+  return f->write(g, path, ext, ids);
 }
 
 }  // namespace
@@ -280,8 +212,8 @@ std::string save_graph(const Graph& g, const std::string& path, Format format, c
   const Compression z = compression_of_name(path);
   const std::string plain = without_compression_suffix(path);
   const std::string ext = extension(plain);
-  const Format f = format == Format::kAuto ? format_of_path(plain) : format;
-  CHATTY_CHECK(z == Compression::kNone || f != Format::kCgr,
+  const Format f = format ? format : format_of_path(plain);
+  CHATTY_CHECK(z == Compression::kNone || !f->magic,
                path + ": a .cgr is mapped in place and cannot be compressed (write .cgr)");
   std::string note;
   write_replacing(path, [&](const std::string& tmp) {

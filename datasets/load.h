@@ -8,13 +8,12 @@
 #include <cstdint>
 #include <string>
 
+#include "datasets/formats.h"
 #include "runtime/graph/graph.h"
 #include "runtime/graph/graph_builder.h"
 #include "runtime/graph/vertex_ids.h"
 
 namespace chatty {
-
-enum class Format { kAuto, kEdgeList, kDimacs, kMatrixMarket, kMetis, kCgr };
 
 // Whether the caller uses edge weights. Ignored weights are checked for
 // syntax only (any number, negative or fractional) and dropped, so BFS, WCC
@@ -29,7 +28,7 @@ enum class IdChoice { kAuto, kPositions, kOccurring };
 IdChoice parse_id_choice(const std::string& s);
 
 struct LoadOptions {
-  Format format = Format::kAuto;
+  Format format = nullptr;  // auto
   BuildOptions build;
   WeightUse weights = WeightUse::kNeeded;
   uint64_t seed = 1;  // generators
@@ -47,8 +46,8 @@ struct LoadInfo {
   VertexIds ids;                 // the input's ids of the graph's vertices
 };
 
-// Parses a --format value: auto, el (also txt, snap, edges, wel), gr, mtx,
-// metis (graph), cgr.
+// Parses a --format value: auto (null) or a name of the format table
+// (datasets/formats.h); throws chatty::Error listing them.
 // With auto, content that names its format (a Matrix Market banner, a
 // DIMACS problem line, the .cgr magic) wins over the extension; a named
 // format the content contradicts is an error.
@@ -67,8 +66,7 @@ Graph load_graph(const std::string& what, const LoadOptions& opt, LoadInfo* info
 // weights in .el), else "".
 // Edge lists and .cgr keep the input's ids `ids`; DIMACS and Matrix Market
 // number vertices 1..n (the note says so where that renumbers them).
-std::string save_graph(const Graph& g, const std::string& path, Format format = Format::kAuto,
-                       const VertexIds& ids = {});
+std::string save_graph(const Graph& g, const std::string& path, Format format = nullptr, const VertexIds& ids = {});
 
 // The same graph with every edge also reversed (undirected).
 Graph symmetrized(const Graph& g);

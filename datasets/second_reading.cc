@@ -104,9 +104,11 @@ std::vector<std::string_view> fields(const std::string& line) {
 
 bool blank_or(const std::vector<std::string_view>& f, char comment) { return f.empty() || f[0][0] == comment; }
 
-class Reader {
+}  // namespace
+
+class SecondReader {
  public:
-  Reader(const std::string& path, const LoadOptions& opt) : path_(path), opt_(opt), lines_(path) {}
+  SecondReader(const std::string& path, const LoadOptions& opt) : path_(path), opt_(opt), lines_(path) {}
 
   uint64_t id(std::string_view s) {
     uint64_t x = 0;
@@ -132,11 +134,13 @@ class Reader {
 
   SecondReading read();
 
- private:
+  // Each format's reading, which the format table names (read_again).
   void edge_list();
   void dimacs();
   void matrix_market();
   void metis();
+
+ private:
   void finish(bool undirected);
 
   std::string path_;
@@ -150,7 +154,7 @@ class Reader {
 // (KONECT's 1-based); every other edge list: the ids that occur. SNAP's
 // "# Undirected graph" / "# Directed graph" and KONECT's "% sym" / "% asym"
 // before the first edge say the direction.
-void Reader::edge_list() {
+void SecondReader::edge_list() {
   out_.format = "edge list";
   int undirected = -1;
   bool konect = false, has_count = false, ended = false;
@@ -214,7 +218,7 @@ void Reader::edge_list() {
 
 // "p sp N M", then "a u v w" (1-based); "c" comments, among them this
 // project's "c undirected graph" and "c unweighted graph" marks.
-void Reader::dimacs() {
+void SecondReader::dimacs() {
   out_.format = "DIMACS";
   bool undirected = false, unit = false;
   uint64_t n = 0;
@@ -241,7 +245,7 @@ void Reader::dimacs() {
 
 // The banner, '%' comments, "rows cols entries", then "i j [value]"
 // (1-based); vertices 1..max(rows, cols); "symmetric" is undirected.
-void Reader::matrix_market() {
+void SecondReader::matrix_market() {
   out_.format = "Matrix Market";
   const std::string head = lower(first_);
   const std::vector<std::string_view> banner = fields(head);
@@ -271,7 +275,10 @@ void Reader::matrix_market() {
 // ncon vertex weights first when fmt's middle digit is 1, an edge weight
 // after each neighbour when its last digit is 1. Undirected when the lines
 // list 2m neighbours.
-void Reader::metis() {
+void SecondReader::metis() {
+  // Its header is the first line that is not a comment.
+  while (!first_.empty() && fields(first_)[0][0] == '%' && lines_.next(first_)) {
+  }
   out_.format = "METIS";
   const std::vector<std::string_view> h = fields(first_);
   CHATTY_CHECK(h.size() >= 2, where() + "not 'n m [fmt [ncon]]'");
@@ -298,7 +305,7 @@ void Reader::metis() {
 
 // The options on the edges read: symmetrize, drop self-loops, keep the
 // lightest of parallel edges; the ids ascending and unique.
-void Reader::finish(bool undirected) {
+void SecondReader::finish(bool undirected) {
   std::vector<ReadEdge>& e = out_.edges;
   out_.directed = !(undirected || opt_.build.symmetrize);
   if (!out_.directed) {
@@ -316,41 +323,35 @@ void Reader::finish(bool undirected) {
   out_.ids.erase(std::unique(out_.ids.begin(), out_.ids.end()), out_.ids.end());
 }
 
-SecondReading Reader::read() {
+SecondReading SecondReader::read() {
   std::string line;
   while (lines_.next(line))
     if (!fields(line).empty()) break;
   first_ = line;
+  // Its own rules for what the file is (not the loaders' sniffing), then
+  // the format's own reading from the table.
   Format f = opt_.format;
-  if (f == Format::kAuto) {
+  if (!f) {
     const std::string head = lower(first_);
     const std::vector<std::string_view> w = fields(head);
     const std::string ext = ext_of(path_);
+    const char* name = "el";
     if (head.rfind("%%matrixmarket", 0) == 0)
-      f = Format::kMatrixMarket;
+      name = "mtx";
     else if (!w.empty() && (w[0] == "p" || (w[0] == "c" && ext == "gr")))
-      f = Format::kDimacs;
-    else if (ext == "gr")
-      f = Format::kDimacs;
-    else if (ext == "mtx")
-      f = Format::kMatrixMarket;
-    else if (ext == "graph" || ext == "metis")
-      f = Format::kMetis;
-    else
-      f = Format::kEdgeList;
+      name = "gr";
+    else if (ext == "gr" || ext == "mtx" || ext == "metis")
+      name = ext.c_str();
+    else if (ext == "graph")
+      name = "metis";
+    f = find_format_named(name);
   }
-  if (f == Format::kMetis) {  // its header is the first line that is not a comment
-    while (!first_.empty() && fields(first_)[0][0] == '%' && lines_.next(first_)) {
-    }
-  }
-  switch (f) {
-    case Format::kDimacs: dimacs(); break;
-    case Format::kMatrixMarket: matrix_market(); break;
-    case Format::kMetis: metis(); break;
-    default: edge_list(); break;
-  }
+  CHATTY_CHECK(f && f->read_again, where() + std::string(f ? f->article : "this file") + " is not read twice");
+  f->read_again(*this);
   return std::move(out_);
 }
+
+namespace {
 
 std::string show_edge(uint64_t u, uint64_t v) { return std::to_string(u) + " -> " + std::to_string(v); }
 
@@ -369,7 +370,12 @@ bool can_read_again(const std::string& what, std::string* why) {
   return true;
 }
 
-SecondReading read_again(const std::string& path, const LoadOptions& opt) { return Reader(path, opt).read(); }
+SecondReading read_again(const std::string& path, const LoadOptions& opt) { return SecondReader(path, opt).read(); }
+
+void reread_edge_list(SecondReader& r) { r.edge_list(); }
+void reread_dimacs(SecondReader& r) { r.dimacs(); }
+void reread_matrix_market(SecondReader& r) { r.matrix_market(); }
+void reread_metis(SecondReader& r) { r.metis(); }
 
 std::string compare_with_reading(const Graph& g, const VertexIds& ids, const SecondReading& r) {
   const vid_t n = g.num_vertices();

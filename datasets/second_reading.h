@@ -43,6 +43,13 @@ bool can_read_again(const std::string& what, std::string* why);
 // file does not parse by the format's definition (the loader took it).
 SecondReading read_again(const std::string& path, const LoadOptions& opt);
 
+// Each text format's second reading, for the format table (formats.h).
+class SecondReader;
+void reread_edge_list(SecondReader& r);
+void reread_dimacs(SecondReader& r);
+void reread_matrix_market(SecondReader& r);
+void reread_metis(SecondReader& r);
+
 // "" when g, whose vertex v the input calls ids.of(v), is the graph of the
 // reading; else the first difference, naming vertices by the input's ids.
 // Weights are compared where the reading kept them.

@@ -31,7 +31,7 @@ TEST(BadInput, MissingFile) {
 
 TEST(BadInput, UnreadableDirectory) {
   LoadOptions o;
-  o.format = Format::kEdgeList;
+  o.format = find_format_named("el");
   EXPECT_THAT(error_of([&] { load_graph(testing::scratch_dir().string() + "/", o); }), HasSubstr("not a regular file"));
 }
 

@@ -5,8 +5,12 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <set>
+#include <sstream>
+#include <string>
 #include <vector>
 
+#include "datasets/formats.h"
 #include "datasets/load.h"
 #include "test_util.h"
 
@@ -68,7 +72,7 @@ TEST(Sniffing, DimacsContentInAnElFileIsReadAsDimacs) {
 
 TEST(Sniffing, AFormatTheContentContradictsIsRefused) {
   LoadOptions o;
-  o.format = Format::kEdgeList;
+  o.format = find_format_named("el");
   const std::string p = write_file("mm2.el", "%%MatrixMarket matrix coordinate pattern general\n2 2 1\n1 2\n");
   EXPECT_THAT(error_of([&] { load_graph(p, o); }),
               HasSubstr("the content is a Matrix Market file but --format names an edge list"));
@@ -447,6 +451,32 @@ TEST(Metis, BadFilesAreOneClearError) {
   EXPECT_THAT(error_of([] { load_graph(write_file("b4.graph", "2 1 101\n2\n1\n"), {}); }), HasSubstr("not supported"));
   EXPECT_THAT(error_of([] { load_graph(write_file("b5.graph", "2 1 1\n2\n1 4\n"), {}); }),
               HasSubstr("b5.graph:2: missing edge weight"));
+}
+
+// The format table is the one place a format is known: every row reads,
+// its names and extensions find it and no other row, and each text
+// format has its independent second reading.
+TEST(FormatTable, EveryRowIsFoundByItsNamesAndExtensions) {
+  std::set<std::string> names, extensions;
+  for (Format f : formats()) {
+    EXPECT_NE(f->read, nullptr) << f->name;
+    EXPECT_EQ(find_format_named(f->name), f);
+    EXPECT_TRUE(names.insert(f->name).second) << f->name;
+    std::istringstream aliases(f->aliases), exts(f->extensions);
+    for (std::string a; aliases >> a;) {
+      EXPECT_EQ(find_format_named(a), f) << a;
+      EXPECT_TRUE(names.insert(a).second) << a;
+    }
+    for (std::string e; exts >> e;) {
+      EXPECT_EQ(find_format_of_extension(e), f) << e;
+      EXPECT_TRUE(extensions.insert(e).second) << e;
+    }
+    EXPECT_EQ(f->read_again != nullptr, f->magic == nullptr) << f->name << ": text formats are read twice";
+    EXPECT_NE(format_names().find(f->name), std::string::npos);
+  }
+  EXPECT_EQ(find_format_named("auto"), nullptr);
+  EXPECT_EQ(find_format_of_extension("png"), nullptr);
+  EXPECT_EQ(parse_format("auto"), nullptr);
 }
 
 }  // namespace

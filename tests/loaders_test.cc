@@ -180,7 +180,7 @@ TEST(Writers, CompressedCgrIsRefused) {
 TEST(Writers, CsvIsCommaSeparatedInTheInputsIds) {
   LoadInfo info;
   Graph d = load_graph(write_file("ids.txt", "10 20 5\n20 30 7\n"), {}, &info);
-  save_graph(d, temp_path("ids_out.csv"), Format::kAuto, info.ids);
+  save_graph(d, temp_path("ids_out.csv"), Format(nullptr), info.ids);
   std::ifstream f(temp_path("ids_out.csv"));
   std::string a((std::istreambuf_iterator<char>(f)), {});
   EXPECT_EQ(a, "10,20,5\n20,30,7\n");
@@ -295,14 +295,14 @@ TEST(InputIds, OccurringPositionsOneBasedAndCgr) {
   LoadInfo wrote;
   Graph w = load_graph(temp_path("wide.txt"), {}, &wrote);
   const std::string cgr = temp_path("wide.cgr");
-  save_graph(w, cgr, Format::kAuto, wrote.ids);
+  save_graph(w, cgr, Format(nullptr), wrote.ids);
   LoadInfo back;
   Graph r = load_graph(cgr, {}, &back);
   expect_same(w, r);
   EXPECT_EQ(back.ids.scheme, IdScheme::kOccurring);
   EXPECT_EQ(back.ids.original, wrote.ids.original);
   const std::string txt = temp_path("wide_out.txt");  // text keeps the ids as written
-  save_graph(w, txt, Format::kAuto, wrote.ids);
+  save_graph(w, txt, Format(nullptr), wrote.ids);
   LoadInfo again;
   expect_same(w, load_graph(txt, {}, &again));
   EXPECT_EQ(again.ids.original, wrote.ids.original);

@@ -78,7 +78,7 @@ TEST(SecondReading, CompressedFilesAreReadByTheirMagic) {
   const std::string p = write_file("z.txt", "10 20\n20 30\n");
   ASSERT_EQ(std::system(("gzip -kf " + p + " && mv " + p + ".gz " + p + ".data").c_str()), 0);
   LoadOptions o;
-  o.format = Format::kEdgeList;
+  o.format = find_format_named("el");
   const Loaded l = load_twice(p + ".data", o);
   EXPECT_EQ(l.r.ids, (std::vector<uint64_t>{10, 20, 30}));
   EXPECT_EQ(compare_with_reading(l.g, l.info.ids, l.r), "");

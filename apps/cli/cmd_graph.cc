@@ -17,7 +17,8 @@
 #include "runtime/graph/reorder.h"
 
 DEFINE_string(out, "", "output file for convert/generate (format from its extension)");
-DEFINE_string(out_format, "auto", "output format: auto (by extension), el, gr, mtx or cgr");
+static const std::string kOutFormatHelp = "output format: auto (by extension), " + chatty::format_names(true);
+DEFINE_string(out_format, "auto", kOutFormatHelp.c_str());
 
 namespace chatty::cli {
 namespace {

@@ -5,12 +5,16 @@
 #include <cstdio>
 
 #include "comm/transport_table.h"
+#include "datasets/formats.h"
 #include "runtime/base/status.h"
 
-DEFINE_string(graph, "kron:16",
-              "input: a graph file (.txt .el .wel .edges .snap .gr .mtx .graph .cgr, also gzip/zstd/bzip2), "
-              "- for standard input, or a spec kron:SCALE[:EF], urand:SCALE[:EF], grid:WxH");
-DEFINE_string(format, "auto", "input format: auto (by content, else extension), el, gr, mtx, metis or cgr");
+// The formats' names and extensions come from their table (datasets/formats.h).
+static const std::string kGraphHelp = "input: a graph file (" + chatty::format_extensions() +
+                                      ", also gzip/zstd/bzip2), - for standard input, or a spec kron:SCALE[:EF], "
+                                      "urand:SCALE[:EF], grid:WxH";
+static const std::string kFormatHelp = "input format: auto (by content, else extension), " + chatty::format_names();
+DEFINE_string(graph, "kron:16", kGraphHelp.c_str());
+DEFINE_string(format, "auto", kFormatHelp.c_str());
 DEFINE_string(ids, "auto",
               "how an edge list's ids name its vertices: auto (positions 0..max for GAP's .el/.wel and files "
               "opening with a vertex count; else the ids that occur, as SNAP and NetworkX count them), "

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "apps/registry.h"
+#include "datasets/formats.h"
 
 namespace chatty::cli {
 namespace {
@@ -163,6 +164,17 @@ const std::vector<std::string>& command_names() {
   return names;
 }
 
+// "edge list (.txt .el ...), DIMACS (.gr), ...": every format of the table.
+std::string format_list() {
+  std::string s;
+  for (Format f : formats()) {
+    std::string ext;
+    for (const char* p = f->extensions; *p; ++p) ext += *p == ' ' ? std::string(" .") : std::string(1, *p);
+    s += (s.empty() ? "" : ", ") + std::string(f->title) + " (." + ext + ")";
+  }
+  return s;
+}
+
 bool print_help(const std::string& command) {
   if (command.empty()) {
     std::printf(
@@ -172,10 +184,11 @@ bool print_help(const std::string& command) {
     for (const CommandHelp& c : commands()) std::printf("  %-9s %s\n", c.name, c.usage);
     std::printf(
         "\n`chatty help COMMAND` or `chatty COMMAND --help` for a command's flags and examples.\n\n"
-        "graph inputs: edge lists (.el .wel .txt .edges .snap; SNAP and KONECT headers honoured), DIMACS .gr,\n"
-        "Matrix Market .mtx, METIS .graph, .cgr; gzip/zstd/bzip2 by content; '-' reads standard input;\n"
-        "generators kron:SCALE[:EF], urand:SCALE[:EF], grid:WxH.\n\n"
-        "examples:\n  chatty run --app=bfs --graph=kron:20 --validate\n  chatty topo\n");
+        "graph inputs: %s (SNAP and KONECT headers honoured);\n"
+        "gzip/zstd/bzip2 by content; '-' reads standard input; generators kron:SCALE[:EF], urand:SCALE[:EF],\n"
+        "grid:WxH.\n\n"
+        "examples:\n  chatty run --app=bfs --graph=kron:20 --validate\n  chatty topo\n",
+        format_list().c_str());
     return true;
   }
   for (const CommandHelp& c : commands()) {

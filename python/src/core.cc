@@ -261,7 +261,7 @@ NB_MODULE(_core, m) {
       .def("csr", [](nb::handle self) { return csr_of(self, nb::cast<const PyGraph&>(self)); })
       .def("save", [](const PyGraph& g, const std::string& path) {
         nb::gil_scoped_release unlocked;
-        return save_graph(g.g, path, Format::kAuto, g.info.ids);
+        return save_graph(g.g, path, Format(nullptr), g.info.ids);
       });
 
   m.def("load", &load, "what"_a, "args"_a, "weights"_a);
