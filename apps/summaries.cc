@@ -40,12 +40,7 @@ JsonValue reached_json(const std::vector<uint32_t>& values, const char* what) {
 }
 
 uint64_t reached_out_edges(const std::vector<uint32_t>& values, const Graph& g) {
-  const vid_t n = g.num_vertices();
-  uint64_t m = 0;
-#pragma omp parallel for schedule(static) reduction(+ : m)
-  for (vid_t v = 0; v < n; ++v)
-    if (values[v] != kInfinity) m += g.out_degree(v);
-  return m;
+  return out_edges_of_set(g, values, kInfinity);
 }
 
 }  // namespace chatty

@@ -61,15 +61,18 @@ TEST(Bc, BothSplitsMatchTheReference) {
     const std::vector<double> want = reference::betweenness(g, some);
     for (bc::Split how : {bc::Split::kLevels, bc::Split::kSources})
       for (int p : {1, 3}) {
-        const bc::Scores s = bc::brandes(g, some, p, how);
+        host::HostOperators h(p);
+        const bc::Scores s = bc::brandes(h, g, some, how);
         EXPECT_EQ(s.by_source, how == bc::Split::kSources);
         expect_near_all(std::vector<float>(s.score.begin(), s.score.end()), want,
                         std::string(spec) + (s.by_source ? " by source" : " by levels") + " P=" + std::to_string(p));
       }
   }
   const Graph grid = load_graph("grid:60x60", {}), kron = load_graph("kron:12", {});
-  EXPECT_TRUE(bc::brandes(grid, {0, 1, 2}, 1).by_source);
-  EXPECT_FALSE(bc::brandes(kron, {0, 1, 2}, 1).by_source);
+  const std::vector<vid_t> three{0, 1, 2};
+  host::HostOperators h(1);
+  EXPECT_TRUE(bc::brandes(h, grid, three).by_source);
+  EXPECT_FALSE(bc::brandes(h, kron, three).by_source);
   EXPECT_EQ(bc::probe_levels(grid.out(), 0, 2), bc::Levels::kSmall);
   EXPECT_EQ(bc::probe_levels(grid.out(), 0, 0), bc::Levels::kLarge);  // no level too small for no threads
   vid_t hub = 0, isolated = 0;

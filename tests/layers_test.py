@@ -44,8 +44,23 @@ def offences(files):
     return found
 
 
-def tree_files():
-    for top in ("runtime", "kernels", "comm", "cpu_cluster", "datasets", "topology"):
+# An app is its programs, reference, verifier and registry entry: the
+# engine owns every thread team and launch (runtime/).
+ENGINE_ONLY = re.compile(r"#\s*pragma\s+omp\s+parallel|<<<")
+
+
+def engine_work_in_apps(files):
+    found = []
+    for path, text in files:
+        if path.startswith("apps/") and not path.startswith("apps/cli/"):
+            for m in ENGINE_ONLY.finditer(text):
+                line = text.count("\n", 0, m.start()) + 1
+                found.append(f"{path}:{line}: '{m.group(0)}' in an app: thread teams and launches are the engine's")
+    return found
+
+
+def tree_files(tops=("runtime", "kernels", "comm", "cpu_cluster", "datasets", "topology")):
+    for top in tops:
         for dirpath, _, names in os.walk(os.path.join(ROOT, top)):
             for name in names:
                 if name.endswith((".h", ".cc", ".cu", ".cuh")):
@@ -65,10 +80,14 @@ def main():
                             ("runtime/engine/x.h", '#include "cpu_cluster/cluster.h"\n'),
                             ("runtime/base/x.h", '#include "runtime/base/types.h"\n')])
         assert len(planted) == 4, planted
-    bad = offences(files)
+        planted = engine_work_in_apps([("apps/x/app.cc", "#pragma omp parallel for\n"),
+                                       ("apps/x/gpu.cu", "k<<<1, 1>>>();\n"),
+                                       ("apps/cli/main.cc", "#pragma omp parallel\n")])
+        assert len(planted) == 2, planted
+    bad = offences(files) + engine_work_in_apps(tree_files(("apps",)))
     for line in bad:
         print(line)
-    print(f"layers_test: {len(files)} sources, {len(bad)} includes back up")
+    print(f"layers_test: {len(files)} sources, {len(bad)} includes back up or engine work in apps")
     sys.exit(1 if bad else 0)
 
 

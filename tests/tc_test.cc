@@ -4,10 +4,10 @@
 
 #include "apps/run_app.h"
 #include "apps/tc/count.h"
-#include "apps/tc/orient.h"
 #include "apps/tc/reference.h"
 #include "datasets/cgr_format.h"
 #include "datasets/load.h"
+#include "runtime/graph/orient.h"
 #include "runtime/graph/reorder.h"
 #include "test_util.h"
 
@@ -52,11 +52,11 @@ TEST(Tc, KernelMatchesReferenceOnGeneratedGraphs) {
       EXPECT_EQ(run_app(parse_app("tc"), g, 0, o).counts, want) << spec << " on " << p << " devices";
     }
     // Without relabelling too, on any split of the rows.
-    const tc::Counted c = tc::count(g, {0, g.num_vertices() / 3, g.num_vertices()});
-    EXPECT_EQ(c.per_vertex, want) << spec;
+    host::HostOperators two(2);
+    EXPECT_EQ(tc::count(two, g, {0, g.num_vertices() / 3, g.num_vertices()}), want) << spec;
   }
-  EXPECT_TRUE(tc::worth_relabelling(load_graph("kron:12", {})));  // skewed degrees
-  EXPECT_FALSE(tc::worth_relabelling(load_graph("grid:40x30", {})));
+  EXPECT_TRUE(skewed_degrees(load_graph("kron:12", {})));
+  EXPECT_FALSE(skewed_degrees(load_graph("grid:40x30", {})));
 }
 
 // The lower lists GPU devices count on: each vertex's neighbours below it,
@@ -71,10 +71,10 @@ TEST(Tc, LowerListsHoldEachEdgeOnceAndCountTheSame) {
     const Graph mapped = read_cgr(cgr);
     ASSERT_TRUE(mapped.out().targets.file_mapped());
     const std::vector<uint64_t> want = reference::triangles(made);
-    for (const auto& [g, pages] : {std::pair{&made, tc::InputPages::kKeep}, std::pair{&mapped, tc::InputPages::kDrop},
-                                   std::pair{&mapped, tc::InputPages::kKeep}})
+    for (const auto& [g, pages] : {std::pair{&made, InputPages::kKeep}, std::pair{&mapped, InputPages::kDrop},
+                                   std::pair{&mapped, InputPages::kKeep}})
       for (bool by_degree : {false, true}) {
-        const tc::Oriented o = tc::orient(*g, by_degree, pages);
+        const Oriented o = orient_lower(*g, by_degree, pages);
         const Csr& c = o.graph.out();
         EXPECT_EQ(c.num_edges() * 2, g->num_edges()) << spec;
         EXPECT_EQ(o.old_of_new.size(), by_degree ? size_t(g->num_vertices()) : 0u);
@@ -85,12 +85,12 @@ TEST(Tc, LowerListsHoldEachEdgeOnceAndCountTheSame) {
               ASSERT_LT(c.targets[e - 1], c.targets[e]) << spec;
             }
           }
-        std::vector<uint64_t> got = tc::count(o.graph, {0, c.num_vertices()}).per_vertex;
+        host::HostOperators one(1), two(2);
+        std::vector<uint64_t> got = tc::count(one, o.graph, {0, c.num_vertices()});
         if (by_degree) got = to_old_order(got, o.old_of_new);
         EXPECT_EQ(got, want) << spec << (by_degree ? " by degree" : "");
         if (by_degree) {  // counted straight into the input's order
-          EXPECT_EQ(tc::count(o.graph, {0, c.num_vertices() / 2, c.num_vertices()}, o.old_of_new.data()).per_vertex,
-                    want)
+          EXPECT_EQ(tc::count(two, o.graph, {0, c.num_vertices() / 2, c.num_vertices()}, o.old_of_new.data()), want)
               << spec;
         }
       }

@@ -9,11 +9,12 @@
 #include <utility>
 
 #include "apps/bc/brandes.h"
+#include "apps/bc/program.h"
 #include "apps/bc/reference.h"
 #include "apps/bc/scale.h"
+#include "apps/host_run.h"
 #include "apps/json.h"
 #include "apps/registry.h"
-#include "apps/work_share.h"
 #include "runtime/base/status.h"
 
 namespace chatty {
@@ -28,6 +29,16 @@ std::vector<double> scaled_bc(std::vector<double> score, const Graph& g, std::sp
   return score;
 }
 
+std::span<const vid_t> bc_sources(const AppRun& r) {
+  return r.sources ? std::span<const vid_t>(*r.sources) : std::span(&r.source, 1);
+}
+
+std::vector<double> BcProgram::on_host(const Graph& g, host::HostOperators& h) const {
+  // Ranks each run every ranks-th source on their devices.
+  const std::vector<vid_t> mine = h.share().rank_items(sources);
+  return bc::brandes(h, g, mine).score;
+}
+
 void take_bc_scores(std::vector<double> score, const AppRun& r, AppOutput& out) {
   // Path counts grow exponentially with depth (a 1000 x 1000 grid has
   // C(1998, 999) ~ 1e600 between opposite corners): past a double's range
@@ -36,26 +47,14 @@ void take_bc_scores(std::vector<double> score, const AppRun& r, AppOutput& out) 
     CHATTY_CHECK(std::isfinite(s),
                  "bc: the shortest-path counts overflow a double (more than 1.8e308 paths between two vertices): "
                  "the scores cannot be represented");
-  const std::span<const vid_t> sources = r.sources ? std::span<const vid_t>(*r.sources) : std::span(&r.source, 1);
-  score = scaled_bc(std::move(score), r.g, sources, r.opt.bc_scale);
+  score = scaled_bc(std::move(score), r.g, bc_sources(r), r.opt.bc_scale);
   out.ranks.assign(score.begin(), score.end());
 }
 
 namespace {
 
 void run_host(const AppRun& r, AppOutput& out) {
-  const std::vector<vid_t> one{r.source};
-  const std::vector<vid_t>& sources = r.sources ? *r.sources : one;
-  // Ranks each run every ranks-th source on their devices.
-  const WorkShare share = work_share(r);
-  std::vector<vid_t> mine;
-  for (size_t i = size_t(share.rank); i < sources.size(); i += size_t(share.ranks)) mine.push_back(sources[i]);
-  bc::Scores s = bc::brandes(r.g, mine, share.local);
-  sum_over_ranks(s.score, share);
-  take_bc_scores(std::move(s.score), r, out);
-  host::record_compute(out.multi, s.device_seconds, s.edges);
-  if (s.by_source) out.multi.transport += "; the sources one a thread (their levels too small to share)";
-  note_share(out.multi, share);
+  take_bc_scores(run_on_host(r, BcProgram{bc_sources(r)}, out), r, out);
 }
 
 Validation validate(const AppOutput& out, const Graph& g, vid_t source, const EngineOptions& opt) {

@@ -11,6 +11,9 @@ namespace chatty {
 
 void run_bc_gpu(const AppRun& r, AppOutput& out);
 
+// The run's sources: its list, or its one source.
+std::span<const vid_t> bc_sources(const AppRun& r);
+
 // Stores the run's summed scores in out.ranks, in --bc_scale's convention;
 // throws chatty::Error if a path count overflowed (a score that is not
 // finite).

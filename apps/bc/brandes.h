@@ -18,26 +18,25 @@
 #include "apps/bc/steps.h"
 #include "runtime/base/memory.h"
 #include "runtime/graph/graph.h"
+#include "runtime/host/host_operators.h"
 #include "runtime/host/operators.h"
 
 namespace chatty::bc {
 
 struct Scores {
   std::vector<double> score;  // the sum of every source's dependencies
-  std::vector<double> device_seconds;
-  uint64_t edges = 0;  // edges examined, both sweeps
   bool by_source = false;
 };
 
 // Adds the sources' dependencies to score[], one source at a time, each
 // level shared by the team.
-inline host::RowRun brandes_by_levels(const Csr& c, std::span<const vid_t> sources, int devices, double* score) {
+inline void brandes_by_levels(host::HostOperators& h, const Csr& c, std::span<const vid_t> sources, double* score) {
   const vid_t n = c.num_vertices();
   std::vector<int32_t> depth(n);
   std::vector<double> sigma(n), share(n);  // share: (1 + dependency) / paths, once settled
   host::EdgeMarks on_path(c.num_edges());
   host::LevelQueue queue(n);
-  return host::Team(devices).run([&](host::TeamThread& t) {
+  h.team([&](host::TeamThread& t) {
     for (const vid_t s : sources) {
       if (t.interrupted()) break;  // the team's run throws at its end
       host::compute(t, 0, n, Reset{depth.data(), sigma.data()});
@@ -63,7 +62,9 @@ inline host::RowRun brandes_by_levels(const Csr& c, std::span<const vid_t> sourc
 // the others force a way (tests).
 enum class Split { kAuto, kLevels, kSources };
 
-inline Scores brandes(const Graph& g, const std::vector<vid_t>& sources, int devices, Split how = Split::kAuto) {
+// On h's devices; h records their time and the edges examined.
+inline Scores brandes(host::HostOperators& h, const Graph& g, std::span<const vid_t> sources,
+                      Split how = Split::kAuto) {
   const Csr& c = g.out();
   Scores out;
   out.score.assign(c.num_vertices(), 0.0);
@@ -76,15 +77,12 @@ inline Scores brandes(const Graph& g, const std::vector<vid_t>& sources, int dev
        how == Split::kAuto && by_source > 1 && seen == Levels::kUnsure && i < std::min<size_t>(4, sources.size()); ++i)
     seen = probe_levels(c, sources[i], threads);
   if (by_source > 0 && (how == Split::kSources || seen == Levels::kSmall)) {
-    const BySource b = brandes_by_source(c, sources, by_source, out.score.data());
-    out.device_seconds.assign(size_t(std::max(1, devices)), b.seconds);
-    out.edges = b.edges;
+    h.team([&](host::TeamThread& t) { brandes_by_source(t, c, sources, by_source, out.score.data()); });
+    h.note("the sources one a thread (their levels too small to share)");
     out.by_source = true;
     return out;
   }
-  const host::RowRun run = brandes_by_levels(c, sources, devices, out.score.data());
-  out.device_seconds = run.device_seconds;
-  out.edges = run.work;
+  brandes_by_levels(h, c, sources, out.score.data());
   return out;
 }
 

@@ -1,6 +1,7 @@
 // Brandes with a source per thread: each thread takes the run's sources
 // one at a time and runs each alone, on arrays of its own, adding to
-// scores of its own; the threads' scores are summed at the end. Nothing
+// scores of its own (the host operators' each_item_alone, on the engine's
+// team); the threads' scores are summed at the end. Nothing
 // is shared while a source runs, so a level costs no barrier and no
 // atomic: for a graph of many small levels (a grid's 1000 levels of 250
 // vertices) a level is too little work for a team to share, and its
@@ -8,16 +9,13 @@
 // brandes.h decides which way a run goes.
 #pragma once
 
-#include <omp.h>
-
 #include <algorithm>
-#include <atomic>
 #include <span>
 #include <vector>
 
 #include "apps/bc/steps.h"
-#include "runtime/base/interrupt.h"
 #include "runtime/graph/graph.h"
+#include "runtime/host/operators.h"
 
 namespace chatty::bc {
 
@@ -80,30 +78,20 @@ class SourceRun {
 
 }  // namespace detail
 
-// What the threads of a run by source did.
-struct BySource {
-  uint64_t edges = 0;  // edges examined, both sweeps
-  double seconds = 0;  // the busiest thread's
-};
-
-// Adds every source's dependencies to score[], `threads` sources at a time.
-inline BySource brandes_by_source(const Csr& c, std::span<const vid_t> sources, int threads, double* score) {
-  BySource out;
-  std::atomic<size_t> next{0};
-#pragma omp parallel num_threads(threads)
-  {
-    const double t0 = omp_get_wtime();
-    detail::SourceRun mine(c.num_vertices(), c.num_edges());
-    for (size_t i = next++; i < sources.size() && !interrupt_requested(); i = next++) mine.run(c, sources[i]);
-#pragma omp critical(chatty_bc_scores)
-    {
-      for (size_t v = 0; v < mine.score().size(); ++v) score[v] += mine.score()[v];
-      out.edges += mine.edges();
-      out.seconds = std::max(out.seconds, omp_get_wtime() - t0);
-    }
-  }
-  throw_if_interrupted();
-  return out;
+// Adds every source's dependencies to score[], on `threads` threads of a
+// team at a time.
+inline void brandes_by_source(host::TeamThread& t, const Csr& c, std::span<const vid_t> sources, int threads,
+                              double* score) {
+  host::each_item_alone(
+      t, sources.size(), threads, [&] { return detail::SourceRun(c.num_vertices(), c.num_edges()); },
+      [&](detail::SourceRun& mine, size_t i) {
+        const uint64_t before = mine.edges();
+        mine.run(c, sources[i]);
+        return mine.edges() - before;
+      },
+      [&](detail::SourceRun& mine) {
+        for (size_t v = 0; v < mine.score().size(); ++v) score[v] += mine.score()[v];
+      });
 }
 
 // A level of fewer edges a thread than this costs the team more in

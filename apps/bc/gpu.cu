@@ -1,7 +1,7 @@
 // Betweenness on GPU devices: every device holds the whole graph and runs
 // Brandes from its share of the sources (source i on device i % P, P
-// counting every rank's devices), one source at a time; the scores are
-// summed over the devices and the ranks. A single source runs on one
+// counting every rank's devices), one source at a time; the engine sums
+// the scores over the devices and the ranks. A single source runs on one
 // device. The driver is the host's (brandes.h) on the GPU operators.
 #include <omp.h>
 
@@ -10,9 +10,11 @@
 #include <utility>
 
 #include "apps/bc/app.h"
+#include "apps/bc/program.h"
 #include "apps/bc/steps.h"
-#include "apps/work_share.h"
+#include "apps/gpu_run.cuh"
 #include "runtime/base/interrupt.h"
+#include "runtime/cuda/gpu_operators.cuh"
 #include "runtime/cuda/operators.cuh"
 #include "runtime/cuda/row_devices.cuh"
 
@@ -64,41 +66,37 @@ void brandes_from(BcDevice& x, const Csr& c, vid_t source) {
 
 }  // namespace
 
-void run_bc_gpu(const AppRun& r, AppOutput& out) {
-  const Graph& g = r.g;
+OperatorRun<double> BcProgram::on_gpus(const Graph& g, cuda::GpuOperators& d) const {
   const Csr& c = g.out();
   const vid_t n = g.num_vertices();
   const eid_t m = c.num_edges();
-  const std::vector<vid_t> one{r.source};
-  const std::vector<vid_t>& sources = r.sources ? *r.sources : one;
   // Source i runs on the run's device i % devices (with ranks, every
   // rank's devices count); devices beyond the sources would have nothing
   // to do and are not made.
-  const WorkShare share = work_share(r);
+  const WorkShare& share = d.share();
   std::vector<std::vector<vid_t>> of_device;
   for (size_t i = 0; i < sources.size(); ++i) {
-    const int at = int(i % size_t(share.devices)) - share.first;
-    if (at < 0 || at >= share.local) continue;
+    const int at = share.device_of_item(i);
+    if (at < 0) continue;
     if (size_t(at) >= of_device.size()) of_device.resize(size_t(at) + 1);
     of_device[size_t(at)].push_back(sources[i]);
   }
-  std::vector<double> score(n, 0.0);
+  OperatorRun<double> r;
+  r.values.assign(n, 0.0);
   if (of_device.empty()) {  // this rank has no source: its share of the sum is zero
-    sum_over_ranks(score, share);
-    take_bc_scores(std::move(score), r, out);
-    record_operator_run(out.multi, {0.0}, 0, "none (this rank ran no source)");
-    return;
+    r.device_seconds = {0.0};
+    r.how = "none (this rank ran no source)";
+    return r;
   }
   const int D = int(of_device.size());
   const uint64_t bytes = (uint64_t(n) + 1) * sizeof(eid_t) + m * sizeof(vid_t) + (m + 63) / 64 * 8 +
                          uint64_t(n) * (2 * sizeof(vid_t) + 3 * sizeof(double)) + (64u << 20);
-  const cuda::RowDevices rd = cuda::place_row_devices(D, bytes, "bc");
-  out.gpu_of = rd.place.gpu_of;
+  const cuda::RowDevices& rd = d.place(D, bytes, "bc");
 
   cuda::DeviceSet<BcDevice> dev(rd);
-  dev.make([&](int d) {
+  dev.make([&](int dv) {
     auto x = std::make_unique<BcDevice>();
-    x->ops = {x->stream.get(), rd.multiprocessors[size_t(d)]};
+    x->ops = {x->stream.get(), rd.multiprocessors[size_t(dv)]};
     x->graph.upload(c, x->stream.get());
     x->queue.allocate(n);
     x->on_path.allocate(m);
@@ -112,26 +110,29 @@ void run_bc_gpu(const AppRun& r, AppOutput& out) {
   });
   // Lists as long as a warp are read by a warp; short ones by 4 lanes.
   const bool wide = m >= 12 * uint64_t(std::max<vid_t>(n, 1));
-  const double run_seconds = dev.run([&](int d, BcDevice& x) {
-    for (vid_t s : of_device[size_t(d)]) {
+  const double run_seconds = dev.run([&](int dv, BcDevice& x) {
+    for (vid_t s : of_device[size_t(dv)]) {
       if (interrupt_requested()) break;
       wide ? brandes_from<32>(x, c, s) : brandes_from<4>(x, c, s);
     }
     x.stream.sync();
   });
   throw_if_interrupted();
-  dev.sum_into(score, n, [](BcDevice& x) { return x.score.get(); });
+  dev.sum_into(r.values, n, [](BcDevice& x) { return x.score.get(); });
   uint64_t examined = 0;  // list entries read, every device's
   dev.for_each([&](BcDevice& x) { examined += x.edges; });
   dev.release();
-  sum_over_ranks(score, share);
-  take_bc_scores(std::move(score), r, out);
-  record_operator_run(out.multi, dev.seconds(), examined,
-                      "none (every GPU device holds the graph and runs its sources)");
-  note_share(out.multi, share);
-  out.multi.setup_seconds = dev.setup_seconds();
-  out.multi.run_seconds = run_seconds;
-  out.multi.structure_bytes = (uint64_t(n) + 1) * sizeof(eid_t) + m * sizeof(vid_t);
+  r.device_seconds = dev.seconds();
+  r.edges = examined;
+  r.how = "none (every GPU device holds the graph and runs its sources)";
+  r.setup_seconds = dev.setup_seconds();
+  r.run_seconds = run_seconds;
+  r.structure_bytes = (uint64_t(n) + 1) * sizeof(eid_t) + m * sizeof(vid_t);
+  return r;
+}
+
+void run_bc_gpu(const AppRun& r, AppOutput& out) {
+  take_bc_scores(run_on_gpus(r, BcProgram{bc_sources(r)}, out), r, out);
 }
 
 }  // namespace chatty

@@ -1,7 +1,8 @@
 // Triangle counting as GAP's `tc` counts: ordered, each triangle w < v < u
 // once, found by intersecting u's and v's lists below v; on a graph
 // relabelled by degree (hubs first) where that pays. One compute over the
-// rows on the host operators, each device counting the rows of its range;
+// rows on the host operators (the engine's team), each device counting the
+// rows of its range;
 // the intersection merges short lists (ops::intersect_sorted) and probes
 // long ones against a MarkedList.
 #pragma once
@@ -11,15 +12,10 @@
 #include <vector>
 
 #include "runtime/graph/graph.h"
+#include "runtime/host/host_operators.h"
 #include "runtime/host/operators.h"
 
 namespace chatty::tc {
-
-struct Counted {
-  std::vector<uint64_t> per_vertex;  // triangles through each vertex (unless counted into the caller's array)
-  std::vector<double> device_seconds;
-  uint64_t edges = 0;  // list entries read
-};
 
 // Counts on g (sorted lists without repeats: an undirected graph, or its
 // orientation, whose lists hold the lower neighbours only) over `ranges`:
@@ -29,20 +25,25 @@ struct Counted {
 // shared counts once per row and edge. With `old_of_new` (g is a
 // relabelling), each count lands at the vertex's old id, so the counts come
 // out in the input's order without a second array. `into`: the caller's
-// zeroed array of |V| counts to add to (else per_vertex is made).
+// zeroed array of |V| counts to add to (else one is made). Returns the
+// counts; h records the devices' time and the list entries read.
 inline constexpr size_t kMergeBelow = 16;  // lower lists this short are merged, not marked
 
-inline Counted count(const Graph& g, const host::DeviceRanges& ranges, const vid_t* old_of_new = nullptr,
-                     uint64_t* into = nullptr) {
+inline std::vector<uint64_t> count(host::HostOperators& h, const Graph& g, const host::DeviceRanges& ranges,
+                                   const vid_t* old_of_new = nullptr, std::vector<uint64_t>* into = nullptr) {
   const Csr& c = g.out();
   const vid_t n = c.num_vertices();
-  Counted out;
-  if (!into) out.per_vertex.assign(n, 0);
+  std::vector<uint64_t> out;
+  if (into) {
+    out = std::move(*into);
+  } else {
+    out.assign(n, 0);
+  }
   // Raw pointers, loaded once: the counts' atomic adds would otherwise make
   // the compiler reload the lists' pointers at every step.
   const eid_t* off = c.offsets.data();
   const vid_t* tgt = c.targets.data();
-  uint64_t* counts = into ? into : out.per_vertex.data();
+  uint64_t* counts = out.data();
   auto add = [counts, old_of_new](vid_t v, uint64_t k) {
     if (k) std::atomic_ref<uint64_t>(counts[old_of_new ? old_of_new[v] : v]).fetch_add(k, std::memory_order_relaxed);
   };
@@ -104,10 +105,7 @@ inline Counted count(const Graph& g, const host::DeviceRanges& ranges, const vid
   // after relabelling), of 1024 where it does not, which saves most of a
   // grid's grabs on the shared cursor.
   const size_t grain = old_of_new ? 64 : 1024;
-  const host::RowRun run =
-      host::Team(int(ranges.size()) - 1).run([&](host::TeamThread& t) { host::compute(t, ranges, row, grain); });
-  out.device_seconds = run.device_seconds;
-  out.edges = run.work;
+  h.team([&](host::TeamThread& t) { host::compute(t, ranges, row, grain); });
   return out;
 }
 

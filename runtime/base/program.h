@@ -9,6 +9,10 @@
 //   Value init(vid_t v) const;                  // InitVertex
 //   bool active_at_start(vid_t v) const;
 //
+// kOperators programs (TC, BC) are not vertex programs: they compose the
+// operators over the whole graph and declare what
+// runtime/engine/operator_program.h lists.
+//
 // kTraversal programs (BFS, SSSP, WCC) also have
 //   Value scatter(Value src, vid_t u, vid_t v, weight_t w) const;
 //                          // ComputeScatter: what edge u->v offers v
@@ -54,7 +58,7 @@
 
 namespace chatty {
 
-enum class ProgramKind { kTraversal, kGather };
+enum class ProgramKind { kTraversal, kGather, kOperators };
 
 // The published values of one vertex's in-neighbours, as a gather sees them.
 template <typename V>

@@ -98,4 +98,13 @@ Csr transpose(const Csr& csr) {
   return t;
 }
 
+uint64_t out_edges_of_set(const Graph& g, const std::vector<uint32_t>& values, uint32_t unset) {
+  const vid_t n = g.num_vertices();
+  uint64_t m = 0;
+#pragma omp parallel for schedule(static) reduction(+ : m)
+  for (vid_t v = 0; v < n; ++v)
+    if (values[v] != unset) m += g.out_degree(v);
+  return m;
+}
+
 }  // namespace chatty

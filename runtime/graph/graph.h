@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <memory>
 #include <utility>
+#include <vector>
 
 #include "runtime/base/buffer.h"
 #include "runtime/base/types.h"
@@ -94,5 +95,9 @@ inline double sampled_mean_weight(const Csr& c, eid_t first = 0, eid_t last = ~e
 
 // Transpose a CSR in parallel (in-edges of a directed graph), keeping weights.
 Csr transpose(const Csr& csr);
+
+// The out-edges of the vertices whose values[v] is not `unset` (a
+// traversal's edges, for GTEPS).
+uint64_t out_edges_of_set(const Graph& g, const std::vector<uint32_t>& values, uint32_t unset);
 
 }  // namespace chatty

@@ -199,8 +199,8 @@ class HostBackend {
       if (plan_.family == Family::kLinking)
         dev->ops.links(c, chunk, wcc_board_);
       else
-        dev->ops.main(c, chunk, prog_, P::kPullable && opt_.direction != Direction::kPush, push_board_, pull_board_,
-                      exposed_, cache_bytes);
+        dev->ops.main(c, chunk, prog_, P::kPullable && opt_.direction != chatty::Direction::kPush, push_board_,
+                      pull_board_, exposed_, cache_bytes);
     }
     return dev;
   }

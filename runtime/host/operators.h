@@ -16,6 +16,7 @@
 #pragma once
 
 #include <algorithm>
+#include <atomic>
 #include <span>
 #include <vector>
 
@@ -309,6 +310,31 @@ requires ops::Value<T> T reduce(TeamThread& t, size_t lo, size_t hi, T init, Map
   T all = init;
   for (int k = 0; k < t.threads(); ++k) all = op(all, t.partial_of<T>(k));
   return all;
+}
+
+// Each of `count` items alone on one thread, with state of that thread's
+// own: the first `threads` threads of the team each make a state (make()),
+// take items one at a time from a shared cursor, f(state, i) returning the
+// work done, then fold their state into the caller's result with
+// done(state), one thread at a time. For items too small for a team to
+// share their steps (a grid's sources in Brandes: a level costs no
+// barrier and no atomic this way). A collective step.
+template <typename Make, typename F, typename Done>
+void each_item_alone(TeamThread& t, size_t count, int threads, Make&& make, F&& f, Done&& done) {
+  t.begin_step();
+  std::atomic<uint64_t>& next = t.word(0);
+  if (t.thread() < threads) {
+    const double t0 = omp_get_wtime();
+    auto state = make();
+    uint64_t work = 0;
+    for (size_t i = next.fetch_add(1, std::memory_order_relaxed); i < count && !interrupt_requested();
+         i = next.fetch_add(1, std::memory_order_relaxed))
+      work += f(state, i);
+#pragma omp critical(chatty_each_item_alone)
+    done(state);
+    t.account(omp_get_wtime() - t0, work);
+  }
+  t.barrier();
 }
 
 // One superstep's record of an operator run that exchanged nothing.

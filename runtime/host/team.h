@@ -99,6 +99,15 @@ class TeamThread {
   template <typename T>
   T partial_of(int thread) const;
   int threads() const { return threads_; }
+  // The device this thread works for first (its only one where the team
+  // has no more devices than threads).
+  int device() const { return devices_ <= threads_ ? t_ % devices_ : t_; }
+  // Adds `seconds` of busy time on device() and `work` to the team's run,
+  // for a step that takes its items other than by share().
+  void account(double seconds, uint64_t work) {
+    busy_[size_t(device())] += seconds;
+    work_ += work;
+  }
 
   // Collective: whether the run was asked to stop (runtime/base/interrupt.h),
   // the same answer on every thread, so that all leave a loop together.
