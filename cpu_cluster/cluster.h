@@ -118,14 +118,12 @@ std::string cluster_meet(const std::string& command, double timeout_s, bool watc
 std::unique_ptr<Fabric> make_cluster_fabric(const ClusterPlace& place, Net net);
 
 // The transport between ranks that --comm names:
-//   auto: mpi_put while its window on a rank (2 x local x devices slots,
+//   auto: decide_auto (comm/transport_table.h) on this run's facts:
+//     mpi_put while its window on a rank (2 x local x devices slots,
 //     put_window_bytes) is at most `put_cap` bytes and one-sided transfers
 //     win from 1 MB on (`small_bytes`, the switch point, at most 1 MB),
-//     else mpi_ring; measured faster for BFS and no slower for the other
-//     apps at two ranks under OpenMPI, slower under MPICH, whose switch
-//     point is past 1 MB (docs/measurements.md); bounded so that many
-//     devices or a huge |V| stay on the rings' fixed windows. Every rank
-//     decides alike;
+//     else mpi_ring; bounded so that many devices or a huge |V| stay on
+//     the rings' fixed windows. Every rank decides alike;
 //   mpi_ring: batches of at most `batch_bytes` streamed through
 //     `lanes` rings (one per thread of the sender's team) sharing
 //     `ring_bytes` per pair of devices on different ranks, and a pair's

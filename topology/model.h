@@ -1,7 +1,7 @@
 // The topology of one box: its GPUs, how every ordered pair of them is
 // linked, and what each transport measured (or, for the synthetic boxes,
 // what public specifications say). Built by the probe, by the link
-// benchmarks, or loaded from JSON (schema: README "Topology JSON").
+// benchmarks, or loaded from JSON (schema: docs/design.md, "Topology JSON").
 #pragma once
 
 #include <cstdint>
