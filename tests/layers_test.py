@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """The folders are layers: every #include of a project header must name a
-folder its own folder may use (design.md's Layout). Prints each include
-that runs back up and exits 1; --self-check also proves that a planted
-offence is caught."""
+folder its own folder may use (design.md's Layout), no files include each
+other in a circle, and no app starts a thread team or a launch of its own.
+Prints each offence and exits 1; --self-check also proves that planted
+offences are caught."""
 import os
 import re
 import sys
@@ -59,6 +60,29 @@ def engine_work_in_apps(files):
     return found
 
 
+def include_cycles(files):
+    """Circles of project files that include each other, each as a list."""
+    known = {path for path, _ in files}
+    graph = {path: [i for i in INCLUDE.findall(text) if i in known] for path, text in files}
+    cycles, state, stack = [], {}, []
+
+    def visit(f):
+        state[f] = 1
+        stack.append(f)
+        for g in graph.get(f, []):
+            if state.get(g) == 1:
+                cycles.append(stack[stack.index(g):] + [g])
+            elif g not in state:
+                visit(g)
+        stack.pop()
+        state[f] = 2
+
+    for f in sorted(graph):
+        if f not in state:
+            visit(f)
+    return cycles
+
+
 def tree_files(tops=("runtime", "kernels", "comm", "cpu_cluster", "datasets", "topology")):
     for top in tops:
         for dirpath, _, names in os.walk(os.path.join(ROOT, top)):
@@ -84,10 +108,14 @@ def main():
                                        ("apps/x/gpu.cu", "k<<<1, 1>>>();\n"),
                                        ("apps/cli/main.cc", "#pragma omp parallel\n")])
         assert len(planted) == 2, planted
+        planted = include_cycles([("a.h", '#include "b.h"\n'), ("b.h", '#include "a.h"\n'), ("c.h", '#include "a.h"\n')])
+        assert len(planted) == 1, planted
+    every = list(tree_files(("runtime", "kernels", "comm", "cpu_cluster", "datasets", "topology", "apps", "python")))
     bad = offences(files) + engine_work_in_apps(tree_files(("apps",)))
+    bad += ["a circle of includes: " + " -> ".join(c) for c in include_cycles(every)]
     for line in bad:
         print(line)
-    print(f"layers_test: {len(files)} sources, {len(bad)} includes back up or engine work in apps")
+    print(f"layers_test: {len(files)} sources, {len(bad)} includes back up, circles or engine work in apps")
     sys.exit(1 if bad else 0)
 
 
