@@ -11,6 +11,10 @@ run (this VM's timings move 20-40 % between runs):
      backend="chatty" repeated with the converted graph in NetworkX's cache
      (target >= 20x), the first call's conversion, the conversion rate
      (target >= 1M edges/s) and the largest difference between the answers.
+  4. Where the backend is worth its conversion (its should_run): NetworkX's
+     own call against backend="chatty" on a fresh graph (conversion
+     included), random graphs of mean degree 8 from 32 to 8192 nodes, for
+     each function the backend implements. Part 4 alone: --parts 4.
 
   PYTHONPATH=build/python python3 scripts/bench_python.py [--chatty build/chatty] [--rounds 3]"""
 import argparse
@@ -112,17 +116,60 @@ def bench_networkx(graph, rounds):
           f"max |difference| {diff:.1e}")
 
 
+def bench_small(rounds):
+    import networkx as nx
+
+    from _chattygraph_nx import FUNCTIONS
+
+    calls = {  # one call of each function, on a connected source where one is taken
+        "pagerank": lambda G, **b: nx.pagerank(G, **b),
+        "single_source_shortest_path_length": lambda G, **b: nx.single_source_shortest_path_length(G, 0, **b),
+        "single_source_dijkstra_path_length": lambda G, **b: nx.single_source_dijkstra_path_length(G, 0, **b),
+        "connected_components": lambda G, **b: list(nx.connected_components(G, **b)),
+        "weakly_connected_components": lambda G, **b: list(nx.weakly_connected_components(G.to_directed(), **b)),
+        "number_connected_components": lambda G, **b: nx.number_connected_components(G, **b),
+        "number_weakly_connected_components": lambda G, **b: nx.number_weakly_connected_components(
+            G.to_directed(), **b),
+        "core_number": lambda G, **b: nx.core_number(G, **b),
+        "triangles": lambda G, **b: nx.triangles(G, **b),
+        "betweenness_centrality": lambda G, **b: nx.betweenness_centrality(G, k=min(8, len(G)), seed=1, **b),
+    }
+    sizes = [32, 128, 512, 2048, 8192]
+    print("NetworkX's time / chatty's (fresh graph, conversion included), by nodes:", *sizes)
+    for name in FUNCTIONS:
+        row = []
+        for n in sizes:
+            ratios = []
+            for r in range(rounds):
+                G = nx.gnp_random_graph(n, 8 / n, seed=r)
+                t = time.perf_counter()
+                calls[name](G.copy(), backend="networkx")
+                theirs = time.perf_counter() - t
+                t = time.perf_counter()
+                calls[name](G.copy(), backend="chatty")
+                ratios.append(theirs / (time.perf_counter() - t))
+            row.append(statistics.median(ratios))
+        print(f"  {name:36}", " ".join(f"{x:7.2f}" for x in row))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--chatty", default="build/chatty")
     ap.add_argument("--graph", default="kron:20")
     ap.add_argument("--nx_graph", default="kron:16")
     ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--parts", default="1,2,3,4", help="which parts to run, e.g. 4")
     a = ap.parse_args()
     warnings.simplefilter("ignore")
-    bench_call(a.chatty, a.graph, a.rounds)
-    bench_scipy(a.graph)
-    bench_networkx(a.nx_graph, a.rounds)
+    parts = set(a.parts.split(","))
+    if "1" in parts:
+        bench_call(a.chatty, a.graph, a.rounds)
+    if "2" in parts:
+        bench_scipy(a.graph)
+    if "3" in parts:
+        bench_networkx(a.nx_graph, a.rounds)
+    if "4" in parts:
+        bench_small(a.rounds)
 
 
 if __name__ == "__main__":

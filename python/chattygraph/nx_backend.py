@@ -381,18 +381,3 @@ def _recorded(name, f):
 backend_interface = _Backend()
 for _name, _f in _FUNCTIONS.items():
     setattr(backend_interface, _name, _recorded(_name, _f))
-
-
-def get_info():
-    """NetworkX's backend_info entry point."""
-    return {
-        "backend_name": "chatty",
-        "project": "ChattyGraph",
-        "package": "chattygraph",
-        "short_summary": "ChattyGraph's multi-device engine (CPU, CUDA)",
-        "default_config": {"devices": None, "backend": None, "threads": None},
-        "functions": {
-            name: {"additional_docs": "Runs on ChattyGraph's engine; options such as devices= apply."}
-            for name in _FUNCTIONS
-        },
-    }
