@@ -115,7 +115,30 @@ class _Backend:
 
     @staticmethod
     def should_run(name, args, kwargs):
+        """Under automatic dispatch, whether converting and running here beats
+        NetworkX's own call: not on a NetworkX graph smaller than the
+        function's _WORTH_FROM_EDGES (a graph converted already always runs
+        here; an explicit backend="chatty" runs here whatever the size)."""
+        G = args[0] if args else kwargs.get("G")
+        if G is None or isinstance(G, ChattyNxGraph) or not hasattr(G, "number_of_edges"):
+            return True
+        need = _WORTH_FROM_EDGES.get(name, _WORTH_FROM_EDGES_DEFAULT)
+        m = G.number_of_edges()
+        if m < need:
+            return f"chatty: NetworkX's own run is faster on {m} edges (below about {need}, conversion included)"
         return True
+
+
+# The fewest edges on which converting a NetworkX graph and running here
+# beats NetworkX's own call (scripts/bench_python.py --parts 4: random
+# graphs of mean degree 8, the crossover of each function, rounded up).
+_WORTH_FROM_EDGES = {
+    "betweenness_centrality": 2_000,
+    "pagerank": 8_000,
+    "triangles": 8_000,
+    "core_number": 8_000,
+}
+_WORTH_FROM_EDGES_DEFAULT = 32_000  # components, shortest path lengths
 
 
 def _arg(args, kwargs, pos, key, default):

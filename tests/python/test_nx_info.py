@@ -35,3 +35,21 @@ def test_the_info_lists_what_the_backend_implements():
             "threads : int, optional",
         }
     assert nx.utils.backends.backend_info["chatty"]["functions"].keys() == info["functions"].keys()
+
+
+def test_should_run_leaves_small_graphs_to_networkx():
+    from chattygraph import nx_backend
+
+    should = nx_backend.backend_interface.should_run
+    small, large = nx.path_graph(10), nx.gnp_random_graph(20_000, 4 / 20_000, seed=1)
+    assert isinstance(should("pagerank", (small,), {}), str)
+    assert "faster" in should("pagerank", (small,), {})
+    assert should("pagerank", (large,), {}) is True
+    assert isinstance(should("connected_components", (nx.gnp_random_graph(3000, 4 / 3000, seed=1),), {}), str)
+    converted = nx_backend.backend_interface.convert_from_nx(small)
+    assert should("pagerank", (converted,), {}) is True
+    # Automatic dispatch runs a small graph on NetworkX (its float64 answer,
+    # not the engine's float32 ranks); an explicit backend runs here anyway.
+    with nx.config.backend_priority(algos=["chatty"]):
+        assert nx.pagerank(small) == nx.pagerank(small, backend="networkx")
+    assert nx.pagerank(small, backend="chatty") != nx.pagerank(small, backend="networkx")

@@ -445,7 +445,8 @@ def test_networkx_automatic_backend():
         "import networkx as nx, warnings\n"
         "warnings.simplefilter('ignore')\n"
         "from chattygraph import nx_backend\n"
-        "G = nx.gnp_random_graph(200, 0.03, seed=1)\n"
+        # Large enough for should_run (small graphs are NetworkX's to run).
+        "G = nx.gnp_random_graph(3000, 0.003, seed=1)\n"
         "r = nx.pagerank(G)\n"
         "p = nx.pagerank(G, personalization={0: 1})\n"  # declined: NetworkX runs it
         "print(sorted({e[0] + ':' + e[1] for e in nx_backend.events}))\n"
