@@ -335,16 +335,12 @@ SecondReading SecondReader::read() {
     const std::string head = lower(first_);
     const std::vector<std::string_view> w = fields(head);
     const std::string ext = ext_of(path_);
-    const char* name = "el";
     if (head.rfind("%%matrixmarket", 0) == 0)
-      name = "mtx";
-    else if (!w.empty() && (w[0] == "p" || (w[0] == "c" && ext == "gr")))
-      name = "gr";
-    else if (ext == "gr" || ext == "mtx" || ext == "metis")
-      name = ext.c_str();
-    else if (ext == "graph")
-      name = "metis";
-    f = find_format_named(name);
+      f = find_format_named("mtx");
+    else if (!w.empty() && w[0] == "p")
+      f = find_format_named("gr");
+    else if (!(f = find_format_of_extension(ext)) || f->magic)
+      f = find_format_named("el");
   }
   CHATTY_CHECK(f && f->read_again, where() + std::string(f ? f->article : "this file") + " is not read twice");
   f->read_again(*this);
