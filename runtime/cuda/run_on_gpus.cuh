@@ -1,11 +1,10 @@
 // Runs a program on GPU devices. An operator program: its share of the
 // work on this process's devices (run_operators). A vertex program: probes
-// the GPUs, places the devices
-// (virtual devices round-robin), checks every GPU's memory before
-// allocating, and runs with the transport policy that `make_policy(comm,
-// gpu_of)` makes between this process's GPUs (the topology's choice, which
-// the caller owns). Statistics go to `stats`, the GPU of every device to
-// `gpu_of`.
+// the GPUs, places the devices (virtual devices round-robin), checks every
+// GPU's memory before allocating, and runs with the transport policy that
+// `make_policy(comm, gpu_of)` makes between this process's GPUs (the
+// topology's choice, which the caller owns). Statistics go to `stats`, the
+// GPU of every device to `gpu_of`.
 #pragma once
 
 #include <string>
