@@ -4,6 +4,7 @@
 #pragma once
 
 #include <memory>
+#include <mutex>
 #include <string>
 
 #include "apps/cli/run_pipeline.h"
@@ -20,8 +21,11 @@ struct PyGraph {
   // The graph as the last run prepared it (relabelled, weighted, in-edges,
   // chunks), reused by the next run with the same app and options: a
   // repeated call costs its compute only.
+  // Runs of several threads share it: each takes the prepared graph under
+  // this lock and keeps a reference for its run.
   mutable std::shared_ptr<const cli::Prepared> prepared;
   mutable std::string prepared_for;
+  mutable std::unique_ptr<std::mutex> preparing = std::make_unique<std::mutex>();
 };
 
 }  // namespace chatty::py

@@ -18,19 +18,28 @@ RunCall run_on(const std::string& app, const PyGraph& g, const std::vector<std::
     if (f.rfind("--source=", 0) != 0) key += f + '\n';
   try {
     cli::RunSetup s;
-    std::vector<vid_t> sources;
-    FlagScope scope("run", flags);  // runs are one at a time: the cache is this run's
-    as_usage([&] {
-      s = cli::check_run_flags();
+    // The flags are process-wide: one call at a time sets and reads them,
+    // into its own RunSetup; nothing after reads them, so the preparation
+    // and the run of several threads' calls overlap.
+    {
+      FlagScope scope("run", flags);
+      as_usage([&] { s = cli::check_run_flags(); });
+    }
+    std::shared_ptr<const cli::Prepared> prepared;
+    {
+      std::lock_guard<std::mutex> lock(*g.preparing);
       if (!g.prepared || g.prepared_for != key) {
-        g.prepared.reset();  // its memory is free before the next is made
-        g.prepared = std::make_shared<const cli::Prepared>(cli::prepare_loaded(s, g.g, g.info, g.name, g.path));
+        g.prepared.reset();  // its memory is free before the next is made (a run holding it keeps it)
+        g.prepared = as_usage(
+            [&] { return std::make_shared<const cli::Prepared>(cli::prepare_loaded(s, g.g, g.info, g.name, g.path)); });
         g.prepared_for = key;
       }
-      sources = cli::choose_sources(s, *g.prepared);
-    });
+      prepared = g.prepared;
+    }
+    std::vector<vid_t> sources;
+    as_usage([&] { sources = cli::choose_sources(s, *prepared); });
     cli::Report quiet(true, true);
-    c.job = cli::run_job(s, *g.prepared, sources, quiet);
+    c.job = cli::run_job(s, *prepared, sources, quiet);
     c.job.result.ids = nullptr;  // it points into the prepared graph
   } catch (const UsageError& e) {
     c.kind = RunCall::Kind::kUsage, c.error = e.what();
