@@ -1,6 +1,5 @@
 // chattygraph._core: the engine's graphs and runs for the Python package
 // (python/chattygraph wraps them in the public API).
-#include <gflags/gflags.h>
 #include <nanobind/nanobind.h>
 #include <nanobind/ndarray.h>
 #include <nanobind/stl/pair.h>
@@ -13,12 +12,12 @@
 #include <mutex>
 #include <thread>
 
+#include "api/run_call.h"
+#include "apps/cli/flag_scope.h"
 #include "apps/cli/flags.h"
 #include "apps/registry.h"
 #include "csr_input.h"
-#include "flag_scope.h"
 #include "py_graph.h"
-#include "run_call.h"
 #include "runtime/base/interrupt.h"
 #include "runtime/base/status.h"
 
@@ -54,7 +53,7 @@ std::shared_ptr<const void> keep_alive(nb::handle h) {
 PyGraph load(const std::string& what, const std::vector<std::string>& args, bool weights) {
   PyGraph g;
   {
-    FlagScope scope("info", args);
+    cli::FlagScope scope("info", args);
     LoadOptions opt = as_usage([] { return cli::load_options(); });
     opt.weights = weights ? WeightUse::kNeeded : WeightUse::kIgnored;
     nb::gil_scoped_release unlocked;
@@ -164,14 +163,14 @@ nb::tuple csr_of(nb::handle self, const PyGraph& g) {
 
 // Runs off this thread with the GIL released; polls for Ctrl-C meanwhile.
 nb::tuple run(const std::string& app, const PyGraph& g, const std::vector<std::string>& args) {
-  RunCall c;
+  chattygraph::detail::RunCall c;
   {
     std::mutex m;
     std::condition_variable cv;
     bool done = false;
     nb::gil_scoped_release unlocked;
     std::thread worker([&] {
-      RunCall r = run_on(app, g, args);
+      chattygraph::detail::RunCall r = chattygraph::detail::run_on(app, g, args);
       std::lock_guard<std::mutex> lock(m);
       c = std::move(r);
       done = true;
@@ -198,13 +197,13 @@ nb::tuple run(const std::string& app, const PyGraph& g, const std::vector<std::s
     }
   }
   switch (c.kind) {
-    case RunCall::Kind::kUsage: throw UsageError(c.error);
-    case RunCall::Kind::kMemory: throw std::bad_alloc();
-    case RunCall::Kind::kInterrupted:
+    case chattygraph::detail::RunCall::Kind::kUsage: throw UsageError(c.error);
+    case chattygraph::detail::RunCall::Kind::kMemory: throw std::bad_alloc();
+    case chattygraph::detail::RunCall::Kind::kInterrupted:
       PyErr_SetString(PyExc_KeyboardInterrupt, c.error.c_str());
       throw nb::python_error();
-    case RunCall::Kind::kError: throw Error(c.error);
-    case RunCall::Kind::kNone: break;
+    case chattygraph::detail::RunCall::Kind::kError: throw Error(c.error);
+    case chattygraph::detail::RunCall::Kind::kNone: break;
   }
   AppOutput& out = c.job.result;
   const Values kind = app_spec(out.app).values;
@@ -270,14 +269,7 @@ NB_MODULE(_core, m) {
         "drop_self_loops"_a, "ids"_a, "name"_a);
   m.def("run", &run, "app"_a, "graph"_a, "args"_a);
   m.def("apps", &app_list);
-  m.def("bool_flags", [] {
-    std::vector<gflags::CommandLineFlagInfo> all;
-    gflags::GetAllFlags(&all);
-    std::vector<std::string> names;
-    for (const auto& f : all)
-      if (f.type == "bool") names.push_back(f.name);
-    return names;
-  });
+  m.def("bool_flags", &cli::bool_flag_names);
   m.def("check_options",
-        [](const std::string& command, const std::vector<std::string>& args) { FlagScope scope(command, args); });
+        [](const std::string& command, const std::vector<std::string>& args) { cli::FlagScope scope(command, args); });
 }

@@ -1,9 +1,9 @@
-#include "flag_scope.h"
+#include "apps/cli/flag_scope.h"
 
 #include "apps/cli/help.h"
 #include "runtime/base/status.h"
 
-namespace chatty::py {
+namespace chatty::cli {
 
 std::mutex& FlagScope::mutex() {
   static std::mutex m;
@@ -16,9 +16,8 @@ FlagScope::FlagScope(const std::string& command, const std::vector<std::string>&
   std::vector<char*> argv;
   for (std::string& w : words) argv.push_back(w.data());
   const int argc = int(argv.size());
-  for (const std::string& err :
-       {cli::unknown_flag_error(argc, argv.data()), cli::bad_flag_value_error(argc, argv.data()),
-        cli::inapplicable_flag_error(command, argc, argv.data())})
+  for (const std::string& err : {unknown_flag_error(argc, argv.data()), bad_flag_value_error(argc, argv.data()),
+                                 inapplicable_flag_error(command, argc, argv.data())})
     if (!err.empty()) throw UsageError(err);
   for (const std::string& a : args) {
     const size_t eq = a.find('=');
@@ -29,4 +28,13 @@ FlagScope::FlagScope(const std::string& command, const std::vector<std::string>&
   }
 }
 
-}  // namespace chatty::py
+std::vector<std::string> bool_flag_names() {
+  std::vector<gflags::CommandLineFlagInfo> all;
+  gflags::GetAllFlags(&all);
+  std::vector<std::string> names;
+  for (const auto& f : all)
+    if (f.type == "bool") names.push_back(f.name);
+  return names;
+}
+
+}  // namespace chatty::cli

@@ -1,14 +1,16 @@
-#include "run_call.h"
+#include "api/run_call.h"
 
 #include <new>
 
-#include "flag_scope.h"
+#include "apps/cli/flag_scope.h"
 #include "runtime/base/interrupt.h"
 #include "runtime/base/status.h"
 
-namespace chatty::py {
+namespace chattygraph::detail {
 
-RunCall run_on(const std::string& app, const PyGraph& g, const std::vector<std::string>& args) {
+using namespace chatty;
+
+RunCall run_on(const std::string& app, const Graph::Impl& g, const std::vector<std::string>& args) {
   RunCall c;
   std::vector<std::string> flags = {"--app=" + app, "--json", "--quiet"};
   flags.insert(flags.end(), args.begin(), args.end());
@@ -22,7 +24,7 @@ RunCall run_on(const std::string& app, const PyGraph& g, const std::vector<std::
     // into its own RunSetup; nothing after reads them, so the preparation
     // and the run of several threads' calls overlap.
     {
-      FlagScope scope("run", flags);
+      cli::FlagScope scope("run", flags);
       as_usage([&] { s = cli::check_run_flags(); });
     }
     std::shared_ptr<const cli::Prepared> prepared;
@@ -53,4 +55,4 @@ RunCall run_on(const std::string& app, const PyGraph& g, const std::vector<std::
   return c;
 }
 
-}  // namespace chatty::py
+}  // namespace chattygraph::detail

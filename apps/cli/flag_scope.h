@@ -1,6 +1,8 @@
-// The command line's flags set from a Python call's options, for the length
-// of one call: the same parser and checks `chatty` runs, so an option is
-// refused with the CLI's message; every flag is back at its default after.
+// The command line's flags set from a library call's options (the C++ API,
+// Python), for the length of one scope: the same parser and checks `chatty`
+// runs, so an option is refused with the CLI's message; every flag is back
+// at its default after. Read the flags inside the scope, into values of
+// your own: one scope at a time holds them.
 #pragma once
 
 #include <gflags/gflags.h>
@@ -9,7 +11,7 @@
 #include <string>
 #include <vector>
 
-namespace chatty::py {
+namespace chatty::cli {
 
 class FlagScope {
  public:
@@ -25,4 +27,7 @@ class FlagScope {
   gflags::FlagSaver saved_;
 };
 
-}  // namespace chatty::py
+// The names of the boolean flags (Python turns name=False into --noname).
+std::vector<std::string> bool_flag_names();
+
+}  // namespace chatty::cli

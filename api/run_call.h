@@ -1,0 +1,25 @@
+// One app run on a held graph: the CLI's flag checks and run pipeline on a
+// graph in memory, for the library's run() and the Python module (which
+// calls it off the interpreter's thread, the GIL released).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "api/held_graph.h"
+#include "apps/cli/run_job.h"
+
+namespace chattygraph::detail {
+
+struct RunCall {
+  chatty::cli::JobResult job;  // values in the graph's vertex order; job.result.ids is not set
+  std::string error;           // what the run threw, or ""
+  enum class Kind { kNone, kUsage, kError, kMemory, kInterrupted } kind = Kind::kNone;
+};
+
+// Runs `app` on g with `args` ("--name=value", as `chatty run` takes them)
+// on the calling thread. Errors before the run starts (an option, a source)
+// are kUsage.
+RunCall run_on(const std::string& app, const Graph::Impl& g, const std::vector<std::string>& args);
+
+}  // namespace chattygraph::detail
