@@ -8,9 +8,7 @@
 #include <nanobind/stl/vector.h>
 
 #include <chrono>
-#include <condition_variable>
-#include <mutex>
-#include <thread>
+#include <future>
 
 #include "api/run_call.h"
 #include "apps/cli/flag_scope.h"
@@ -165,23 +163,11 @@ nb::tuple csr_of(nb::handle self, const PyGraph& g) {
 nb::tuple run(const std::string& app, const PyGraph& g, const std::vector<std::string>& args) {
   chattygraph::detail::RunCall c;
   {
-    std::mutex m;
-    std::condition_variable cv;
-    bool done = false;
     nb::gil_scoped_release unlocked;
-    std::thread worker([&] {
-      chattygraph::detail::RunCall r = chattygraph::detail::run_on(app, g, args);
-      std::lock_guard<std::mutex> lock(m);
-      c = std::move(r);
-      done = true;
-      cv.notify_one();
-    });
+    std::future<chattygraph::detail::RunCall> running =
+        std::async(std::launch::async, [&] { return chattygraph::detail::run_on(app, g, args); });
     bool interrupted = false;
-    for (;;) {
-      {
-        std::unique_lock<std::mutex> lock(m);
-        if (cv.wait_for(lock, std::chrono::milliseconds(20), [&] { return done; })) break;
-      }
+    while (running.wait_for(std::chrono::milliseconds(20)) != std::future_status::ready) {
       if (interrupted) continue;
       nb::gil_scoped_acquire gil;
       if (PyErr_CheckSignals() != 0) {  // the signal's exception stays set for below
@@ -189,7 +175,7 @@ nb::tuple run(const std::string& app, const PyGraph& g, const std::vector<std::s
         request_interrupt();
       }
     }
-    worker.join();
+    c = running.get();
     clear_interrupt();
     if (interrupted) {
       nb::gil_scoped_acquire gil;
