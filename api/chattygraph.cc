@@ -65,6 +65,16 @@ Graph Graph::load(const std::string& what, const LoadOptions& opt) {
   return g;
 }
 
+Graph Graph::from_edges(std::vector<uint32_t> src, std::vector<uint32_t> dst, uint64_t n, bool directed,
+                        std::vector<uint32_t> weights, std::vector<uint64_t> ids) {
+  chatty::EdgeList e;
+  e.src = std::move(src), e.dst = std::move(dst), e.weight = std::move(weights);
+  Graph g;
+  g.impl_ =
+      std::make_shared<Impl>(detail::held_from_edges(std::move(e), n, directed, true, true, std::move(ids), "<edges>"));
+  return g;
+}
+
 uint64_t Graph::vertices() const { return impl_->g.num_vertices(); }
 uint64_t Graph::edges() const { return impl_->g.num_edges(); }
 bool Graph::directed() const { return impl_->g.directed(); }

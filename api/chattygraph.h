@@ -41,6 +41,11 @@ class Graph {
   // A file (any format `chatty` reads, compressed or not) or a generator
   // spec ("kron:16", "grid:100x100"). Throws Error naming the input.
   static Graph load(const std::string& what, const LoadOptions& opt = {});
+  // Edges src[i] -> dst[i] over vertices 0..n-1 (weights: one per edge,
+  // whole numbers, or empty); undirected unless `directed` (each edge both
+  // ways); `ids`: the caller's id of each vertex (empty: 0..n-1).
+  static Graph from_edges(std::vector<uint32_t> src, std::vector<uint32_t> dst, uint64_t n, bool directed,
+                          std::vector<uint32_t> weights = {}, std::vector<uint64_t> ids = {});
 
   uint64_t vertices() const;
   uint64_t edges() const;  // stored: an undirected edge counts twice

@@ -7,11 +7,13 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <vector>
 
 #include "api/chattygraph.h"
 #include "apps/cli/run_pipeline.h"
 #include "datasets/load.h"
 #include "runtime/graph/graph.h"
+#include "runtime/graph/graph_builder.h"
 
 namespace chattygraph {
 
@@ -28,5 +30,16 @@ struct Graph::Impl {
   mutable std::string prepared_for;
   mutable std::unique_ptr<std::mutex> preparing = std::make_unique<std::mutex>();
 };
+
+namespace detail {
+
+// A held graph built from edge lists (src[i] -> dst[i], weights or none)
+// over vertices 0..n-1: symmetrized unless `directed`, with `ids` the
+// input's id of each vertex (empty: positions). Throws Error naming the
+// first edge that names a vertex >= n.
+Graph::Impl held_from_edges(chatty::EdgeList e, size_t n, bool directed, bool dedupe, bool drop_self_loops,
+                            std::vector<uint64_t> ids, std::string name);
+
+}  // namespace detail
 
 }  // namespace chattygraph

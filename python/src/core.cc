@@ -106,40 +106,16 @@ nb::tuple from_csr(nb::object owner, In1d<uint64_t> indptr, In1d<uint32_t> indic
 
 PyGraph from_edges(In1d<uint32_t> src, In1d<uint32_t> dst, nb::object weights, size_t n, bool directed, bool dedupe,
                    bool drop_self_loops, In1d<uint64_t> ids, const std::string& name) {
-  CHATTY_CHECK(src.shape(0) == dst.shape(0), "src and dst must have the same length");
-  CHATTY_CHECK(n < (size_t(1) << 32) - 1, "at most 2^32 - 2 vertices");
-  const size_t m = src.shape(0);
   EdgeList e;
-  e.src.assign(src.data(), src.data() + m);
-  e.dst.assign(dst.data(), dst.data() + m);
+  e.src.assign(src.data(), src.data() + src.shape(0));
+  e.dst.assign(dst.data(), dst.data() + dst.shape(0));
   if (!weights.is_none()) {
     auto w = nb::cast<In1d<uint32_t>>(weights);
-    CHATTY_CHECK(w.shape(0) == m, "weights must have one entry per edge");
-    e.weight.assign(w.data(), w.data() + m);
+    e.weight.assign(w.data(), w.data() + w.shape(0));
   }
-  for (size_t i = 0; i < m; ++i)
-    CHATTY_CHECK(e.src[i] < n && e.dst[i] < n, "edge " + std::to_string(i) + " (" + std::to_string(e.src[i]) + ", " +
-                                                   std::to_string(e.dst[i]) +
-                                                   ") names a vertex >= n = " + std::to_string(n));
-  PyGraph g;
-  const bool weighted = !e.weight.empty();
-  BuildOptions b;
-  b.symmetrize = !directed, b.dedupe = dedupe, b.drop_self_loops = drop_self_loops;
-  {
-    nb::gil_scoped_release unlocked;
-    std::vector<EdgeList> lists;
-    lists.push_back(std::move(e));
-    g.g = build_graph(std::move(lists), vid_t(n), weighted, b);
-  }
-  if (ids.shape(0) > 0) {
-    CHATTY_CHECK(ids.shape(0) == n, "ids must have one entry per vertex");
-    g.info.ids.scheme = IdScheme::kOccurring;
-    g.info.ids.original.assign(ids.data(), ids.data() + n);
-  }
-  g.info.format = "edges";
-  g.info.direction_reason = directed ? "directed=True" : "directed=False";
-  g.name = name;
-  return g;
+  std::vector<uint64_t> id(ids.data(), ids.data() + ids.shape(0));
+  nb::gil_scoped_release unlocked;
+  return chattygraph::detail::held_from_edges(std::move(e), n, directed, dedupe, drop_self_loops, std::move(id), name);
 }
 
 nb::object ids_of(nb::handle self, const PyGraph& g) {
