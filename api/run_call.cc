@@ -10,7 +10,9 @@ namespace chattygraph::detail {
 
 using namespace chatty;
 
-RunCall run_on(const std::string& app, const Graph::Impl& g, const std::vector<std::string>& args) {
+RunCall run_on(const std::string& app, const Graph::Impl& g, const std::vector<std::string>& args,
+               const std::atomic<bool>* stop) {
+  const RunStop this_run(stop);
   RunCall c;
   std::vector<std::string> flags = {"--app=" + app, "--json", "--quiet"};
   flags.insert(flags.end(), args.begin(), args.end());

@@ -3,6 +3,7 @@
 // calls it off the interpreter's thread, the GIL released).
 #pragma once
 
+#include <atomic>
 #include <string>
 #include <vector>
 
@@ -19,7 +20,9 @@ struct RunCall {
 
 // Runs `app` on g with `args` ("--name=value", as `chatty run` takes them)
 // on the calling thread. Errors before the run starts (an option, a source)
-// are kUsage.
-RunCall run_on(const std::string& app, const Graph::Impl& g, const std::vector<std::string>& args);
+// are kUsage. Setting *stop (when given) stops this run, and no other, at
+// its next superstep (kInterrupted).
+RunCall run_on(const std::string& app, const Graph::Impl& g, const std::vector<std::string>& args,
+               const std::atomic<bool>* stop = nullptr);
 
 }  // namespace chattygraph::detail

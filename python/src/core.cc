@@ -7,6 +7,7 @@
 #include <nanobind/stl/tuple.h>
 #include <nanobind/stl/vector.h>
 
+#include <atomic>
 #include <chrono>
 #include <future>
 
@@ -140,19 +141,19 @@ nb::tuple run(const std::string& app, const PyGraph& g, const std::vector<std::s
   chattygraph::detail::RunCall c;
   {
     nb::gil_scoped_release unlocked;
+    std::atomic<bool> stop{false};  // this run's: Ctrl-C stops it, not another thread's
     std::future<chattygraph::detail::RunCall> running =
-        std::async(std::launch::async, [&] { return chattygraph::detail::run_on(app, g, args); });
+        std::async(std::launch::async, [&] { return chattygraph::detail::run_on(app, g, args, &stop); });
     bool interrupted = false;
     while (running.wait_for(std::chrono::milliseconds(20)) != std::future_status::ready) {
       if (interrupted) continue;
       nb::gil_scoped_acquire gil;
       if (PyErr_CheckSignals() != 0) {  // the signal's exception stays set for below
         interrupted = true;
-        request_interrupt();
+        stop.store(true, std::memory_order_relaxed);
       }
     }
     c = running.get();
-    clear_interrupt();
     if (interrupted) {
       nb::gil_scoped_acquire gil;
       throw nb::python_error();

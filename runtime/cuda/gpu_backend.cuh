@@ -12,6 +12,7 @@
 
 #include "comm/transport_table.h"
 #include "runtime/base/agreed_error.h"
+#include "runtime/base/interrupt.h"
 #include "runtime/cuda/connectivity_ops.cuh"
 #include "runtime/cuda/gather_ops.cuh"
 #include "runtime/cuda/ordered_ops.cuh"
@@ -87,8 +88,12 @@ class GpuBackend {
   template <typename F>
   void for_each_device(F f) {
     t0_ = omp_get_wtime();
+    const RunStopCarrier run;
 #pragma omp parallel num_threads(rank_place_.local)
-    f(rank_place_.first() + omp_get_thread_num());
+    {
+      const RunStop carried = run.carry();
+      f(rank_place_.first() + omp_get_thread_num());
+    }
   }
 
   // Built with the device, before the timer: its uploads, events and first

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "kernels/cuda/cuda_check.h"
+#include "runtime/base/interrupt.h"
 #include "runtime/base/status.h"
 #include "runtime/cuda/device_array.cuh"
 #include "runtime/cuda/gpu_plan.h"
@@ -58,7 +59,9 @@ template <typename F>
 void on_each_device(const RowDevices& r, F&& f) {
   const size_t devices = r.place.gpu_of.size();
   std::vector<std::exception_ptr> failed(devices);
+  const RunStopCarrier run;
   auto one = [&](size_t d) {
+    const RunStop carried = run.carry();
     try {
       CHATTY_CUDA(cudaSetDevice(r.place.gpu_of[d]));
       f(int(d));

@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "runtime/base/agreed_error.h"
+#include "runtime/base/interrupt.h"
 #include "runtime/base/status.h"
 #include "runtime/engine/device_context.h"
 #include "runtime/engine/exchange_policy.h"
@@ -116,8 +117,10 @@ class HostBackend {
       // and starting one every superstep costs more than a small step.
       f(first);
     } else {
+      const RunStopCarrier run;
 #pragma omp parallel num_threads(local)
       {
+        const RunStop carried = run.carry();
         if (omp_get_num_threads() != local) {
           team.store(omp_get_num_threads());
         } else {

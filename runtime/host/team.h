@@ -144,8 +144,10 @@ class Team {
     partial_.assign(2 * size_t(threads), {});
     for (auto& s : words_)
       for (auto& w : s) w.store(0);
+    const RunStopCarrier run;
 #pragma omp parallel num_threads(threads)
     {
+      const RunStop carried = run.carry();
       TeamThread me(*this, omp_get_thread_num(), omp_get_num_threads(), devices_);
       body(me);
 #pragma omp critical(chatty_team_stats)

@@ -53,3 +53,39 @@ def test_two_threads_on_one_graph():
         t.join()
     np.testing.assert_allclose(got["pr"], alone["pr"], rtol=1e-6)
     np.testing.assert_array_equal(got["wcc"], alone["wcc"])
+
+
+ONLY_THIS_RUN = r"""
+import os, signal, threading, time
+import numpy as np
+import chattygraph as cg
+g = cg.Graph.load("kron:12", undirected=True)
+sources = list(range(2048))  # about 1.5 s: still running when Ctrl-C comes
+want = cg.betweenness(g, sources=sources).values
+other = {}
+def other_thread():
+    try:
+        other["values"] = cg.betweenness(g, sources=sources).values
+    except BaseException as e:
+        other["error"] = repr(e)
+t = threading.Thread(target=other_thread)
+t.start()
+threading.Timer(0.5, lambda: os.kill(os.getpid(), signal.SIGINT)).start()
+try:
+    cg.betweenness(g, sources=list(range(4096)) * 4)  # long: Ctrl-C comes first
+    print("main: not interrupted")
+except KeyboardInterrupt:
+    print("main: interrupted")
+t.join()
+print("other:", "error " + other["error"] if "error" in other else
+      "same" if np.allclose(other["values"], want, rtol=1e-5) else "different")
+"""
+
+
+def test_ctrl_c_stops_only_the_interrupted_threads_run():
+    import subprocess
+    import sys
+
+    p = subprocess.run([sys.executable, "-c", ONLY_THIS_RUN], capture_output=True, text=True, timeout=300)
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.split("\n")[:2] == ["main: interrupted", "other: same"], p.stdout + p.stderr
