@@ -43,8 +43,11 @@ std::string write_edge_list_as(const Graph& g, const std::string& path, const st
   return write_edge_list(g, path, style, ids);
 }
 
-// DIMACS and Matrix Market number vertices 1..n whatever the input called them.
-std::string one_based(std::string note, const Graph& g, const VertexIds& ids) {
+// DIMACS and Matrix Market number vertices 1..n whatever the input called
+// them: the note says so where the input's ids were others.
+template <std::string (*Write)(const Graph&, const std::string&)>
+std::string write_one_based(const Graph& g, const std::string& path, const std::string&, const VertexIds& ids) {
+  std::string note = Write(g, path);
   if (ids.scheme != IdScheme::kOccurring) return note;
   return (note.empty() ? "" : note + "; ") +
          "the input's ids are not kept: DIMACS and Matrix Market number vertices 1.." +
@@ -76,8 +79,7 @@ const FormatSpec kDimacs{
     .ids = "1..N",
     .read = read_text<load_dimacs>,
     .read_again = reread_dimacs,
-    .write = [](const Graph& g, const std::string& path, const std::string&,
-                const VertexIds& ids) { return one_based(write_dimacs(g, path), g, ids); },
+    .write = write_one_based<write_dimacs>,
 };
 
 const FormatSpec kMatrixMarket{
@@ -89,8 +91,7 @@ const FormatSpec kMatrixMarket{
     .ids = "1..N",
     .read = read_text<load_matrix_market>,
     .read_again = reread_matrix_market,
-    .write = [](const Graph& g, const std::string& path, const std::string&,
-                const VertexIds& ids) { return one_based(write_matrix_market(g, path), g, ids); },
+    .write = write_one_based<write_matrix_market>,
 };
 
 const FormatSpec kMetis{

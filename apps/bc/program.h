@@ -15,13 +15,6 @@
 
 namespace chatty {
 
-namespace host {
-class HostOperators;
-}
-namespace cuda {
-class GpuOperators;
-}
-
 struct BcProgram {
   static constexpr ProgramKind kKind = ProgramKind::kOperators;
   using Value = double;  // a vertex's dependencies, summed over the sources

@@ -16,13 +16,6 @@
 
 namespace chatty {
 
-namespace host {
-class HostOperators;
-}
-namespace cuda {
-class GpuOperators;
-}
-
 struct TcProgram {
   static constexpr ProgramKind kKind = ProgramKind::kOperators;
   using Value = uint64_t;  // the triangles through a vertex

@@ -69,15 +69,7 @@ std::vector<typename P::Value> run_on_gpus(const Graph& g, const P& prog, const 
     if (several) {
       const size_t n = g.num_vertices();
       // One lane per pair: the GPU devices' threads start no nested teams.
-      const RankTransportAsk ask{.comm = opt.comm,
-                                 .net = opt.net,
-                                 .slot_records = n + n / 32 + 2,
-                                 .item_bytes = sizeof(Update<typename P::Value>),
-                                 .ring_bytes = opt.ring_bytes,
-                                 .batch_bytes = opt.batch_bytes,
-                                 .small_bytes = opt.small_bytes,
-                                 .lanes = 1,
-                                 .put_cap = opt.put_window_bytes};
+      const RankTransportAsk ask = transport_ask(opt, n, sizeof(Update<typename P::Value>), 1);
       auto policy = make_fixed_policy(make_rank_staged_transport(ranks.make_transport(at, ask), D));
       return std::move(run_program<cuda::GpuBackend>(g, prog, part, opt, *policy, stats, ranks, place).values);
     }

@@ -24,6 +24,16 @@
 
 namespace chatty {
 
+// What an operator program's steps run on (runtime/host/host_operators.h,
+// runtime/cuda/gpu_operators.cuh): declared here, so that a program's
+// header names them without including a backend.
+namespace host {
+class HostOperators;
+}
+namespace cuda {
+class GpuOperators;
+}
+
 template <typename P>
 constexpr bool operator_program() {
   return P::kKind == ProgramKind::kOperators;

@@ -37,6 +37,22 @@ struct RankTransportAsk {
   size_t put_cap = size_t(1) << 30;
 };
 
+// The ask of a run's options on a graph of n vertices, records of
+// `item_bytes` through `lanes` rings: a slot holds what a device sends in a
+// superstep, each vertex once or WCC's description (a word of bits per 32
+// vertices and two headers).
+inline RankTransportAsk transport_ask(const EngineOptions& opt, size_t n, size_t item_bytes, int lanes) {
+  return {.comm = opt.comm,
+          .net = opt.net,
+          .slot_records = n + n / 32 + 2,
+          .item_bytes = item_bytes,
+          .ring_bytes = opt.ring_bytes,
+          .batch_bytes = opt.batch_bytes,
+          .small_bytes = opt.small_bytes,
+          .lanes = lanes,
+          .put_cap = opt.put_window_bytes};
+}
+
 class Ranks {
  public:
   virtual ~Ranks() = default;

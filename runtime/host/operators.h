@@ -337,9 +337,4 @@ void each_item_alone(TeamThread& t, size_t count, int threads, Make&& make, F&& 
   t.barrier();
 }
 
-// One superstep's record of an operator run that exchanged nothing.
-inline void record_compute(MultiStats& ms, const std::vector<double>& device_seconds, uint64_t edges) {
-  record_operator_run(ms, device_seconds, edges, "none (host devices read their peers' rows in place)");
-}
-
 }  // namespace chatty::host

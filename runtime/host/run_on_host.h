@@ -21,10 +21,9 @@
 
 namespace chatty {
 
-// As one rank of a cluster, records travel by the ranks' transport; a slot
-// holds what a device can send in a superstep: each vertex once, or WCC's
-// description (a word of bits per 32 vertices and two headers), or with
-// per-edge messages one record per out-edge of the sender's chunk.
+// As one rank of a cluster, records travel by the ranks' transport, whose
+// slots hold with per-edge messages one record per out-edge of the
+// sender's chunk (transport_ask: each vertex once otherwise).
 template <typename P>
 std::vector<typename P::Value> run_on_host(const Graph& g, const P& prog, const Partition& part,
                                            const EngineOptions& opt, Ranks& ranks, MultiStats& stats) {
@@ -45,17 +44,9 @@ std::vector<typename P::Value> run_on_host(const Graph& g, const P& prog, const 
       return std::move(run_program<host::HostBackend>(g, prog, part, opt, *policy, stats, ranks).values);
     }
     const size_t n = g.num_vertices();
-    RankTransportAsk ask{.comm = opt.comm,
-                         .net = opt.net,
-                         .slot_records = n + n / 32 + 2,
-                         .item_bytes = sizeof(Update<typename P::Value>),
-                         .ring_bytes = opt.ring_bytes,
-                         .batch_bytes = opt.batch_bytes,
-                         .small_bytes = opt.small_bytes,
-                         // One ring per pair unless asked: lanes spin while they wait, which
-                         // costs more than it gives where ranks share cores (docs/measurements.md).
-                         .lanes = std::max(1, opt.ring_lanes),
-                         .put_cap = opt.put_window_bytes};
+    // One ring per pair unless asked: lanes spin while they wait, which
+    // costs more than it gives where ranks share cores (docs/measurements.md).
+    RankTransportAsk ask = transport_ask(opt, n, sizeof(Update<typename P::Value>), std::max(1, opt.ring_lanes));
     if (messages_per_edge(opt.messages, sums_in_values<P>(), part.devices()))
       for (int d = 0; d < part.devices(); ++d)
         ask.slot_records =
