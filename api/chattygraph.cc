@@ -4,23 +4,30 @@
 #include <new>
 #include <utility>
 
+#include "api/csr_input.h"
 #include "api/held_graph.h"
 #include "api/run_call.h"
-#include "apps/cli/flag_scope.h"
-#include "apps/cli/flags.h"
-#include "runtime/base/json_value.h"
+#include "apps/job/run_options.h"
 
 namespace chattygraph {
 
 namespace {
 
-// The options as `chatty run` takes them: each typed field is its flag.
-std::vector<std::string> flags_of(const Options& o) {
-  std::vector<std::string> f;
-  const auto add = [&f](const char* name, const auto& value) {
-    if (value) f.push_back(std::string("--") + name + "=" + std::to_string(*value));
+// The options as `chatty run` takes them: each typed field is its option,
+// set through the one parser, so a bad value is refused with its message.
+chatty::job::RunOptions options_of(const Options& o) {
+  chatty::job::RunOptions r = chatty::job::parse_options(o.flags);
+  const auto set = [&r](const char* name, const std::string& text) { chatty::job::set_option(r, name, text); };
+  const auto add = [&set](const char* name, const auto& value) {
+    if (value) set(name, std::to_string(*value));
   };
-  if (!o.backend.empty()) f.push_back("--backend=" + o.backend);
+  const auto add_real = [&set](const char* name, const std::optional<double>& value) {
+    if (!value) return;
+    char b[64];
+    std::snprintf(b, sizeof b, "%.17g", *value);
+    set(name, b);
+  };
+  if (!o.backend.empty()) set("backend", o.backend);
   add("devices", o.devices);
   add("threads", o.threads);
   add("source", o.source);
@@ -28,36 +35,26 @@ std::vector<std::string> flags_of(const Options& o) {
   if (!o.sources.empty()) {
     std::string list;
     for (uint64_t s : o.sources) list += std::to_string(s) + ",";  // a trailing comma: a list, even of one
-    f.push_back("--sources=" + list);
+    set("sources", list);
   }
   add("max_iters", o.max_iters);
   add("delta", o.delta);
   add("seed", o.seed);
-  const auto add_real = [&f](const char* name, const std::optional<double>& value) {
-    if (!value) return;
-    char b[64];
-    std::snprintf(b, sizeof b, "--%s=%.17g", name, *value);
-    f.push_back(b);
-  };
   add_real("tolerance", o.tolerance);
   add_real("damping", o.damping);
-  if (o.validate) f.push_back("--validate");
-  f.insert(f.end(), o.flags.begin(), o.flags.end());
-  return f;
+  if (o.validate) set("validate", "true");
+  return r;
 }
 
 }  // namespace
 
 Graph Graph::load(const std::string& what, const LoadOptions& opt) {
-  std::vector<std::string> args = opt.flags;
-  if (opt.undirected) args.push_back("--undirected");
-  if (!opt.format.empty()) args.push_back("--format=" + opt.format);
-  if (!opt.ids.empty()) args.push_back("--ids=" + opt.ids);
-  chatty::LoadOptions lopt;
-  {
-    chatty::cli::FlagScope scope("info", args);
-    lopt = chatty::as_usage([] { return chatty::cli::load_options(); });
-  }
+  using chatty::job::OptionScope;
+  chatty::job::RunOptions o = chatty::job::parse_options(opt.flags, OptionScope::kInput);
+  if (opt.undirected) chatty::job::set_option(o, "undirected", "true", OptionScope::kInput);
+  if (!opt.format.empty()) chatty::job::set_option(o, "format", opt.format, OptionScope::kInput);
+  if (!opt.ids.empty()) chatty::job::set_option(o, "ids", opt.ids, OptionScope::kInput);
+  const chatty::LoadOptions lopt = chatty::as_usage([&] { return chatty::job::load_options(o); });
   Graph g;
   g.impl_ = std::make_shared<Impl>();
   g.impl_->g = chatty::load_graph(what, lopt, &g.impl_->info);
@@ -75,13 +72,61 @@ Graph Graph::from_edges(std::vector<uint32_t> src, std::vector<uint32_t> dst, ui
   return g;
 }
 
+Graph Graph::from_csr(std::vector<uint64_t> indptr, std::vector<uint32_t> indices, bool directed,
+                      std::vector<uint32_t> weights, std::vector<uint64_t> ids) {
+  CHATTY_CHECK(!indptr.empty(), "indptr must have n + 1 entries (n >= 0)");
+  CHATTY_CHECK(weights.empty() || weights.size() == indices.size(), "weights must have one entry per index");
+  const size_t n = indptr.size() - 1;
+  CHATTY_CHECK(n < (size_t(1) << 32) - 1, "at most 2^32 - 2 vertices");
+  CHATTY_CHECK(ids.empty() || ids.size() == n, "ids must have one entry per vertex");
+  struct Arrays {
+    std::vector<uint64_t> indptr;
+    std::vector<uint32_t> indices, weights;
+  };
+  auto held = std::make_shared<Arrays>(Arrays{std::move(indptr), std::move(indices), std::move(weights)});
+  detail::CsrArrays a;
+  a.indptr = held->indptr.data(), a.indices = held->indices.data(), a.n = n, a.m = held->indices.size();
+  a.weights = held->weights.empty() ? nullptr : held->weights.data();
+  a.keeper = held;
+  detail::check_csr(a);
+  bool copied = false;
+  chatty::Graph csr = detail::graph_from_csr(a, directed, &copied);
+  if (!directed) {
+    detail::CsrArrays sorted = a;
+    sorted.indptr = csr.out().offsets.data(), sorted.indices = csr.out().targets.data();
+    if (!detail::symmetric(sorted)) {  // the reverses are added, as from_edges does
+      chatty::EdgeList e;
+      for (size_t v = 0; v < n; ++v)
+        for (uint64_t k = a.indptr[v]; k < a.indptr[v + 1]; ++k) {
+          e.src.push_back(uint32_t(v)), e.dst.push_back(a.indices[k]);
+          if (a.weights) e.weight.push_back(a.weights[k]);
+        }
+      Graph g;
+      g.impl_ =
+          std::make_shared<Impl>(detail::held_from_edges(std::move(e), n, false, true, false, std::move(ids), "<csr>"));
+      return g;
+    }
+  }
+  Graph g;
+  g.impl_ = std::make_shared<Impl>();
+  g.impl_->g = std::move(csr);
+  if (!ids.empty()) {
+    g.impl_->info.ids.scheme = chatty::IdScheme::kOccurring;
+    g.impl_->info.ids.original = std::move(ids);
+  }
+  g.impl_->info.format = "arrays";
+  g.impl_->info.direction_reason = directed ? "directed" : "undirected";
+  g.impl_->name = "<csr>";
+  return g;
+}
+
 uint64_t Graph::vertices() const { return impl_->g.num_vertices(); }
 uint64_t Graph::edges() const { return impl_->g.num_edges(); }
 bool Graph::directed() const { return impl_->g.directed(); }
 uint64_t Graph::id_of(uint64_t v) const { return impl_->info.ids.of(chatty::vid_t(v)); }
 
 Result run(const Graph& g, const std::string& app, const Options& opt) {
-  detail::RunCall c = detail::run_on(app, g.impl(), flags_of(opt));
+  detail::RunCall c = detail::run_on(app, g.impl(), options_of(opt));
   using Kind = detail::RunCall::Kind;
   switch (c.kind) {
     case Kind::kUsage: throw UsageError(c.error);
@@ -99,12 +144,8 @@ Result run(const Graph& g, const std::string& app, const Options& opt) {
   const uint64_t n = g.vertices();
   r.ids.resize(n);
   for (uint64_t v = 0; v < n; ++v) r.ids[v] = g.id_of(v);
-  const chatty::JsonValue stats = chatty::parse_json(c.job.json);
-  r.compute_seconds = stats.get("compute_s", 0.0);
-  r.iterations = stats.get("iterations", 0);
-  r.converged = stats.get("converged", true);
-  r.validation = stats.get("validation", "");
-  r.json = std::move(c.job.json);
+  r.stats = std::move(c.job.stats);
+  r.json = c.job.report.dump();
   r.exit_code = c.job.exit_code;
   r.validated = opt.validate && r.exit_code != 3;
   return r;

@@ -9,7 +9,7 @@
 //   chattygraph::Graph g = chattygraph::Graph::load("facebook_combined.txt");
 //   chattygraph::Options o;
 //   o.source = 107;
-//   chattygraph::Result r = chattygraph::run(g, "bfs", o);   // r.ints[v], r.ids[v]
+//   chattygraph::Result r = chattygraph::run(g, "bfs", o);   // r.ints[v], r.ids[v], r.stats
 //
 // Link: find_package(ChattyGraph) and target_link_libraries(... ChattyGraph::chattygraph).
 #pragma once
@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "apps/job/run_stats.h"
 #include "runtime/base/status.h"
 
 namespace chattygraph {
@@ -27,6 +28,8 @@ namespace chattygraph {
 // Every error is a chatty::Error with one line; a UsageError for options.
 using Error = chatty::Error;
 using UsageError = chatty::UsageError;
+// A run's statistics (times, iterations, GTEPS, convergence, validation).
+using Stats = chatty::job::RunStats;
 
 // How a file is read (`chatty run`'s input flags).
 struct LoadOptions {
@@ -46,6 +49,14 @@ class Graph {
   // ways); `ids`: the caller's id of each vertex (empty: 0..n-1).
   static Graph from_edges(std::vector<uint32_t> src, std::vector<uint32_t> dst, uint64_t n, bool directed,
                           std::vector<uint32_t> weights = {}, std::vector<uint64_t> ids = {});
+
+  // A CSR: row v's edges are indices[indptr[v] .. indptr[v+1]) (n + 1
+  // offsets, from 0 to indices.size()), weights one per index or empty.
+  // The arrays are kept, not copied, where rows are sorted; an undirected
+  // CSR (directed false) that lacks an edge's reverse is symmetrized.
+  // Throws Error naming the first bad offset or index.
+  static Graph from_csr(std::vector<uint64_t> indptr, std::vector<uint32_t> indices, bool directed,
+                        std::vector<uint32_t> weights = {}, std::vector<uint64_t> ids = {});
 
   uint64_t vertices() const;
   uint64_t edges() const;  // stored: an undirected edge counts twice
@@ -85,12 +96,9 @@ struct Result {
   std::vector<float> reals;
   std::vector<uint64_t> counts;
   std::vector<uint64_t> ids;  // the input's id of each vertex
-  double compute_seconds = 0;
-  int iterations = 0;
-  bool converged = true;   // PageRank reached its tolerance
+  Stats stats;
   bool validated = false;  // with validate: the answer matched the reference
-  std::string validation;  // what --validate said
-  std::string json;        // the run's statistics, as `chatty run --json` prints them
+  std::string json;        // the statistics and more, as `chatty run --json` prints them
   int exit_code = 0;       // as the CLI's: 0, 3 (validation failed), 4 (not converged)
 };
 

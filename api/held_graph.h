@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "api/chattygraph.h"
-#include "apps/cli/run_pipeline.h"
+#include "apps/job/run_pipeline.h"
 #include "datasets/load.h"
 #include "runtime/graph/graph.h"
 #include "runtime/graph/graph_builder.h"
@@ -26,7 +26,7 @@ struct Graph::Impl {
   // chunks), reused by the next run with the same app and options: a
   // repeated call costs its compute only. Runs of several threads take it
   // under `preparing` and keep a reference for their run.
-  mutable std::shared_ptr<const chatty::cli::Prepared> prepared;
+  mutable std::shared_ptr<const chatty::job::Prepared> prepared;
   mutable std::string prepared_for;
   mutable std::unique_ptr<std::mutex> preparing = std::make_unique<std::mutex>();
 };

@@ -8,6 +8,7 @@
 #include <thread>
 #include <vector>
 
+#include "api/chattygraph.h"
 #include "apps/run_app.h"
 #include "datasets/load.h"
 
@@ -61,6 +62,40 @@ TEST(ConcurrentRuns, TwoThreadsOnTheSameGraph) {
   EXPECT_EQ(sssp_both.ints, sssp_alone.ints);
   ASSERT_EQ(pr_both.ranks.size(), pr_alone.ranks.size());
   for (size_t v = 0; v < pr_alone.ranks.size(); ++v) EXPECT_NEAR(pr_both.ranks[v], pr_alone.ranks[v], 1e-6) << v;
+}
+
+// The library's whole path (options checked, the graph prepared and cached,
+// the job run and reported) from two threads on two graphs, and a third
+// thread on the first graph with other options.
+TEST(ConcurrentRuns, ThroughTheLibrary) {
+  const chattygraph::Graph big = chattygraph::Graph::load("kron:11");
+  const chattygraph::Graph small = chattygraph::Graph::load("grid:20x20");
+  chattygraph::Options bc;
+  for (uint64_t s = 0; s < 128; ++s) bc.sources.push_back(big.id_of(s));
+  bc.devices = 2;
+  chattygraph::Options bfs;
+  bfs.source = 0;
+  chattygraph::Options pr;
+  pr.threads = 1;
+  const chattygraph::Result bc_alone = chattygraph::run(big, "bc", bc);
+  const chattygraph::Result bfs_alone = chattygraph::run(small, "bfs", bfs);
+  const chattygraph::Result pr_alone = chattygraph::run(big, "pr", pr);
+  chattygraph::Result bc_both, bfs_both, pr_both;
+  std::thread a([&] { bc_both = chattygraph::run(big, "bc", bc); });
+  std::thread b([&] {
+    for (int i = 0; i < 3; ++i) bfs_both = chattygraph::run(small, "bfs", bfs);
+  });
+  std::thread c([&] { pr_both = chattygraph::run(big, "pr", pr); });
+  a.join();
+  b.join();
+  c.join();
+  EXPECT_EQ(bfs_both.ints, bfs_alone.ints);
+  EXPECT_EQ(bfs_both.ids, bfs_alone.ids);
+  ASSERT_EQ(bc_both.reals.size(), bc_alone.reals.size());
+  for (size_t v = 0; v < bc_alone.reals.size(); ++v)
+    EXPECT_NEAR(bc_both.reals[v], bc_alone.reals[v], 1e-4 * std::max(1.0f, bc_alone.reals[v])) << v;
+  ASSERT_EQ(pr_both.reals.size(), pr_alone.reals.size());
+  for (size_t v = 0; v < pr_alone.reals.size(); ++v) EXPECT_NEAR(pr_both.reals[v], pr_alone.reals[v], 1e-6) << v;
 }
 
 }  // namespace

@@ -21,7 +21,7 @@ ALLOWED = {
     "datasets/": ["datasets/", "runtime/graph/", "runtime/base/"],
     "topology/": ["topology/", "comm/", "kernels/", "runtime/base/"],
 }
-PROJECT = ("runtime/", "kernels/", "comm/", "cpu_cluster/", "datasets/", "topology/", "apps/", "python/")
+PROJECT = ("runtime/", "kernels/", "comm/", "cpu_cluster/", "datasets/", "topology/", "apps/", "api/", "python/")
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 
 
@@ -53,10 +53,25 @@ ENGINE_ONLY = re.compile(r"#\s*pragma\s+omp\s+parallel|<<<")
 def engine_work_in_apps(files):
     found = []
     for path, text in files:
-        if path.startswith("apps/") and not path.startswith("apps/cli/"):
+        if path.startswith("apps/") and not path.startswith(("apps/cli/", "apps/job/")):  # the shell, not apps
             for m in ENGINE_ONLY.finditer(text):
                 line = text.count("\n", 0, m.start()) + 1
                 found.append(f"{path}:{line}: '{m.group(0)}' in an app: thread teams and launches are the engine's")
+    return found
+
+
+# The command line's flags are read in apps/cli/ and nowhere else: the run
+# pipeline, the library and Python take typed options (apps/job/run_options.h).
+COMMAND_LINE = re.compile(r'^\s*#\s*include\s+[<"](gflags/[^">]+|apps/cli/[^">]+)[">]|\bFLAGS_\w+', re.M)
+
+
+def command_line_outside_cli(files):
+    found = []
+    for path, text in files:
+        if not path.startswith("apps/cli/"):
+            for m in COMMAND_LINE.finditer(text):
+                line = text.count("\n", 0, m.start()) + 1
+                found.append(f"{path}:{line}: '{m.group(0).strip()}' outside apps/cli/: flags are the command line's")
     return found
 
 
@@ -108,10 +123,15 @@ def main():
                                        ("apps/x/gpu.cu", "k<<<1, 1>>>();\n"),
                                        ("apps/cli/main.cc", "#pragma omp parallel\n")])
         assert len(planted) == 2, planted
+        planted = command_line_outside_cli([("apps/job/x.cc", '#include <gflags/gflags.h>\n'),
+                                             ("api/x.cc", '#include "apps/cli/flags.h"\n'),
+                                             ("python/src/x.cc", "int t = FLAGS_threads;\n"),
+                                             ("apps/cli/flags.cc", '#include <gflags/gflags.h>\nFLAGS_graph;\n')])
+        assert len(planted) == 3, planted
         planted = include_cycles([("a.h", '#include "b.h"\n'), ("b.h", '#include "a.h"\n'), ("c.h", '#include "a.h"\n')])
         assert len(planted) == 1, planted
-    every = list(tree_files(("runtime", "kernels", "comm", "cpu_cluster", "datasets", "topology", "apps", "python")))
-    bad = offences(files) + engine_work_in_apps(tree_files(("apps",)))
+    every = list(tree_files(("runtime", "kernels", "comm", "cpu_cluster", "datasets", "topology", "apps", "api", "python")))
+    bad = offences(files) + engine_work_in_apps(tree_files(("apps",))) + command_line_outside_cli(every)
     bad += ["a circle of includes: " + " -> ".join(c) for c in include_cycles(every)]
     for line in bad:
         print(line)

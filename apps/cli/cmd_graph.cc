@@ -9,6 +9,7 @@
 
 #include "apps/cli/commands.h"
 #include "apps/cli/flags.h"
+#include "apps/job/run_setup.h"
 #include "apps/json.h"
 #include "datasets/generators.h"
 #include "datasets/load.h"
@@ -37,11 +38,11 @@ std::pair<std::string, std::string> in_out(const char* cmd, const std::vector<st
 }
 
 int write(const char* cmd, const std::string& in, const std::string& out) {
-  apply_threads();
+  job::apply_threads(FLAGS_threads);
   double t0 = omp_get_wtime();
   LoadInfo info;
   const Format out_format = as_usage([] { return parse_format(FLAGS_out_format); });
-  Graph g = load_graph(in, as_usage(load_options), &info);
+  Graph g = load_graph(in, as_usage([] { return job::load_options(options_from_flags()); }), &info);
   double t1 = omp_get_wtime();
   const std::string note = save_graph(g, out, out_format, info.ids);
   if (!note.empty()) std::fprintf(stderr, "chatty: warning: %s\n", note.c_str());
@@ -98,10 +99,10 @@ int cmd_generate(const std::vector<std::string>& args) {
 int cmd_info(const std::vector<std::string>& args) {
   CHATTY_CHECK(args.size() <= 1, "info: too many arguments");
   const std::string in = args.empty() ? FLAGS_graph : args[0];
-  apply_threads();
+  job::apply_threads(FLAGS_threads);
   double t0 = omp_get_wtime();
   LoadInfo loaded;
-  Graph g = load_graph(in, as_usage(load_options), &loaded);
+  Graph g = load_graph(in, as_usage([] { return job::load_options(options_from_flags()); }), &loaded);
   // As `run --reorder=degree` (PageRank's default) relabels: within the
   // chunks of --devices, so each chunk keeps its vertices and edges.
   as_usage([] {

@@ -1,31 +1,19 @@
-// Command-line flags shared by the `chatty` subcommands (gflags).
+// Command-line flags of the `chatty` subcommands (gflags): `chatty run`'s
+// are made from the options' list (apps/job/run_options.h), and read only
+// here, into a RunOptions.
 #pragma once
 
 #include <gflags/gflags.h>
 
-#include "datasets/load.h"
-#include "runtime/base/engine_options.h"
+#include "apps/job/run_options.h"
 
-DECLARE_string(graph);
-DECLARE_string(format);
-DECLARE_string(ids);
-DECLARE_bool(symmetrize);
-DECLARE_bool(dedupe);
-DECLARE_bool(drop_self_loops);
-DECLARE_uint64(seed);
-DECLARE_int32(threads);
-DECLARE_bool(json);
-DECLARE_int32(devices);
-DECLARE_string(reorder);
-DECLARE_string(small_bytes);
+#define CHATTY_DECLARE_FLAG(type, name, value, scope, help) DECLARE_##type(name);
+CHATTY_RUN_OPTIONS(CHATTY_DECLARE_FLAG)
+#undef CHATTY_DECLARE_FLAG
 
 namespace chatty::cli {
 
-// Load options from --format, --symmetrize, --dedupe, --drop_self_loops, --seed.
-LoadOptions load_options();
-// Engine options from --threads, --direction, --delta, --tolerance, ...
-EngineOptions engine_options();
-// Applies --threads to OpenMP; returns the thread count in use.
-int apply_threads();
+// The flags as options; those given on the command line are marked given.
+job::RunOptions options_from_flags();
 
 }  // namespace chatty::cli

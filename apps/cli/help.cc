@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 
+#include "apps/job/run_options.h"
 #include "apps/registry.h"
 #include "datasets/formats.h"
 
@@ -103,32 +104,6 @@ const std::vector<CommandHelp>& commands() {
        "  chatty topo --topology=dgx-h100 --devices=8"},
   };
   return c;
-}
-
-size_t edit_distance(const std::string& a, const std::string& b) {
-  std::vector<size_t> row(b.size() + 1);
-  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
-  for (size_t i = 1; i <= a.size(); ++i) {
-    size_t diag = row[0];
-    row[0] = i;
-    for (size_t j = 1; j <= b.size(); ++j) {
-      const size_t up = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] == b[j - 1] ? 0 : 1)});
-      diag = up;
-    }
-  }
-  return row[b.size()];
-}
-
-// The nearest of names, if near enough to be a likely slip.
-std::string nearest(const std::string& word, const std::vector<std::string>& names) {
-  std::string best;
-  size_t best_d = ~size_t(0);
-  for (const std::string& n : names) {
-    const size_t d = edit_distance(word, n);
-    if (d < best_d) best_d = d, best = n;
-  }
-  return best_d <= std::max<size_t>(2, word.size() / 3) ? best : "";
 }
 
 // A default as a person writes it: gflags prints doubles with 17 digits
@@ -255,7 +230,7 @@ std::string unknown_flag_error(int argc, char** argv) {
     if (name.rfind("no", 0) == 0 && gflags::GetCommandLineFlagInfo(name.substr(2).c_str(), &info) &&
         info.type == "bool")
       continue;
-    const std::string near = nearest(name, names);
+    const std::string near = job::nearest_name(name, names);
     return "unknown flag --" + name + (near.empty() ? "" : " (did you mean --" + near + "?)") +
            "; `chatty help` lists the commands and their flags";
   }
@@ -267,21 +242,6 @@ std::optional<std::string> given_flag(int argc, char** argv, const std::string& 
     if (f.name == name) return f.value ? f.value : std::optional<std::string>(f.at + 1 < argc ? argv[f.at + 1] : "");
   return std::nullopt;
 }
-
-namespace {
-
-// What a flag of gflags' type `type` takes, said to a user.
-const char* takes(const std::string& type) {
-  if (type == "bool") return "true or false";
-  if (type == "int32") return "a whole number from -2147483648 to 2147483647";
-  if (type == "uint32") return "a whole number from 0 to 4294967295";
-  if (type == "int64") return "a whole number";
-  if (type == "uint64") return "a whole number, 0 or more";
-  if (type == "double") return "a number";
-  return "a value";
-}
-
-}  // namespace
 
 std::string bad_flag_value_error(int argc, char** argv) {
   const std::vector<FlagArg> args = flag_args(argc, argv);
@@ -300,7 +260,7 @@ std::string bad_flag_value_error(int argc, char** argv) {
     }
     // Parsing sets the flag, as gflags would a moment later.
     if (gflags::SetCommandLineOption(f.name.c_str(), value.c_str()).empty())
-      return "--" + f.name + "=" + value + ": --" + f.name + " takes " + takes(info.type);
+      return "--" + f.name + "=" + value + ": --" + f.name + " takes " + job::option_takes(info.type);
   }
   return {};
 }
@@ -328,7 +288,7 @@ std::string inapplicable_flag_error(const std::string& command, int argc, char**
 }
 
 std::string unknown_command_error(const std::string& command) {
-  const std::string near = nearest(command, command_names());
+  const std::string near = job::nearest_name(command, command_names());
   return "unknown command '" + command + "'" + (near.empty() ? "" : " (did you mean '" + near + "'?)") +
          "; commands: run, convert, generate, info, topo, help";
 }

@@ -7,7 +7,6 @@ Result indexed by vertex. Keyword options are `chatty run`'s flags
 ...), checked by the same code, so a bad one raises ValueError with the
 CLI's message."""
 
-import json
 import warnings
 
 import numpy as np
@@ -85,8 +84,7 @@ def _run(spec, G, source, options, sources=None):
     app = spec["name"]
     g = _graph(G)
     args = flags(options) + _source_flags(g, source, sources)
-    values, stats_json, code = _core.run(app, g._core, args)
-    stats = json.loads(stats_json)
+    values, stats, code = _core.run(app, g._core, args)
     if code == 3:
         raise ValidationError(stats.get("validation", "validation failed"))
     if code == 4:

@@ -11,13 +11,13 @@
 #include <chrono>
 #include <future>
 
+#include "api/csr_input.h"
 #include "api/run_call.h"
-#include "apps/cli/flag_scope.h"
-#include "apps/cli/flags.h"
+#include "apps/job/run_options.h"
 #include "apps/registry.h"
-#include "csr_input.h"
 #include "py_graph.h"
 #include "runtime/base/interrupt.h"
+#include "runtime/base/json_value.h"
 #include "runtime/base/status.h"
 
 namespace nb = nanobind;
@@ -25,6 +25,8 @@ using namespace nb::literals;
 
 namespace chatty::py {
 namespace {
+
+using chattygraph::detail::CsrArrays;
 
 template <typename T>
 using In1d = nb::ndarray<const T, nb::ndim<1>, nb::c_contig, nb::device::cpu>;
@@ -52,8 +54,8 @@ std::shared_ptr<const void> keep_alive(nb::handle h) {
 PyGraph load(const std::string& what, const std::vector<std::string>& args, bool weights) {
   PyGraph g;
   {
-    cli::FlagScope scope("info", args);
-    LoadOptions opt = as_usage([] { return cli::load_options(); });
+    const job::RunOptions o = job::parse_options(args, job::OptionScope::kInput);
+    LoadOptions opt = as_usage([&] { return job::load_options(o); });
     opt.weights = weights ? WeightUse::kNeeded : WeightUse::kIgnored;
     nb::gil_scoped_release unlocked;
     g.g = load_graph(what, opt, &g.info);
@@ -85,12 +87,12 @@ nb::tuple from_csr(nb::object owner, In1d<uint64_t> indptr, In1d<uint32_t> indic
   bool copied = false, sym = true;
   {
     nb::gil_scoped_release unlocked;
-    check_csr(a);
-    g.g = graph_from_csr(a, directed, &copied);  // unsorted rows are copied and sorted, once
+    chattygraph::detail::check_csr(a);
+    g.g = chattygraph::detail::graph_from_csr(a, directed, &copied);  // unsorted rows are copied and sorted, once
     if (!directed) {
       CsrArrays sorted = a;
       sorted.indptr = g.g.out().offsets.data(), sorted.indices = g.g.out().targets.data();
-      sym = symmetric(sorted);
+      sym = chattygraph::detail::symmetric(sorted);
     }
   }
   if (!sym) return nb::make_tuple(nb::none(), false);
@@ -136,6 +138,31 @@ nb::tuple csr_of(nb::handle self, const PyGraph& g) {
                         Out1d<const uint32_t>(c.targets.data(), {c.targets.size()}, self), w);
 }
 
+// A JSON value as Python's: dicts, lists, ints (exact, past 2^53 too),
+// floats, strings, bools and None.
+nb::object to_python(const JsonValue& v) {
+  switch (v.kind()) {
+    case JsonValue::Kind::kNull: return nb::none();
+    case JsonValue::Kind::kBool: return nb::bool_(v.as_bool());
+    case JsonValue::Kind::kNumber:
+      if (!v.is_integer()) return nb::float_(v.as_number());
+      return v.negative() ? nb::steal(PyLong_FromLongLong(-static_cast<long long>(v.magnitude())))
+                          : nb::steal(PyLong_FromUnsignedLongLong(v.magnitude()));
+    case JsonValue::Kind::kString: return nb::str(v.as_string().c_str(), v.as_string().size());
+    case JsonValue::Kind::kArray: {
+      nb::list l;
+      for (const JsonValue& x : v.items()) l.append(to_python(x));
+      return l;
+    }
+    case JsonValue::Kind::kObject: {
+      nb::dict d;
+      for (const auto& [key, x] : v.members()) d[nb::str(key.c_str(), key.size())] = to_python(x);
+      return d;
+    }
+  }
+  return nb::none();
+}
+
 // Runs off this thread with the GIL released; polls for Ctrl-C meanwhile.
 nb::tuple run(const std::string& app, const PyGraph& g, const std::vector<std::string>& args) {
   chattygraph::detail::RunCall c;
@@ -173,7 +200,7 @@ nb::tuple run(const std::string& app, const PyGraph& g, const std::vector<std::s
   nb::object values = kind == Values::kReals    ? nb::cast(to_numpy(std::move(out.ranks)))
                       : kind == Values::kCounts ? nb::cast(to_numpy(std::move(out.counts)))
                                                 : nb::cast(to_numpy(std::move(out.ints)));
-  return nb::make_tuple(values, c.job.json, c.job.exit_code);
+  return nb::make_tuple(values, to_python(c.job.report), c.job.exit_code);
 }
 
 // The registry's entries as Python sees them: chattygraph makes a function
@@ -232,7 +259,10 @@ NB_MODULE(_core, m) {
         "drop_self_loops"_a, "ids"_a, "name"_a);
   m.def("run", &run, "app"_a, "graph"_a, "args"_a);
   m.def("apps", &app_list);
-  m.def("bool_flags", &cli::bool_flag_names);
-  m.def("check_options",
-        [](const std::string& command, const std::vector<std::string>& args) { cli::FlagScope scope(command, args); });
+  m.def("bool_flags", [] {
+    std::vector<std::string> names;
+    for (const job::OptionInfo& o : job::run_option_table())
+      if (std::string(o.type) == "bool") names.push_back(o.name);
+    return names;
+  });
 }

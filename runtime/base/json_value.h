@@ -61,6 +61,11 @@ class JsonValue {
   // or read as an integer).
   int64_t as_int(const std::string& what = "value", int64_t lo = INT64_MIN, int64_t hi = INT64_MAX) const;
   const std::string& as_string(const std::string& what = "value") const;
+  // A number made or read as an integer: its exact value is
+  // (negative() ? -1 : 1) * magnitude(), even past 2^53.
+  bool is_integer() const { return kind_ == Kind::kNumber && exact_; }
+  bool negative() const { return negative_; }
+  uint64_t magnitude() const { return magnitude_; }
   // An array's items; none for null.
   const std::vector<JsonValue>& items(const std::string& what = "value") const;
   const Members& members(const std::string& what = "value") const;  // an object's

@@ -24,7 +24,8 @@ int main(int argc, char** argv) {
     pr.tolerance = 1e-8;
     const chattygraph::Result p = chattygraph::run(g, "pr", pr);
     std::fprintf(stderr, "%llu vertices; bfs %s; pagerank %d iterations, converged %d\n",
-                 static_cast<unsigned long long>(g.vertices()), r.validation.c_str(), p.iterations, int(p.converged));
+                 static_cast<unsigned long long>(g.vertices()), r.stats.validation.c_str(), p.stats.iterations,
+                 int(p.stats.converged));
     for (size_t v = 0; v < r.ints.size(); ++v)
       if (r.ints[v] != 0xFFFFFFFFu) std::printf("%llu %u\n", static_cast<unsigned long long>(r.ids[v]), r.ints[v]);
     // One triangle, from arrays, in ids of its own.

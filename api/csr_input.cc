@@ -1,4 +1,4 @@
-#include "csr_input.h"
+#include "api/csr_input.h"
 
 #include <algorithm>
 #include <atomic>
@@ -6,7 +6,9 @@
 
 #include "runtime/base/status.h"
 
-namespace chatty::py {
+namespace chattygraph::detail {
+
+using namespace chatty;
 
 void check_csr(const CsrArrays& a) {
   CHATTY_CHECK(a.indptr[0] == 0, "indptr[0] is " + std::to_string(a.indptr[0]) + ", not 0");
@@ -75,4 +77,4 @@ Graph graph_from_csr(const CsrArrays& a, bool directed, bool* copied) {
   return Graph(std::move(c), directed);
 }
 
-}  // namespace chatty::py
+}  // namespace chattygraph::detail

@@ -1,4 +1,4 @@
-#include "apps/cli/run_job.h"
+#include "apps/job/run_job.h"
 
 #include <sys/resource.h>
 
@@ -8,7 +8,7 @@
 #include "datasets/second_reading.h"
 #include "runtime/base/status.h"
 
-namespace chatty::cli {
+namespace chatty::job {
 namespace {
 
 double median(std::vector<double> v) {
@@ -202,45 +202,57 @@ JobResult run_job(const RunSetup& s, const Prepared& p, const std::vector<vid_t>
   if (cluster())
     r.say("memory      peak RSS %s MB per rank; edges held %s\n", list(rss, "%.0f").c_str(),
           list(held, "%.0f").c_str());
+  RunStats& st = job.stats;
+  const ClusterPlace* c = cluster();
+  st.app = app_name(s.app), st.graph = p.name, st.backend = backend;
+  st.vertices = g.num_vertices(), st.edges = g.num_edges();
+  st.directed = g.directed(), st.weighted = g.weighted() && !p.weights_made;
+  st.devices = s.eopt.devices, st.threads = s.threads, st.ranks = c ? c->ranks : 1;
+  // One source's id; an app that sums over several (BC) has none to name.
+  if (s.has_source() && (sources.size() == 1 || several)) {
+    st.source = p.info.ids.of(sources.back());
+    if (several) {
+      for (vid_t v : sources) st.sources.push_back(p.info.ids.of(v));
+      st.source_seconds = source_times;
+    }
+  }
+  st.load_seconds = p.load_s, st.compute_seconds = compute_s, st.compute_seconds_all = times;
+  st.iterations = iterations, st.edges_traversed = edges, st.edges_examined = out.multi.edges(), st.gteps = gteps;
+  st.converged = out.multi.converged, st.last_change = out.multi.last_change;
+  st.validated = validated, st.validation = validation_message;
   if (s.json) {
     JsonObject j;
-    j.add("app", app_name(s.app)).add("graph", p.name);
-    j.add("vertices", uint64_t(g.num_vertices())).add("edges", uint64_t(g.num_edges()));
-    j.add("directed", g.directed()).add("weighted", g.weighted() && !p.weights_made).add("weights", weights_of(p));
+    j.add("app", st.app).add("graph", st.graph);
+    j.add("vertices", st.vertices).add("edges", st.edges);
+    j.add("directed", st.directed).add("weighted", st.weighted).add("weights", weights_of(p));
     j.add("format", p.info.format).add("compression", p.info.compression);
     j.add("direction_reason", p.info.direction_reason);
     j.add("ids", p.info.ids.name()).add("ids_range", p.info.ids.describe(g.num_vertices()));
-    // One source's id; an app that sums over several (BC) has none to name.
-    if (s.has_source() && (sources.size() == 1 || several)) {
-      j.add("source", p.info.ids.of(sources.back()));
-      if (several) {
-        std::vector<double> ids;
-        for (vid_t v : sources) ids.push_back(double(p.info.ids.of(v)));
-        j.add("sources", ids).add("source_times", source_times);
-      }
+    if (st.source) {
+      j.add("source", *st.source);
+      if (several) j.add("sources", st.sources).add("source_times", st.source_seconds);
     }
     j.add("reordered", !p.old_of_new.empty());
-    j.add("backend", backend).add("devices", s.eopt.devices).add("threads", s.threads);
-    const ClusterPlace* c = cluster();
-    j.add("ranks", c ? c->ranks : 1).add("devices_per_rank", c ? c->local : s.eopt.devices);
+    j.add("backend", st.backend).add("devices", st.devices).add("threads", st.threads);
+    j.add("ranks", st.ranks).add("devices_per_rank", c ? c->local : s.eopt.devices);
     if (c) j.add("fabric", fabric);
     if (!rings.where.empty()) j.add("gpu_rings", rings.where).add("gpu_rings_why", rings.why);
     if (!s.switch_how.empty()) j.add("small_bytes", uint64_t(s.eopt.small_bytes)).add("small_bytes_how", s.switch_how);
     j.add("rank_edges_held", held).add("rank_peak_rss_mb", rss);
-    j.add("load_s", p.load_s).add("compute_s", compute_s).add("compute_s_all", times);
-    j.add("iterations", iterations).add("edges_traversed", edges).add("gteps", gteps);
-    j.add("edges_examined", out.multi.edges());
+    j.add("load_s", st.load_seconds).add("compute_s", st.compute_seconds).add("compute_s_all", times);
+    j.add("iterations", st.iterations).add("edges_traversed", st.edges_traversed).add("gteps", st.gteps);
+    j.add("edges_examined", st.edges_examined);
     j.add("multi", multi_json(out, p.partition_s, c ? c->local : s.eopt.devices));
     j.add("summary", spec.summary_json(result));
-    j.add("validated", validated);
-    if (s.validate) j.add("validation", validation_message);
-    j.add("converged", out.multi.converged);
-    if (!out.multi.converged) j.add("last_change", out.multi.last_change);
-    job.json = j.str();
+    j.add("validated", st.validated);
+    if (s.validate) j.add("validation", st.validation);
+    j.add("converged", st.converged);
+    if (!st.converged) j.add("last_change", st.last_change);
+    job.report = j.value();
   }
   job.result = std::move(result);
   job.exit_code = validated == "fail" ? 3 : !out.multi.converged ? 4 : 0;
   return job;
 }
 
-}  // namespace chatty::cli
+}  // namespace chatty::job

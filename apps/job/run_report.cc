@@ -1,11 +1,11 @@
-#include "apps/cli/run_report.h"
+#include "apps/job/run_report.h"
 
 #include <string>
 
 #include "cpu_cluster/cluster.h"
 #include "runtime/base/status.h"
 
-namespace chatty::cli {
+namespace chatty::job {
 
 namespace {
 
@@ -143,4 +143,4 @@ JsonValue multi_json(const AppOutput& out, double partition_s, int local) {
   return x.value();
 }
 
-}  // namespace chatty::cli
+}  // namespace chatty::job

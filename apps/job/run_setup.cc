@@ -1,4 +1,4 @@
-#include "apps/cli/run_setup.h"
+#include "apps/job/run_setup.h"
 
 #include <omp.h>
 #include <sys/stat.h>
@@ -16,53 +16,14 @@
 #include <string>
 #include <vector>
 
-#include "apps/cli/flags.h"
-#include "apps/cli/rank_graph.h"
+#include "apps/job/rank_graph.h"
 #include "comm/transport.h"
 #include "comm/transport_table.h"
 #include "cpu_cluster/cluster.h"
 #include "runtime/base/hash.h"
 #include "runtime/base/status.h"
 
-DEFINE_string(app, "bfs", "app to run (the list above)");
-DEFINE_string(source, "",
-              "BFS/SSSP source vertex, an id of the input, 0 to 2^64-1 (default: lowest id with an out-edge)");
-DEFINE_string(sources, "",
-              "BFS/SSSP: run from N random sources with out-edges (from --seed), report the median and spread; "
-              "BC: sum over N random sources, over all (every vertex: exact BC), or over a list of ids (3,17,42; "
-              "one id with a trailing comma: 5, - a bare number is a count)");
-DEFINE_string(backend, "auto", "auto (the GPUs if any is usable, else the CPU), cuda or cpu");
-DEFINE_string(gpu_lb, "split",
-              "GPU push load balance: split (twc, hubs' edges shared by every block), twc (thread/warp/block per "
-              "vertex by degree) or lb (edge-balanced per block)");
-DEFINE_string(gpu_bucket_min, "warp",
-              "GPU SSSP lowest-bucket minimum: warp (one atomic per warp) or thread (one per thread)");
-DEFINE_string(gpu_tc, "rows",
-              "GPU triangle counting: rows (a warp per row, its hits counted in shared memory) or entries (a "
-              "thread per list entry, an atomic per hit)");
-DEFINE_string(gpu_gather, "tiled",
-              "GPU PageRank gather: tiled (equal tiles of rows + edges), groups (one lane count per chunk, a block "
-              "per hub), binned (by in-degree: lanes, a warp, hubs split over blocks) or streamed (tiled, the edges "
-              "read evict-first to keep the contributions in L2)");
-DEFINE_int32(gpu_steps_per_sync, 16,
-             "one GPU device: on long runs of thin push supersteps (grids, roads), queue this many supersteps "
-             "before the host reads their status (BFS, label propagation)");
-DEFINE_int32(repeat, 1, "run the app this many times on the loaded graph and report the median");
-DEFINE_bool(validate, false,
-            "check the result against the sequential reference, and the graph against a second, independent "
-            "reading of the file");
-DEFINE_string(output, "", "write 'id value' per vertex to this file");
-DEFINE_string(reorder, "auto",
-              "relabel vertices by degree before running: auto (for pr), degree or none; "
-              "results and --source use the input's ids");
-DEFINE_string(trace, "", "write per-superstep statistics of the last run to this CSV file");
-DEFINE_bool(no_default_weights, false, "SSSP: do not add weights 1..255 to an unweighted graph (error instead)");
-DEFINE_double(rank_timeout, 60,
-              "ranks: end the job when a rank shows no sign of life for this many seconds (stopped, hung); 0: "
-              "never");
-DEFINE_bool(quiet, false, "print nothing but the JSON line (with --json); the exit code still tells");
-
-namespace chatty::cli {
+namespace chatty::job {
 
 namespace {
 
@@ -113,9 +74,9 @@ std::optional<uint64_t> parse_id(const std::string& text) {
 
 // --sources: N random ones; for an app that runs from all at once also
 // "all" or a list of input ids.
-void parse_sources(RunSetup& s, bool given) {
-  if (!given) return;
-  const std::string& v = FLAGS_sources;
+void parse_sources(RunSetup& s, const RunOptions& f) {
+  if (!f.was_given("sources")) return;
+  const std::string& v = f.sources;
   const bool at_once = app_spec(s.app).sources_at_once;
   if (v == "all" || v.find(',') != std::string::npos) {
     CHATTY_CHECK(at_once,
@@ -179,15 +140,17 @@ uint64_t executable_fingerprint() {
 // (a hang) or mix answers. Every rank hashes its flags; where they differ,
 // one collective per flag, in the same order on every rank, finds the
 // first that does, and every rank throws the same refusal.
-void agree_on_command() {
+void agree_on_command(const RunOptions& o) {
   // What may differ by node: the path of a node's copy of the graph (the
   // ranks then agree on what they loaded), its thread count and NUMA
-  // binding, rank 0's own files, and how flags reached the command line.
-  static const std::set<std::string> kPerNode = {"graph",    "threads",    "numa",    "output", "trace",
-                                                 "flagfile", "tryfromenv", "fromenv", "undefok"};
-  std::vector<gflags::CommandLineFlagInfo> flags;
-  gflags::GetAllFlags(&flags);  // sorted by name: the same order on every rank
-  std::erase_if(flags, [](const gflags::CommandLineFlagInfo& f) { return kPerNode.count(f.name) > 0; });
+  // binding, and rank 0's own files.
+  static const std::set<std::string> kPerNode = {"graph", "threads", "numa", "output", "trace"};
+  struct Named {
+    std::string name, current_value;
+  };
+  std::vector<Named> flags;
+  for (const OptionInfo& i : run_option_table())
+    if (!kPerNode.count(i.name)) flags.push_back({i.name, option_text(o, i.name)});
   // Equal texts hash alike under one C++ library (as the graph's fingerprint
   // assumes); ranks whose library differs run another build anyway.
   const std::hash<std::string> text_hash;
@@ -218,10 +181,10 @@ void agree_on_command() {
 // says where the launcher bound its node's ranks to fewer CPUs than it
 // has: OpenMPI binds each of 2 ranks to one core by default, so that on a
 // 64-core box `mpirun -np 2` runs 2 threads in all.
-void take_node_cpus(const ClusterPlace& rank, int& threads) {
+void take_node_cpus(const ClusterPlace& rank, const RunOptions& f, int& threads) {
   const char* omp_threads = std::getenv("OMP_NUM_THREADS");
   const NodeCpus& cpus = rank.cpus;
-  if (FLAGS_threads == 0 && (!omp_threads || !*omp_threads)) {
+  if (f.threads == 0 && (!omp_threads || !*omp_threads)) {
     omp_set_num_threads(cpus.share);
     threads = cpus.share;
   }
@@ -235,64 +198,79 @@ void take_node_cpus(const ClusterPlace& rank, int& threads) {
 
 }  // namespace
 
-RunSetup check_run_flags() {
+int apply_threads(int threads) {
+  CHATTY_CHECK(threads >= 0, "--threads must be >= 0");
+  // Far more threads than cores only adds barriers that spin while the
+  // threads holding the cores wait for them.
+  const int cap = 4 * omp_get_num_procs();
+  if (threads > cap) {
+    std::fprintf(stderr, "chatty: warning: --threads=%d is more than 4x the %d cores: using %d\n", threads,
+                 omp_get_num_procs(), cap);
+    threads = cap;
+  }
+  if (threads > 0) omp_set_num_threads(threads);
+  return threads;
+}
+
+RunSetup check_run_options(const RunOptions& f) {
   RunSetup s;
+  s.graph = f.graph;
   as_usage([&] {
-    s.app = parse_app(FLAGS_app);
-    s.reorder = parse_reorder(FLAGS_reorder);
-    CHATTY_CHECK(FLAGS_backend == "auto" || FLAGS_backend == "cpu" || FLAGS_backend == "cuda",
-                 "unknown --backend '" + FLAGS_backend + "' (auto, cpu or cuda)");
-    CHATTY_CHECK(FLAGS_repeat >= 1, "--repeat must be at least 1");
+    s.app = parse_app(f.app);
+    s.reorder = parse_reorder(f.reorder);
+    CHATTY_CHECK(f.backend == "auto" || f.backend == "cpu" || f.backend == "cuda",
+                 "unknown --backend '" + f.backend + "' (auto, cpu or cuda)");
+    CHATTY_CHECK(f.repeat >= 1, "--repeat must be at least 1");
     // A flag given must apply: its unset value is not a choice.
-    const bool source_given = !gflags::GetCommandLineFlagInfoOrDie("source").is_default;
-    const bool sources_given = !gflags::GetCommandLineFlagInfoOrDie("sources").is_default;
+    const bool source_given = f.was_given("source");
+    const bool sources_given = f.was_given("sources");
     if (source_given) {
-      s.source = parse_id(FLAGS_source);
+      s.source = parse_id(f.source);
       CHATTY_CHECK(
           s.source.has_value(),
-          "--source must be a vertex id of the input, a whole number from 0 to 2^64-1 (got '" + FLAGS_source + "')");
+          "--source must be a vertex id of the input, a whole number from 0 to 2^64-1 (got '" + f.source + "')");
     }
-    parse_sources(s, sources_given);
+    parse_sources(s, f);
     CHATTY_CHECK(!source_given || s.has_source(),
                  std::string("--source: ") + app_name(s.app) + " has no source (" + apps_with_source() + " do)");
     if (sources_given) {
       CHATTY_CHECK(s.has_source(),
                    std::string("--sources: ") + app_name(s.app) + " has no source (" + apps_with_source() + " do)");
       CHATTY_CHECK(!source_given, "--source and --sources exclude each other (one fixed source, or N random ones)");
-      CHATTY_CHECK(FLAGS_output.empty() || app_spec(s.app).sources_at_once,
+      CHATTY_CHECK(f.output.empty() || app_spec(s.app).sources_at_once,
                    "--output writes one result: with --sources, give one --source instead");
     }
-    s.threads = apply_threads();
-    s.eopt = engine_options();
+    const int threads = apply_threads(f.threads);
+    s.threads = omp_get_max_threads();
+    s.eopt = engine_options(f);
+    s.eopt.threads = threads;
     // Each device has a thread of its own that drives it.
     CHATTY_CHECK(s.eopt.devices <= omp_get_thread_limit(),
                  "--devices=" + std::to_string(s.eopt.devices) + " needs a thread to drive each device, and " +
                      "OMP_THREAD_LIMIT allows " + std::to_string(omp_get_thread_limit()));
-    s.eopt.gpu_lb = parse_gpu_lb(FLAGS_gpu_lb);
-    s.eopt.gpu_gather = parse_gpu_gather(FLAGS_gpu_gather);
-    s.eopt.gpu_bucket_min = parse_gpu_bucket_min(FLAGS_gpu_bucket_min);
-    s.eopt.gpu_tc = parse_gpu_tc(FLAGS_gpu_tc);
-    CHATTY_CHECK(FLAGS_gpu_steps_per_sync >= 1 && FLAGS_gpu_steps_per_sync <= 1024,
-                 "--gpu_steps_per_sync must be 1..1024");
-    s.eopt.gpu_steps_per_sync = FLAGS_gpu_steps_per_sync;
-    s.lopt = load_options();
+    s.eopt.gpu_lb = parse_gpu_lb(f.gpu_lb);
+    s.eopt.gpu_gather = parse_gpu_gather(f.gpu_gather);
+    s.eopt.gpu_bucket_min = parse_gpu_bucket_min(f.gpu_bucket_min);
+    s.eopt.gpu_tc = parse_gpu_tc(f.gpu_tc);
+    CHATTY_CHECK(f.gpu_steps_per_sync >= 1 && f.gpu_steps_per_sync <= 1024, "--gpu_steps_per_sync must be 1..1024");
+    s.eopt.gpu_steps_per_sync = f.gpu_steps_per_sync;
+    s.lopt = load_options(f);
   });
   // The watchdogs read each other once a second: a shorter deadline would
   // name live ranks.
-  as_usage([] {
-    CHATTY_CHECK(FLAGS_rank_timeout == 0 || FLAGS_rank_timeout >= 1,
+  as_usage([&] {
+    CHATTY_CHECK(f.rank_timeout == 0 || f.rank_timeout >= 1,
                  "--rank_timeout must be 0 (never) or at least 1 (seconds): ranks look at each other once a second");
   });
   const ClusterPlace* rank = cluster_start(s.eopt.devices, s.eopt.net);
-  if (rank) cluster_watch(FLAGS_rank_timeout);
-  if (rank && rank->ranks > 1) agree_on_command();
-  if (rank) take_node_cpus(*rank, s.threads);
+  if (rank) cluster_watch(f.rank_timeout);
+  if (rank && rank->ranks > 1) agree_on_command(f);
+  if (rank) take_node_cpus(*rank, f, s.threads);
   // Ranks agree on one backend: a rank without a GPU fails all of them
   // (--backend=cuda) or takes them all to the CPU (auto).
   std::string refused;
   try {
-    s.choice =
-        FLAGS_backend == "cpu" ? select_backend("cpu", GpuInventory{}) : select_backend(FLAGS_backend, probe_gpus());
+    s.choice = f.backend == "cpu" ? select_backend("cpu", GpuInventory{}) : select_backend(f.backend, probe_gpus());
   } catch (const Error& e) {
     refused = e.what();
   }
@@ -300,15 +278,15 @@ RunSetup check_run_flags() {
   struct stat st {};
   // A rank other than rank 0 has no standard input of the user's (the
   // launcher gives it /dev/null): its names for it are refused by name.
-  const bool stdin_named = FLAGS_graph == "-" || FLAGS_graph == "/dev/stdin" || FLAGS_graph == "/dev/fd/0" ||
-                           FLAGS_graph == "/proc/self/fd/0";
-  const bool stream = stdin_named || (::stat(FLAGS_graph.c_str(), &st) == 0 && S_ISFIFO(st.st_mode));
+  const bool stdin_named =
+      f.graph == "-" || f.graph == "/dev/stdin" || f.graph == "/dev/fd/0" || f.graph == "/proc/self/fd/0";
+  const bool stream = stdin_named || (::stat(f.graph.c_str(), &st) == 0 && S_ISFIFO(st.st_mode));
   if (rank && rank->ranks > 1 && stream && refused.empty())
-    refused = "--graph=" + FLAGS_graph +
+    refused = "--graph=" + f.graph +
               ": every rank reads the graph itself, and a pipe or standard input can be read by only one (write "
               "it to a file on a shared file system, or convert it to .cgr)";
   // An app without a GPU kernel runs on the CPU where the choice was ours.
-  if (refused.empty() && s.choice.backend == Backend::kCuda && !app_spec(s.app).run_gpu && FLAGS_backend == "auto")
+  if (refused.empty() && s.choice.backend == Backend::kCuda && !app_spec(s.app).run_gpu && f.backend == "auto")
     s.choice = {Backend::kCpu, std::string("cpu (auto): ") + app_name(s.app) + " has no GPU kernel yet"};
   if (rank) cluster_throw_agreed(refused);
   CHATTY_CHECK(refused.empty(), refused);
@@ -319,11 +297,14 @@ RunSetup check_run_flags() {
     const RdmaProbe rdma = probe_rdma();
     cluster_throw_agreed(rdma.devices.empty() ? "--net=verbs: " + rdma.reason + " (--net=mpi runs without one)" : "");
   }
+  s.validate = f.validate;
+  s.output = f.output;
+  s.trace = f.trace;
   if (rank) {
     // --devices counts a rank's devices; the run's are every rank's.
     s.eopt.devices = rank->devices();
     if (rank->rank != 0) {  // rank 0 reports, validates and writes for all
-      FLAGS_validate = false, FLAGS_output.clear(), FLAGS_trace.clear();
+      s.validate = false, s.output.clear(), s.trace.clear();
       CHATTY_CHECK(std::freopen("/dev/null", "w", stdout), "cannot silence rank " + std::to_string(rank->rank));
     }
   }
@@ -353,8 +334,8 @@ RunSetup check_run_flags() {
   }
   const bool ring = s.eopt.comm == Comm::kAuto || s.eopt.comm == Comm::kMpiRing;
   if (rank && rank->ranks > 1 && ring && s.eopt.net != Net::kVerbs) {
-    if (FLAGS_small_bytes == "auto" || FLAGS_small_bytes == "measure") {  // a collective, before any loading
-      const SwitchPoint sp = cluster_switch_point(FLAGS_small_bytes == "measure");
+    if (f.small_bytes == "auto" || f.small_bytes == "measure") {  // a collective, before any loading
+      const SwitchPoint sp = cluster_switch_point(f.small_bytes == "measure");
       s.eopt.small_bytes = sp.bytes;
       s.switch_how = sp.how;
     } else {
@@ -369,19 +350,16 @@ RunSetup check_run_flags() {
                "--batch_bytes must be 64..ring_bytes/2 (got " + std::to_string(s.eopt.batch_bytes) + ")");
   s.lopt.weights = app_spec(s.app).needs_weights ? WeightUse::kNeeded : WeightUse::kIgnored;
   // Only rank 0 writes: its error reaches the others before they load.
-  agreed([] {
-    check_writable(FLAGS_output, "--output");
-    check_writable(FLAGS_trace, "--trace");
+  agreed([&] {
+    check_writable(s.output, "--output");
+    check_writable(s.trace, "--trace");
   });
-  s.repeat = FLAGS_repeat;
-  s.validate = FLAGS_validate;
-  s.json = FLAGS_json;
-  s.quiet = FLAGS_quiet || (rank && rank->rank != 0);  // --json sends the report to stderr, which ranks keep
-  s.default_weights = !FLAGS_no_default_weights;
-  s.seed = FLAGS_seed;
-  s.output = FLAGS_output;
-  s.trace = FLAGS_trace;
+  s.repeat = f.repeat;
+  s.json = f.json;
+  s.quiet = f.quiet || (rank && rank->rank != 0);  // --json sends the report to stderr, which ranks keep
+  s.default_weights = !f.no_default_weights;
+  s.seed = f.seed;
   return s;
 }
 
-}  // namespace chatty::cli
+}  // namespace chatty::job

@@ -8,12 +8,12 @@
 #include <string>
 #include <vector>
 
-#include "apps/cli/run_setup.h"
+#include "apps/job/run_setup.h"
 #include "datasets/load.h"
 #include "runtime/graph/graph.h"
 #include "runtime/graph/partition.h"
 
-namespace chatty::cli {
+namespace chatty::job {
 
 // The graph as the run sees it, and the way back to the input's ids.
 struct Prepared {
@@ -48,4 +48,4 @@ Prepared prepare_loaded(const RunSetup& s, Graph g, LoadInfo info, std::string n
 // graph's ids for a source that is not one of them.
 std::vector<vid_t> choose_sources(const RunSetup& s, const Prepared& p);
 
-}  // namespace chatty::cli
+}  // namespace chatty::job

@@ -1,5 +1,5 @@
-// `chatty run`'s flags, parsed and checked together before anything is
-// loaded: a mistake costs one error line, not minutes of loading first.
+// A run's options, parsed and checked together before anything is loaded:
+// a mistake costs one error line, not minutes of loading first.
 #pragma once
 
 #include <cstdint>
@@ -7,12 +7,13 @@
 #include <string>
 #include <vector>
 
+#include "apps/job/run_options.h"
 #include "apps/run_app.h"
 #include "datasets/load.h"
 #include "runtime/base/engine_options.h"
 #include "runtime/cuda/gpu_plan.h"
 
-namespace chatty::cli {
+namespace chatty::job {
 
 enum class Reorder { kAuto, kDegree, kNone };
 
@@ -21,6 +22,7 @@ struct RunSetup {
   BackendChoice choice;
   EngineOptions eopt;
   LoadOptions lopt;
+  std::string graph;  // --graph: a file or generator spec (prepare() loads it)
   int threads = 1;
   Reorder reorder = Reorder::kAuto;
   std::optional<uint64_t> source;     // input id; none: the default source
@@ -40,7 +42,12 @@ struct RunSetup {
   bool reorders() const { return reorder == Reorder::kDegree || (reorder == Reorder::kAuto && app_spec(app).reorders); }
 };
 
-// Throws chatty::Error naming the flag for any value that cannot work.
-RunSetup check_run_flags();
+// Applies --threads (0: OpenMP's default) to the calling thread's teams,
+// at most 4 per core (with a warning); returns the count applied.
+int apply_threads(int threads);
 
-}  // namespace chatty::cli
+// Throws chatty::Error naming the option for any value that cannot work.
+// Under mpirun this is where the ranks meet: every rank calls it.
+RunSetup check_run_options(const RunOptions& o);
+
+}  // namespace chatty::job

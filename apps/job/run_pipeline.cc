@@ -1,18 +1,17 @@
-#include "apps/cli/run_pipeline.h"
+#include "apps/job/run_pipeline.h"
 
 #include <omp.h>
 
 #include <algorithm>
 #include <random>
 
-#include "apps/cli/flags.h"
-#include "apps/cli/rank_graph.h"
+#include "apps/job/rank_graph.h"
 #include "cpu_cluster/cluster.h"
 #include "runtime/base/status.h"
 #include "runtime/engine/exchange_policy.h"
 #include "runtime/graph/reorder.h"
 
-namespace chatty::cli {
+namespace chatty::job {
 namespace {
 
 // Who reads each vertex, where the run may exchange per peer (union-find
@@ -32,14 +31,14 @@ void mark_readers(const RunSetup& s, const Graph& g, Partition& part, const Clus
 // --validate, rank 0 also loads the whole graph.
 Prepared prepare_rank(const RunSetup& s, const ClusterPlace& rank) {
   Prepared p;
-  p.name = p.path = FLAGS_graph;
+  p.name = p.path = s.graph;
   double t0 = omp_get_wtime();
   const AppSpec& app = app_spec(s.app);
   // Every stretch between collectives agrees on its errors (rank_graph.h).
   RankGraph rg;
   agreed([&] {
-    rg = app.whole_graph ? load_whole_graph(FLAGS_graph, s.lopt, rank, &p.info)
-                         : load_rank_graph(FLAGS_graph, s.lopt, rank, app.needs_in_edges, &p.info);
+    rg = app.whole_graph ? load_whole_graph(s.graph, s.lopt, rank, &p.info)
+                         : load_rank_graph(s.graph, s.lopt, rank, app.needs_in_edges, &p.info);
   });
   // Ranks that loaded different graphs (a stale copy on one node) would
   // exchange nonsense: they agree on what they hold first.
@@ -64,7 +63,7 @@ Prepared prepare_rank(const RunSetup& s, const ClusterPlace& rank) {
     if (s.validate && app.whole_graph && !s.reorders()) {
       p.input = p.g;
     } else if (s.validate) {
-      p.input = load_graph(FLAGS_graph, s.lopt);
+      p.input = load_graph(s.graph, s.lopt);
       prepare_graph(s.app, p.input, s.default_weights, s.seed);
     }
     p.load_s = omp_get_wtime() - t0;
@@ -120,9 +119,9 @@ Prepared prepare(const RunSetup& s) {
   if (const ClusterPlace* c = cluster(); c && c->ranks > 1) return prepare_rank(s, *c);
   const double t0 = omp_get_wtime();
   LoadInfo info;
-  Graph g = load_graph(FLAGS_graph, s.lopt, &info);
+  Graph g = load_graph(s.graph, s.lopt, &info);
   const double load_s = omp_get_wtime() - t0;
-  Prepared p = prepare_loaded(s, std::move(g), std::move(info), FLAGS_graph, FLAGS_graph);
+  Prepared p = prepare_loaded(s, std::move(g), std::move(info), s.graph, s.graph);
   p.load_s += load_s;
   return p;
 }
@@ -164,4 +163,4 @@ std::vector<vid_t> choose_sources(const RunSetup& s, const Prepared& p) {
   return with_edges;
 }
 
-}  // namespace chatty::cli
+}  // namespace chatty::job

@@ -20,7 +20,7 @@
 #include "runtime/base/status.h"
 #include "runtime/graph/graph.h"
 
-namespace chatty::cli {
+namespace chatty::job {
 
 struct RankGraph {
   Graph g;                    // rows [bounds[first], bounds[first + local]) held (g.rows_lo(), g.rows_hi())
@@ -57,4 +57,4 @@ RankGraph load_rank_graph(const std::string& what, const LoadOptions& opt, const
 // and the same fingerprint rule.
 RankGraph load_whole_graph(const std::string& what, const LoadOptions& opt, const ClusterPlace& place, LoadInfo* info);
 
-}  // namespace chatty::cli
+}  // namespace chatty::job

@@ -8,7 +8,11 @@
 #include "runtime/graph/graph.h"
 #include "runtime/graph/graph_builder.h"
 
-namespace chatty::py {
+namespace chattygraph::detail {
+
+using chatty::eid_t;
+using chatty::vid_t;
+using chatty::weight_t;
 
 // A CSR's arrays, borrowed: `keeper` keeps them alive for as long as the
 // graph needs them.
@@ -31,6 +35,6 @@ bool symmetric(const CsrArrays& a);
 
 // The graph over a's arrays: viewed in place when rows are sorted, else
 // copied and sorted. `copied` says which.
-Graph graph_from_csr(const CsrArrays& a, bool directed, bool* copied);
+chatty::Graph graph_from_csr(const CsrArrays& a, bool directed, bool* copied);
 
-}  // namespace chatty::py
+}  // namespace chattygraph::detail

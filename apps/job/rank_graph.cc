@@ -1,4 +1,4 @@
-#include "apps/cli/rank_graph.h"
+#include "apps/job/rank_graph.h"
 
 #include <algorithm>
 #include <functional>
@@ -10,7 +10,7 @@
 #include "runtime/graph/held_rows.h"
 #include "runtime/graph/partition.h"
 
-namespace chatty::cli {
+namespace chatty::job {
 namespace {
 
 std::vector<vid_t> cuts(const eid_t* offsets, vid_t n, const ClusterPlace& place, const std::string& what) {
@@ -128,4 +128,4 @@ RankGraph load_whole_graph(const std::string& what, const LoadOptions& opt, cons
   return r;
 }
 
-}  // namespace chatty::cli
+}  // namespace chatty::job

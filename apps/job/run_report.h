@@ -11,7 +11,7 @@
 #include "apps/run_app.h"
 #include "runtime/graph/graph.h"
 
-namespace chatty::cli {
+namespace chatty::job {
 
 class Report {
  public:
@@ -31,4 +31,4 @@ void write_trace(const AppOutput& out, const std::string& path);
 // The "multi" object of --json.
 JsonValue multi_json(const AppOutput& out, double partition_s, int local);
 
-}  // namespace chatty::cli
+}  // namespace chatty::job
