@@ -16,6 +16,7 @@
 #include "apps/job/run_options.h"
 #include "apps/registry.h"
 #include "py_graph.h"
+#include "run_worker.h"
 #include "runtime/base/interrupt.h"
 #include "runtime/base/json_value.h"
 #include "runtime/base/status.h"
@@ -163,14 +164,15 @@ nb::object to_python(const JsonValue& v) {
   return nb::none();
 }
 
-// Runs off this thread with the GIL released; polls for Ctrl-C meanwhile.
+// Runs on this thread's worker with the GIL released; polls for Ctrl-C meanwhile.
 nb::tuple run(const std::string& app, const PyGraph& g, const std::vector<std::string>& args) {
   chattygraph::detail::RunCall c;
   {
     nb::gil_scoped_release unlocked;
     std::atomic<bool> stop{false};  // this run's: Ctrl-C stops it, not another thread's
     std::future<chattygraph::detail::RunCall> running =
-        std::async(std::launch::async, [&] { return chattygraph::detail::run_on(app, g, args, &stop); });
+        RunWorker::of_this_thread().submit<chattygraph::detail::RunCall>(
+            [&] { return chattygraph::detail::run_on(app, g, args, &stop); });
     bool interrupted = false;
     while (running.wait_for(std::chrono::milliseconds(20)) != std::future_status::ready) {
       if (interrupted) continue;
