@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "apps/json.h"
+#include "apps/registry.h"
 
 namespace chatty {
 
@@ -41,6 +42,41 @@ JsonValue reached_json(const std::vector<uint32_t>& values, const char* what) {
 
 uint64_t reached_out_edges(const std::vector<uint32_t>& values, const Graph& g) {
   return out_edges_of_set(g, values, kInfinity);
+}
+
+}  // namespace chatty
+
+namespace chatty {
+
+namespace {
+
+std::vector<vid_t> top_five(const std::vector<float>& values) {
+  std::vector<vid_t> ids(values.size());
+  for (size_t v = 0; v < ids.size(); ++v) ids[v] = vid_t(v);
+  const size_t k = std::min<size_t>(5, ids.size());
+  std::partial_sort(ids.begin(), ids.begin() + std::ptrdiff_t(k), ids.end(),
+                    [&](vid_t a, vid_t b) { return values[a] != values[b] ? values[a] > values[b] : a < b; });
+  ids.resize(k);
+  return ids;
+}
+
+}  // namespace
+
+std::string top_values_text(const AppOutput& out, const char* what) {
+  std::string t = std::string("top ") + what + "s:";
+  char b[64];
+  for (vid_t v : top_five(out.ranks)) {
+    std::snprintf(b, sizeof b, " %llu (%.6g)", static_cast<unsigned long long>(out.id_of(v)), double(out.ranks[v]));
+    t += b;
+  }
+  return t;
+}
+
+JsonValue top_values_json(const AppOutput& out, const char* what) {
+  JsonValue list = JsonValue::array();
+  for (vid_t v : top_five(out.ranks))
+    list.push(JsonObject().add("vertex", out.id_of(v)).add(what, out.ranks[v]).value());
+  return JsonObject().add("top", list).value();
 }
 
 }  // namespace chatty

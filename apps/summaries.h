@@ -15,6 +15,12 @@ namespace chatty {
 std::string reached_text(const std::vector<uint32_t>& values, const char* what);
 JsonValue reached_json(const std::vector<uint32_t>& values, const char* what);
 
+// The five highest real values (AppOutput::ranks), best first, ties by
+// id: "top <what>s: id (value) ..." and {"top": [{"vertex": id, <what>: value}]}.
+struct AppOutput;
+std::string top_values_text(const AppOutput& out, const char* what);
+JsonValue top_values_json(const AppOutput& out, const char* what);
+
 // Out-edges of the vertices with a finite value (a traversal's edges).
 uint64_t reached_out_edges(const std::vector<uint32_t>& values, const Graph& g);
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <limits>
@@ -229,6 +230,9 @@ EngineOptions engine_options(const RunOptions& f) {
   CHATTY_CHECK(f.damping > 0 && f.damping < 1, "--damping must be in (0, 1)");
   o.damping = f.damping;
   o.bc_scale = parse_bc_scale(f.bc_scale);
+  CHATTY_CHECK(f.katz_alpha >= 0 && std::isfinite(f.katz_alpha), "--katz_alpha must be 0 (chosen) or positive");
+  CHATTY_CHECK(std::isfinite(f.katz_beta), "--katz_beta must be a finite number");
+  o.katz_alpha = f.katz_alpha, o.katz_beta = f.katz_beta, o.katz_normalized = f.katz_normalized;
   CHATTY_CHECK(f.devices >= 1 && f.devices <= 1024, "--devices must be between 1 and 1024");
   o.devices = f.devices;
   o.comm = parse_comm(f.comm);

@@ -41,7 +41,12 @@ enum class OptionScope { kInput, kRun };
   X(uint64, delta, 0, kRun, "SSSP bucket width (0: chosen from the graph)") \
   X(double, tolerance, 1e-6, kRun, "PageRank: stop when the L1 change of ranks < tolerance") \
   X(int32, max_iters, 100, kRun, "PageRank only: at most this many iterations (k-core runs until no core changes)") \
-  X(double, damping, 0.85, kRun, "PageRank damping factor") \
+  X(double, damping, 0.85, kRun, "PageRank damping factor")                                                     \
+  X(double, katz_alpha, 0, kRun,                                                                                   \
+    "Katz: attenuation (NetworkX's alpha), below 1 / the largest eigenvalue to converge; 0: 0.9 / the largest "      \
+    "in-degree, which always is")          \
+  X(double, katz_beta, 1.0, kRun, "Katz: the weight every vertex starts with (NetworkX's beta)")                         \
+  X(bool, katz_normalized, true, kRun, "Katz: scale the values to unit L2 norm (NetworkX's normalized)") \
   X(string, bc_scale, "ordered", kRun, "BC: ordered (Brandes' sums: each ordered pair, so an undirected pair twice; GAP's), pairs " "(NetworkX's normalized=False: an undirected pair once, a sample scaled to all sources) or " "normalized (NetworkX's normalized=True: divided by the pairs there are)") \
   X(int32, devices, 1, kRun, "devices to split the graph over (host devices: the threads are divided between them)") \
   X(bool, numa, false, kRun, "bind device d to NUMA node d % nodes (multi-socket hosts; needs --devices > 1)") \

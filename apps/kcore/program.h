@@ -26,6 +26,7 @@ struct KcoreProgram {
   CHATTY_HD Value init(vid_t) const { return kInfinity; }
   CHATTY_HD bool active_at_start(vid_t) const { return true; }
   CHATTY_HD Value publish(Value estimate, eid_t) const { return estimate; }
+  CHATTY_HD double sink(Value, eid_t) const { return 0; }  // no global sum
 
   // The h-index of the neighbours' estimates, capped by the vertex's own.
   // At the fixed point the first probe holds (and stops as soon as it has
@@ -58,7 +59,7 @@ struct KcoreProgram {
     }
     return lo;
   }
-  CHATTY_HD bool converged(double change) const { return change == 0; }
+  CHATTY_HD bool converged(double change, double) const { return change == 0; }
 
  private:
   // At least k of the estimates are >= k.

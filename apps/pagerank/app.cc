@@ -8,6 +8,7 @@
 #include "apps/host_run.h"
 #include "apps/json.h"
 #include "apps/pagerank/reference.h"
+#include "apps/summaries.h"
 
 namespace chatty {
 
@@ -52,32 +53,8 @@ Validation validate(const AppOutput& out, const Graph& g, vid_t, const EngineOpt
   return v;
 }
 
-// The five highest ranks, best first (ties by id).
-std::vector<vid_t> top(const std::vector<float>& ranks) {
-  std::vector<vid_t> ids(ranks.size());
-  for (size_t v = 0; v < ids.size(); ++v) ids[v] = vid_t(v);
-  const size_t k = std::min<size_t>(5, ids.size());
-  std::partial_sort(ids.begin(), ids.begin() + std::ptrdiff_t(k), ids.end(),
-                    [&](vid_t a, vid_t b) { return ranks[a] != ranks[b] ? ranks[a] > ranks[b] : a < b; });
-  ids.resize(k);
-  return ids;
-}
-
-std::string text(const AppOutput& out) {
-  std::string t = "top ranks:";
-  char b[64];
-  for (vid_t v : top(out.ranks)) {
-    std::snprintf(b, sizeof b, " %llu (%.6g)", static_cast<unsigned long long>(out.id_of(v)), double(out.ranks[v]));
-    t += b;
-  }
-  return t;
-}
-
-JsonValue json(const AppOutput& out) {
-  JsonValue list = JsonValue::array();
-  for (vid_t v : top(out.ranks)) list.push(JsonObject().add("vertex", out.id_of(v)).add("rank", out.ranks[v]).value());
-  return JsonObject().add("top", list).value();
-}
+std::string text(const AppOutput& out) { return top_values_text(out, "rank"); }
+JsonValue json(const AppOutput& out) { return top_values_json(out, "rank"); }
 
 uint64_t traversed(const AppOutput& out, const Graph& g) { return g.num_edges() * uint64_t(out.multi.steps.size()); }
 

@@ -57,7 +57,7 @@ GatherState<typename P::Value> gather_init(vid_t n, Degrees degree, const P& pro
 #pragma omp parallel for schedule(static) reduction(+ : dangling)
   for (vid_t v = 0; v < n; ++v) {
     const eid_t d = degree[v];
-    if (d == 0) dangling += double(val[v]);
+    dangling += prog.sink(val[v], d);
     s.contrib[v] = s.next_contrib[v] = prog.publish(val[v], d);
   }
   // Both buffers start equal: a multi-device run refreshes remote entries
@@ -160,7 +160,7 @@ void gather_rows(const P& prog, const GatherTask<typename P::Value>& t, vid_t lo
     l1 += std::fabs(double(value) - double(val[i]));
     val[i] = value;
     const eid_t d = deg[i + 1] - deg[i];
-    if (d == 0) dangling += double(value);
+    dangling += prog.sink(value, d);
     if constexpr (kIn == GatherInput::kSnapshot)
       __atomic_store_n(&next[i], prog.publish(value, d), __ATOMIC_RELAXED);
     else

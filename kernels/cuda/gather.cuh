@@ -27,7 +27,7 @@ __device__ __forceinline__ void gather_store(const P& prog, vid_t v, vid_t i, V 
   l1 += fabs(double(value) - double(values[v]));
   values[v] = value;
   const eid_t d = out_off[i + 1] - out_off[i];
-  if (d == 0) dangling += double(value);
+  dangling += prog.sink(value, d);
   next_contrib[v] = prog.publish(value, d);
 }
 

@@ -71,14 +71,16 @@ struct EngineOptions {
   // shrinks below |V| / beta.
   double alpha = kDefaultAlpha, beta = kDefaultBeta;
   uint64_t delta = 0;       // SSSP bucket width; 0: chosen from the graph
-  double tolerance = 1e-6;  // PageRank: stop when L1 change < tolerance
-  int max_iters = 100;      // PageRank
+  double tolerance = 1e-6;  // PageRank, Katz, eigenvector: stop when the L1 change < tolerance
+  int max_iters = 100;      // PageRank, Katz, eigenvector
   double damping = 0.85;
   BcScale bc_scale = BcScale::kOrdered;
-  bool union_find = true;  // WCC: link with union-find (else label propagation)
-  int devices = 1;         // host devices; the machine's threads are split between them
-  bool numa = false;       // bind device d to NUMA node d % nodes (libnuma)
-  bool migrate = true;     // host devices: an idle device computes blocks of a busy one (work migration)
+  double katz_alpha = 0, katz_beta = 1.0;  // Katz: x = alpha A^T x + beta; alpha 0: 0.9 / max in-degree
+  bool katz_normalized = true;             // Katz: scaled to unit L2 norm, as NetworkX's normalized=True
+  bool union_find = true;                  // WCC: link with union-find (else label propagation)
+  int devices = 1;                         // host devices; the machine's threads are split between them
+  bool numa = false;                       // bind device d to NUMA node d % nodes (libnuma)
+  bool migrate = true;  // host devices: an idle device computes blocks of a busy one (work migration)
   // Ranks: a device claims `migrate_block` worklist blocks of a device on
   // another rank at a time, while that one has more than
   // `migrate_threshold` left, and keeps what it fetched of their structure

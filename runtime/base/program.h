@@ -34,23 +34,28 @@
 //                                         // undirected view: the engine may
 //                                         // link with union-find instead
 //
-// kGather programs (PageRank, k-core) run Jacobi supersteps: each vertex
-// publishes one value to its out-neighbours, then computes its next value
-// from what its in-neighbours published the step before:
+// kGather programs (PageRank, k-core, Katz, eigenvector) run Jacobi
+// supersteps: each vertex publishes one value to its out-neighbours, then
+// computes its next value from what its in-neighbours published the step
+// before, and from one global sum over every vertex (the "sink"):
 //   Value publish(Value v, eid_t out_degree) const;
+//   double sink(Value v, eid_t out_degree) const;  // a vertex's share of the
+//                          // global sum (PageRank: its value if it has no
+//                          // out-edges; eigenvector: its value squared)
 //   template <typename In>
 //   Value gather(Value own, const In& in, double sink_mass) const;
 //                          // in.size(), in[i]: the in-neighbours' published
-//                          // values; sink_mass: the summed values of the
-//                          // vertices without out-edges, last superstep
+//                          // values; sink_mass: the sink summed over every
+//                          // vertex's value of the last superstep
 //   static constexpr bool kSums;  // gather is apply(sum of in[i], sink):
 //                                 // a backend may split the sum over lanes
 //   static constexpr bool kMonotone;  // any order of updates reaches the same
 //                                     // fixed point: a backend may update in
 //                                     // place (Gauss-Seidel) instead of Jacobi
 //   Value apply(double sum, double sink_mass) const;  // kSums programs only
-//   bool converged(double change) const;  // change: sum over all vertices of
-//                                         // |next - value| in one superstep
+//   bool converged(double change, double sink_mass) const;
+//                          // change: sum over all vertices of |next - value|
+//                          // in one superstep; sink_mass: of the next values
 //   int max_iters;                        // stop after this many supersteps
 #pragma once
 

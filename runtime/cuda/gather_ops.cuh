@@ -171,7 +171,7 @@ double first_contributions(const Graph& g, const P& prog, std::vector<typename P
   double dangling = 0;
   for (vid_t v = 0; v < n; ++v) {
     const eid_t d = out.degree(v);
-    if (d == 0) dangling += double(prog.init(v));
+    dangling += prog.sink(prog.init(v), d);
     contrib[v] = prog.publish(prog.init(v), d);
   }
   return dangling;

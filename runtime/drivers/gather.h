@@ -1,6 +1,7 @@
-// The gather driver (PageRank, k-core): Jacobi supersteps, one loop for
-// every backend and device count. The sink mass (values of vertices
-// without out-edges) and the change of the values are summed over devices
+// The gather driver (PageRank, k-core, Katz, eigenvector): Jacobi
+// supersteps, one loop for every backend and device count. The program's
+// sink (PageRank: the values of vertices without out-edges) and the change
+// of the values are summed over devices
 // as status data; the program decides from the change when it has
 // converged. A device's gather ops `Ops` provide:
 //   double start();              // first published values; returns the sink mass
@@ -37,7 +38,7 @@ GatherEnd drive_gather(Ops& dev, const P& prog) {
     if (a.failed()) return end;  // the failure is reported, not a convergence
     dangling = a.fold(kDanglingSlot);
     end.change = a.fold(kL1Slot);
-    if (prog.converged(end.change)) return end;
+    if (prog.converged(end.change, dangling)) return end;
   }
   end.converged = false;
   return end;

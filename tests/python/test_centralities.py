@@ -1,0 +1,56 @@
+"""Katz and eigenvector centrality against NetworkX's own (run to a tight
+tolerance on both sides), on every device count, directed and undirected,
+and through the NetworkX backend."""
+import os
+
+import networkx as nx
+import pytest
+
+import chattygraph as cg
+
+FACEBOOK = os.environ.get("CHATTY_FACEBOOK")
+
+
+def graphs():
+    yield "karate", nx.karate_club_graph()
+    yield "directed", nx.gnp_random_graph(300, 0.03, seed=7, directed=True)
+    if FACEBOOK:
+        yield "facebook", nx.read_edgelist(FACEBOOK, nodetype=int, data=False)
+
+
+def l1(a, b):
+    return sum(abs(a[k] - b[k]) for k in b)
+
+
+@pytest.mark.parametrize("devices", [1, 3])
+def test_katz_matches_networkx(devices):
+    for name, G in graphs():
+        alpha = 0.9 / max(d for _, d in (G.in_degree() if G.is_directed() else G.degree()))
+        want = nx.katz_centrality(G, alpha=alpha, tol=1e-12, max_iter=10000, backend="networkx")
+        g = cg.Graph.from_networkx(G)
+        got = cg.katz(g, katz_alpha=alpha, tolerance=1e-9, max_iters=10000, devices=devices).to_dict()
+        assert l1(got, want) < 1e-5, name
+        unscaled = cg.katz(g, katz_alpha=alpha, katz_normalized=False, tolerance=1e-9, max_iters=10000).to_dict()
+        want = nx.katz_centrality(G, alpha=alpha, tol=1e-12, max_iter=10000, normalized=False, backend="networkx")
+        assert max(abs(unscaled[k] - want[k]) / want[k] for k in want) < 1e-5, name
+
+
+@pytest.mark.parametrize("devices", [1, 3])
+def test_eigenvector_matches_networkx(devices):
+    for name, G in graphs():
+        want = nx.eigenvector_centrality(G, tol=1e-12, max_iter=10000, backend="networkx")
+        got = cg.eigenvector(cg.Graph.from_networkx(G), tolerance=1e-9, max_iters=10000, devices=devices).to_dict()
+        assert l1(got, want) < 1e-5, name
+
+
+def test_through_the_networkx_backend():
+    G = nx.karate_club_graph()
+    for f in (nx.katz_centrality, nx.eigenvector_centrality):
+        want = f(G, backend="networkx")
+        got = f(G, backend="chatty")
+        assert max(abs(got[k] - want[k]) for k in want) < 1e-6, f.__name__
+    with pytest.raises(nx.PowerIterationFailedConvergence):
+        nx.katz_centrality(G, alpha=0.5, backend="chatty")  # above 1 / the largest eigenvalue: the values grow
+    with pytest.raises(nx.NetworkXPointlessConcept):
+        nx.eigenvector_centrality(nx.Graph(), backend="chatty")
+    assert nx.katz_centrality(nx.Graph(), backend="chatty") == {}
