@@ -53,7 +53,7 @@ const AppSpec app_bfs{
     .python_doc =
         "Depth of every vertex from `source` (an input id; default: the lowest id with an out-edge), "
         "-1 where unreached.",
-    .networkx = "single_source_shortest_path_length",
+    .networkx = "single_source_shortest_path_length shortest_path_length has_path descendants_at_distance descendants",
     .needs_source = true,
     .needs_in_edges = true,
     .unreached = true,

@@ -62,7 +62,9 @@ const AppSpec app_sssp{
     .python_doc =
         "Shortest-path distance from `source` over the edges' weights (whole numbers; an unweighted "
         "graph gets weights 1..255 from `seed`, unless no_default_weights=True), -1 where unreached.",
-    .networkx = "single_source_dijkstra_path_length",
+    .networkx =
+        "single_source_dijkstra_path_length dijkstra_path_length single_source_bellman_ford_path_length "
+        "bellman_ford_path_length",
     .needs_source = true,
     .needs_weights = true,
     .unreached = true,

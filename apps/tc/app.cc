@@ -106,7 +106,7 @@ const AppSpec app_tc{
     .python_doc =
         "Triangles through every vertex of an undirected graph (uint64, as NetworkX's `triangles`); "
         "stats[\"summary\"][\"triangles\"] is the total.",
-    .networkx = "triangles",
+    .networkx = "triangles clustering average_clustering transitivity",
     .whole_graph = true,
     .values = Values::kCounts,
     .check = check,

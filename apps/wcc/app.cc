@@ -99,7 +99,7 @@ const AppSpec app_wcc{
         "node, by position) of its component.",
     .networkx =
         "connected_components weakly_connected_components number_connected_components "
-        "number_weakly_connected_components",
+        "number_weakly_connected_components is_connected is_weakly_connected node_connected_component",
     .messages = message_shape<WccProgram>(),
     .check = check,
     .run_host = run_host,

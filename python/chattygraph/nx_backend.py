@@ -16,7 +16,7 @@ import os
 import numpy as np
 
 from . import algorithms as alg
-from . import nx_algorithms
+from . import nx_centrality, nx_paths, nx_structure
 from .graph import Graph, whole_weights
 
 class ChattyNxGraph:
@@ -106,7 +106,7 @@ class _Backend:
     def can_run(name, args, kwargs):
         if name not in _FUNCTIONS:
             return False
-        reason = nx_algorithms.DECLINE.get(name, lambda a, k: None)(args, kwargs)
+        reason = _DECLINE.get(name, lambda a, k: None)(args, kwargs)
         if reason:
             _note("declined", name, f"chatty {reason}")
         return f"chatty {reason}" if reason else True
@@ -142,7 +142,18 @@ _WORTH_FROM_EDGES_DEFAULT = 32_000  # components, shortest path lengths
 
 # The NetworkX functions answered here: those the engine's app registry
 # names (AppSpec::networkx), each by the adapter of that name above.
-_FUNCTIONS = {name: getattr(nx_algorithms, name) for spec in alg.SPECS for name in spec["networkx"].split()}
+_ADAPTERS = (nx_centrality, nx_paths, nx_structure)
+_DECLINE = {name: why for module in _ADAPTERS for name, why in module.DECLINE.items()}
+
+
+def _adapter(name):
+    for module in _ADAPTERS:
+        if hasattr(module, name):
+            return getattr(module, name)
+    raise AttributeError(f"the app registry names NetworkX's {name}, which no nx_*.py module answers")
+
+
+_FUNCTIONS = {name: _adapter(name) for spec in alg.SPECS for name in spec["networkx"].split()}
 
 # With CHATTY_NX_RECORD set, every call says whether it ran here or was
 # declined, and why (tests/python/nx_suite_report.py counts them).

@@ -1,0 +1,137 @@
+"""NetworkX's centralities answered by the engine: PageRank, betweenness,
+Katz and eigenvector centrality (NetworkX's signatures and conventions;
+NotImplementedError where the engine's answer would not be NetworkX's, so
+that NetworkX runs the call)."""
+
+import numpy as np
+
+from . import algorithms as alg
+from .nx_common import FLOAT_RESOLUTION, call_arg, engine_options, power_iteration, require_unweighted
+
+
+def pagerank(G, alpha=0.85, personalization=None, max_iter=100, tol=1.0e-6, nstart=None, weight="weight",
+             dangling=None, **options):
+    import networkx as nx
+
+    n = len(G)
+    if n == 0:
+        return {}
+    raw = G.weights.get(weight) if weight is not None else None
+    if raw is not None and raw.size and not np.all(raw == 1):
+        raise NotImplementedError("chatty's PageRank reads no edge weights (the graph's are not all 1)")
+    if max_iter < 1:
+        raise nx.PowerIterationFailedConvergence(max_iter)
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", alg.NotConvergedWarning)
+        try:
+            r = alg.pagerank(G.graph, damping=alpha, tolerance=tol * n, max_iters=max_iter, reorder="none",
+                             **engine_options(options))
+        except alg.NotConvergedWarning:
+            raise nx.PowerIterationFailedConvergence(max_iter) from None
+    return dict(zip(G.graph.nodes, r.values.astype(np.float64).tolist()))
+
+
+def _decline_pagerank(args, kwargs):
+    for pos, key in ((2, "personalization"), (5, "nstart"), (7, "dangling")):
+        if call_arg(args, kwargs, pos, key, None) is not None:
+            return f"does not take {key}"
+    G = args[0] if args else kwargs.get("G")
+    tol = call_arg(args, kwargs, 4, "tol", 1e-6)
+    n = len(G) if G is not None else 1
+    if n and tol * n < 2 * FLOAT_RESOLUTION:
+        return f"ranks are 4-byte floats: tol * n = {tol * n:.3g} is below the {2 * FLOAT_RESOLUTION:.2g} they resolve"
+    return None
+
+
+def betweenness_centrality(G, k=None, normalized=True, weight=None, endpoints=False, seed=None, **options):
+    import math
+    import random
+
+    if G.is_multigraph():
+        raise NotImplementedError("chatty's BC counts paths over a simple graph")
+    n = len(G)
+    if n == 0:
+        return {}
+    nodes = G.graph.nodes
+    if k == n:
+        k = None
+    if k is None:
+        sources = "all"
+    else:  # NetworkX's own sample, from the same random state
+        rng = seed if isinstance(seed, random.Random) else random.Random(seed)
+        sources = rng.sample(list(nodes), k)
+        if k == 0:  # no sources: NetworkX's scale divides by k
+            raise ZeroDivisionError("division by zero")
+    # The engine scales as NetworkX does (bc_scale), but for one sampled
+    # source, whose score NetworkX leaves undefined.
+    scale = "normalized" if normalized else "pairs"
+    raw = alg.betweenness(G.graph, sources=sources, bc_scale=scale, **engine_options(options)).values
+    scores = dict(zip(nodes, raw.tolist()))
+    if k == 1 and n > 2:
+        scores[sources[0]] = math.nan
+    return scores
+
+
+def _decline_betweenness(args, kwargs):
+    if call_arg(args, kwargs, 3, "weight", None) is not None:
+        return "counts unweighted shortest paths (weight=None)"
+    if call_arg(args, kwargs, 4, "endpoints", False):
+        return "does not count endpoints"
+    return None
+
+
+def katz_centrality(G, alpha=0.1, beta=1.0, max_iter=1000, tol=1.0e-6, nstart=None, normalized=True, weight=None,
+                    **options):
+    if len(G) == 0:
+        return {}
+    require_unweighted(G, weight, "Katz centrality")
+    n = len(G)
+    r = power_iteration(lambda: alg.katz(G.graph, katz_alpha=alpha, katz_beta=float(beta), tolerance=tol * n,
+                                          max_iters=max_iter, katz_normalized=bool(normalized), reorder="none",
+                                          **engine_options(options)), max_iter)
+    return dict(zip(G.graph.nodes, r.values.tolist()))
+
+
+def _decline_katz(args, kwargs):
+    if call_arg(args, kwargs, 5, "nstart", None) is not None:
+        return "starts from zero (nstart=None)"
+    beta = call_arg(args, kwargs, 2, "beta", 1.0)
+    if isinstance(beta, bool) or not isinstance(beta, (int, float, np.integer, np.floating)):
+        return "takes one beta for every node"
+    alpha = call_arg(args, kwargs, 1, "alpha", 0.1)
+    if isinstance(alpha, bool) or not isinstance(alpha, (int, float, np.integer, np.floating)) or not alpha > 0:
+        return "takes a positive alpha"
+    tol = call_arg(args, kwargs, 4, "tol", 1e-6)
+    if tol < 8 * FLOAT_RESOLUTION * max(1.0, abs(float(beta))):
+        return f"values are 4-byte floats: tol = {tol:.3g} is below what they resolve"
+    return None
+
+
+def eigenvector_centrality(G, max_iter=100, tol=1.0e-6, nstart=None, weight=None, **options):
+    import networkx as nx
+
+    if len(G) == 0:
+        raise nx.NetworkXPointlessConcept("cannot compute centrality for the null graph")
+    require_unweighted(G, weight, "eigenvector centrality")
+    n = len(G)
+    r = power_iteration(lambda: alg.eigenvector(G.graph, tolerance=tol * n, max_iters=max_iter, reorder="none",
+                                                 **engine_options(options)), max_iter)
+    return dict(zip(G.graph.nodes, r.values.tolist()))
+
+
+def _decline_eigenvector(args, kwargs):
+    if call_arg(args, kwargs, 3, "nstart", None) is not None:
+        return "starts from the uniform vector (nstart=None)"
+    if call_arg(args, kwargs, 2, "tol", 1e-6) < 8 * FLOAT_RESOLUTION:
+        return "values are 4-byte floats: tol is below what they resolve"
+    return None
+
+
+DECLINE = {
+    "pagerank": _decline_pagerank,
+    "betweenness_centrality": _decline_betweenness,
+    "katz_centrality": _decline_katz,
+    "eigenvector_centrality": _decline_eigenvector,
+}

@@ -1,0 +1,130 @@
+"""NetworkX's components, cores, triangle counts and clustering answered by
+the engine's WCC, k-core and triangle counting."""
+
+import numpy as np
+
+from . import algorithms as alg
+from .nx_common import engine_options, nodes_of, require_unweighted
+
+
+def _components(G, options):
+    if len(G) == 0:
+        return []
+    labels = alg.wcc(G.graph, **engine_options(options)).values
+    order = np.argsort(labels, kind="stable")
+    cuts = np.flatnonzero(np.diff(labels[order])) + 1
+    nodes = G.graph.nodes
+    return [{nodes[i] for i in part} for part in np.split(order, cuts)]
+
+
+def connected_components(G, **options):
+    yield from _components(G, options)
+
+
+def weakly_connected_components(G, **options):
+    yield from _components(G, options)
+
+
+def number_connected_components(G, **options):
+    if len(G) == 0:
+        return 0
+    return int(np.unique(alg.wcc(G.graph, **engine_options(options)).values).size)
+
+
+number_weakly_connected_components = number_connected_components
+
+
+def is_connected(G, **options):
+    import networkx as nx
+
+    if len(G) == 0:
+        raise nx.NetworkXPointlessConcept("Connectivity is undefined for the null graph.")
+    return number_connected_components(G, **options) == 1
+
+
+is_weakly_connected = is_connected
+
+
+def node_connected_component(G, n, **options):
+    if n not in G:
+        raise KeyError(n)
+    labels = alg.wcc(G.graph, **engine_options(options)).values
+    nodes = G.graph.nodes
+    return {nodes[i] for i in (labels == labels[G.graph.position(n)]).nonzero()[0].tolist()}
+
+
+def core_number(G, **options):
+    import networkx as nx
+
+    if G.self_loops:
+        raise nx.NetworkXNotImplemented(
+            "Input graph has self loops which is not permitted; "
+            "Consider using G.remove_edges_from(nx.selfloop_edges(G))."
+        )
+    if G.is_directed():
+        raise NotImplementedError("chatty's k-core reads an undirected graph")
+    if len(G) == 0:
+        return {}
+    core = alg.kcore(G.graph, **engine_options(options)).values
+    return dict(zip(G.graph.nodes, core.tolist()))
+
+
+def triangles(G, nodes=None, **options):
+    if G.is_multigraph():
+        raise NotImplementedError("chatty's triangle count reads a simple graph")
+    counts = alg.triangles(G.graph, **engine_options(options)).values.tolist() if len(G) else []
+    every = dict(zip(G.graph.nodes, counts))
+    if nodes is None:
+        return every
+    if nodes in G:
+        return every[nodes]
+    return {v: every[v] for v in nodes_of(G, nodes)}
+
+
+
+def _triangles_and_degrees(G, options):
+    """Each vertex's triangles and its neighbours other than itself (the
+    degree NetworkX's clustering divides by), as arrays by position."""
+    if G.is_multigraph():
+        raise NotImplementedError("chatty's triangle count reads a simple graph")
+    if G.is_directed():
+        raise NotImplementedError("chatty's clustering is that of an undirected graph")
+    indptr, indices, _ = G.graph.csr()
+    rows = np.repeat(np.arange(len(G), dtype=np.int64), np.diff(indptr.astype(np.int64)))
+    degree = np.diff(indptr.astype(np.int64)) - np.bincount(rows[rows == indices], minlength=len(G))
+    return alg.triangles(G.graph, **engine_options(options)).values.astype(np.int64), degree
+
+
+def _clustering_values(G, options):
+    t, d = _triangles_and_degrees(G, options)
+    nodes = G.graph.nodes
+    return {nodes[i]: (0 if t[i] == 0 else 2 * int(t[i]) / (int(d[i]) * (int(d[i]) - 1))) for i in range(len(G))}
+
+
+def clustering(G, nodes=None, weight=None, **options):
+    require_unweighted(G, weight, "clustering")
+    every = _clustering_values(G, options) if len(G) else {}
+    if nodes is None:
+        return every
+    if nodes in G:
+        return every[nodes]
+    return {v: every[v] for v in nodes_of(G, nodes)}
+
+
+def average_clustering(G, nodes=None, weight=None, count_zeros=True, **options):
+    c = clustering(G, nodes, weight=weight, **options)
+    c = list(c.values()) if isinstance(c, dict) else [c]
+    if not count_zeros:
+        c = [v for v in c if abs(v) > 0]
+    return sum(c) / len(c)
+
+
+def transitivity(G, **options):
+    if len(G) == 0:
+        return 0
+    t, d = _triangles_and_degrees(G, options)
+    triangles, triads = 2 * int(t.sum()), int((d * (d - 1)).sum())
+    return 0 if triangles == 0 else triangles / triads
+
+
+DECLINE = {}
