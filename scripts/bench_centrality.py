@@ -1,0 +1,96 @@
+#!/usr/bin/env python3
+"""ChattyGraph's Katz and eigenvector centrality against NetworKit's (PyPI,
+installed here if missing) on the same graph and thread count, rounds
+interleaved (this VM's timings move 20-40 % between runs).
+
+Each side's time is its run alone: ours `chatty run`'s compute time (the
+graph loaded from .cgr before), NetworKit's `run()` on a graph it read
+before. Both use the same alpha (NetworKit's default, 1 / (max degree + 1))
+and beta. Eigenvector centrality is the same vector on both sides (the L1
+distance between the answers is printed); NetworKit's Katz counts walks
+otherwise than NetworkX (whose definition ours follows), so for Katz only
+the times and iterations compare.
+
+  python3 scripts/bench_centrality.py [--chatty build/chatty] [--graph kron:20] [--threads 2] [--rounds 3]"""
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+import numpy as np
+
+
+def networkit():
+    try:
+        import networkit as nk
+    except ImportError:
+        subprocess.run([sys.executable, "-m", "pip", "install", "-q", "networkit"], check=True)
+        import networkit as nk
+    return nk
+
+
+def ours(chatty, cgr, app, args, threads, out):
+    cmd = [chatty, "run", f"--app={app}", f"--graph={cgr}", f"--threads={threads}", "--json", "--quiet",
+           f"--output={out}"] + args
+    j = json.loads(subprocess.run(cmd, check=True, capture_output=True, text=True).stdout.strip().splitlines()[-1])
+    return j["compute_s"], j["iterations"]
+
+
+def values(path, n):
+    d = np.loadtxt(path)
+    v = np.zeros(n)
+    v[d[:, 0].astype(np.int64)] = d[:, 1]
+    return v
+
+
+def spread(xs):
+    return f"{statistics.median(xs):.3f} [{min(xs):.3f}-{max(xs):.3f}]"
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--chatty", default="build/chatty")
+    ap.add_argument("--graph", default="kron:20")
+    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--rounds", type=int, default=3)
+    a = ap.parse_args()
+    nk = networkit()
+    nk.setNumberOfThreads(a.threads)
+    with tempfile.TemporaryDirectory() as d:
+        el, cgr, out = os.path.join(d, "g.el"), os.path.join(d, "g.cgr"), os.path.join(d, "values.txt")
+        for path in (el, cgr):
+            subprocess.run([a.chatty, "generate", a.graph, path], check=True, capture_output=True)
+        G = nk.readGraph(el, nk.Format.EdgeListSpaceZero, directed=False)
+        G.removeMultiEdges()
+        G.removeSelfLoops()
+        n = G.numberOfNodes()
+        alpha = 1.0 / (max(G.degree(v) for v in G.iterNodes()) + 1)
+        print(f"{a.graph}: {n} vertices, {G.numberOfEdges()} edges; {a.threads} threads; alpha {alpha:.3g}")
+        cases = {
+            "katz": ([f"--katz_alpha={alpha!r}", "--katz_beta=0.1"],
+                     lambda: nk.centrality.KatzCentrality(G, alpha, 0.1, 1e-8)),
+            "eigenvector": ([], lambda: nk.centrality.EigenvectorCentrality(G, 1e-9)),
+        }
+        for app, (args, make) in cases.items():
+            ratios, mine, theirs = [], [], []
+            for _ in range(a.rounds):
+                t_ours, iters = ours(a.chatty, cgr, app, args, a.threads, out)
+                algo = make()
+                t = time.perf_counter()
+                algo.run()
+                t_nk = time.perf_counter() - t
+                mine.append(t_ours), theirs.append(t_nk), ratios.append(t_ours / t_nk)
+            line = (f"{app}: ours {spread(mine)} s ({iters} iterations), NetworKit {spread(theirs)} s; "
+                    f"ours / NetworKit {spread(ratios)}")
+            if app == "eigenvector":
+                diff = np.abs(values(out, n) - np.abs(np.array(algo.scores()))).sum()
+                line += f"; L1 distance between the answers {diff:.2g}"
+            print(line)
+
+
+if __name__ == "__main__":
+    main()
