@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cmath>
 #include <cstdlib>
 #include <utility>
 #include <vector>
@@ -61,24 +62,24 @@ void kron_edge(uint64_t i, uint32_t scale, uint64_t seed, vid_t& u, vid_t& v) {
 }  // namespace
 
 bool is_graph_spec(const std::string& s) {
-  return s.rfind("kron:", 0) == 0 || s.rfind("urand:", 0) == 0 || s.rfind("grid:", 0) == 0;
+  return s.rfind("kron:", 0) == 0 || s.rfind("urand:", 0) == 0 || s.rfind("grid:", 0) == 0 || s.rfind("road:", 0) == 0;
 }
 
 GraphSpec parse_graph_spec(const std::string& s) {
   GraphSpec g{};
   const size_t colon = s.find(':');
   const std::string kind = s.substr(0, colon), rest = s.substr(colon + 1);
-  if (kind == "grid") {
-    g.kind = GraphSpec::Kind::kGrid;
+  if (kind == "grid" || kind == "road") {
+    g.kind = kind == "grid" ? GraphSpec::Kind::kGrid : GraphSpec::Kind::kRoad;
     size_t x = rest.find('x');
     CHATTY_CHECK(x != std::string::npos && parse_u64(rest.substr(0, x), g.width) &&
                      parse_u64(rest.substr(x + 1), g.height) && g.width > 0 && g.height > 0,
-                 "bad graph spec '" + s + "': expected grid:WxH with W, H >= 1");
+                 "bad graph spec '" + s + "': expected " + kind + ":WxH with W, H >= 1");
     CHATTY_CHECK(g.width * g.height < kMaxVertices, "bad graph spec '" + s + "': more than 2^32-1 vertices");
     return g;
   }
   CHATTY_CHECK(kind == "kron" || kind == "urand",
-               "bad graph spec '" + s + "': expected kron:SCALE[:EF], urand:SCALE[:EF] or grid:WxH");
+               "bad graph spec '" + s + "': expected kron:SCALE[:EF], urand:SCALE[:EF], grid:WxH or road:WxH");
   g.kind = kind == "kron" ? GraphSpec::Kind::kKron : GraphSpec::Kind::kUrand;
   const size_t c2 = rest.find(':');
   uint64_t scale = 0, ef = 16;
@@ -103,9 +104,45 @@ std::pair<vid_t, uint64_t> spec_size(const GraphSpec& spec) {
     CHATTY_CHECK(m > 0, "graph spec grid:" + std::to_string(w) + "x" + std::to_string(h) + ": empty graph: no edges");
     return {vid_t(w * h), m};
   }
+  if (spec.kind == GraphSpec::Kind::kRoad) {
+    const uint64_t w = spec.width, h = spec.height;
+    CHATTY_CHECK(w * h > 1,
+                 "graph spec road:" + std::to_string(w) + "x" + std::to_string(h) + ": empty graph: no edges");
+    return {vid_t(w * h), 3 * w * h};  // candidates: right, down, diagonal of every point
+  }
   const uint64_t nv = 1ull << spec.scale;
   CHATTY_CHECK(nv < kMaxVertices, "graph spec scale too large for 32-bit vertex ids");
   return {vid_t(nv), nv * spec.edge_factor};
+}
+
+// road: point v's place, its lattice position jittered by up to 0.3 each way.
+double road_coordinate(uint64_t seed, vid_t v, uint64_t w, int axis) {
+  const double lattice = double(axis == 0 ? v % w : v / w);
+  const double unit = double(hash2(seed ^ 0x5EEDull, 2 * uint64_t(v) + uint64_t(axis)) >> 11) * 0x1p-53;
+  return lattice + 0.6 * (unit - 0.5);
+}
+
+// road: an edge's weight, its length in hundredths of a lattice step.
+weight_t road_weight(const GraphSpec& spec, uint64_t seed, vid_t u, vid_t v) {
+  const double dx = road_coordinate(seed, u, spec.width, 0) - road_coordinate(seed, v, spec.width, 0);
+  const double dy = road_coordinate(seed, u, spec.width, 1) - road_coordinate(seed, v, spec.width, 1);
+  return weight_t(std::max(1.0, std::round(100.0 * std::sqrt(dx * dx + dy * dy))));
+}
+
+// road: candidate i of point i / 3 (right, down, diagonal), or u == v where
+// it is dropped or leaves the lattice.
+void road_edge(uint64_t i, const GraphSpec& spec, uint64_t seed, vid_t& u, vid_t& v) {
+  const uint64_t w = spec.width, h = spec.height, point = i / 3, k = i % 3;
+  const uint64_t x = point % w, y = point / w;
+  const bool right = x + 1 < w, down = y + 1 < h;
+  // Lattice edges kept with probability 0.7 (above square-lattice
+  // percolation's 0.5: one giant component), diagonals with 0.08.
+  const uint64_t keep = k < 2 ? 700 : 80;
+  u = v = vid_t(point);
+  if (hash2(seed, i) % 1000 >= keep) return;
+  if (k == 0 && right) v = vid_t(point + 1);
+  if (k == 1 && down) v = vid_t(point + w);
+  if (k == 2 && right && down) v = vid_t(point + w + 1);
 }
 
 // Generated edge i: a pure function of the spec, the seed and i.
@@ -121,6 +158,7 @@ struct EdgeMaker {
         v = k < w - 1 ? u + 1 : vid_t(u + w);
         return;
       }
+      case GraphSpec::Kind::kRoad: road_edge(i, spec, seed, u, v); return;
       case GraphSpec::Kind::kKron: kron_edge(i, spec.scale, seed, u, v); return;
       case GraphSpec::Kind::kUrand: {
         const uint64_t mask = (1ull << spec.scale) - 1;
@@ -133,9 +171,26 @@ struct EdgeMaker {
 };
 
 std::string spec_name(const GraphSpec& spec) {
-  return spec.kind == GraphSpec::Kind::kGrid ? "grid:" + std::to_string(spec.width) + "x" + std::to_string(spec.height)
-         : spec.kind == GraphSpec::Kind::kKron ? "kron:" + std::to_string(spec.scale)
-                                               : "urand:" + std::to_string(spec.scale);
+  const std::string size = std::to_string(spec.width) + "x" + std::to_string(spec.height);
+  switch (spec.kind) {
+    case GraphSpec::Kind::kGrid: return "grid:" + size;
+    case GraphSpec::Kind::kRoad: return "road:" + size;
+    case GraphSpec::Kind::kKron: return "kron:" + std::to_string(spec.scale);
+    case GraphSpec::Kind::kUrand: break;
+  }
+  return "urand:" + std::to_string(spec.scale);
+}
+
+// road's weights, by length, for every edge of the rows [lo, hi) of c.
+Buffer<weight_t> road_weights(const Csr& c, const GraphSpec& spec, uint64_t seed, vid_t lo, vid_t hi) {
+  Buffer<weight_t> weights(c.targets.size());
+  weight_t* w = weights.mutable_data();
+  const vid_t* t = c.targets.data();
+  const eid_t* off = c.offsets.data();
+#pragma omp parallel for schedule(static, 1 << 12)
+  for (vid_t u = lo; u < hi; ++u)
+    for (eid_t e = off[u]; e < off[u + 1]; ++e) w[e] = road_weight(spec, seed, u, t[e]);
+  return weights;
 }
 
 }  // namespace
@@ -162,7 +217,9 @@ Graph generate_graph(const GraphSpec& spec, uint64_t seed, vid_t rows_lo, vid_t 
   }
   BuildOptions opt;
   opt.symmetrize = true;
-  return build_graph(std::move(lists), n, /*weighted=*/false, opt);
+  Graph g = build_graph(std::move(lists), n, /*weighted=*/false, opt);
+  if (spec.kind == GraphSpec::Kind::kRoad) g.set_weights(road_weights(g.out(), spec, seed, 0, n));
+  return g;
 }
 
 Graph generate_rows(const GraphSpec& spec, uint64_t seed, const std::vector<eid_t>& raw, vid_t lo, vid_t hi) {
@@ -201,6 +258,7 @@ Graph generate_rows(const GraphSpec& spec, uint64_t seed, const std::vector<eid_
   sort_neighbor_lists(c);
   const eid_t kept = dedupe_neighbor_lists(c);
   c.targets.shrink(kept);
+  if (spec.kind == GraphSpec::Kind::kRoad) c.weights = road_weights(c, spec, seed, lo, hi);
   return Graph(std::move(c), /*directed=*/false);
 }
 

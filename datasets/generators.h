@@ -2,9 +2,14 @@
 //   kron:SCALE[:EF]  Graph500 Kronecker (A=.57 B=.19 C=.19), 2^SCALE vertices,
 //                    EF*2^SCALE generated edges (EF default 16), ids permuted
 //   urand:SCALE[:EF] uniform random (Erdos-Renyi-like), same sizes
-//   grid:WxH         4-neighbour grid, road-like: low degree, diameter W+H
+//   grid:WxH         4-neighbour grid: low degree, diameter W+H
+//   road:WxH         road-like: a WxH lattice of jittered points, each
+//                    lattice edge kept with probability 0.7 and a few
+//                    diagonals (degree 2-4, mean about 2.9, diameter about
+//                    W+H, as road networks), weighted by length (about 40-200)
 // All are undirected (stored both ways), deduplicated, without self loops,
-// and a pure function of the spec and the seed (any thread count).
+// and a pure function of the spec and the seed (any thread count); road's
+// are weighted, the others not.
 #pragma once
 
 #include <cstdint>
@@ -16,13 +21,13 @@
 namespace chatty {
 
 struct GraphSpec {
-  enum class Kind { kKron, kUrand, kGrid } kind;
+  enum class Kind { kKron, kUrand, kGrid, kRoad } kind;
   uint32_t scale = 0;  // kron / urand
   uint32_t edge_factor = 16;
-  uint64_t width = 0, height = 0;  // grid
+  uint64_t width = 0, height = 0;  // grid, road
 };
 
-// True when `s` names a generator (kron:, urand:, grid:) rather than a file.
+// True when `s` names a generator (kron:, urand:, grid:, road:) rather than a file.
 bool is_graph_spec(const std::string& s);
 // Throws chatty::Error for a malformed spec or an out-of-range scale/size.
 GraphSpec parse_graph_spec(const std::string& s);

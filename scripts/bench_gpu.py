@@ -2,7 +2,7 @@
 """GPU figures, each against a reference measured in the same run on the same
 machine:
 
-  * apps: BFS, SSSP, WCC and PageRank on kron:22 and grid:2000x2000 with
+  * apps: BFS, SSSP, WCC and PageRank on kron:22, grid:2000x2000 and road:2000x2000 with
     --repeat, on the GPU (one device) and on the same binary's CPU backend
     (every core of the machine): GTEPS and the speed-up. BFS, SSSP and WCC
     are validated against the sequential reference (a mismatch fails the
@@ -100,16 +100,25 @@ def part_apps(binary, graphs, a, ref, results):
 
 
 # (app, flag per graph family); SSSP's row is the CPU backend's bucket width
-# rule (mean weight x 8 / degree^2: 1 on kron, 64 on grids, weights 1..255)
+# rule (mean weight x 8 / degree^2: 1 on kron, 64 on grids with weights
+# 1..255, about 100 on road's lengths, mean about 105 at degree 2.9)
 # against the GPU's (the mean weight).
-VARIANTS = (("pr", {"kron": "--gpu_gather=groups", "grid": "--gpu_gather=groups"}),
-            ("pr", {"kron": "--gpu_gather=binned", "grid": "--gpu_gather=binned"}),
-            ("pr", {"kron": "--gpu_gather=streamed", "grid": "--gpu_gather=streamed"}),
-            ("bfs", {"kron": "--gpu_steps_per_sync=1", "grid": "--gpu_steps_per_sync=1"}),
-            ("bfs", {"kron": "--gpu_lb=twc", "grid": "--gpu_lb=twc"}),
-            ("sssp", {"kron": "--gpu_lb=twc", "grid": "--gpu_lb=twc"}),
-            ("sssp", {"kron": "--gpu_bucket_min=thread", "grid": "--gpu_bucket_min=thread"}),
-            ("sssp", {"kron": "--delta=1", "grid": "--delta=64"}))
+VARIANTS = (("pr", {"kron": "--gpu_gather=groups", "grid": "--gpu_gather=groups",
+             "road": "--gpu_gather=groups"}),
+            ("pr", {"kron": "--gpu_gather=binned", "grid": "--gpu_gather=binned",
+             "road": "--gpu_gather=binned"}),
+            ("pr", {"kron": "--gpu_gather=streamed", "grid": "--gpu_gather=streamed",
+             "road": "--gpu_gather=streamed"}),
+            ("bfs", {"kron": "--gpu_steps_per_sync=1", "grid": "--gpu_steps_per_sync=1",
+             "road": "--gpu_steps_per_sync=1"}),
+            ("bfs", {"kron": "--gpu_lb=twc", "grid": "--gpu_lb=twc",
+             "road": "--gpu_lb=twc"}),
+            ("sssp", {"kron": "--gpu_lb=twc", "grid": "--gpu_lb=twc",
+             "road": "--gpu_lb=twc"}),
+            ("sssp", {"kron": "--gpu_bucket_min=thread", "grid": "--gpu_bucket_min=thread",
+             "road": "--gpu_bucket_min=thread"}),
+            ("sssp", {"kron": "--delta=1", "grid": "--delta=64",
+             "road": "--delta=100"}))
 
 
 def part_variants(binary, graphs, a, ref, results):
@@ -188,6 +197,7 @@ def main():
     ap.add_argument("--part", default="apps", choices=["apps", "variants", "virtual", "operators", "all"])
     ap.add_argument("--scale", type=int, default=22)
     ap.add_argument("--grid", default="2000x2000")
+    ap.add_argument("--road", default="2000x2000", help="the road-like graph (road:WxH; 4M points); '' leaves it out")
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--json", default="")
     ap.add_argument("--only", default="", help="variants: only the flags containing one of these (comma-separated)")
@@ -209,7 +219,7 @@ def main():
     try:
         with tempfile.TemporaryDirectory() as tmp:
             graphs = {}
-            for spec in (f"kron:{a.scale}", f"grid:{a.grid}"):
+            for spec in [f"kron:{a.scale}", f"grid:{a.grid}"] + ([f"road:{a.road}"] if a.road else []):
                 path = os.path.join(tmp, spec.replace(":", "_") + ".cgr")
                 subprocess.run([binary, "generate", spec, path], check=True, capture_output=True)
                 graphs[spec] = path

@@ -31,9 +31,10 @@ runs out). Measured on an H200 (2026-11-26) in brackets:
   topo       40  chatty topo --bench (link costs measured) [0-1]
   gtests    150  chatty_gpu_tests, one process: every app x P x transports x load balance vs the CPU [7-10]
   memcheck  120  compute-sanitizer memcheck, every app, P = 1 and 3, kron:10 (Firecracker only) [6 for five apps]
-  bench     150  BFS/SSSP/WCC/PR on kron:22 and grid:2000x2000, GPU vs the same binary's CPU, copy bench [25-30]
+  bench     150  BFS/SSSP/WCC/PR on kron:22, grid:2000x2000 and road:2000x2000, GPU vs the same binary's CPU,
+                 copy bench [25-30 before the road graph joined]
   operators  90  TC (rows, entries) and BC (4 sources) on kron:22, GPU vs CPU, totals and top scores compared [11 at kron:21]
-  variants  200  each performance variant against its default on both graphs, validated [107 for 14 rows, H200;
+  variants  200  each performance variant against its default on kron and the grid, validated [107 for 14 rows, H200;
                  16 rows need about 190 on the H100: 150 cut it at row 13]
   pytests   120  gpu_cli_test.py (MPI ranks of GPU devices too) and reference_test.py (cuda) [26-30]
   ncu        30  one PageRank run profiled: a kernel must show in the report [4-5]
@@ -198,7 +199,7 @@ phase operators 90 python3 "$ROOT/scripts/bench_gpu.py" --build "$BIN" --part op
 sed -n '/^---/,$p' "$LOGS/operators.log" 2>/dev/null | sed 's/^/  /' >>"$SUMMARY"
 
 phase variants 200 python3 "$ROOT/scripts/bench_gpu.py" --build "$BIN" --part variants --json "$OUT/variants.json" \
-  --only "${GPU_CHECK_VARIANTS:-}"
+  --road '' --only "${GPU_CHECK_VARIANTS:-}"
 sed -n '/^---/,$p' "$LOGS/variants.log" 2>/dev/null | sed 's/^/  /' >>"$SUMMARY"
 
 export PYTHONUNBUFFERED=1

@@ -35,7 +35,7 @@ Degrees degrees(const Graph& g) {
 }
 
 TEST(Generators, DeterministicForSeedAndThreadCount) {
-  for (const char* spec : {"kron:12", "urand:12:8", "grid:30x20"}) {
+  for (const char* spec : {"kron:12", "urand:12:8", "grid:30x20", "road:40x30"}) {
     LoadOptions o;
     o.seed = 42;
     const int saved = omp_get_max_threads();
@@ -79,6 +79,54 @@ TEST(Generators, GridIsRoadLike) {
   Degrees d = degrees(g);
   EXPECT_EQ(d.max, 4u);
   EXPECT_EQ(g.out_degree(0), 2u);  // corner
+}
+
+// Road networks' shape: degrees 2-4 for most points (mean about 2.9),
+// almost every point in one component whose diameter is about W + H, and
+// symmetric weights by length (a lattice step is about 100).
+TEST(Generators, RoadIsRoadLike) {
+  LoadOptions o;
+  o.weights = WeightUse::kNeeded;
+  Graph g = load_graph("road:200x150", o);
+  ASSERT_EQ(g.num_vertices(), 30000u);
+  ASSERT_TRUE(g.weighted());
+  const Degrees d = degrees(g);
+  EXPECT_NEAR(d.mean, 2.9, 0.15);
+  EXPECT_LE(d.max, 6u);
+  eid_t low = 0;
+  for (vid_t v = 0; v < g.num_vertices(); ++v) low += g.out_degree(v) >= 2 && g.out_degree(v) <= 4;
+  EXPECT_GT(double(low), 0.85 * g.num_vertices());
+  const Csr& c = g.out();
+  for (vid_t u = 0; u < g.num_vertices(); ++u)
+    for (eid_t e = c.offsets[u]; e < c.offsets[u + 1]; ++e) {
+      const vid_t v = c.targets[e];
+      ASSERT_GE(c.weights[e], 30u) << u << "-" << v;  // jitter moves each end by at most 0.3 a way
+      ASSERT_LE(c.weights[e], 230u) << u << "-" << v;
+      const eid_t back =
+          eid_t(std::lower_bound(c.targets.begin() + c.offsets[v], c.targets.begin() + c.offsets[v + 1], u) -
+                c.targets.begin());
+      ASSERT_EQ(c.weights[back], c.weights[e]) << "an undirected edge's two weights differ: " << u << "-" << v;
+    }
+  // One giant component: BFS from a point of it reaches nearly all, over
+  // about W + H levels.
+  std::vector<int> depth(g.num_vertices(), -1);
+  std::vector<vid_t> frontier;
+  vid_t start = 0;
+  while (g.out_degree(start) == 0) ++start;
+  depth[start] = 0, frontier.push_back(start);
+  int levels = 0;
+  size_t reached = 1;
+  while (!frontier.empty()) {
+    std::vector<vid_t> next;
+    for (vid_t u : frontier)
+      for (eid_t e = c.offsets[u]; e < c.offsets[u + 1]; ++e)
+        if (depth[c.targets[e]] < 0) depth[c.targets[e]] = levels + 1, next.push_back(c.targets[e]), ++reached;
+    frontier.swap(next);
+    levels += !frontier.empty();
+  }
+  EXPECT_GT(double(reached), 0.95 * g.num_vertices());
+  EXPECT_GT(levels, 200);
+  EXPECT_LT(levels, 2 * (200 + 150));
 }
 
 TEST(Generators, EdgeFactorScalesEdges) {

@@ -23,7 +23,7 @@ Buffer<eid_t> offsets_of(const Graph& g) {
 }
 
 TEST(HeldRows, GeneratedRowsAreTheWholeGraphsRows) {
-  for (const char* spec : {"kron:10", "urand:10", "grid:17x9"}) {
+  for (const char* spec : {"kron:10", "urand:10", "grid:17x9", "road:23x19"}) {
     const GraphSpec gs = parse_graph_spec(spec);
     const Graph whole = generate_graph(gs, 7);
     const vid_t n = whole.num_vertices(), lo = n / 3, hi = n / 3 * 2;
@@ -42,6 +42,13 @@ TEST(HeldRows, GeneratedRowsAreTheWholeGraphsRows) {
                              whole.out().targets.begin() + whole.out().offsets[v + 1],
                              rows.out().targets.begin() + rows.out().offsets[v]))
           << spec << " " << v;
+      ASSERT_EQ(rows.weighted(), whole.weighted()) << spec;
+      if (whole.weighted()) {
+        EXPECT_TRUE(std::equal(whole.out().weights.begin() + whole.out().offsets[v],
+                               whole.out().weights.begin() + whole.out().offsets[v + 1],
+                               rows.out().weights.begin() + rows.out().offsets[v]))
+            << spec << " " << v;
+      }
     }
   }
 }

@@ -83,7 +83,7 @@ const std::vector<CommandHelp>& commands() {
       {"generate",
        "chatty generate SPEC OUT [flags]",
        "Writes a generated graph: kron:SCALE[:EF] (Graph500 Kronecker), urand:SCALE[:EF] (uniform\n"
-       "random), grid:WxH (2D grid); all undirected.",
+       "random), grid:WxH (2D grid), road:WxH (road-like: degree 2-4, weighted by length); all undirected.",
        {{"flags", {"graph", "out", "out_format", "seed", "threads"}}},
        "  chatty generate kron:20 kron20.cgr\n"
        "  chatty generate grid:1000x1000 grid.el"},
@@ -163,7 +163,7 @@ bool print_help(const std::string& command) {
         "\n`chatty help COMMAND` or `chatty COMMAND --help` for a command's flags and examples.\n\n"
         "graph inputs: %s (SNAP and KONECT headers honoured);\n"
         "gzip/zstd/bzip2 by content; '-' reads standard input; generators kron:SCALE[:EF], urand:SCALE[:EF],\n"
-        "grid:WxH.\n\n"
+        "grid:WxH, road:WxH.\n\n"
         "examples:\n  chatty run --app=bfs --graph=kron:20 --validate\n  chatty topo\n",
         format_list().c_str());
     return true;

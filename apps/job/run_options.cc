@@ -19,7 +19,7 @@ const char* graph_help() {
   // The formats' names and extensions come from their table (datasets/formats.h).
   static const std::string h = "input: a graph file (" + format_extensions() +
                                ", also gzip/zstd/bzip2), - for standard input, or a spec kron:SCALE[:EF], "
-                               "urand:SCALE[:EF], grid:WxH";
+                               "urand:SCALE[:EF], grid:WxH, road:WxH";
   return h.c_str();
 }
 

@@ -63,7 +63,7 @@ class Graph:
     def load(cls, path, *, weights=True, **options):
         """A file (every format and compression `chatty` reads), "-" for
         standard input, or a generator spec (kron:SCALE[:EF], urand:...,
-        grid:WxH). Options are `chatty`'s load flags: format=, ids=,
+        grid:WxH, road:WxH). Options are `chatty`'s load flags: format=, ids=,
         symmetrize= (or undirected=), dedupe=, drop_self_loops=, seed=.
         weights=False drops the file's weights (needed only by SSSP)."""
         return cls(_core.load(str(path), flags(options), bool(weights)))
