@@ -91,8 +91,9 @@ int cmd_convert(const std::vector<std::string>& args) {
 
 int cmd_generate(const std::vector<std::string>& args) {
   auto [in, out] = in_out("generate", args);
-  CHATTY_CHECK(is_graph_spec(in),
-               "generate: '" + in + "' is not a generator spec (kron:SCALE[:EF], urand:SCALE[:EF], grid:WxH, road:WxH)");
+  CHATTY_CHECK(
+      is_graph_spec(in),
+      "generate: '" + in + "' is not a generator spec (kron:SCALE[:EF], urand:SCALE[:EF], grid:WxH, road:WxH)");
   return write("generate", in, out);
 }
 
