@@ -104,10 +104,9 @@ TEST_P(MultiDevice, EveryAppMatchesOneDevice) {
       EXPECT_EQ(many.counts, run_app(app, g, s, EngineOptions{}).counts) << app_name(app);
     }
     EXPECT_EQ(many.multi.devices, opt.devices);
-    // Union-find WCC broadcasts whatever the option; TC and BC read their peers' rows in place and exchange
-    // nothing.
-    if (opt.devices > 1 && !(app == parse_app("wcc") && opt.union_find) && app != parse_app("tc") &&
-        app != parse_app("bc")) {
+    // Union-find WCC broadcasts whatever the option; the apps on the whole graph (TC, BC, weighted BC) read
+    // their peers' rows in place and exchange nothing.
+    if (opt.devices > 1 && !(app == parse_app("wcc") && opt.union_find) && !a.whole_graph) {
       EXPECT_EQ(many.multi.exchange, GetParam().exchange) << app_name(app);
     }
     EXPECT_FALSE(many.multi.steps.empty());

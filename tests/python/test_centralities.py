@@ -54,3 +54,21 @@ def test_through_the_networkx_backend():
     with pytest.raises(nx.NetworkXPointlessConcept):
         nx.eigenvector_centrality(nx.Graph(), backend="chatty")
     assert nx.katz_centrality(nx.Graph(), backend="chatty") == {}
+
+
+def test_weighted_betweenness_matches_networkx():
+    import random
+
+    G = nx.gnp_random_graph(150, 0.04, seed=5)
+    for u, v in G.edges():
+        G[u][v]["weight"] = random.Random(u * 1000 + v).randint(1, 9)
+    for graph in (G, nx.DiGraph(G)):
+        want = nx.betweenness_centrality(graph, weight="weight", backend="networkx")
+        got = nx.betweenness_centrality(graph, weight="weight", backend="chatty")
+        assert max(abs(got[k] - want[k]) for k in want) < 1e-6
+        # The unweighted scores differ: the weights are read.
+        plain = nx.betweenness_centrality(graph, backend="networkx")
+        assert max(abs(got[k] - plain[k]) for k in want) > 1e-3
+    g = cg.Graph.from_networkx(G, weight="weight")
+    r = cg.weighted_betweenness(g, sources="all", bc_scale="normalized", validate=True)
+    assert max(abs(r.to_dict()[k] - v) for k, v in nx.betweenness_centrality(G, weight="weight").items()) < 1e-6
