@@ -9,9 +9,12 @@ before. Both use the same alpha (NetworKit's default, 1 / (max degree + 1))
 and beta. Eigenvector centrality is the same vector on both sides (the L1
 distance between the answers is printed); NetworKit's Katz counts walks
 otherwise than NetworkX (whose definition ours follows), so for Katz only
-the times and iterations compare.
+the times and iterations compare. Weighted betweenness runs exact (every
+source) on a road-like graph's lengths on both sides (NetworKit's
+Betweenness on a weighted graph), the scores compared.
 
-  python3 scripts/bench_centrality.py [--chatty build/chatty] [--graph kron:20] [--threads 2] [--rounds 3]"""
+  python3 scripts/bench_centrality.py [--chatty build/chatty] [--graph kron:20] [--road road:120x100]
+                                      [--threads 2] [--rounds 3]"""
 import argparse
 import json
 import os
@@ -55,6 +58,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--chatty", default="build/chatty")
     ap.add_argument("--graph", default="kron:20")
+    ap.add_argument("--road", default="road:120x100", help="weighted betweenness's graph")
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--rounds", type=int, default=3)
     a = ap.parse_args()
@@ -90,6 +94,30 @@ def main():
                 diff = np.abs(values(out, n) - np.abs(np.array(algo.scores()))).sum()
                 line += f"; L1 distance between the answers {diff:.2g}"
             print(line)
+        bench_weighted_bc(nk, a, d)
+
+
+def bench_weighted_bc(nk, a, d):
+    wel, cgr, out = os.path.join(d, "r.wel"), os.path.join(d, "r.cgr"), os.path.join(d, "wbc.txt")
+    subprocess.run([a.chatty, "generate", a.road, wel], check=True, capture_output=True)
+    subprocess.run([a.chatty, "convert", wel, cgr, "--undirected"], check=True, capture_output=True)
+    edges = np.loadtxt(wel, dtype=np.int64, ndmin=2)
+    n = int(edges[:, :2].max()) + 1
+    G = nk.Graph(n, weighted=True)
+    for u, v, w in edges.tolist():
+        G.addEdge(u, v, w)
+    mine, theirs, ratios = [], [], []
+    for _ in range(a.rounds):
+        t_ours, _ = ours(a.chatty, cgr, "wbc", ["--sources=all", "--bc_scale=pairs"], a.threads, out)
+        algo = nk.centrality.Betweenness(G, False)
+        t = time.perf_counter()
+        algo.run()
+        t_nk = time.perf_counter() - t
+        mine.append(t_ours), theirs.append(t_nk), ratios.append(t_ours / t_nk)
+    got, want = values(out, n), np.array(algo.scores()) / 2  # NetworKit counts an undirected pair both ways
+    worst = float(np.max(np.abs(got - want) / np.maximum(1, want)))
+    print(f"weighted betweenness, {a.road} ({n} points, every source): ours {spread(mine)} s, NetworKit "
+          f"{spread(theirs)} s; ours / NetworKit {spread(ratios)}; largest relative difference {worst:.2g}")
 
 
 if __name__ == "__main__":
