@@ -87,7 +87,7 @@ TEST_P(GpuBackend, EveryAppMatchesTheCpu) {
   // their verifiers, and within float rounding of the CPU's answer.
   for (App app : all_apps()) {
     const AppSpec& a = app_spec(app);
-    if (a.values != Values::kReals || a.sources_at_once) continue;  // BC has tests of its own
+    if (a.values != Values::kReals || a.whole_graph) continue;  // BC has tests of its own
     const AppOutput out = run_app(app, g, s, gpu);
     const Validation v = validate_app(out, g, s, gpu);
     EXPECT_TRUE(v.ok) << app_name(app) << ": " << v.message;

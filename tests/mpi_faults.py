@@ -61,7 +61,8 @@ class RankFaults(RankCase):
         p = run([MPIRUN, "-np", "2", CHATTY, "run", "--backend=cpu", "--app=bfz", "--graph=grid:4x4"], timeout=60)
         self.assertEqual(p.returncode, 2, p.stderr)
         errors = [l for l in p.stderr.splitlines() if l.startswith("chatty: error:")]
-        self.assertEqual(errors, ["chatty: error: unknown app 'bfz' (bc, bfs, kcore, pr, sssp, tc, wcc)"], p.stderr)
+        self.assertEqual(len(errors), 1, p.stderr)
+        self.assertRegex(errors[0], r"^chatty: error: unknown app 'bfz' \(bc, bfs, [a-z, ]+\)$")
         # The ranks end together, each with the code: no abort, no banner of
         # the launcher's but for a non-zero exit.
         self.assertNotIn("MPI_ABORT", p.stderr)

@@ -28,18 +28,34 @@ def pagerank(G, alpha=0.85, personalization=None, max_iter=100, tol=1.0e-6, nsta
     with warnings.catch_warnings():
         warnings.simplefilter("error", alg.NotConvergedWarning)
         try:
-            r = alg.pagerank(G.graph, damping=alpha, tolerance=tol * n, max_iters=max_iter, reorder="none",
-                             **engine_options(options))
+            if personalization is None:
+                r = alg.pagerank(G.graph, damping=alpha, tolerance=tol * n, max_iters=max_iter, reorder="none",
+                                 **engine_options(options))
+            else:  # equal shares on its nodes (_decline_pagerank saw to that)
+                seeds = [v for v, x in personalization.items() if x]
+                r = alg.personalized_pagerank(G.graph, sources=seeds, damping=alpha, tolerance=tol * n,
+                                              max_iters=max_iter, **engine_options(options))
         except alg.NotConvergedWarning:
             raise nx.PowerIterationFailedConvergence(max_iter) from None
     return dict(zip(G.graph.nodes, r.values.astype(np.float64).tolist()))
 
 
+# Personalised PageRank's seeds at most (apps/ppr/program.h).
+_MAX_SEEDS = 64
+
+
 def _decline_pagerank(args, kwargs):
-    for pos, key in ((2, "personalization"), (5, "nstart"), (7, "dangling")):
+    for pos, key in ((5, "nstart"), (7, "dangling")):
         if call_arg(args, kwargs, pos, key, None) is not None:
             return f"does not take {key}"
     G = args[0] if args else kwargs.get("G")
+    p = call_arg(args, kwargs, 2, "personalization", None)
+    if p is not None:
+        shares = {x for x in p.values() if x}
+        if len(shares) != 1 or next(iter(shares)) <= 0 or G is None or any(v not in G for v in p):
+            return "takes a personalization of equal positive shares on nodes of the graph"
+        if sum(1 for x in p.values() if x) > _MAX_SEEDS:
+            return f"takes a personalization of at most {_MAX_SEEDS} nodes"
     tol = call_arg(args, kwargs, 4, "tol", 1e-6)
     n = len(G) if G is not None else 1
     if n and tol * n < 2 * FLOAT_RESOLUTION:
