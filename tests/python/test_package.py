@@ -429,12 +429,12 @@ def test_networkx_backend_declines_what_it_does_not_compute(monkeypatch):
     del nx_backend.events[:]
     G = nx.path_graph(5, create_using=nx.DiGraph)
     with pytest.raises(Exception, match="not implemented by 'chatty'"):
-        nx.pagerank(G, personalization={0: 1}, backend="chatty")
+        nx.pagerank(G, personalization={0: 1, 1: 2}, backend="chatty")  # unequal shares
     nx.set_edge_attributes(G, 0.5, "weight")  # fractional weights: NetworkX's answer, never ours
     with pytest.raises(NotImplementedError):
         nx.single_source_dijkstra_path_length(G, 0, backend="chatty")
     assert nx_backend.events == [
-        ("declined", "pagerank", "chatty does not take personalization"),
+        ("declined", "pagerank", "chatty takes a personalization of equal positive shares on nodes of the graph"),
         ("declined", "single_source_dijkstra_path_length",
          "chatty's SSSP reads whole, non-negative weights below 2^32 - 1"),
     ]
@@ -448,7 +448,7 @@ def test_networkx_automatic_backend():
         # Large enough for should_run (small graphs are NetworkX's to run).
         "G = nx.gnp_random_graph(3000, 0.003, seed=1)\n"
         "r = nx.pagerank(G)\n"
-        "p = nx.pagerank(G, personalization={0: 1})\n"  # declined: NetworkX runs it
+        "p = nx.pagerank(G, personalization={0: 1, 1: 2})\n"  # declined: NetworkX runs it
         "print(sorted({e[0] + ':' + e[1] for e in nx_backend.events}))\n"
     )
     env = dict(os.environ, NETWORKX_AUTOMATIC_BACKENDS="chatty", CHATTY_NX_RECORD="1")
