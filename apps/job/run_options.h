@@ -46,7 +46,9 @@ enum class OptionScope { kInput, kRun };
     "Katz: attenuation (NetworkX's alpha), below 1 / the largest eigenvalue to converge; 0: 0.9 / the largest "      \
     "in-degree, which always is")          \
   X(double, katz_beta, 1.0, kRun, "Katz: the weight every vertex starts with (NetworkX's beta)")                         \
-  X(bool, katz_normalized, true, kRun, "Katz: scale the values to unit L2 norm (NetworkX's normalized)") \
+  X(bool, katz_normalized, true, kRun, "Katz: scale the values to unit L2 norm (NetworkX's normalized)")        \
+  X(string, distance_measure, "closeness", kRun,                                                                  \
+    "closeness: closeness (NetworkX's closeness_centrality), harmonic (harmonic_centrality) or eccentricity") \
   X(string, bc_scale, "ordered", kRun, "BC: ordered (Brandes' sums: each ordered pair, so an undirected pair twice; GAP's), pairs " "(NetworkX's normalized=False: an undirected pair once, a sample scaled to all sources) or " "normalized (NetworkX's normalized=True: divided by the pairs there are)") \
   X(int32, devices, 1, kRun, "devices to split the graph over (host devices: the threads are divided between them)") \
   X(bool, numa, false, kRun, "bind device d to NUMA node d % nodes (multi-socket hosts; needs --devices > 1)") \

@@ -34,6 +34,10 @@ constexpr std::pair<GpuBucketMin, const char*> kGpuBucketMins[] = {{GpuBucketMin
 constexpr std::pair<GpuTc, const char*> kGpuTcs[] = {{GpuTc::kRows, "rows"}, {GpuTc::kEntries, "entries"}};
 constexpr std::pair<BcScale, const char*> kBcScales[] = {
     {BcScale::kOrdered, "ordered"}, {BcScale::kPairs, "pairs"}, {BcScale::kNormalized, "normalized"}};
+constexpr std::pair<DistanceMeasure, const char*> kDistanceMeasures[] = {
+    {DistanceMeasure::kCloseness, "closeness"},
+    {DistanceMeasure::kHarmonic, "harmonic"},
+    {DistanceMeasure::kEccentricity, "eccentricity"}};
 constexpr std::pair<Net, const char*> kNets[] = {{Net::kAuto, "auto"}, {Net::kMpi, "mpi"}, {Net::kVerbs, "verbs"}};
 constexpr std::pair<Exchange, const char*> kExchanges[] = {
     {Exchange::kAuto, "auto"}, {Exchange::kBroadcast, "broadcast"}, {Exchange::kPeer, "peer"}};
@@ -76,6 +80,9 @@ GpuTc parse_gpu_tc(const std::string& s) { return parse_named(kGpuTcs, "gpu_tc",
 const char* gpu_tc_name(GpuTc t) { return name_in(kGpuTcs, t); }
 BcScale parse_bc_scale(const std::string& s) { return parse_named(kBcScales, "bc_scale", s); }
 const char* bc_scale_name(BcScale s) { return name_in(kBcScales, s); }
+DistanceMeasure parse_distance_measure(const std::string& s) {
+  return parse_named(kDistanceMeasures, "distance_measure", s);
+}
 
 Straggler parse_straggler(const std::string& s) {
   if (s.empty()) return {};

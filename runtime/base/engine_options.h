@@ -49,6 +49,9 @@ enum class GpuTc { kRows, kEntries };
 // undirected graph twice, GAP's), or in NetworkX's two conventions
 // (apps/bc/scale.h).
 enum class BcScale { kOrdered, kPairs, kNormalized };
+// What the closeness app reports of each vertex's distances (NetworkX's
+// closeness_centrality with wf_improved, harmonic_centrality, eccentricity).
+enum class DistanceMeasure { kCloseness, kHarmonic, kEccentricity };
 // Host devices [first, last] (numbered over every rank's devices) pause
 // `pause_us` before each block of their own work, as devices whose cores
 // another tenant took: shows work migration at work, and lets tests
@@ -76,11 +79,13 @@ struct EngineOptions {
   double damping = 0.85;
   BcScale bc_scale = BcScale::kOrdered;
   double katz_alpha = 0, katz_beta = 1.0;  // Katz: x = alpha A^T x + beta; alpha 0: 0.9 / max in-degree
-  bool katz_normalized = true;             // Katz: scaled to unit L2 norm, as NetworkX's normalized=True
-  bool union_find = true;                  // WCC: link with union-find (else label propagation)
-  int devices = 1;                         // host devices; the machine's threads are split between them
-  bool numa = false;                       // bind device d to NUMA node d % nodes (libnuma)
-  bool migrate = true;  // host devices: an idle device computes blocks of a busy one (work migration)
+  bool katz_normalized = true;
+  DistanceMeasure distance_measure =
+      DistanceMeasure::kCloseness;  // Katz: scaled to unit L2 norm, as NetworkX's normalized=True
+  bool union_find = true;           // WCC: link with union-find (else label propagation)
+  int devices = 1;                  // host devices; the machine's threads are split between them
+  bool numa = false;                // bind device d to NUMA node d % nodes (libnuma)
+  bool migrate = true;              // host devices: an idle device computes blocks of a busy one (work migration)
   // Ranks: a device claims `migrate_block` worklist blocks of a device on
   // another rank at a time, while that one has more than
   // `migrate_threshold` left, and keeps what it fetched of their structure
@@ -142,6 +147,7 @@ GpuTc parse_gpu_tc(const std::string& s);
 const char* gpu_tc_name(GpuTc t);
 BcScale parse_bc_scale(const std::string& s);
 const char* bc_scale_name(BcScale s);
+DistanceMeasure parse_distance_measure(const std::string& s);
 const char* backend_name(Backend b);
 
 }  // namespace chatty

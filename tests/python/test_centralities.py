@@ -92,3 +92,20 @@ def test_personalized_pagerank_matches_networkx(devices):
     G = nx.karate_club_graph()
     with pytest.raises(NotImplementedError):  # unequal shares: declined (NetworkX runs them where it may)
         nx.pagerank(G, personalization={0: 1, 1: 2}, weight=None, backend="chatty")
+
+
+def test_distance_measures_match_networkx():
+    for name, G in list(graphs())[:2]:  # NetworkX's own walks of every vertex take a minute on Facebook
+        for f in (nx.closeness_centrality, nx.harmonic_centrality):
+            want, got = f(G, backend="networkx"), f(G, backend="chatty")
+            assert max(abs(got[k] - want[k]) / max(1.0, want[k]) for k in want) < 1e-6, (name, f.__name__)
+        got = cg.closeness(cg.Graph.from_networkx(G), distance_measure="harmonic", devices=3, validate=True)
+        assert got.stats["validated"] == "pass"
+    G = nx.connected_watts_strogatz_graph(300, 4, 0.1, seed=2)
+    for f in (nx.eccentricity, nx.diameter, nx.radius, nx.center, nx.periphery):
+        assert f(G, backend="chatty") == f(G, backend="networkx"), f.__name__
+    assert nx.eccentricity(G, 5, backend="chatty") == nx.eccentricity(G, 5, backend="networkx")
+    with pytest.raises(nx.NetworkXError, match="graph is not connected"):
+        nx.diameter(nx.Graph([(0, 1), (2, 3)]), backend="chatty")
+    with pytest.raises(nx.NetworkXError, match="digraph is not strongly connected"):
+        nx.eccentricity(nx.DiGraph([(0, 1)]), backend="chatty")

@@ -1,0 +1,97 @@
+"""NetworkX's distance measures answered by the engine's closeness app (a
+breadth-first walk of every vertex): closeness and harmonic centrality,
+eccentricity and what follows from it (diameter, radius, center,
+periphery), unweighted, with NetworkX's errors and types."""
+
+import math
+
+from . import algorithms as alg
+from .nx_common import call_arg, engine_options, nodes_of, require_unweighted
+
+
+def _measure(G, measure, options):
+    """{node: value} of one distance measure over every vertex."""
+    if len(G) == 0:
+        return {}
+    values = alg.closeness(G.graph, distance_measure=measure, **engine_options(options)).values
+    return dict(zip(G.graph.nodes, values.tolist()))
+
+
+def closeness_centrality(G, u=None, distance=None, wf_improved=True, **options):
+    require_unweighted(G, distance, "closeness")
+    every = _measure(G, "closeness", options)
+    return every[u] if u is not None else every
+
+
+def harmonic_centrality(G, nbunch=None, distance=None, sources=None, **options):
+    require_unweighted(G, distance, "harmonic centrality")
+    every = _measure(G, "harmonic", options)
+    keep = nodes_of(G, nbunch) if nbunch is not None else list(every)
+    return {v: every[v] for v in keep}
+
+
+def _eccentricities(G, weight, options):
+    import networkx as nx
+
+    require_unweighted(G, weight, "eccentricity")
+    e = _measure(G, "eccentricity", options)
+    if any(math.isinf(x) for x in e.values()):
+        raise nx.NetworkXError("Found infinite path length because the digraph is not strongly connected"
+                               if G.is_directed() else
+                               "Found infinite path length because the graph is not connected")
+    return {v: int(x) for v, x in e.items()}
+
+
+def eccentricity(G, v=None, sp=None, weight=None, **options):
+    e = _eccentricities(G, weight, options)
+    if v is None:
+        return e
+    if v in G:
+        return e[v]
+    return {n: e[n] for n in nodes_of(G, v)}
+
+
+def diameter(G, e=None, usebounds=False, weight=None, **options):
+    return max(_eccentricities(G, weight, options).values())
+
+
+def radius(G, e=None, usebounds=False, weight=None, **options):
+    return min(_eccentricities(G, weight, options).values())
+
+
+def center(G, e=None, usebounds=False, weight=None, **options):
+    e = _eccentricities(G, weight, options)
+    r = min(e.values())
+    return [v for v in e if e[v] == r]
+
+
+def periphery(G, e=None, usebounds=False, weight=None, **options):
+    e = _eccentricities(G, weight, options)
+    d = max(e.values())
+    return [v for v in e if e[v] == d]
+
+
+def _decline_arguments(*checks):
+    """A can_run check: the first (position, name, what it must be) an argument fails."""
+
+    def decline(args, kwargs):
+        for pos, name, ok, why in checks:
+            if not ok(call_arg(args, kwargs, pos, name, None)):
+                return why
+        return None
+
+    return decline
+
+
+_NO_E = (1, "e", lambda x: x is None, "computes the eccentricities itself (e=None)")
+
+DECLINE = {
+    "closeness_centrality": _decline_arguments(
+        (3, "wf_improved", lambda x: x is None or x, "scales as Wasserman and Faust (wf_improved=True)")),
+    "harmonic_centrality": _decline_arguments((3, "sources", lambda x: x is None, "sums over every source")),
+    "eccentricity": _decline_arguments((2, "sp", lambda x: x is None, "computes the distances itself (sp=None)")),
+    "diameter": _decline_arguments(_NO_E),
+    "radius": _decline_arguments(_NO_E),
+    "center": _decline_arguments(_NO_E),
+    "periphery": _decline_arguments(_NO_E),
+}
