@@ -12,7 +12,6 @@ import os
 import pytest
 
 _per_test = {}
-_shortfall = ""
 
 
 @pytest.hookimpl(hookwrapper=True)
@@ -24,9 +23,22 @@ def pytest_runtest_call(item):
     _per_test[item.nodeid] = list(nx_backend.events)
 
 
-def pytest_terminal_summary(terminalreporter):
+def _ran():
+    """(tests with a call on chatty, calls on chatty by function, the shortfall or "")."""
+    from chattygraph import nx_backend
+
     ran_tests = sum(1 for ev in _per_test.values() if any(k == "ran" for k, _, _ in ev))
     calls = collections.Counter(name for ev in _per_test.values() for k, name, _ in ev if k == "ran")
+    missing = sorted(set(nx_backend._FUNCTIONS) - set(calls))
+    expect = int(os.environ.get("CHATTY_NX_EXPECT_TESTS", "0"))
+    shortfall = ""
+    if missing or ran_tests < expect:
+        shortfall = f"chatty ran in {ran_tests} tests (expected {expect}); never ran: {', '.join(missing) or 'none'}"
+    return ran_tests, calls, shortfall
+
+
+def pytest_terminal_summary(terminalreporter):
+    ran_tests, calls, shortfall = _ran()
     declined = collections.Counter(
         f"{name}: {why}" for ev in _per_test.values() for k, name, why in ev if k == "declined")
     tr = terminalreporter
@@ -37,14 +49,8 @@ def pytest_terminal_summary(terminalreporter):
     tr.write_line("calls declined (run by NetworkX instead), by reason:")
     for why, k in sorted(declined.items()):
         tr.write_line(f"  {k} x {why}")
-    global _shortfall
-    from chattygraph import nx_backend
-
-    missing = sorted(set(nx_backend._FUNCTIONS) - set(calls))
-    expect = int(os.environ.get("CHATTY_NX_EXPECT_TESTS", "0"))
-    if missing or ran_tests < expect:
-        _shortfall = f"chatty ran in {ran_tests} tests (expected {expect}); never ran: {', '.join(missing) or 'none'}"
-        tr.write_line(_shortfall)
+    if shortfall:
+        tr.write_line(shortfall)
     out = os.environ.get("CHATTY_NX_REPORT")
     if out:
         with open(out, "w") as f:
@@ -53,6 +59,8 @@ def pytest_terminal_summary(terminalreporter):
 
 
 def pytest_sessionfinish(session, exitstatus):
-    # A suite that passes because every call fell back to NetworkX tests nothing of ours.
-    if _shortfall and exitstatus == 0:
+    # A suite that passes because every call fell back to NetworkX tests
+    # nothing of ours. (The terminal summary comes after this hook: the
+    # shortfall is worked out here too.)
+    if _ran()[2] and exitstatus == 0:
         session.exitstatus = 1
