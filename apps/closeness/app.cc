@@ -109,7 +109,9 @@ const AppSpec app_closeness{
         "(NetworkX's closeness_centrality: distances to the vertex, scaled by the share of vertices "
         "reaching it), \"harmonic\" (harmonic_centrality: the sum of 1/distance to it) or \"eccentricity\" "
         "(the largest distance from it; inf where some vertex is out of reach).",
-    .networkx = "closeness_centrality harmonic_centrality eccentricity diameter radius center periphery",
+    .networkx =
+        "closeness_centrality harmonic_centrality eccentricity diameter radius center periphery "
+        "average_shortest_path_length wiener_index",
     .needs_in_edges = true,
     .whole_graph = true,
     .values = Values::kReals,

@@ -1,7 +1,8 @@
 """NetworkX's distance measures answered by the engine's closeness app (a
 breadth-first walk of every vertex): closeness and harmonic centrality,
 eccentricity and what follows from it (diameter, radius, center,
-periphery), unweighted, with NetworkX's errors and types."""
+periphery), and the sums of all distances (average shortest path length,
+Wiener index), unweighted, with NetworkX's errors and types."""
 
 import math
 
@@ -71,6 +72,52 @@ def periphery(G, e=None, usebounds=False, weight=None, **options):
     return [v for v in e if e[v] == d]
 
 
+# A vertex's distance sum D comes back as closeness (n - 1) / D in a 4-byte
+# float: exact after rounding while D stays below this.
+_EXACT_SUM = 2**22
+
+
+def _distance_sums(G, options):
+    """Every vertex's sum of distances to it, exact, or None where some
+    vertex does not reach every other."""
+    n = len(G)
+    if any(math.isinf(x) for x in _measure(G, "eccentricity", options).values()):
+        return None
+    sums = []
+    for x in _measure(G, "closeness", options).values():
+        d = (n - 1) / x if x > 0 else 0
+        if d >= _EXACT_SUM:
+            raise NotImplementedError("chatty's distance sums come as 4-byte floats: too large to be exact here")
+        sums.append(round(d))
+    return sums
+
+
+def average_shortest_path_length(G, weight=None, method=None, **options):
+    import networkx as nx
+
+    n = len(G)
+    if n == 0:
+        raise nx.NetworkXPointlessConcept("the null graph has no paths, thus there is no average shortest path length")
+    if n == 1:
+        return 0
+    require_unweighted(G, weight, "average shortest path length")
+    sums = _distance_sums(G, options)
+    if sums is None:
+        raise nx.NetworkXError("Graph is not strongly connected." if G.is_directed() else "Graph is not connected.")
+    return sum(sums) / (n * (n - 1))
+
+
+def wiener_index(G, weight=None, **options):
+    require_unweighted(G, weight, "Wiener index")
+    if len(G) == 0:
+        return 0
+    sums = _distance_sums(G, options)
+    if sums is None:
+        return float("inf")
+    total = sum(sums)
+    return total if G.is_directed() else total / 2
+
+
 def _decline_arguments(*checks):
     """A can_run check: the first (position, name, what it must be) an argument fails."""
 
@@ -94,4 +141,6 @@ DECLINE = {
     "radius": _decline_arguments(_NO_E),
     "center": _decline_arguments(_NO_E),
     "periphery": _decline_arguments(_NO_E),
+    "average_shortest_path_length": _decline_arguments(
+        (2, "method", lambda x: x in (None, "unweighted"), "walks unweighted (method=None or 'unweighted')")),
 }

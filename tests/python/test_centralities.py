@@ -102,10 +102,14 @@ def test_distance_measures_match_networkx():
         got = cg.closeness(cg.Graph.from_networkx(G), distance_measure="harmonic", devices=3, validate=True)
         assert got.stats["validated"] == "pass"
     G = nx.connected_watts_strogatz_graph(300, 4, 0.1, seed=2)
-    for f in (nx.eccentricity, nx.diameter, nx.radius, nx.center, nx.periphery):
-        assert f(G, backend="chatty") == f(G, backend="networkx"), f.__name__
+    for f in (nx.eccentricity, nx.diameter, nx.radius, nx.center, nx.periphery, nx.average_shortest_path_length,
+              nx.wiener_index):
+        assert f(G, backend="chatty") == f(G, backend="networkx"), f.__name__  # exactly: sums of whole distances
     assert nx.eccentricity(G, 5, backend="chatty") == nx.eccentricity(G, 5, backend="networkx")
     with pytest.raises(nx.NetworkXError, match="graph is not connected"):
         nx.diameter(nx.Graph([(0, 1), (2, 3)]), backend="chatty")
     with pytest.raises(nx.NetworkXError, match="digraph is not strongly connected"):
         nx.eccentricity(nx.DiGraph([(0, 1)]), backend="chatty")
+    with pytest.raises(nx.NetworkXError, match="Graph is not strongly connected."):
+        nx.average_shortest_path_length(nx.DiGraph([(0, 1)]), backend="chatty")
+    assert nx.wiener_index(nx.Graph([(0, 1), (2, 3)]), backend="chatty") == float("inf")
