@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -44,6 +45,8 @@ struct AppOutput {
   // (summaries, --output); positions where unset.
   const VertexIds* ids = nullptr;
   uint64_t id_of(vid_t v) const { return ids ? ids->of(v) : uint64_t(v); }
+  // The sources the run started from: `sources`, or the one it was given.
+  std::vector<vid_t> sources_or(vid_t source) const { return sources.empty() ? std::vector<vid_t>{source} : sources; }
 };
 
 // What one run of an app is given; `part` has one chunk per device.
@@ -54,6 +57,11 @@ struct AppRun {
   const Partition& part;
   const std::vector<vid_t>* sources = nullptr;  // sources_at_once: every source (else just `source`)
   Ranks& ranks = one_process();                 // the ranks the run spans
+
+  // The run's sources: its list (sources_at_once), or its one source.
+  std::span<const vid_t> all_sources() const {
+    return sources ? std::span<const vid_t>(*sources) : std::span<const vid_t>(&source, 1);
+  }
 };
 
 // An app's entry. Hooks marked optional may be null.

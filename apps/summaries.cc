@@ -62,6 +62,10 @@ std::vector<vid_t> top_five(const std::vector<float>& values) {
 
 }  // namespace
 
+uint64_t gathered_edges(const AppOutput& out, const Graph& g) {
+  return g.num_edges() * uint64_t(out.multi.steps.size());
+}
+
 std::string top_values_text(const AppOutput& out, const char* what) {
   std::string t = std::string("top ") + what + "s:";
   char b[64];

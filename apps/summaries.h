@@ -21,6 +21,9 @@ struct AppOutput;
 std::string top_values_text(const AppOutput& out, const char* what);
 JsonValue top_values_json(const AppOutput& out, const char* what);
 
+// Every edge once a superstep (a gather's edges: PageRank, k-core, ...).
+uint64_t gathered_edges(const AppOutput& out, const Graph& g);
+
 // Out-edges of the vertices with a finite value (a traversal's edges).
 uint64_t reached_out_edges(const std::vector<uint32_t>& values, const Graph& g);
 

@@ -29,10 +29,6 @@ std::vector<double> scaled_bc(std::vector<double> score, const Graph& g, std::sp
   return score;
 }
 
-std::span<const vid_t> bc_sources(const AppRun& r) {
-  return r.sources ? std::span<const vid_t>(*r.sources) : std::span(&r.source, 1);
-}
-
 std::vector<double> BcProgram::on_host(const Graph& g, host::HostOperators& h) const {
   // Ranks each run every ranks-th source on their devices.
   const std::vector<vid_t> mine = h.share().rank_items(sources);
@@ -47,26 +43,19 @@ void take_bc_scores(std::vector<double> score, const AppRun& r, AppOutput& out) 
     CHATTY_CHECK(std::isfinite(s),
                  "bc: the shortest-path counts overflow a double (more than 1.8e308 paths between two vertices): "
                  "the scores cannot be represented");
-  score = scaled_bc(std::move(score), r.g, bc_sources(r), r.opt.bc_scale);
+  score = scaled_bc(std::move(score), r.g, r.all_sources(), r.opt.bc_scale);
   out.ranks.assign(score.begin(), score.end());
 }
 
-namespace {
-
-void run_host(const AppRun& r, AppOutput& out) {
-  take_bc_scores(run_on_host(r, BcProgram{bc_sources(r)}, out), r, out);
-}
-
-Validation validate(const AppOutput& out, const Graph& g, vid_t source, const EngineOptions& opt) {
-  const std::vector<vid_t> one{source};
-  const std::vector<vid_t>& sources = out.sources.empty() ? one : out.sources;
-  const std::vector<double> want = scaled_bc(reference::betweenness(g, sources), g, sources, opt.bc_scale);
+Validation check_bc_scores(const AppOutput& out, const Graph& g, const std::vector<vid_t>& sources, BcScale scale,
+                           std::vector<double> raw, const char* what) {
+  const std::vector<double> want = scaled_bc(std::move(raw), g, sources, scale);
   if (want.size() != out.ranks.size())
     return {false,
             "FAIL: " + std::to_string(out.ranks.size()) + " scores for " + std::to_string(want.size()) + " vertices"};
   // Errors relative to the score, or to what one path's share of a raw
   // sum comes to in this convention, whichever is larger.
-  const double floor = bc::factors(opt.bc_scale, g.num_vertices(), g.directed(), sources.size()).other;
+  const double floor = bc::factors(scale, g.num_vertices(), g.directed(), sources.size()).other;
   double worst = 0;
   size_t at = 0;
   for (size_t v = 0; v < want.size(); ++v) {
@@ -75,13 +64,22 @@ Validation validate(const AppOutput& out, const Graph& g, vid_t source, const En
   }
   char b[200];
   std::snprintf(b, sizeof b, "relative error %.2g at vertex %llu (%.9g against the reference's %.9g)", worst,
-                static_cast<unsigned long long>(out.ids ? out.ids->of(vid_t(at)) : at), double(out.ranks[at]),
-                want[at]);
+                static_cast<unsigned long long>(out.id_of(vid_t(at))), double(out.ranks[at]), want[at]);
   // Scores are 4-byte floats of sums taken in double.
   if (worst > 1e-6) return {false, std::string("FAIL: ") + b};
-  return {true, "PASS (scores match the reference's Brandes from " +
-                    std::to_string(std::max<size_t>(1, out.sources.size())) + " source" +
-                    (out.sources.size() > 1 ? "s" : "") + "; worst " + b + ")"};
+  return {true, std::string("PASS (scores match the reference's ") + what + " from " + std::to_string(sources.size()) +
+                    " source" + (sources.size() > 1 ? "s" : "") + "; worst " + b + ")"};
+}
+
+namespace {
+
+void run_host(const AppRun& r, AppOutput& out) {
+  take_bc_scores(run_on_host(r, BcProgram{r.all_sources()}, out), r, out);
+}
+
+Validation validate(const AppOutput& out, const Graph& g, vid_t source, const EngineOptions& opt) {
+  const std::vector<vid_t> sources = out.sources_or(source);
+  return check_bc_scores(out, g, sources, opt.bc_scale, reference::betweenness(g, sources), "Brandes");
 }
 
 std::vector<size_t> top(const AppOutput& out, size_t k) {

@@ -132,7 +132,7 @@ OperatorRun<double> BcProgram::on_gpus(const Graph& g, cuda::GpuOperators& d) co
 }
 
 void run_bc_gpu(const AppRun& r, AppOutput& out) {
-  take_bc_scores(run_on_gpus(r, BcProgram{bc_sources(r)}, out), r, out);
+  take_bc_scores(run_on_gpus(r, BcProgram{r.all_sources()}, out), r, out);
 }
 
 }  // namespace chatty

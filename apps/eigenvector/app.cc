@@ -11,14 +11,6 @@
 
 namespace chatty {
 
-void to_unit_norm(std::vector<float>& y) {
-  double squares = 0;
-  for (float v : y) squares += double(v) * double(v);
-  if (!(squares > 0) || !std::isfinite(squares)) return;
-  const double s = 1.0 / std::sqrt(squares);
-  for (float& v : y) v = float(double(v) * s);
-}
-
 namespace {
 
 void run_host(const AppRun& r, AppOutput& out) {
@@ -72,7 +64,6 @@ Validation validate(const AppOutput& out, const Graph& g, vid_t, const EngineOpt
 
 std::string text(const AppOutput& out) { return top_values_text(out, "value"); }
 JsonValue json(const AppOutput& out) { return top_values_json(out, "value"); }
-uint64_t traversed(const AppOutput& out, const Graph& g) { return g.num_edges() * uint64_t(out.multi.steps.size()); }
 
 }  // namespace
 
@@ -93,7 +84,7 @@ const AppSpec app_eigenvector{
     .run_host = run_host,
     .run_gpu = CHATTY_GPU_ENTRY(run_eigenvector_gpu),
     .validate = validate,
-    .traversed_edges = traversed,
+    .traversed_edges = gathered_edges,
     .summary_text = text,
     .summary_json = json,
 };

@@ -3,6 +3,7 @@
 
 #include "apps/eigenvector/program.h"
 #include "apps/registry.h"
+#include "apps/unit_norm.h"
 
 namespace chatty {
 
@@ -11,8 +12,5 @@ void run_eigenvector_gpu(const AppRun& r, AppOutput& out);
 inline EigenvectorProgram eigenvector_program(const AppRun& r) {
   return EigenvectorProgram{r.g.num_vertices(), r.opt.tolerance, r.opt.max_iters};
 }
-
-// y at unit L2 norm, the centrality.
-void to_unit_norm(std::vector<float>& y);
 
 }  // namespace chatty

@@ -9,16 +9,12 @@
 #include "apps/host_run.h"
 #include "apps/katz/reference.h"
 #include "apps/summaries.h"
+#include "apps/unit_norm.h"
 
 namespace chatty {
 
 void normalize_katz(const EngineOptions& opt, std::vector<float>& x) {
-  if (!opt.katz_normalized) return;
-  double squares = 0;
-  for (float v : x) squares += double(v) * double(v);
-  if (!(squares > 0) || !std::isfinite(squares)) return;
-  const double s = 1.0 / std::sqrt(squares);
-  for (float& v : x) v = float(double(v) * s);
+  if (opt.katz_normalized) to_unit_norm(x);
 }
 
 eid_t max_in_degree(const Graph& g) {
@@ -72,7 +68,6 @@ Validation validate(const AppOutput& out, const Graph& g, vid_t, const EngineOpt
 
 std::string text(const AppOutput& out) { return top_values_text(out, "value"); }
 JsonValue json(const AppOutput& out) { return top_values_json(out, "value"); }
-uint64_t traversed(const AppOutput& out, const Graph& g) { return g.num_edges() * uint64_t(out.multi.steps.size()); }
 
 }  // namespace
 
@@ -95,7 +90,7 @@ const AppSpec app_katz{
     .run_host = run_host,
     .run_gpu = CHATTY_GPU_ENTRY(run_katz_gpu),
     .validate = validate,
-    .traversed_edges = traversed,
+    .traversed_edges = gathered_edges,
     .summary_text = text,
     .summary_json = json,
 };

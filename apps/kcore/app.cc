@@ -8,6 +8,7 @@
 #include "apps/json.h"
 #include "apps/kcore/program.h"
 #include "apps/kcore/reference.h"
+#include "apps/summaries.h"
 
 namespace chatty {
 
@@ -73,8 +74,6 @@ JsonValue json(const AppOutput& out) {
   return j.value();
 }
 
-uint64_t traversed(const AppOutput& out, const Graph& g) { return g.num_edges() * uint64_t(out.multi.steps.size()); }
-
 }  // namespace
 
 extern const AppSpec app_kcore;
@@ -91,7 +90,7 @@ const AppSpec app_kcore{
     .run_host = run_host,
     .run_gpu = CHATTY_GPU_ENTRY(run_kcore_gpu),
     .validate = validate,
-    .traversed_edges = traversed,
+    .traversed_edges = gathered_edges,
     .summary_text = text,
     .summary_json = json,
 };

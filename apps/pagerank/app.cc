@@ -56,8 +56,6 @@ Validation validate(const AppOutput& out, const Graph& g, vid_t, const EngineOpt
 std::string text(const AppOutput& out) { return top_values_text(out, "rank"); }
 JsonValue json(const AppOutput& out) { return top_values_json(out, "rank"); }
 
-uint64_t traversed(const AppOutput& out, const Graph& g) { return g.num_edges() * uint64_t(out.multi.steps.size()); }
-
 }  // namespace
 
 extern const AppSpec app_pagerank;
@@ -77,7 +75,7 @@ const AppSpec app_pagerank{
     .run_host = run_host,
     .run_gpu = CHATTY_GPU_ENTRY(run_pagerank_gpu),
     .validate = validate,
-    .traversed_edges = traversed,
+    .traversed_edges = gathered_edges,
     .summary_text = text,
     .summary_json = json,
 };

@@ -24,14 +24,10 @@ std::vector<vid_t> distinct_seeds(std::span<const vid_t> sources) {
   return s;
 }
 
-std::span<const vid_t> run_sources(const AppRun& r) {
-  return r.sources ? std::span<const vid_t>(*r.sources) : std::span<const vid_t>(&r.source, 1);
-}
-
 }  // namespace
 
 PprProgram ppr_program(const AppRun& r) {
-  const std::vector<vid_t> seeds = distinct_seeds(run_sources(r));
+  const std::vector<vid_t> seeds = distinct_seeds(r.all_sources());
   CHATTY_CHECK(seeds.size() <= size_t(PprProgram::kMaxSeeds),
                "ppr: " + std::to_string(seeds.size()) + " seeds; at most " + std::to_string(PprProgram::kMaxSeeds) +
                    " (--sources)");
@@ -56,8 +52,7 @@ void run_host(const AppRun& r, AppOutput& out) { out.ranks = ppr_ranks(run_on_ho
 // float rounding).
 Validation validate(const AppOutput& out, const Graph& g, vid_t source, const EngineOptions& opt) {
   const std::vector<float>& got = out.ranks;
-  const std::vector<vid_t> seeds =
-      distinct_seeds(out.sources.empty() ? std::span<const vid_t>(&source, 1) : std::span<const vid_t>(out.sources));
+  const std::vector<vid_t> seeds = distinct_seeds(out.sources_or(source));
   double sum = 0;
   for (size_t v = 0; v < got.size(); ++v) {
     if (!(got[v] >= 0)) return fail_at(v, "rank " + std::to_string(got[v]) + " is negative", out.ids);
@@ -84,7 +79,6 @@ Validation validate(const AppOutput& out, const Graph& g, vid_t source, const En
 
 std::string text(const AppOutput& out) { return top_values_text(out, "rank"); }
 JsonValue json(const AppOutput& out) { return top_values_json(out, "rank"); }
-uint64_t traversed(const AppOutput& out, const Graph& g) { return g.num_edges() * uint64_t(out.multi.steps.size()); }
 
 }  // namespace
 
@@ -105,7 +99,7 @@ const AppSpec app_ppr{
     .run_host = run_host,
     .run_gpu = CHATTY_GPU_ENTRY(run_ppr_gpu),
     .validate = validate,
-    .traversed_edges = traversed,
+    .traversed_edges = gathered_edges,
     .summary_text = text,
     .summary_json = json,
 };

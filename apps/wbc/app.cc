@@ -6,12 +6,8 @@
 #include <omp.h>
 
 #include <algorithm>
-#include <cmath>
-#include <cstdio>
 
-#include "apps/bc/scale.h"
 #include "apps/host_run.h"
-#include "apps/json.h"
 #include "apps/summaries.h"
 #include "apps/wbc/dijkstra_brandes.h"
 #include "apps/wbc/program.h"
@@ -47,29 +43,13 @@ void check(const Graph& g, const EngineOptions& opt) {
 }
 
 void run_host(const AppRun& r, AppOutput& out) {
-  take_bc_scores(run_on_host(r, WbcProgram{bc_sources(r)}, out), r, out);
+  take_bc_scores(run_on_host(r, WbcProgram{r.all_sources()}, out), r, out);
 }
 
 Validation validate(const AppOutput& out, const Graph& g, vid_t source, const EngineOptions& opt) {
-  const std::vector<vid_t> one{source};
-  const std::vector<vid_t>& sources = out.sources.empty() ? one : out.sources;
-  const std::vector<double> want = scaled_bc(reference::weighted_betweenness(g, sources), g, sources, opt.bc_scale);
-  if (want.size() != out.ranks.size())
-    return {false,
-            "FAIL: " + std::to_string(out.ranks.size()) + " scores for " + std::to_string(want.size()) + " vertices"};
-  const double floor = bc::factors(opt.bc_scale, g.num_vertices(), g.directed(), sources.size()).other;
-  double worst = 0;
-  size_t at = 0;
-  for (size_t v = 0; v < want.size(); ++v) {
-    const double err = std::abs(double(out.ranks[v]) - want[v]) / std::max(floor, std::abs(want[v]));
-    if (err > worst) worst = err, at = v;
-  }
-  char b[200];
-  std::snprintf(b, sizeof b, "relative error %.2g at vertex %llu (%.9g against the reference's %.9g)", worst,
-                static_cast<unsigned long long>(out.id_of(vid_t(at))), double(out.ranks[at]), want[at]);
-  if (worst > 1e-6) return {false, std::string("FAIL: ") + b};  // 4-byte floats of sums taken in double
-  return {true, "PASS (scores match the reference's weighted Brandes from " + std::to_string(sources.size()) +
-                    " source" + (sources.size() > 1 ? "s" : "") + "; worst " + b + ")"};
+  const std::vector<vid_t> sources = out.sources_or(source);
+  return check_bc_scores(out, g, sources, opt.bc_scale, reference::weighted_betweenness(g, sources),
+                         "weighted Brandes");
 }
 
 std::string text(const AppOutput& out) { return top_values_text(out, "score"); }
