@@ -8,6 +8,7 @@ import math
 
 from . import algorithms as alg
 from .nx_common import call_arg, engine_options, nodes_of, require_unweighted
+from .nx_structure import number_connected_components
 
 
 def _measure(G, measure, options):
@@ -81,7 +82,13 @@ def _distance_sums(G, options):
     """Every vertex's sum of distances to it, exact, or None where some
     vertex does not reach every other."""
     n = len(G)
-    if any(math.isinf(x) for x in _measure(G, "eccentricity", options).values()):
+    # Every vertex reaches every other: one component (WCC, a pass over the
+    # edges), or for a directed graph no infinite eccentricity (a walk of
+    # every vertex: strong components are not the engine's yet).
+    if G.is_directed():
+        if any(math.isinf(x) for x in _measure(G, "eccentricity", options).values()):
+            return None
+    elif number_connected_components(G, **options) != 1:
         return None
     sums = []
     for x in _measure(G, "closeness", options).values():
