@@ -43,6 +43,7 @@ chatty::job::RunOptions options_of(const Options& o) {
   add_real("tolerance", o.tolerance);
   add_real("damping", o.damping);
   if (o.validate) set("validate", "true");
+  r.communicator = o.communicator;
   return r;
 }
 
@@ -58,6 +59,7 @@ Graph Graph::load(const std::string& what, const LoadOptions& opt) {
   Graph g;
   g.impl_ = std::make_shared<Impl>();
   g.impl_->g = chatty::load_graph(what, lopt, &g.impl_->info);
+  g.impl_->read_with = lopt;
   g.impl_->name = g.impl_->path = what;
   return g;
 }

@@ -84,7 +84,13 @@ struct Options {
   std::optional<uint64_t> delta;      // --delta (SSSP's bucket width; 0: chosen)
   std::optional<uint64_t> seed;       // --seed
   bool validate = false;              // --validate: against the sequential reference
-  std::vector<std::string> flags;     // any other of `chatty run`'s flags, "--name=value"
+  // The ranks: the processes of this MPI communicator, as its Fortran
+  // handle (chattygraph/mpi.h's communicator(MPI_Comm)), each calling
+  // run() with the same graph and options. The program initialises MPI
+  // (MPI_THREAD_MULTIPLE) and finalises it; a process's runs all use one
+  // communicator. Unset: the launcher's ranks under mpirun, else one process.
+  std::optional<int> communicator;
+  std::vector<std::string> flags;  // any other of `chatty run`'s flags, "--name=value"
 };
 
 struct Result {

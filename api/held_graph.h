@@ -20,8 +20,9 @@ namespace chattygraph {
 struct Graph::Impl {
   chatty::Graph g;
   chatty::LoadInfo info;
-  std::string name;  // a path, a generator spec, or "<numpy>", "<scipy>", "<networkx>"
-  std::string path;  // a file --validate can read again; "" for graphs made in memory
+  std::string name;               // a path, a generator spec, or "<numpy>", "<scipy>", "<networkx>"
+  std::string path;               // a file --validate can read again; "" for graphs made in memory
+  chatty::LoadOptions read_with;  // how `path` was read
   // The graph as the last run prepared it (relabelled, weighted, in-edges,
   // chunks), reused by the next run with the same app and options: a
   // repeated call costs its compute only. Runs of several threads take it

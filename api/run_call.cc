@@ -47,8 +47,9 @@ RunCall run_on(const std::string& app, const Graph::Impl& g, job::RunOptions o, 
       std::lock_guard<std::mutex> lock(*g.preparing);
       if (!g.prepared || g.prepared_for != key) {
         g.prepared.reset();  // its memory is free before the next is made (a run holding it keeps it)
-        g.prepared = as_usage(
-            [&] { return std::make_shared<const job::Prepared>(job::prepare_loaded(s, g.g, g.info, g.name, g.path)); });
+        g.prepared = as_usage([&] {
+          return std::make_shared<const job::Prepared>(job::prepare_held(s, g.g, g.info, g.name, g.path, g.read_with));
+        });
         g.prepared_for = key;
       }
       prepared = g.prepared;
@@ -65,13 +66,14 @@ RunCall run_on(const std::string& app, const Graph::Impl& g, job::RunOptions o, 
 }
 
 RunCall run_on(const std::string& app, const Graph::Impl& g, const std::vector<std::string>& args,
-               const std::atomic<bool>* stop) {
+               const std::atomic<bool>* stop, std::optional<int> communicator) {
   job::RunOptions o;
   try {
     o = job::parse_options(args);
   } catch (...) {
     return failed(std::current_exception());
   }
+  o.communicator = communicator;
   return run_on(app, g, std::move(o), stop);
 }
 

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <atomic>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -27,7 +28,8 @@ RunCall run_on(const std::string& app, const Graph::Impl& g, chatty::job::RunOpt
                const std::atomic<bool>* stop = nullptr);
 // The same with options as text ("--name=value", as `chatty run` takes
 // them), parsed first (a bad one is kUsage).
+// `communicator`: RunOptions::communicator.
 RunCall run_on(const std::string& app, const Graph::Impl& g, const std::vector<std::string>& args,
-               const std::atomic<bool>* stop = nullptr);
+               const std::atomic<bool>* stop = nullptr, std::optional<int> communicator = std::nullopt);
 
 }  // namespace chattygraph::detail

@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -46,7 +47,16 @@ bool cluster_built();
 // access to another rank's window is an MPI call; otherwise ranks that
 // all share one node reach each other's windows by loads and stores
 // (cpu_cluster/mpi/window_ops.h).
-const ClusterPlace* cluster_start(int local_devices, Net net = Net::kAuto);
+//
+// `communicator` (an MPI_Comm's Fortran handle, MPI_Comm_c2f) makes the
+// processes of that communicator the ranks instead, for a program that
+// embeds the library, initialised MPI itself (MPI_THREAD_MULTIPLE) and
+// calls every run collectively over it; the cluster layer works on a copy
+// of it, and stops its watchdog when the program finalises MPI. A process
+// has one cluster: a later call with another communicator (or none, after
+// one) throws chatty::Error.
+const ClusterPlace* cluster_start(int local_devices, Net net = Net::kAuto,
+                                  std::optional<int> communicator = std::nullopt);
 const ClusterPlace* cluster();
 // What the engine is handed of this process's ranks: the cluster's, over
 // the functions below, when cluster() is not null, else one_process().

@@ -11,7 +11,9 @@ bool cluster_built() { return false; }
 
 bool cluster_windows_shared() { return false; }
 
-const ClusterPlace* cluster_start(int, Net) {
+const ClusterPlace* cluster_start(int, Net, std::optional<int> communicator) {
+  CHATTY_CHECK(!communicator,
+               "a communicator names MPI ranks, but this build has no MPI (install libopenmpi-dev and rebuild)");
   CHATTY_CHECK(!launched_as_ranks(),
                "started as one of several MPI ranks, but this build has no MPI (install libopenmpi-dev and rebuild)");
   return nullptr;

@@ -101,7 +101,13 @@ RankGraph load_rank_graph(const std::string& what, const LoadOptions& opt, const
     r.fingerprint = mix(std::hash<std::string>{}(what)) ^ fingerprint(r.g.out(), false, false, false);
     return r;
   }
-  Graph whole = load_graph(what, opt, info);
+  return rank_rows_of(load_graph(what, opt, info), info, place, in_edges, what);
+}
+
+RankGraph rank_rows_of(Graph whole, const LoadInfo* info, const ClusterPlace& place, bool in_edges,
+                       const std::string& what) {
+  RankGraph r;
+  const int first = place.first();
   r.fingerprint = fingerprint(whole.out(), whole.directed(), whole.weighted(), true) ^ ids_fingerprint(info);
   r.bounds = cuts(whole.out().offsets.data(), whole.num_vertices(), place, what);
   const vid_t lo = r.bounds[size_t(first)], hi = r.bounds[size_t(first + place.local)];
@@ -119,11 +125,15 @@ RankGraph load_rank_graph(const std::string& what, const LoadOptions& opt, const
 }
 
 RankGraph load_whole_graph(const std::string& what, const LoadOptions& opt, const ClusterPlace& place, LoadInfo* info) {
+  return whole_graph_of(load_graph(what, opt, info), info, place, what, is_graph_spec(what));
+}
+
+RankGraph whole_graph_of(Graph whole, const LoadInfo* info, const ClusterPlace& place, const std::string& what,
+                         bool generated) {
   RankGraph r;
-  r.g = load_graph(what, opt, info);
-  const bool spec = is_graph_spec(what);
-  r.fingerprint = (spec ? mix(std::hash<std::string>{}(what)) : 0) ^
-                  fingerprint(r.g.out(), r.g.directed(), r.g.weighted(), !spec) ^ ids_fingerprint(info);
+  r.g = std::move(whole);
+  r.fingerprint = (generated ? mix(std::hash<std::string>{}(what)) : 0) ^
+                  fingerprint(r.g.out(), r.g.directed(), r.g.weighted(), !generated) ^ ids_fingerprint(info);
   r.bounds = cuts(r.g.out().offsets.data(), r.g.num_vertices(), place, what);
   return r;
 }

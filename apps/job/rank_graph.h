@@ -52,9 +52,19 @@ void agreed(F&& f) {
 RankGraph load_rank_graph(const std::string& what, const LoadOptions& opt, const ClusterPlace& place, bool in_edges,
                           LoadInfo* info);
 
+// The rows load_rank_graph keeps, from a whole graph this rank already
+// holds (a file it read, or a library's graph in memory): `what` names it
+// in errors.
+RankGraph rank_rows_of(Graph whole, const LoadInfo* info, const ClusterPlace& place, bool in_edges,
+                       const std::string& what);
+
 // For an app whose ranks split the work, not the graph (AppSpec::
 // whole_graph): the whole graph on every rank, with the run's chunk cuts
 // and the same fingerprint rule.
 RankGraph load_whole_graph(const std::string& what, const LoadOptions& opt, const ClusterPlace& place, LoadInfo* info);
+// The same for a graph already held; `generated`: from a generator spec
+// (its edges are not hashed: the spec names them).
+RankGraph whole_graph_of(Graph whole, const LoadInfo* info, const ClusterPlace& place, const std::string& what,
+                         bool generated);
 
 }  // namespace chatty::job

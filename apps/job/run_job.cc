@@ -20,14 +20,14 @@ double median(std::vector<double> v) {
 // --validate's check of the reading itself: the file read again by an
 // independent parser must give the graph the run was given, in the input's
 // ids. Returns a note for a PASS line, or the failure.
-Validation check_reading(const RunSetup& s, const Prepared& p, const Graph& input) {
+Validation check_reading(const Prepared& p, const Graph& input) {
   if (p.path.empty()) return {true, ""};  // a graph made in memory: no file to read again
   std::string why;
   if (!can_read_again(p.path, &why))
     return {true, p.path.find(':') != std::string::npos && why.rfind("a generated", 0) == 0
                       ? ""
                       : "; the file is not read a second time (" + why + ")"};
-  const SecondReading r = read_again(p.path, s.lopt);
+  const SecondReading r = read_again(p.path, p.read_with);
   const std::string diff = compare_with_reading(input, p.info.ids, r);
   if (!diff.empty()) return {false, "FAIL: the graph differs from a second, independent reading of the file: " + diff};
   return {true, "; a second, independent reading of the file gives the same " + std::to_string(r.ids.size()) +
@@ -156,7 +156,7 @@ JobResult run_job(const RunSetup& s, const Prepared& p, const std::vector<vid_t>
     }
   }
   if (s.validate && validated == "pass" && (!cluster() || cluster()->rank == 0)) {
-    const Validation v = check_reading(s, p, p.input.num_vertices() ? p.input : g);
+    const Validation v = check_reading(p, p.input.num_vertices() ? p.input : g);
     validation_message = v.ok ? validation_message + v.message : v.message;
     if (!v.ok) validated = "fail";
   }

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -99,6 +100,10 @@ struct RunOptions {
   // The options set by the caller, even to their default: a flag given
   // must apply (--source for an app without one is refused).
   std::set<std::string> given;
+  // The library's alone (no flag: a launcher's ranks are MPI_COMM_WORLD):
+  // the MPI communicator, as its Fortran handle (MPI_Comm_c2f), whose
+  // processes are the run's ranks (cpu_cluster/cluster.h's cluster_start).
+  std::optional<int> communicator;
 
   bool was_given(const std::string& name) const { return given.count(name) > 0; }
 };

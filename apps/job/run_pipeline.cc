@@ -29,17 +29,19 @@ void mark_readers(const RunSetup& s, const Graph& g, Partition& part, const Clus
 // app whose ranks split the work), chunk cuts made before loading them,
 // relabelling within chunks, boundary marks combined across ranks; with
 // --validate, rank 0 also loads the whole graph.
-Prepared prepare_rank(const RunSetup& s, const ClusterPlace& rank) {
+// `load` gives this rank's RankGraph (filling the LoadInfo) and `whole`
+// the whole graph in input ids, which rank 0 validates against.
+template <typename Load, typename Whole>
+Prepared prepare_rank(const RunSetup& s, const ClusterPlace& rank, std::string name, std::string path, Load&& load,
+                      Whole&& whole) {
   Prepared p;
-  p.name = p.path = s.graph;
+  p.name = std::move(name);
+  p.path = std::move(path);
   double t0 = omp_get_wtime();
   const AppSpec& app = app_spec(s.app);
   // Every stretch between collectives agrees on its errors (rank_graph.h).
   RankGraph rg;
-  agreed([&] {
-    rg = app.whole_graph ? load_whole_graph(s.graph, s.lopt, rank, &p.info)
-                         : load_rank_graph(s.graph, s.lopt, rank, app.needs_in_edges, &p.info);
-  });
+  agreed([&] { rg = load(&p.info); });
   // Ranks that loaded different graphs (a stale copy on one node) would
   // exchange nonsense: they agree on what they hold first.
   const std::vector<int> differ = cluster_ranks_differing(rg.fingerprint);
@@ -63,7 +65,7 @@ Prepared prepare_rank(const RunSetup& s, const ClusterPlace& rank) {
     if (s.validate && app.whole_graph && !s.reorders()) {
       p.input = p.g;
     } else if (s.validate) {
-      p.input = load_graph(s.graph, s.lopt);
+      p.input = whole();
       prepare_graph(s.app, p.input, s.default_weights, s.seed);
     }
     p.load_s = omp_get_wtime() - t0;
@@ -115,14 +117,49 @@ Prepared prepare_loaded(const RunSetup& s, Graph g, LoadInfo info, std::string n
   return p;
 }
 
+Prepared prepare_held(const RunSetup& s, const Graph& g, const LoadInfo& info, std::string name, std::string path,
+                      const LoadOptions& read_with) {
+  const ClusterPlace* c = cluster();
+  Prepared p;
+  if (!c || c->ranks == 1) {
+    p = prepare_loaded(s, g, info, std::move(name), std::move(path));
+    p.read_with = read_with;
+    return p;
+  }
+  const bool whole = app_spec(s.app).whole_graph;
+  const std::string what = name;
+  p = prepare_rank(
+      s, *c, std::move(name), std::move(path),
+      [&](LoadInfo* mine) {
+        *mine = info;
+        return whole ? whole_graph_of(g, mine, *c, what, false)
+                     : rank_rows_of(g, mine, *c, app_spec(s.app).needs_in_edges, what);
+      },
+      [&] { return g; });
+  p.read_with = read_with;
+  return p;
+}
+
 Prepared prepare(const RunSetup& s) {
-  if (const ClusterPlace* c = cluster(); c && c->ranks > 1) return prepare_rank(s, *c);
+  if (const ClusterPlace* c = cluster(); c && c->ranks > 1) {
+    const AppSpec& app = app_spec(s.app);
+    Prepared p = prepare_rank(
+        s, *c, s.graph, s.graph,
+        [&](LoadInfo* info) {
+          return app.whole_graph ? load_whole_graph(s.graph, s.lopt, *c, info)
+                                 : load_rank_graph(s.graph, s.lopt, *c, app.needs_in_edges, info);
+        },
+        [&] { return load_graph(s.graph, s.lopt); });
+    p.read_with = s.lopt;
+    return p;
+  }
   const double t0 = omp_get_wtime();
   LoadInfo info;
   Graph g = load_graph(s.graph, s.lopt, &info);
   const double load_s = omp_get_wtime() - t0;
   Prepared p = prepare_loaded(s, std::move(g), std::move(info), s.graph, s.graph);
   p.load_s += load_s;
+  p.read_with = s.lopt;
   return p;
 }
 

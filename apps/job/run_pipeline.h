@@ -26,6 +26,7 @@ struct Prepared {
   bool weights_made = false;  // SSSP's deterministic weights on a file without them
   std::string name;           // what reports call the graph (--graph's value)
   std::string path;           // what --validate reads a second time ("" for a graph made in memory)
+  LoadOptions read_with;      // how `path` was read, and is read again
 
   // `input_id` here is the loader's numbering 0..n-1; info.ids maps it to
   // the ids the user wrote.
@@ -36,6 +37,14 @@ struct Prepared {
 // Loads --graph (as a rank, its rows only) and prepares it for s. Throws
 // chatty::Error; as a rank, every rank throws the same AgreedError.
 Prepared prepare(const RunSetup& s);
+
+// Prepares a graph this process holds whole (a library's): as one of
+// several ranks, this rank's rows of it, as prepare() keeps of a file;
+// else prepare_loaded. Every rank must hold the same graph (they agree on
+// it first, as on a file).
+// `read_with`: how `path` was read (the library's load options, not the run's).
+Prepared prepare_held(const RunSetup& s, const Graph& g, const LoadInfo& info, std::string name, std::string path,
+                      const LoadOptions& read_with);
 
 // Prepares a graph already loaded in this process (one process, no ranks).
 // `g` shares its edges with the caller's graph: weights and in-edges made

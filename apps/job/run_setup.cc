@@ -262,7 +262,7 @@ RunSetup check_run_options(const RunOptions& f) {
     CHATTY_CHECK(f.rank_timeout == 0 || f.rank_timeout >= 1,
                  "--rank_timeout must be 0 (never) or at least 1 (seconds): ranks look at each other once a second");
   });
-  const ClusterPlace* rank = cluster_start(s.eopt.devices, s.eopt.net);
+  const ClusterPlace* rank = cluster_start(s.eopt.devices, s.eopt.net, f.communicator);
   if (rank) cluster_watch(f.rank_timeout);
   if (rank && rank->ranks > 1) agree_on_command(f);
   if (rank) take_node_cpus(*rank, f, s.threads);

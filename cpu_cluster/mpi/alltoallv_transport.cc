@@ -69,13 +69,13 @@ class AlltoallvTransport : public Transport {
       send.insert(send.end(), out[size_t(r)].begin(), out[size_t(r)].end());
     }
     count_op(MpiOp::kCollective, place_.rank, 2);  // the sizes, then the records
-    check_mpi(MPI_Alltoall(send_bytes.data(), 1, MPI_INT, recv_bytes.data(), 1, MPI_INT, MPI_COMM_WORLD),
+    check_mpi(MPI_Alltoall(send_bytes.data(), 1, MPI_INT, recv_bytes.data(), 1, MPI_INT, mpi::ranks_comm()),
               "MPI_Alltoall");
     size_t total = 0;
     for (int r = 0; r < R; ++r) recv_at[size_t(r)] = int(total), total += size_t(recv_bytes[size_t(r)]);
     std::vector<std::byte> recv(total);
     check_mpi(MPI_Alltoallv(send.data(), send_bytes.data(), send_at.data(), MPI_BYTE, recv.data(), recv_bytes.data(),
-                            recv_at.data(), MPI_BYTE, MPI_COMM_WORLD),
+                            recv_at.data(), MPI_BYTE, mpi::ranks_comm()),
               "MPI_Alltoallv");
     for (size_t at = 0; at < total;) {
       BlockHead h;

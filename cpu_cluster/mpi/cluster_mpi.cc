@@ -16,6 +16,8 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -95,7 +97,7 @@ class ClusterFabric : public Fabric {
     ops_ = std::make_unique<mpi::WindowOps>(win_);
     wire_ = {place.rank, ops_.get(), win_, base_};
     std::memset(base_, 0, sizeof(uint64_t) * window_words_);
-    MPI_Barrier(MPI_COMM_WORLD);  // every window is zero before anyone reaches into it
+    MPI_Barrier(mpi::ranks_comm());  // every window is zero before anyone reaches into it
     check_mpi(MPI_Win_lock_all(MPI_MODE_NOCHECK, win_), "MPI_Win_lock_all");
   }
   ~ClusterFabric() override { mpi::release_window(&win_); }
@@ -239,18 +241,76 @@ std::string cluster_meet(const std::string& command, double timeout_s, bool watc
          "`, not `chatty " + text_of(0) + "` as rank 0 does: every rank of a launch must run the same command";
 }
 
-const ClusterPlace* cluster_start(int local_devices, Net net) {
-  if (g_started) return &g_place;
-  if (!launched_as_ranks()) return nullptr;
-  join_mpi();
+namespace {
+
+// What the process's cluster was started over: the launcher's world, or
+// the caller's communicator (its Fortran handle).
+std::optional<int> g_given_comm;
+
+// Called by MPI_Finalize (before anything else is torn down, on every
+// rank: the frees are collectives) when the program embedding the library
+// finalises MPI itself: the watchdog's threads and the windows kept
+// between runs issue MPI calls, which must all be over by then.
+int stop_at_finalize(MPI_Comm, int, void*, void*) {
+  mpi::stop_rank_watchdog();
+  mpi::release_exposed();
+  MPI_Comm_free(&mpi::ranks_comm());
+  g_started = false;
+  return MPI_SUCCESS;
+}
+
+std::string comm_name(const std::optional<int>& c) {
+  return c ? "communicator " + std::to_string(*c) : std::string("the launcher's ranks (MPI_COMM_WORLD)");
+}
+
+// The caller's communicator, checked: MPI up with threads, a live handle.
+MPI_Comm callers_comm(int handle) {
+  int up = 0, done = 0;
+  MPI_Initialized(&up);
+  MPI_Finalized(&done);
+  CHATTY_CHECK(up && !done, "communicator " + std::to_string(handle) +
+                                ": MPI is not running in this process (the program must call MPI_Init_thread with "
+                                "MPI_THREAD_MULTIPLE before a run over its communicator)");
+  const MPI_Comm c = MPI_Comm_f2c(MPI_Fint(handle));
+  CHATTY_CHECK(c != MPI_COMM_NULL, "communicator " + std::to_string(handle) + " is MPI_COMM_NULL");
+  return c;
+}
+
+}  // namespace
+
+const ClusterPlace* cluster_start(int local_devices, Net net, std::optional<int> communicator) {
+  if (g_started) {
+    CHATTY_CHECK(communicator == g_given_comm, "this process's ranks were started over " + comm_name(g_given_comm) +
+                                                   "; a run over " + comm_name(communicator) +
+                                                   " cannot join them (a process has one cluster: give every run the "
+                                                   "same communicator)");
+    return &g_place;
+  }
+  if (!communicator && !launched_as_ranks()) return nullptr;
+  MPI_Comm base = MPI_COMM_WORLD;
+  if (communicator) {
+    base = callers_comm(*communicator);
+  } else {
+    join_mpi();
+  }
   int provided = 0;
   MPI_Query_thread(&provided);
   CHATTY_CHECK(provided >= MPI_THREAD_MULTIPLE, "this MPI library lacks MPI_THREAD_MULTIPLE");
-  MPI_Comm_rank(MPI_COMM_WORLD, &g_place.rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &g_place.ranks);
+  MPI_Comm ranks = MPI_COMM_NULL;
+  check_mpi(MPI_Comm_dup(base, &ranks), "MPI_Comm_dup");  // the engine's tags and collectives are its own
+  MPI_Comm_set_errhandler(ranks, MPI_ERRORS_RETURN);
+  mpi::ranks_comm() = ranks;
+  g_given_comm = communicator;
+  if (communicator) {
+    int key = MPI_KEYVAL_INVALID;
+    check_mpi(MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, stop_at_finalize, &key, nullptr), "MPI_Comm_create_keyval");
+    check_mpi(MPI_Comm_set_attr(MPI_COMM_SELF, key, nullptr), "MPI_Comm_set_attr");
+  }
+  MPI_Comm_rank(ranks, &g_place.rank);
+  MPI_Comm_size(ranks, &g_place.ranks);
   g_place.local = local_devices;
   MPI_Comm node;  // this node's ranks; collectives: every rank is here
-  check_mpi(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node), "MPI_Comm_split_type");
+  check_mpi(MPI_Comm_split_type(ranks, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node), "MPI_Comm_split_type");
   mpi::decide_shared_windows(net != Net::kMpi, node);
   g_place.cpus = mpi::node_cpus(node);
   MPI_Comm_free(&node);
@@ -300,7 +360,7 @@ void cluster_abort(int code) {
   // Time for the launcher to forward the line: where two ranks abort at
   // once, MPICH's could end both before either line was out.
   std::this_thread::sleep_for(std::chrono::milliseconds(200));
-  MPI_Abort(MPI_COMM_WORLD, code);
+  MPI_Abort(mpi::ranks_comm(), code);
   std::_Exit(code);
 }
 
@@ -332,10 +392,10 @@ void cluster_gather(void* values, size_t item_bytes, const uint64_t* begin) {
   auto* bytes = static_cast<std::byte*>(values);
   const int me = g_place.rank;
   if (me == 0)
-    MPI_Gatherv(MPI_IN_PLACE, 0, MPI_BYTE, bytes, counts.data(), displs.data(), MPI_BYTE, 0, MPI_COMM_WORLD);
+    MPI_Gatherv(MPI_IN_PLACE, 0, MPI_BYTE, bytes, counts.data(), displs.data(), MPI_BYTE, 0, mpi::ranks_comm());
   else
     MPI_Gatherv(bytes + displs[size_t(me)], counts[size_t(me)], MPI_BYTE, nullptr, nullptr, nullptr, MPI_BYTE, 0,
-                MPI_COMM_WORLD);
+                mpi::ranks_comm());
 }
 
 void cluster_allgather(void* values, size_t item_bytes, const uint64_t* begin) {
@@ -346,15 +406,16 @@ void cluster_allgather(void* values, size_t item_bytes, const uint64_t* begin) {
     counts[size_t(r)] = int((begin[r + 1] - begin[r]) * item_bytes);
     displs[size_t(r)] = int(begin[r] * item_bytes);
   }
-  check_mpi(MPI_Allgatherv(MPI_IN_PLACE, 0, MPI_BYTE, values, counts.data(), displs.data(), MPI_BYTE, MPI_COMM_WORLD),
-            "MPI_Allgatherv");
+  check_mpi(
+      MPI_Allgatherv(MPI_IN_PLACE, 0, MPI_BYTE, values, counts.data(), displs.data(), MPI_BYTE, mpi::ranks_comm()),
+      "MPI_Allgatherv");
 }
 
 void cluster_or(void* values, size_t bytes) {
   auto* p = static_cast<std::byte*>(values);
   for (size_t done = 0; done < bytes;) {  // MPI counts are ints
     const int part = int(std::min<size_t>(bytes - done, size_t(1) << 30));
-    check_mpi(MPI_Allreduce(MPI_IN_PLACE, p + done, part, MPI_BYTE, MPI_BOR, MPI_COMM_WORLD), "MPI_Allreduce");
+    check_mpi(MPI_Allreduce(MPI_IN_PLACE, p + done, part, MPI_BYTE, MPI_BOR, mpi::ranks_comm()), "MPI_Allreduce");
     done += size_t(part);
   }
 }
@@ -366,7 +427,7 @@ void sum_in_place(T* values, size_t n, MPI_Datatype type) {
   if (!g_started) return;
   for (size_t done = 0; done < n;) {  // MPI counts are ints
     const int part = int(std::min<size_t>(n - done, size_t(1) << 28));
-    check_mpi(MPI_Allreduce(MPI_IN_PLACE, values + done, part, type, MPI_SUM, MPI_COMM_WORLD), "MPI_Allreduce");
+    check_mpi(MPI_Allreduce(MPI_IN_PLACE, values + done, part, type, MPI_SUM, mpi::ranks_comm()), "MPI_Allreduce");
     done += size_t(part);
   }
 }
@@ -380,21 +441,21 @@ std::string cluster_agree_error(const std::string& mine) {
   if (!g_started) return mine;
   const int me = g_place.rank;
   int first = mine.empty() ? g_place.ranks : me;
-  MPI_Allreduce(MPI_IN_PLACE, &first, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  MPI_Allreduce(MPI_IN_PLACE, &first, 1, MPI_INT, MPI_MIN, mpi::ranks_comm());
   if (first == g_place.ranks) return "";
   int len = me == first ? int(mine.size()) : 0;
-  MPI_Bcast(&len, 1, MPI_INT, first, MPI_COMM_WORLD);
+  MPI_Bcast(&len, 1, MPI_INT, first, mpi::ranks_comm());
   std::string text = me == first ? mine : std::string(size_t(len), ' ');
-  MPI_Bcast(text.data(), len, MPI_CHAR, first, MPI_COMM_WORLD);
+  MPI_Bcast(text.data(), len, MPI_CHAR, first, mpi::ranks_comm());
   int shared = text == mine;
-  MPI_Allreduce(MPI_IN_PLACE, &shared, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  MPI_Allreduce(MPI_IN_PLACE, &shared, 1, MPI_INT, MPI_MIN, mpi::ranks_comm());
   return shared ? text : "rank " + std::to_string(first) + ": " + text;  // a failure the others did not share
 }
 
 std::vector<int> cluster_ranks_differing(uint64_t value) {
   if (!g_started) return {};
   std::vector<uint64_t> all(size_t(g_place.ranks));
-  check_mpi(MPI_Allgather(&value, 1, MPI_UINT64_T, all.data(), 1, MPI_UINT64_T, MPI_COMM_WORLD), "MPI_Allgather");
+  check_mpi(MPI_Allgather(&value, 1, MPI_UINT64_T, all.data(), 1, MPI_UINT64_T, mpi::ranks_comm()), "MPI_Allgather");
   std::vector<int> differ;
   for (int r = 1; r < g_place.ranks; ++r)
     if (all[size_t(r)] != all[0]) differ.push_back(r);
@@ -408,12 +469,12 @@ void cluster_throw_agreed(const std::string& mine) {
 
 double cluster_max(double value) {
   double out = value;
-  if (g_started) MPI_Allreduce(&value, &out, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+  if (g_started) MPI_Allreduce(&value, &out, 1, MPI_DOUBLE, MPI_MAX, mpi::ranks_comm());
   return out;
 }
 
 void cluster_barrier() {
-  if (g_started) MPI_Barrier(MPI_COMM_WORLD);
+  if (g_started) MPI_Barrier(mpi::ranks_comm());
 }
 
 }  // namespace chatty

@@ -66,7 +66,7 @@ class WindowMemory : public ExposedMemory {
     uint64_t total = 0;
     for (size_t i = 0; i < bytes.size(); ++i) mine[i] = total, total += (bytes[i] + 63) / 64 * 64;
     check_mpi(
-        MPI_Allgather(mine.data(), place.local, MPI_UINT64_T, at_.data(), place.local, MPI_UINT64_T, MPI_COMM_WORLD),
+        MPI_Allgather(mine.data(), place.local, MPI_UINT64_T, at_.data(), place.local, MPI_UINT64_T, mpi::ranks_comm()),
         "MPI_Allgather");
     mpi::allocate_window(size_t(total), 1, &base_, &win_);
     mpi::prepare_window(win_, "exposed memory");
@@ -75,7 +75,7 @@ class WindowMemory : public ExposedMemory {
   }
   ~WindowMemory() override {
     if (unwinding_alone()) return;
-    MPI_Barrier(MPI_COMM_WORLD);  // no peer still reads this rank's regions
+    MPI_Barrier(mpi::ranks_comm());  // no peer still reads this rank's regions
     mpi::release_window(&win_);
   }
 
@@ -144,13 +144,24 @@ class WindowMemory : public ExposedMemory {
 
 }  // namespace
 
+namespace {
+
+// Made after MPI_Init registered its finalisation at exit, so freed
+// before it (static objects and exit handlers go in reverse order); or
+// by mpi::release_exposed, where the program finalises MPI itself.
+std::unique_ptr<WindowMemory> kept;
+std::vector<size_t> kept_bytes;
+
+}  // namespace
+
+void mpi::release_exposed() {
+  kept.reset();
+  kept_bytes.clear();
+}
+
 ExposedMemory& cluster_exposed(const ClusterPlace& place, const std::vector<size_t>& bytes) {
-  // Made after MPI_Init registered its finalisation at exit, so freed
-  // before it (static objects and exit handlers go in reverse order).
-  static std::unique_ptr<WindowMemory> kept;
-  static std::vector<size_t> kept_bytes;
   int changed = !kept || kept_bytes != bytes;
-  check_mpi(MPI_Allreduce(MPI_IN_PLACE, &changed, 1, MPI_INT, MPI_LOR, MPI_COMM_WORLD), "MPI_Allreduce");
+  check_mpi(MPI_Allreduce(MPI_IN_PLACE, &changed, 1, MPI_INT, MPI_LOR, mpi::ranks_comm()), "MPI_Allreduce");
   if (changed) {
     kept.reset();
     kept = std::make_unique<WindowMemory>(place, bytes);

@@ -17,11 +17,24 @@
 
 namespace chatty::mpi {
 
+// The communicator whose processes are the run's ranks: a copy of
+// MPI_COMM_WORLD (a launcher's ranks) or of the one an embedding program
+// handed the library, made by cluster_start; every collective, window and
+// message of the cluster layer is over it, so a program's own traffic on
+// its other communicators never meets the engine's.
+inline MPI_Comm& ranks_comm() {
+  static MPI_Comm comm = MPI_COMM_WORLD;
+  return comm;
+}
+
 // Counts `n` operations of `op` this rank issued to `target` (cpu_cluster/cluster.h's
 // cluster_ops); callable from any thread.
 void count_op(MpiOp op, int target, uint64_t n = 1);
 // Sizes the counts for `ranks` ranks: at MPI's start.
 void start_op_counts(int ranks);
+
+// Frees the window cluster_exposed keeps between runs (a collective).
+void release_exposed();
 
 // Throws chatty::Error naming the call and MPI's reason.
 inline void check_mpi(int rc, const char* what) {
@@ -48,15 +61,15 @@ inline bool& shared_windows() {
 inline void decide_shared_windows(bool wanted, MPI_Comm node) {
   int here = 0, all = 0;
   MPI_Comm_size(node, &here);
-  MPI_Comm_size(MPI_COMM_WORLD, &all);
+  MPI_Comm_size(ranks_comm(), &all);
   int ok = wanted && here == all;
-  check_mpi(MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD), "MPI_Allreduce");
+  check_mpi(MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, ranks_comm()), "MPI_Allreduce");
   if (ok) {
     void* base = nullptr;
     MPI_Win trial = MPI_WIN_NULL;
-    ok = MPI_Win_allocate_shared(64, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &base, &trial) == MPI_SUCCESS;
+    ok = MPI_Win_allocate_shared(64, 1, MPI_INFO_NULL, ranks_comm(), &base, &trial) == MPI_SUCCESS;
     if (ok) MPI_Win_free(&trial);
-    check_mpi(MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD), "MPI_Allreduce");
+    check_mpi(MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, ranks_comm()), "MPI_Allreduce");
   }
   shared_windows() = ok != 0;
 }
@@ -84,8 +97,8 @@ inline void check_shared_room(size_t bytes) {
   struct statvfs fs {};
   if (::statvfs("/dev/shm", &fs) == 0) room = uint64_t(fs.f_bavail) * uint64_t(fs.f_frsize);
   if (const int64_t faked = cluster_fault_shm_free_mb(); faked >= 0) room = uint64_t(faked) << 20;
-  check_mpi(MPI_Allreduce(MPI_IN_PLACE, &need, 1, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD), "MPI_Allreduce");
-  check_mpi(MPI_Allreduce(MPI_IN_PLACE, &room, 1, MPI_UINT64_T, MPI_MIN, MPI_COMM_WORLD), "MPI_Allreduce");
+  check_mpi(MPI_Allreduce(MPI_IN_PLACE, &need, 1, MPI_UINT64_T, MPI_SUM, ranks_comm()), "MPI_Allreduce");
+  check_mpi(MPI_Allreduce(MPI_IN_PLACE, &room, 1, MPI_UINT64_T, MPI_MIN, ranks_comm()), "MPI_Allreduce");
   if (need > room)
     throw AgreedError("a shared window of the ranks needs " + std::to_string(need >> 20) +
                       " MB in /dev/shm, which has " + std::to_string(room >> 20) +
@@ -93,10 +106,10 @@ inline void check_shared_room(size_t bytes) {
   // The segment, and room for what MPI maps beside it.
   constexpr uint64_t kBeside = uint64_t(1) << 20;
   int ranks = 0;
-  MPI_Comm_size(MPI_COMM_WORLD, &ranks);
+  MPI_Comm_size(ranks_comm(), &ranks);
   const int mine = can_map(size_t(need + kBeside)) ? 0 : 1;
   std::vector<int> short_of(static_cast<size_t>(ranks));
-  check_mpi(MPI_Allgather(&mine, 1, MPI_INT, short_of.data(), 1, MPI_INT, MPI_COMM_WORLD), "MPI_Allgather");
+  check_mpi(MPI_Allgather(&mine, 1, MPI_INT, short_of.data(), 1, MPI_INT, ranks_comm()), "MPI_Allgather");
   std::vector<int> failed;
   for (int r = 0; r < ranks; ++r)
     if (short_of[size_t(r)]) failed.push_back(r);
@@ -105,7 +118,7 @@ inline void check_shared_room(size_t bytes) {
                       std::to_string((need + kBeside) >> 20) + " MB: out of address space (ulimit -v)");
 }
 
-// A window over MPI_COMM_WORLD with the size rounded up to 64 bytes:
+// A window over ranks_comm() with the size rounded up to 64 bytes:
 // MPICH (ch4, UCX) lays the node's windows out in one shared segment, and
 // with three ranks or more a size that is not a multiple of 16 bytes left
 // a rank's own view of its window displaced from where the other ranks'
@@ -115,7 +128,7 @@ inline void check_shared_room(size_t bytes) {
 inline void allocate_window(size_t bytes, int disp_unit, void* base, MPI_Win* win) {
   const size_t rounded = (std::max<size_t>(bytes, 1) + 63) & ~size_t(63);
   if (!shared_windows()) {
-    check_mpi(MPI_Win_allocate(MPI_Aint(rounded), disp_unit, MPI_INFO_NULL, MPI_COMM_WORLD, base, win),
+    check_mpi(MPI_Win_allocate(MPI_Aint(rounded), disp_unit, MPI_INFO_NULL, ranks_comm(), base, win),
               "MPI_Win_allocate");
     return;
   }
@@ -123,7 +136,7 @@ inline void allocate_window(size_t bytes, int disp_unit, void* base, MPI_Win* wi
   MPI_Info info;
   check_mpi(MPI_Info_create(&info), "MPI_Info_create");
   MPI_Info_set(info, "alloc_shared_noncontig", "true");
-  const int rc = MPI_Win_allocate_shared(MPI_Aint(rounded), disp_unit, info, MPI_COMM_WORLD, base, win);
+  const int rc = MPI_Win_allocate_shared(MPI_Aint(rounded), disp_unit, info, ranks_comm(), base, win);
   MPI_Info_free(&info);
   check_mpi(rc, "MPI_Win_allocate_shared");
 }
@@ -157,7 +170,7 @@ inline void prepare_window(MPI_Win win, const char* what) {
 // (MPICH and osc ucx progress only inside calls); no message is read.
 inline void poke_progress() {
   int flag = 0;
-  MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE);
+  MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, ranks_comm(), &flag, MPI_STATUS_IGNORE);
 }
 
 // A barrier for the rank's device threads, then one MPI collective by the

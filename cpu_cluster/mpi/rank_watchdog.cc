@@ -32,8 +32,8 @@ constexpr int kBeat = 0, kPhase = 1, kStep = 2, kWords = 3;
 class Watchdog {
  public:
   explicit Watchdog(double timeout_s) : timeout_(timeout_s) {
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
-    MPI_Comm_size(MPI_COMM_WORLD, &ranks_);
+    MPI_Comm_rank(mpi::ranks_comm(), &rank_);
+    MPI_Comm_size(mpi::ranks_comm(), &ranks_);
     last_phase_.reset(new std::atomic<uint64_t>[size_t(ranks_)]());
     last_step_.reset(new std::atomic<uint64_t>[size_t(ranks_)]());
     allocate_window(kWords * sizeof(uint64_t), sizeof(uint64_t), &base_, &win_);
@@ -42,7 +42,7 @@ class Watchdog {
       for (int r = 0; r < ranks_; ++r) mapped_.push_back(reinterpret_cast<uint64_t*>(ops.at(r, 0)));
     for (int w = 0; w < kWords; ++w) word(w).store(0);
     word(kPhase).store(uint64_t(RankPhase::kLoading));
-    MPI_Barrier(MPI_COMM_WORLD);
+    MPI_Barrier(mpi::ranks_comm());
     check_mpi(MPI_Win_lock_all(MPI_MODE_NOCHECK, win_), "MPI_Win_lock_all");
     // A thread that cannot start (a rank short of memory) is this rank's
     // error, with the other thread stopped first: a joinable thread
@@ -211,7 +211,7 @@ class Watchdog {
                      "chatty: error: %s stopped answering: no sign of %s (--rank_timeout=%g; seen by rank %d)\n",
                      ranks_named(silent).c_str(), each.c_str(), timeout_, rank_);
       std::fflush(stderr);
-      MPI_Abort(MPI_COMM_WORLD, 1);
+      MPI_Abort(mpi::ranks_comm(), 1);
     }
   }
 
@@ -241,7 +241,7 @@ class Watchdog {
                      "taken back %.0f s ago and it has not moved on since: a stalled thief (--rank_timeout=%g)\n",
                      l.rank, static_cast<unsigned long long>(l.step + 1), rank_, waited, timeout_);
         std::fflush(stderr);
-        MPI_Abort(MPI_COMM_WORLD, 1);
+        MPI_Abort(mpi::ranks_comm(), 1);
       }
       ++i;
     }
@@ -271,7 +271,7 @@ Watchdog* g_watchdog = nullptr;
 
 void start_rank_watchdog(double timeout_s) {
   int ranks = 1;
-  MPI_Comm_size(MPI_COMM_WORLD, &ranks);
+  MPI_Comm_size(mpi::ranks_comm(), &ranks);
   if (timeout_s <= 0 || ranks < 2 || g_watchdog) return;
   g_watchdog = new Watchdog(timeout_s);
 }

@@ -68,7 +68,7 @@ class RingTransport : public Transport {
         read_notices_(pairs_),
         sends_(size_t(place.local)) {
     for (Received& in : slots_) in.lanes.resize(size_t(lanes_)), in.ended.resize(size_t(lanes_));
-    check_mpi(MPI_Comm_dup(MPI_COMM_WORLD, &comm_), "MPI_Comm_dup");  // its tags are this transport's alone
+    check_mpi(MPI_Comm_dup(mpi::ranks_comm(), &comm_), "MPI_Comm_dup");  // its tags are this transport's alone
     // Window: head words [local receiver][sender][lane], tail words [local
     // sender][receiver][lane], notice words [local receiver][sender], then
     // the rings [local receiver][sender][lane].
@@ -78,7 +78,7 @@ class RingTransport : public Transport {
     ops_ = std::make_unique<WindowOps>(win_);
     std::memset(base_, 0, control_words() * sizeof(uint64_t));
     check_mpi(MPI_Win_lock_all(MPI_MODE_NOCHECK, win_), "MPI_Win_lock_all");
-    MPI_Barrier(MPI_COMM_WORLD);  // every window zeroed before any put
+    MPI_Barrier(mpi::ranks_comm());  // every window zeroed before any put
   }
   ~RingTransport() override {
     if (unwinding_alone()) return;  // MPI_Comm_free is a collective too
@@ -200,7 +200,7 @@ class RingTransport : public Transport {
   // flags to wait for): the most any rank asks for.
   static int agreed_lanes(int mine) {
     int lanes = std::max(1, mine);
-    check_mpi(MPI_Allreduce(MPI_IN_PLACE, &lanes, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD), "MPI_Allreduce");
+    check_mpi(MPI_Allreduce(MPI_IN_PLACE, &lanes, 1, MPI_INT, MPI_MAX, mpi::ranks_comm()), "MPI_Allreduce");
     return lanes;
   }
   // Lane t's records of `count`: [first, last).

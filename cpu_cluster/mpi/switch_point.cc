@@ -57,7 +57,7 @@ struct Probe {
 };
 
 // Ranks `a` (the sender) and `b` time both paths; every rank (`comm` is
-// MPI_COMM_WORLD's copy) takes part in making and freeing the window, which
+// the ranks' communicator's copy) takes part in making and freeing the window, which
 // is shared as the transport's are where they are (window_ops.h).
 Probe measure(MPI_Comm comm, int me, int a, int b) {
   void* base = nullptr;
@@ -186,7 +186,7 @@ SwitchPoint cluster_switch_point(bool measure_again) {
   const ClusterPlace* place = cluster();
   if (!place || place->ranks < 2) return {size_t(32) << 10, "one rank: no pair to measure"};
   MPI_Comm comm;
-  check_mpi(MPI_Comm_dup(MPI_COMM_WORLD, &comm), "MPI_Comm_dup");
+  check_mpi(MPI_Comm_dup(mpi::ranks_comm(), &comm), "MPI_Comm_dup");
   const int me = place->rank;
   const auto [hosts, partner] = hosts_and_partner(comm, place->ranks);
   const std::string key = fingerprint(hosts), path = cache_file("cluster_switch.json");

@@ -36,7 +36,7 @@ class WindowOps {
     check_mpi(MPI_Win_get_attr(win, MPI_WIN_CREATE_FLAVOR, &flavor, &found), "MPI_Win_get_attr");
     if (!found || *flavor != MPI_WIN_FLAVOR_SHARED) return;
     int ranks = 0;
-    MPI_Comm_size(MPI_COMM_WORLD, &ranks);
+    MPI_Comm_size(mpi::ranks_comm(), &ranks);
     parts_.resize(size_t(ranks));
     units_.resize(size_t(ranks));
     for (int r = 0; r < ranks; ++r) {

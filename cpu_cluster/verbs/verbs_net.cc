@@ -73,9 +73,9 @@ class Nic {
     }
     // theirs[r * ranks + me]: rank r's queue pair for this rank.
     MPI_Allgather(mine.data(), int(sizeof(Endpoint)) * ranks, MPI_BYTE, theirs.data(), int(sizeof(Endpoint)) * ranks,
-                  MPI_BYTE, MPI_COMM_WORLD);
+                  MPI_BYTE, mpi::ranks_comm());
     int me = 0;
-    MPI_Comm_rank(MPI_COMM_WORLD, &me);
+    MPI_Comm_rank(mpi::ranks_comm(), &me);
     for (int r = 0; r < ranks; ++r) connect(qps_[size_t(r)], mine[size_t(r)], theirs[size_t(r * ranks + me)], port);
   }
   ~Nic() {
@@ -99,7 +99,7 @@ class Nic {
     *lkey = mr->lkey;
     const Region mine{reinterpret_cast<uint64_t>(p), mr->rkey};
     std::vector<Region> all(static_cast<size_t>(ranks_));
-    MPI_Allgather(&mine, int(sizeof mine), MPI_BYTE, all.data(), int(sizeof mine), MPI_BYTE, MPI_COMM_WORLD);
+    MPI_Allgather(&mine, int(sizeof mine), MPI_BYTE, all.data(), int(sizeof mine), MPI_BYTE, mpi::ranks_comm());
     return all;
   }
 
@@ -175,7 +175,7 @@ class VerbsFabric : public Fabric {
         scratch_word_(stage_word_ + kRecordBytes * size_t(place.local) / sizeof(uint64_t)),
         words_(scratch_word_ + 1, 0) {
     regions_ = nic_.share(words_.data(), words_.size() * sizeof(uint64_t), &lkey_);
-    MPI_Barrier(MPI_COMM_WORLD);  // every region registered and zero before anyone reaches into it
+    MPI_Barrier(mpi::ranks_comm());  // every region registered and zero before anyone reaches into it
   }
 
   int devices() const override { return place_.devices(); }
@@ -295,7 +295,7 @@ class VerbsTransport : public Transport {
         read_(size_t(place.local) * size_t(place.devices()), 0) {
     regions_ = nic_.share(region_.data(), region_.size(), &region_key_);
     nic_.share(stage_.data(), stage_.size(), &stage_key_);
-    MPI_Barrier(MPI_COMM_WORLD);  // every region registered and zero before any write
+    MPI_Barrier(mpi::ranks_comm());  // every region registered and zero before any write
   }
 
   const char* name() const override { return "verbs_write"; }

@@ -79,12 +79,27 @@ def _source_flags(g, source, sources):
     return args
 
 
+def _communicator(comm):
+    """The ranks' MPI communicator as its Fortran handle: an mpi4py
+    communicator (its py2f()) or the handle itself; None: the launcher's
+    ranks under mpirun, else one process."""
+    if comm is None:
+        return None
+    if hasattr(comm, "py2f"):
+        return int(comm.py2f())
+    if isinstance(comm, (int, np.integer)) and not isinstance(comm, bool):
+        return int(comm)
+    raise TypeError(f"communicator: an mpi4py communicator or its Fortran handle (got {type(comm).__name__})")
+
+
 @python_errors
 def _run(spec, G, source, options, sources=None):
     app = spec["name"]
     g = _graph(G)
+    options = dict(options)
+    comm = _communicator(options.pop("communicator", None))
     args = flags(options) + _source_flags(g, source, sources)
-    values, stats, code = _core.run(app, g._core, args)
+    values, stats, code = _core.run(app, g._core, args, comm)
     if code == 3:
         raise ValidationError(stats.get("validation", "validation failed"))
     if code == 4:

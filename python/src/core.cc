@@ -2,6 +2,7 @@
 // (python/chattygraph wraps them in the public API).
 #include <nanobind/nanobind.h>
 #include <nanobind/ndarray.h>
+#include <nanobind/stl/optional.h>
 #include <nanobind/stl/pair.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/tuple.h>
@@ -10,6 +11,7 @@
 #include <atomic>
 #include <chrono>
 #include <future>
+#include <optional>
 
 #include "api/csr_input.h"
 #include "api/run_call.h"
@@ -60,6 +62,7 @@ PyGraph load(const std::string& what, const std::vector<std::string>& args, bool
     opt.weights = weights ? WeightUse::kNeeded : WeightUse::kIgnored;
     nb::gil_scoped_release unlocked;
     g.g = load_graph(what, opt, &g.info);
+    g.read_with = opt;
   }
   g.name = what;
   g.path = what;
@@ -165,14 +168,15 @@ nb::object to_python(const JsonValue& v) {
 }
 
 // Runs on this thread's worker with the GIL released; polls for Ctrl-C meanwhile.
-nb::tuple run(const std::string& app, const PyGraph& g, const std::vector<std::string>& args) {
+nb::tuple run(const std::string& app, const PyGraph& g, const std::vector<std::string>& args,
+              std::optional<int> communicator) {
   chattygraph::detail::RunCall c;
   {
     nb::gil_scoped_release unlocked;
     std::atomic<bool> stop{false};  // this run's: Ctrl-C stops it, not another thread's
     std::future<chattygraph::detail::RunCall> running =
         RunWorker::of_this_thread().submit<chattygraph::detail::RunCall>(
-            [&] { return chattygraph::detail::run_on(app, g, args, &stop); });
+            [&] { return chattygraph::detail::run_on(app, g, args, &stop, communicator); });
     bool interrupted = false;
     while (running.wait_for(std::chrono::milliseconds(20)) != std::future_status::ready) {
       if (interrupted) continue;
@@ -259,7 +263,7 @@ NB_MODULE(_core, m) {
   m.def("from_csr", &from_csr, "owner"_a, "indptr"_a, "indices"_a, "weights"_a.none(), "directed"_a, "ids"_a, "name"_a);
   m.def("from_edges", &from_edges, "src"_a, "dst"_a, "weights"_a.none(), "n"_a, "directed"_a, "dedupe"_a,
         "drop_self_loops"_a, "ids"_a, "name"_a);
-  m.def("run", &run, "app"_a, "graph"_a, "args"_a);
+  m.def("run", &run, "app"_a, "graph"_a, "args"_a, "communicator"_a.none());
   m.def("apps", &app_list);
   m.def("bool_flags", [] {
     std::vector<std::string> names;

@@ -212,6 +212,24 @@ def test_validate_and_devices_agree():
     assert np.array_equal(cg.bfs(g, source=1).values, cg.bfs(g, source=1, devices=3, direction="push").values)
 
 
+def test_validate_reads_the_file_as_it_was_loaded():
+    # --validate reads the file again with the graph's own load options,
+    # not the run's defaults (an undirected reading is not a directed one).
+    g = cg.Graph.load(FACEBOOK, symmetrize=True)
+    r = cg.bfs(g, source=107, validate=True)
+    assert r.stats["validated"] == "pass"
+    assert "second, independent reading" in r.stats["validation"]
+
+
+def test_communicator_is_checked():
+    g = cg.Graph.load("kron:8")
+    with pytest.raises(TypeError, match="communicator: an mpi4py communicator"):
+        cg.bfs(g, communicator="world")
+    # This process never initialised MPI: a communicator cannot name its ranks.
+    with pytest.raises(Exception, match="MPI is not running in this process|this build has no MPI"):
+        cg.bfs(g, communicator=0)
+
+
 # --- constructors and round trips --------------------------------------------
 def test_from_scipy_uses_the_arrays_in_place():
     A = sp.random_array((500, 500), density=0.02, format="csr", random_state=1, dtype=np.float64)
