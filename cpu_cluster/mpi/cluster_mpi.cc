@@ -50,6 +50,7 @@ void finalize_at_exit() {
   MPI_Finalized(&done);
   if (done) return;
   mpi::stop_rank_watchdog();
+  mpi::release_exposed();
   MPI_Finalize();
 }
 

@@ -146,9 +146,8 @@ class WindowMemory : public ExposedMemory {
 
 namespace {
 
-// Made after MPI_Init registered its finalisation at exit, so freed
-// before it (static objects and exit handlers go in reverse order); or
-// by mpi::release_exposed, where the program finalises MPI itself.
+// Freed by mpi::release_exposed before MPI is finalised (at exit, or by
+// the program that embeds the library).
 std::unique_ptr<WindowMemory> kept;
 std::vector<size_t> kept_bytes;
 
