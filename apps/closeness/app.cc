@@ -111,7 +111,7 @@ const AppSpec app_closeness{
         "(the largest distance from it; inf where some vertex is out of reach).",
     .networkx =
         "closeness_centrality harmonic_centrality eccentricity diameter radius center periphery "
-        "average_shortest_path_length wiener_index",
+        "average_shortest_path_length wiener_index barycenter",
     .needs_in_edges = true,
     .whole_graph = true,
     .values = Values::kReals,

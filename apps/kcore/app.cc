@@ -83,7 +83,7 @@ const AppSpec app_kcore{
     .about = "k-core decomposition: the coreness of every vertex (h-index iteration); undirected graphs",
     .python_name = "kcore",
     .python_doc = "Core number of every vertex (on an undirected graph).",
-    .networkx = "core_number",
+    .networkx = "core_number k_core k_shell k_crust k_corona",
     .needs_in_edges = true,
     .messages = message_shape<KcoreProgram>(),
     .check = check,

@@ -33,6 +33,9 @@ class ChattyNxGraph:
         self.weights = weights  # {attr: raw float64 weights in CSR order}
         self.weight_kinds = weight_kinds  # {attr: "int", "float" or "mixed"}
         self.graph_attrs = {}
+        # The NetworkX graph this was converted from, for the functions that
+        # return a subgraph of it with its attributes (k_core and its kin).
+        self.source = None
 
     def is_directed(self):
         return self._directed
@@ -72,7 +75,9 @@ def _convert(G, weight_attrs):
     g = Graph(core, nodes=nodes)
     loops = int(np.sum(np.repeat(np.arange(len(nodes), dtype=np.int64), np.diff(indptr.astype(np.int64))) ==
                        indices.astype(np.int64)))
-    return ChattyNxGraph(g, G.is_directed(), G.is_multigraph(), loops, weights, kinds)
+    converted = ChattyNxGraph(g, G.is_directed(), G.is_multigraph(), loops, weights, kinds)
+    converted.source = G
+    return converted
 
 
 def _raw_weights(G, attr, default, m):
@@ -92,7 +97,8 @@ class _Backend:
                         preserve_graph_attrs=False, name=None, graph_name=None):
         if isinstance(G, ChattyNxGraph):
             return G
-        if preserve_edge_attrs:
+        # A subgraph of G itself is returned where every attribute is kept.
+        if preserve_edge_attrs and name not in _SUBGRAPHS_OF_SOURCE:
             raise NotImplementedError("chatty keeps numeric edge weights only")
         return _convert(G, edge_attrs)
 
@@ -126,6 +132,8 @@ class _Backend:
             return f"chatty: NetworkX's own run is faster on {m} edges (below about {need}, conversion included)"
         return True
 
+
+_SUBGRAPHS_OF_SOURCE = {"k_core", "k_shell", "k_crust", "k_corona"}
 
 # The fewest edges on which converting a NetworkX graph and running here
 # beats NetworkX's own call (scripts/bench_python.py --parts 4: random

@@ -125,6 +125,22 @@ def wiener_index(G, weight=None, **options):
     return total if G.is_directed() else total / 2
 
 
+def barycenter(G, weight=None, attr=None, sp=None, **options):
+    import networkx as nx
+
+    require_unweighted(G, weight, "barycenter")
+    if G.is_directed():
+        raise NotImplementedError("chatty's distance sums are of an undirected graph here")
+    if len(G) == 0:
+        return []
+    sums = _distance_sums(G, options)
+    if sums is None:
+        raise nx.NetworkXNoPath(f"Input graph {G.source if G.source is not None else G} is disconnected, so every "
+                                "induced subgraph has infinite barycentricity.")
+    least = min(sums)
+    return [v for v, s in zip(G.graph.nodes, sums) if s == least]
+
+
 def _decline_arguments(*checks):
     """A can_run check: the first (position, name, what it must be) an argument fails."""
 
@@ -144,6 +160,9 @@ DECLINE = {
         (3, "wf_improved", lambda x: x is None or x, "scales as Wasserman and Faust (wf_improved=True)")),
     "harmonic_centrality": _decline_arguments((3, "sources", lambda x: x is None, "sums over every source")),
     "eccentricity": _decline_arguments((2, "sp", lambda x: x is None, "computes the distances itself (sp=None)")),
+    "barycenter": _decline_arguments(
+        (2, "attr", lambda x: x is None, "does not write node attributes (attr=None)"),
+        (3, "sp", lambda x: x is None, "computes the distances itself (sp=None)")),
     "diameter": _decline_arguments(_NO_E),
     "radius": _decline_arguments(_NO_E),
     "center": _decline_arguments(_NO_E),

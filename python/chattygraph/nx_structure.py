@@ -69,6 +69,44 @@ def core_number(G, **options):
     return dict(zip(G.graph.nodes, core.tolist()))
 
 
+def _core_subgraph(G, keep, k, core, default_k, options):
+    """The subgraph of the NetworkX graph G came from, with every attribute
+    (NetworkX's k_core and its kin copy them), on the vertices `keep` takes
+    by their core numbers (the engine's, unless the call gave its own)."""
+    if G.source is None:
+        raise NotImplementedError("chatty returns these subgraphs of a NetworkX graph it converted")
+    if core is None:
+        core = core_number(G, **options)
+    if k is None:
+        k = default_k(core)  # max() of no core numbers raises, as NetworkX's does
+    return G.source.subgraph([v for v in core if keep(v, k, core)]).copy()
+
+
+def _main_core(core):
+    return max(core.values())
+
+
+def k_core(G, k=None, core_number=None, **options):
+    return _core_subgraph(G, lambda v, k, c: c[v] >= k, k, core_number, _main_core, options)
+
+
+def k_shell(G, k=None, core_number=None, **options):
+    return _core_subgraph(G, lambda v, k, c: c[v] == k, k, core_number, _main_core, options)
+
+
+def k_crust(G, k=None, core_number=None, **options):
+    return _core_subgraph(G, lambda v, k, c: c[v] <= k, k, core_number, lambda c: _main_core(c) - 1, options)
+
+
+def k_corona(G, k, core_number=None, **options):
+    adj = G.source.adj if G.source is not None else None
+
+    def keep(v, k, c):
+        return c[v] == k and k == sum(1 for w in adj[v] if c[w] >= k)
+
+    return _core_subgraph(G, keep, k, core_number, _main_core, options)
+
+
 def triangles(G, nodes=None, **options):
     if G.is_multigraph():
         raise NotImplementedError("chatty's triangle count reads a simple graph")
