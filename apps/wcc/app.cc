@@ -2,11 +2,8 @@
 // connected component.
 #include "apps/wcc/app.h"
 
-#include <algorithm>
-#include <cstdio>
-
 #include "apps/host_run.h"
-#include "apps/json.h"
+#include "apps/labels.h"
 #include "apps/wcc/program.h"
 #include "apps/wcc/reference.h"
 
@@ -28,60 +25,17 @@ Validation validate(const AppOutput& out, const Graph& g, vid_t, const EngineOpt
   const std::vector<uint32_t>& label = out.ints;
   const Csr& c = g.out();
   const VertexIds* ids = out.ids;
-  // A label names a vertex: shown in the input's ids.
-  const auto named = [&](uint32_t l) { return l < c.num_vertices() ? std::to_string(out.id_of(l)) : show_value(l); };
   if (label.size() != c.num_vertices()) return validate_exact(label, reference::wcc(g), "label", ids);
-  for (vid_t v = 0; v < c.num_vertices(); ++v)
-    if (label[v] > v || label[label[v]] != label[v])
-      return fail_at(v, "label " + named(label[v]) + " is not the least id of its component", ids);
+  if (Validation least = check_least_labels(out, "component"); !least.ok) return least;
   for (vid_t u = 0; u < c.num_vertices(); ++u)
     for (eid_t e = c.offsets[u]; e < c.offsets[u + 1]; ++e)
       if (label[c.targets[e]] != label[u])
         return fail_at(c.targets[e],
-                       "label " + named(label[c.targets[e]]) + " differs from vertex " + std::to_string(out.id_of(u)) +
-                           "'s " + named(label[u]) + " across an edge",
+                       "label " + std::to_string(out.id_of(label[c.targets[e]])) + " differs from vertex " +
+                           std::to_string(out.id_of(u)) + "'s " + std::to_string(out.id_of(label[u])) +
+                           " across an edge",
                        ids);
   return validate_exact(label, reference::wcc(g), "label", ids);
-}
-
-// A component's label is its least vertex id, which relabelling changes.
-void relabel(AppOutput& out, const std::vector<vid_t>& old_of_new) {
-  const size_t n = out.ints.size();
-  std::vector<uint32_t> least(n, kInfinity);
-  for (size_t v = 0; v < n; ++v)
-    if (out.ints[v] < n) least[out.ints[v]] = std::min<uint32_t>(least[out.ints[v]], old_of_new[v]);
-  for (size_t v = 0; v < n; ++v)
-    if (out.ints[v] < n) out.ints[v] = least[out.ints[v]];
-}
-
-struct Components {
-  uint64_t count = 0, largest = 0;
-};
-
-Components components(const std::vector<uint32_t>& label) {
-  std::vector<uint64_t> size(label.size(), 0);
-  for (uint32_t l : label)
-    if (l < size.size()) ++size[l];
-  Components c;
-  for (uint64_t k : size)
-    if (k) ++c.count, c.largest = std::max(c.largest, k);
-  return c;
-}
-
-std::string text(const AppOutput& out) {
-  const Components c = components(out.ints);
-  char b[256];
-  std::snprintf(b, sizeof b, "%lu component%s, the largest %lu vertices (%.1f %%)", (unsigned long)c.count,
-                c.count == 1 ? "" : "s", (unsigned long)c.largest,
-                out.ints.empty() ? 0.0 : 100.0 * double(c.largest) / double(out.ints.size()));
-  return b;
-}
-
-JsonValue json(const AppOutput& out) {
-  const Components c = components(out.ints);
-  JsonObject j;
-  j.add("components", c.count).add("largest", c.largest);
-  return j.value();
 }
 
 uint64_t traversed(const AppOutput&, const Graph& g) { return g.num_edges(); }
@@ -105,10 +59,10 @@ const AppSpec app_wcc{
     .run_host = run_host,
     .run_gpu = CHATTY_GPU_ENTRY(run_wcc_gpu),
     .validate = validate,
-    .relabel = relabel,
+    .relabel = relabel_least_ids,
     .traversed_edges = traversed,
-    .summary_text = text,
-    .summary_json = json,
+    .summary_text = components_text,
+    .summary_json = components_json,
 };
 
 }  // namespace chatty

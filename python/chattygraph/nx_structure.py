@@ -1,4 +1,4 @@
-"""NetworkX's components, cores, triangle counts and clustering answered by
+"""NetworkX's components (weak and strong), cores, triangle counts and clustering answered by
 the engine's WCC, k-core and triangle counting."""
 
 import numpy as np
@@ -7,10 +7,10 @@ from . import algorithms as alg
 from .nx_common import engine_options, nodes_of, require_unweighted
 
 
-def _components(G, options):
+def _components(G, options, app=alg.wcc):
     if len(G) == 0:
         return []
-    labels = alg.wcc(G.graph, **engine_options(options)).values
+    labels = app(G.graph, **engine_options(options)).values
     order = np.argsort(labels, kind="stable")
     cuts = np.flatnonzero(np.diff(labels[order])) + 1
     nodes = G.graph.nodes
@@ -51,6 +51,59 @@ def node_connected_component(G, n, **options):
     labels = alg.wcc(G.graph, **engine_options(options)).values
     nodes = G.graph.nodes
     return {nodes[i] for i in (labels == labels[G.graph.position(n)]).nonzero()[0].tolist()}
+
+
+def _sinks_first(G, labels):
+    """The component labels in an order where every component comes after
+    those it reaches (NetworkX's Tarjan yields them so, and its
+    condensation numbers them in that order), ties by least id."""
+    import heapq
+
+    indptr, indices, _ = G.graph.csr()
+    rows = np.repeat(np.arange(len(G), dtype=np.int64), np.diff(indptr.astype(np.int64)))
+    lu, lv = labels[rows], labels[indices.astype(np.int64)]
+    cross = np.unique(np.stack([lu, lv], 1)[lu != lv], axis=0)
+    out_left = dict(zip(*np.unique(cross[:, 0], return_counts=True))) if len(cross) else {}
+    into = {}
+    for u, v in cross.tolist():
+        into.setdefault(v, []).append(u)
+    ready = [c for c in np.unique(labels).tolist() if c not in out_left]
+    heapq.heapify(ready)
+    order = []
+    while ready:
+        c = heapq.heappop(ready)
+        order.append(c)
+        for u in into.get(c, ()):
+            out_left[u] -= 1
+            if out_left[u] == 0:
+                heapq.heappush(ready, u)
+    return order
+
+
+def strongly_connected_components(G, **options):
+    if len(G) == 0:
+        return
+    labels = alg.scc(G.graph, **engine_options(options)).values.astype(np.int64)
+    nodes = G.graph.nodes
+    members = {}
+    for i, label in enumerate(labels.tolist()):
+        members.setdefault(label, set()).add(nodes[i])
+    for label in _sinks_first(G, labels):
+        yield members[label]
+
+
+def number_strongly_connected_components(G, **options):
+    if len(G) == 0:
+        return 0
+    return int(np.unique(alg.scc(G.graph, **engine_options(options)).values).size)
+
+
+def is_strongly_connected(G, **options):
+    import networkx as nx
+
+    if len(G) == 0:
+        raise nx.NetworkXPointlessConcept("Connectivity is undefined for the null graph.")
+    return number_strongly_connected_components(G, **options) == 1
 
 
 def core_number(G, **options):

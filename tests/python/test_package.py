@@ -185,6 +185,29 @@ def test_bfs_and_wcc_match_scipy():
     assert len(pairs) == ncomp
 
 
+def test_scc_matches_scipy_and_networkx():
+    rng = np.random.default_rng(4)
+    n = 3000
+    src, dst = rng.integers(0, n, 2 * n), rng.integers(0, n, 2 * n)
+    g = cg.Graph.from_edges(src, dst, n=n, directed=True)
+    A = sp.csr_array((np.ones(src.size), (src, dst)), shape=(n, n))
+    ncomp, labels = csg.connected_components(A, directed=True, connection="strong")
+    got = cg.scc(g, devices=3).values
+    assert np.unique(got).size == ncomp
+    assert len(set(zip(labels.tolist(), got.tolist()))) == ncomp
+    assert all(got[v] <= v and got[got[v]] == got[v] for v in range(n))  # the least id of each
+    # Through NetworkX: the same sets, sinks first (a valid condensation order).
+    G = nx.DiGraph()
+    G.add_nodes_from(range(n))
+    G.add_edges_from(zip(src.tolist(), dst.tolist()))
+    mine = list(nx.strongly_connected_components(G, backend="chatty"))
+    assert {frozenset(c) for c in mine} == {frozenset(c) for c in nx.strongly_connected_components(G)}
+    at = {v: i for i, c in enumerate(mine) for v in c}
+    assert all(at[u] >= at[v] for u, v in G.edges())
+    assert nx.number_strongly_connected_components(G, backend="chatty") == ncomp
+    assert not nx.is_strongly_connected(G, backend="chatty")
+
+
 def test_sssp_uses_the_graphs_weights():
     rng = np.random.default_rng(5)
     src = rng.integers(0, 200, 2000)

@@ -1,0 +1,63 @@
+#include "apps/labels.h"
+
+#include <algorithm>
+#include <cstdio>
+
+#include "apps/json.h"
+
+namespace chatty {
+
+Validation check_least_labels(const AppOutput& out, const char* what) {
+  const std::vector<uint32_t>& label = out.ints;
+  const size_t n = label.size();
+  const auto named = [&](uint32_t l) { return l < n ? std::to_string(out.id_of(l)) : show_value(l); };
+  for (vid_t v = 0; v < n; ++v)
+    if (label[v] > v || label[label[v]] != label[v])
+      return fail_at(v, "label " + named(label[v]) + " is not the least id of its " + what, out.ids);
+  return {true, ""};
+}
+
+void relabel_least_ids(AppOutput& out, const std::vector<vid_t>& old_of_new) {
+  const size_t n = out.ints.size();
+  std::vector<uint32_t> least(n, kInfinity);
+  for (size_t v = 0; v < n; ++v)
+    if (out.ints[v] < n) least[out.ints[v]] = std::min<uint32_t>(least[out.ints[v]], old_of_new[v]);
+  for (size_t v = 0; v < n; ++v)
+    if (out.ints[v] < n) out.ints[v] = least[out.ints[v]];
+}
+
+namespace {
+
+struct Components {
+  uint64_t count = 0, largest = 0;
+};
+
+Components count_components(const std::vector<uint32_t>& label) {
+  std::vector<uint64_t> size(label.size(), 0);
+  for (uint32_t l : label)
+    if (l < size.size()) ++size[l];
+  Components c;
+  for (uint64_t k : size)
+    if (k) ++c.count, c.largest = std::max(c.largest, k);
+  return c;
+}
+
+}  // namespace
+
+std::string components_text(const AppOutput& out) {
+  const Components c = count_components(out.ints);
+  char b[256];
+  std::snprintf(b, sizeof b, "%lu component%s, the largest %lu vertices (%.1f %%)", (unsigned long)c.count,
+                c.count == 1 ? "" : "s", (unsigned long)c.largest,
+                out.ints.empty() ? 0.0 : 100.0 * double(c.largest) / double(out.ints.size()));
+  return b;
+}
+
+JsonValue components_json(const AppOutput& out) {
+  const Components c = count_components(out.ints);
+  JsonObject j;
+  j.add("components", c.count).add("largest", c.largest);
+  return j.value();
+}
+
+}  // namespace chatty

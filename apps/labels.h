@@ -1,0 +1,26 @@
+// What the component apps (WCC, SCC) share: every vertex labelled by the
+// least vertex id of its component.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "apps/registry.h"
+#include "apps/validate.h"
+
+namespace chatty {
+
+// A label is the least id of its class: no vertex is labelled above its
+// own id, and every label's vertex is labelled by itself. Fails at the
+// first vertex that breaks it, in the input's ids; passes otherwise.
+Validation check_least_labels(const AppOutput& out, const char* what);
+
+// A component's label is its least vertex id, which relabelling changes.
+void relabel_least_ids(AppOutput& out, const std::vector<vid_t>& old_of_new);
+
+// "N components, the largest M vertices (P %)" and {"components", "largest"}.
+std::string components_text(const AppOutput& out);
+JsonValue components_json(const AppOutput& out);
+
+}  // namespace chatty

@@ -1,0 +1,63 @@
+// SCC: every vertex of a directed graph labelled with the least vertex id
+// of its strongly connected component (of an undirected one: WCC's).
+#include <vector>
+
+#include "apps/host_run.h"
+#include "apps/labels.h"
+#include "apps/scc/coloring.h"
+#include "apps/scc/program.h"
+#include "apps/scc/reference.h"
+
+namespace chatty {
+
+std::vector<uint64_t> SccProgram::on_host(const Graph& g, host::HostOperators& h) const {
+  std::vector<uint64_t> label(g.num_vertices(), 0);
+  if (h.share().rank != 0) {  // the engine sums the ranks' values: rank 0's alone
+    h.note("rank 0 computes the components");
+    return label;
+  }
+  const std::vector<uint32_t> least = scc::components(h, g.out(), g.directed() ? g.in() : g.out());
+  label.assign(least.begin(), least.end());
+  return label;
+}
+
+namespace {
+
+void run_host(const AppRun& r, AppOutput& out) {
+  const std::vector<uint64_t> label = run_on_host(r, SccProgram{}, out);
+  out.ints.assign(label.begin(), label.end());
+}
+
+// Every edge inside a component joins two vertices of one label; the
+// labels name their classes' least ids; then the classes equal Tarjan's.
+Validation validate(const AppOutput& out, const Graph& g, vid_t, const EngineOptions&) {
+  const std::vector<uint32_t> want = reference::scc(g);
+  if (out.ints.size() == want.size())
+    if (Validation least = check_least_labels(out, "strongly connected component"); !least.ok) return least;
+  return validate_exact(out.ints, want, "label", out.ids);
+}
+
+uint64_t traversed(const AppOutput& out, const Graph&) { return out.multi.edges(); }
+
+}  // namespace
+
+extern const AppSpec app_scc;
+const AppSpec app_scc{
+    .name = "scc",
+    .about = "strongly connected components: the least vertex id of each (colouring, forward and backward)",
+    .python_name = "scc",
+    .python_doc =
+        "Strongly connected components of a directed graph (of an undirected one: its connected components): "
+        "each vertex's label is the least input id (the first NetworkX node, by position) of its component.",
+    .networkx = "strongly_connected_components number_strongly_connected_components is_strongly_connected",
+    .needs_in_edges = true,
+    .whole_graph = true,
+    .run_host = run_host,
+    .validate = validate,
+    .relabel = relabel_least_ids,
+    .traversed_edges = traversed,
+    .summary_text = components_text,
+    .summary_json = components_json,
+};
+
+}  // namespace chatty

@@ -1,0 +1,24 @@
+// Strongly connected components of a directed graph, labelled as WCC's
+// are: each vertex by the least vertex id of its component. An operator
+// program (coloring.h): every device holds the whole graph and the run's
+// team shares each step; under ranks, rank 0 computes the labels and the
+// others add zeros (the components are not split by rows).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "runtime/base/program.h"
+#include "runtime/engine/operator_program.h"
+#include "runtime/graph/graph.h"
+
+namespace chatty {
+
+struct SccProgram {
+  static constexpr ProgramKind kKind = ProgramKind::kOperators;
+  using Value = uint64_t;  // the component's least vertex id
+
+  std::vector<uint64_t> on_host(const Graph& g, host::HostOperators& h) const;  // apps/scc/app.cc
+};
+
+}  // namespace chatty
