@@ -361,7 +361,9 @@ void cluster_abort(int code) {
   // Time for the launcher to forward the line: where two ranks abort at
   // once, MPICH's could end both before either line was out.
   std::this_thread::sleep_for(std::chrono::milliseconds(200));
-  MPI_Abort(mpi::ranks_comm(), code);
+  // The world's, whatever the ranks' communicator: MPICH's abort of
+  // another one can leave the launcher waiting for good.
+  MPI_Abort(MPI_COMM_WORLD, code);
   std::_Exit(code);
 }
 

@@ -211,7 +211,7 @@ class Watchdog {
                      "chatty: error: %s stopped answering: no sign of %s (--rank_timeout=%g; seen by rank %d)\n",
                      ranks_named(silent).c_str(), each.c_str(), timeout_, rank_);
       std::fflush(stderr);
-      MPI_Abort(mpi::ranks_comm(), 1);
+      MPI_Abort(MPI_COMM_WORLD, 1);
     }
   }
 
@@ -241,7 +241,7 @@ class Watchdog {
                      "taken back %.0f s ago and it has not moved on since: a stalled thief (--rank_timeout=%g)\n",
                      l.rank, static_cast<unsigned long long>(l.step + 1), rank_, waited, timeout_);
         std::fflush(stderr);
-        MPI_Abort(mpi::ranks_comm(), 1);
+        MPI_Abort(MPI_COMM_WORLD, 1);
       }
       ++i;
     }
