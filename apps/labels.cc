@@ -44,19 +44,19 @@ Components count_components(const std::vector<uint32_t>& label) {
 
 }  // namespace
 
-std::string components_text(const AppOutput& out) {
+std::string classes_text(const AppOutput& out, const char* one, const char* many) {
   const Components c = count_components(out.ints);
   char b[256];
-  std::snprintf(b, sizeof b, "%lu component%s, the largest %lu vertices (%.1f %%)", (unsigned long)c.count,
-                c.count == 1 ? "" : "s", (unsigned long)c.largest,
+  std::snprintf(b, sizeof b, "%lu %s, the largest %lu vertices (%.1f %%)", (unsigned long)c.count,
+                c.count == 1 ? one : many, (unsigned long)c.largest,
                 out.ints.empty() ? 0.0 : 100.0 * double(c.largest) / double(out.ints.size()));
   return b;
 }
 
-JsonValue components_json(const AppOutput& out) {
+JsonValue classes_json(const AppOutput& out, const char* many) {
   const Components c = count_components(out.ints);
   JsonObject j;
-  j.add("components", c.count).add("largest", c.largest);
+  j.add(many, c.count).add("largest", c.largest);
   return j.value();
 }
 

@@ -19,8 +19,11 @@ Validation check_least_labels(const AppOutput& out, const char* what);
 // A component's label is its least vertex id, which relabelling changes.
 void relabel_least_ids(AppOutput& out, const std::vector<vid_t>& old_of_new);
 
-// "N components, the largest M vertices (P %)" and {"components", "largest"}.
-std::string components_text(const AppOutput& out);
-JsonValue components_json(const AppOutput& out);
+// "N components, the largest M vertices (P %)" and {"components", "largest"};
+// classes_* name the classes otherwise ("community": "N communities", ...).
+std::string classes_text(const AppOutput& out, const char* one, const char* many);
+JsonValue classes_json(const AppOutput& out, const char* many);
+inline std::string components_text(const AppOutput& out) { return classes_text(out, "component", "components"); }
+inline JsonValue components_json(const AppOutput& out) { return classes_json(out, "components"); }
 
 }  // namespace chatty

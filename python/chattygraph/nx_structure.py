@@ -106,6 +106,17 @@ def is_strongly_connected(G, **options):
     return number_strongly_connected_components(G, **options) == 1
 
 
+def label_propagation_communities(G, **options):
+    if G.is_multigraph():
+        raise NotImplementedError("chatty's label propagation reads a simple graph")
+    clusters = {}
+    if len(G):
+        labels = alg.label_propagation(G.graph, **engine_options(options)).values
+        for node, label in zip(G.graph.nodes, labels.tolist()):
+            clusters.setdefault(label, set()).add(node)
+    return clusters.values()
+
+
 def core_number(G, **options):
     import networkx as nx
 

@@ -208,6 +208,18 @@ def test_scc_matches_scipy_and_networkx():
     assert not nx.is_strongly_connected(G, backend="chatty")
 
 
+def test_label_propagation_matches_networkx():
+    for seed, groups in ((1, 3), (2, 25)):
+        G = nx.planted_partition_graph(groups, 20, 0.5, 0.02, seed=seed)
+        G.add_node(len(G))  # one alone
+        want = [set(c) for c in nx.community.label_propagation_communities(G)]
+        got = [set(c) for c in nx.community.label_propagation_communities(G, backend="chatty")]
+        assert got == want  # the same communities, in the same order
+        r = cg.label_propagation(G, devices=3)
+        assert {frozenset(np.flatnonzero(r.values == l).tolist()) for l in np.unique(r.values)} == \
+            {frozenset(c) for c in want}
+
+
 def test_sssp_uses_the_graphs_weights():
     rng = np.random.default_rng(5)
     src = rng.integers(0, 200, 2000)

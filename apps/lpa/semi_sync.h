@@ -1,0 +1,100 @@
+// The semi-synchronous label propagation of program.h on the host
+// operators. The colouring is sequential, as greedy colouring is (one pass
+// over the edges); each class's update and the completion test are steps
+// of the team.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
+#include "runtime/graph/graph.h"
+#include "runtime/host/host_operators.h"
+#include "runtime/host/operators.h"
+
+namespace chatty::lpa {
+
+// NetworkX's degree: a self-loop counts twice.
+inline uint64_t degree(const Csr& c, vid_t v) {
+  uint64_t d = c.degree(v);
+  for (eid_t e = c.offsets[v]; e < c.offsets[v + 1]; ++e) d += c.targets[e] == v;
+  return d;
+}
+
+// Greedy colouring, largest degree first (ties in id order): each vertex
+// takes the least colour none of its coloured neighbours has. Returns the
+// classes, colour 0 first.
+inline std::vector<std::vector<vid_t>> colour_classes(const Csr& c) {
+  const vid_t n = c.num_vertices();
+  std::vector<vid_t> order(n);
+  std::vector<uint64_t> deg(n);
+  for (vid_t v = 0; v < n; ++v) order[v] = v, deg[v] = degree(c, v);
+  std::stable_sort(order.begin(), order.end(), [&](vid_t a, vid_t b) { return deg[a] > deg[b]; });
+  constexpr uint32_t kNone = 0xFFFFFFFFu;
+  std::vector<uint32_t> colour(n, kNone), seen_by(1, kNone);  // seen_by[k]: the last vertex a neighbour of colour k
+  std::vector<std::vector<vid_t>> classes;
+  for (vid_t u : order) {
+    for (eid_t e = c.offsets[u]; e < c.offsets[u + 1]; ++e)
+      if (const uint32_t k = colour[c.targets[e]]; k != kNone) seen_by[k] = u;
+    uint32_t k = 0;
+    while (seen_by[k] == u) ++k;
+    colour[u] = k;
+    if (k + 1 >= seen_by.size()) seen_by.resize(k + 2, kNone);
+    if (k >= classes.size()) classes.resize(k + 1);
+    classes[k].push_back(u);
+  }
+  return classes;
+}
+
+// The labels most frequent among v's neighbours (with multiplicity), in
+// `best`, using `tally` as scratch; empty for a vertex without neighbours.
+inline void most_frequent(const Csr& c, const uint32_t* label, vid_t v, std::vector<uint32_t>& tally,
+                          std::vector<uint32_t>& best) {
+  tally.clear(), best.clear();
+  for (eid_t e = c.offsets[v]; e < c.offsets[v + 1]; ++e) tally.push_back(label[c.targets[e]]);
+  std::sort(tally.begin(), tally.end());
+  size_t most = 0;
+  for (size_t i = 0; i < tally.size();) {
+    size_t j = i;
+    while (j < tally.size() && tally[j] == tally[i]) ++j;
+    if (j - i > most) most = j - i, best.clear();
+    if (j - i == most) best.push_back(tally[i]);
+    i = j;
+  }
+}
+
+// Whether `l` is among `best` (sorted).
+inline bool among(const std::vector<uint32_t>& best, uint32_t l) {
+  return std::binary_search(best.begin(), best.end(), l);
+}
+
+inline std::vector<uint32_t> communities(host::HostOperators& h, const Csr& c) {
+  const vid_t n = c.num_vertices();
+  const std::vector<std::vector<vid_t>> classes = colour_classes(c);
+  std::vector<uint32_t> label(n);
+  for (vid_t v = 0; v < n; ++v) label[v] = v;
+  h.team([&](host::TeamThread& t) {
+    thread_local std::vector<uint32_t> tally, best;
+    const auto settled = [&](size_t v) {
+      if (c.degree(vid_t(v)) == 0) return uint64_t(1);
+      most_frequent(c, label.data(), vid_t(v), tally, best);
+      return uint64_t(among(best, label[v]));
+    };
+    while (!t.interrupted() &&
+           host::reduce<uint64_t>(t, 0, n, 1, settled, [](uint64_t a, uint64_t b) { return a & b; }) == 0) {
+      for (const std::vector<vid_t>& members : classes)
+        host::compute(t, 0, members.size(), [&](int, size_t i) {
+          const vid_t v = members[i];
+          most_frequent(c, label.data(), v, tally, best);
+          if (best.size() == 1)
+            label[v] = best[0];
+          else if (best.size() > 1 && !among(best, label[v]))
+            label[v] = best.back();
+          return uint64_t(c.degree(v));
+        });
+    }
+  });
+  return label;
+}
+
+}  // namespace chatty::lpa
