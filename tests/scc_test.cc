@@ -112,11 +112,11 @@ TEST(Scc, ReferenceMatchesReachability) {
 TEST(Scc, EngineMatchesReferenceOnEveryShapeAndDeviceCount) {
   std::mt19937 rng(7);
   for (int shape = 0; shape < 4; ++shape)
-    for (vid_t n : {8u, 200u, 3000u}) {
-      n = shape == 2 ? std::min(n, 600u) : n;  // a colouring round per two-cycle
+    for (vid_t n : {8u, 200u, 1500u}) {
+      n = shape == 2 ? std::min(n, 150u) : n;  // a colouring round per two-cycle
       const Graph g = directed(n, shaped(rng, n, shape));
       const std::vector<uint32_t> want = reference::scc(g);
-      for (int p : {1, 2, 5}) EXPECT_EQ(run_scc(g, p), want) << "shape " << shape << ", n " << n << ", " << p;
+      for (int p : {1, 3}) EXPECT_EQ(run_scc(g, p), want) << "shape " << shape << ", n " << n << ", " << p;
     }
 }
 

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <algorithm>
+#include <atomic>
 #include <cstdint>
 #include <vector>
 
@@ -68,28 +69,49 @@ inline bool among(const std::vector<uint32_t>& best, uint32_t l) {
   return std::binary_search(best.begin(), best.end(), l);
 }
 
+// A vertex is `dirty` until it is seen settled (holding one of its
+// neighbours' most frequent labels) with none of their labels, nor its
+// own, changed since. The update of a settled vertex keeps its label, so a
+// sweep skips clean vertices and the completion test looks at dirty ones
+// only: the same labels as updating every vertex each sweep, as NetworkX
+// does, at the cost of the neighbourhoods that changed.
 inline std::vector<uint32_t> communities(host::HostOperators& h, const Csr& c) {
   const vid_t n = c.num_vertices();
   const std::vector<std::vector<vid_t>> classes = colour_classes(c);
   std::vector<uint32_t> label(n);
+  std::vector<uint8_t> dirty(n, 1);
   for (vid_t v = 0; v < n; ++v) label[v] = v;
+  const auto is_dirty = [&](vid_t v) { return std::atomic_ref<uint8_t>(dirty[v]).load(std::memory_order_relaxed); };
+  const auto mark = [&](vid_t v, uint8_t d) { std::atomic_ref<uint8_t>(dirty[v]).store(d, std::memory_order_relaxed); };
   h.team([&](host::TeamThread& t) {
     thread_local std::vector<uint32_t> tally, best;
-    const auto settled = [&](size_t v) {
-      if (c.degree(vid_t(v)) == 0) return uint64_t(1);
-      most_frequent(c, label.data(), vid_t(v), tally, best);
-      return uint64_t(among(best, label[v]));
+    // 1 where v is clean or settled (and then clean).
+    const auto settled = [&](size_t i) {
+      const vid_t v = vid_t(i);
+      if (!is_dirty(v) || c.degree(v) == 0) return uint64_t(1);
+      most_frequent(c, label.data(), v, tally, best);
+      if (!among(best, label[v])) return uint64_t(0);
+      mark(v, 0);
+      return uint64_t(1);
     };
     while (!t.interrupted() &&
            host::reduce<uint64_t>(t, 0, n, 1, settled, [](uint64_t a, uint64_t b) { return a & b; }) == 0) {
+      // A class is an independent set: its vertices read only other classes' labels.
       for (const std::vector<vid_t>& members : classes)
         host::compute(t, 0, members.size(), [&](int, size_t i) {
           const vid_t v = members[i];
+          if (!is_dirty(v)) return uint64_t(0);
           most_frequent(c, label.data(), v, tally, best);
+          uint32_t next = label[v];
           if (best.size() == 1)
-            label[v] = best[0];
-          else if (best.size() > 1 && !among(best, label[v]))
-            label[v] = best.back();
+            next = best[0];
+          else if (best.size() > 1 && !among(best, next))
+            next = best.back();
+          mark(v, 0);  // settled now, against its neighbours' labels
+          if (next != label[v]) {
+            label[v] = next;
+            for (eid_t e = c.offsets[v]; e < c.offsets[v + 1]; ++e) mark(c.targets[e], 1);  // v too, by a self-loop
+          }
           return uint64_t(c.degree(v));
         });
     }

@@ -212,6 +212,7 @@ def test_label_propagation_matches_networkx():
     for seed, groups in ((1, 3), (2, 25)):
         G = nx.planted_partition_graph(groups, 20, 0.5, 0.02, seed=seed)
         G.add_node(len(G))  # one alone
+        G.add_edges_from([(0, 0), (7, 7)])  # self-loops: twice in a degree, once as a neighbour
         want = [set(c) for c in nx.community.label_propagation_communities(G)]
         got = [set(c) for c in nx.community.label_propagation_communities(G, backend="chatty")]
         assert got == want  # the same communities, in the same order
