@@ -8,6 +8,7 @@
 
 #include "apps/registry.h"
 #include "apps/validate.h"
+#include "runtime/host/host_operators.h"
 
 namespace chatty {
 
@@ -15,6 +16,20 @@ namespace chatty {
 // own id, and every label's vertex is labelled by itself. Fails at the
 // first vertex that breaks it, in the input's ids; passes otherwise.
 Validation check_least_labels(const AppOutput& out, const char* what);
+
+// An operator program's labels of every vertex where one process computes
+// them all: compute() on rank 0; zeros on the others, which the engine's
+// sum over the ranks leaves as rank 0's. The others' run says "rank 0
+// computes the <what>".
+template <typename Compute>
+std::vector<uint64_t> labels_on_rank_zero(host::HostOperators& h, size_t n, const char* what, Compute&& compute) {
+  if (h.share().rank != 0) {
+    h.note(std::string("rank 0 computes the ") + what);
+    return std::vector<uint64_t>(n, 0);
+  }
+  const std::vector<uint32_t> labels = compute();
+  return std::vector<uint64_t>(labels.begin(), labels.end());
+}
 
 // A component's label is its least vertex id, which relabelling changes.
 void relabel_least_ids(AppOutput& out, const std::vector<vid_t>& old_of_new);

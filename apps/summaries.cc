@@ -62,6 +62,8 @@ std::vector<vid_t> top_five(const std::vector<float>& values) {
 
 }  // namespace
 
+uint64_t examined_edges(const AppOutput& out, const Graph&) { return out.multi.edges(); }
+
 uint64_t gathered_edges(const AppOutput& out, const Graph& g) {
   return g.num_edges() * uint64_t(out.multi.steps.size());
 }

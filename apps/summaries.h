@@ -24,6 +24,10 @@ JsonValue top_values_json(const AppOutput& out, const char* what);
 // Every edge once a superstep (a gather's edges: PageRank, k-core, ...).
 uint64_t gathered_edges(const AppOutput& out, const Graph& g);
 
+// The edges the run's steps examined, as it recorded them (an operator
+// program's: BC, SCC, label propagation, ...).
+uint64_t examined_edges(const AppOutput& out, const Graph& g);
+
 // Out-edges of the vertices with a finite value (a traversal's edges).
 uint64_t reached_out_edges(const std::vector<uint32_t>& values, const Graph& g);
 

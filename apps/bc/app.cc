@@ -15,6 +15,7 @@
 #include "apps/host_run.h"
 #include "apps/json.h"
 #include "apps/registry.h"
+#include "apps/summaries.h"
 #include "runtime/base/status.h"
 
 namespace chatty {
@@ -116,8 +117,6 @@ JsonValue json(const AppOutput& out) {
   return j.value();
 }
 
-uint64_t traversed(const AppOutput& out, const Graph&) { return out.multi.edges(); }
-
 }  // namespace
 
 extern const AppSpec app_bc;
@@ -144,7 +143,7 @@ const AppSpec app_bc{
     .run_host = run_host,
     .run_gpu = CHATTY_GPU_ENTRY(run_bc_gpu),
     .validate = validate,
-    .traversed_edges = traversed,
+    .traversed_edges = examined_edges,
     .summary_text = text,
     .summary_json = json,
 };

@@ -93,8 +93,6 @@ Validation validate(const AppOutput& out, const Graph& g, vid_t, const EngineOpt
 
 std::string text(const AppOutput& out) { return top_values_text(out, "value"); }
 JsonValue json(const AppOutput& out) { return top_values_json(out, "value"); }
-uint64_t traversed(const AppOutput& out, const Graph&) { return out.multi.edges(); }
-
 }  // namespace
 
 extern const AppSpec app_closeness;
@@ -119,7 +117,7 @@ const AppSpec app_closeness{
     .check = check,
     .run_host = run_host,
     .validate = validate,
-    .traversed_edges = traversed,
+    .traversed_edges = examined_edges,
     .summary_text = text,
     .summary_json = json,
 };

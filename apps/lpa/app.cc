@@ -8,18 +8,12 @@
 #include "apps/lpa/program.h"
 #include "apps/lpa/reference.h"
 #include "apps/lpa/semi_sync.h"
+#include "apps/summaries.h"
 
 namespace chatty {
 
 std::vector<uint64_t> LpaProgram::on_host(const Graph& g, host::HostOperators& h) const {
-  std::vector<uint64_t> label(g.num_vertices(), 0);
-  if (h.share().rank != 0) {  // the engine sums the ranks' values: rank 0's alone
-    h.note("rank 0 computes the communities");
-    return label;
-  }
-  const std::vector<uint32_t> found = lpa::communities(h, g.out());
-  label.assign(found.begin(), found.end());
-  return label;
+  return labels_on_rank_zero(h, g.num_vertices(), "communities", [&] { return lpa::communities(h, g.out()); });
 }
 
 namespace {
@@ -57,8 +51,6 @@ void relabel(AppOutput& out, const std::vector<vid_t>& old_of_new) {
   for (uint32_t& l : out.ints) l = old_of_new[l];
 }
 
-uint64_t traversed(const AppOutput& out, const Graph&) { return out.multi.edges(); }
-
 }  // namespace
 
 extern const AppSpec app_lpa;
@@ -75,7 +67,7 @@ const AppSpec app_lpa{
     .run_host = run_host,
     .validate = validate,
     .relabel = relabel,
-    .traversed_edges = traversed,
+    .traversed_edges = examined_edges,
     .summary_text = [](const AppOutput& out) { return classes_text(out, "community", "communities"); },
     .summary_json = [](const AppOutput& out) { return classes_json(out, "communities"); },
 };

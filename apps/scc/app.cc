@@ -7,18 +7,13 @@
 #include "apps/scc/coloring.h"
 #include "apps/scc/program.h"
 #include "apps/scc/reference.h"
+#include "apps/summaries.h"
 
 namespace chatty {
 
 std::vector<uint64_t> SccProgram::on_host(const Graph& g, host::HostOperators& h) const {
-  std::vector<uint64_t> label(g.num_vertices(), 0);
-  if (h.share().rank != 0) {  // the engine sums the ranks' values: rank 0's alone
-    h.note("rank 0 computes the components");
-    return label;
-  }
-  const std::vector<uint32_t> least = scc::components(h, g.out(), g.directed() ? g.in() : g.out());
-  label.assign(least.begin(), least.end());
-  return label;
+  return labels_on_rank_zero(h, g.num_vertices(), "components",
+                             [&] { return scc::components(h, g.out(), g.directed() ? g.in() : g.out()); });
 }
 
 namespace {
@@ -37,8 +32,6 @@ Validation validate(const AppOutput& out, const Graph& g, vid_t, const EngineOpt
   return validate_exact(out.ints, want, "label", out.ids);
 }
 
-uint64_t traversed(const AppOutput& out, const Graph&) { return out.multi.edges(); }
-
 }  // namespace
 
 extern const AppSpec app_scc;
@@ -55,7 +48,7 @@ const AppSpec app_scc{
     .run_host = run_host,
     .validate = validate,
     .relabel = relabel_least_ids,
-    .traversed_edges = traversed,
+    .traversed_edges = examined_edges,
     .summary_text = components_text,
     .summary_json = components_json,
 };

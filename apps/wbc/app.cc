@@ -54,8 +54,6 @@ Validation validate(const AppOutput& out, const Graph& g, vid_t source, const En
 
 std::string text(const AppOutput& out) { return top_values_text(out, "score"); }
 JsonValue json(const AppOutput& out) { return top_values_json(out, "score"); }
-uint64_t traversed(const AppOutput& out, const Graph&) { return out.multi.edges(); }
-
 }  // namespace
 
 extern const AppSpec app_wbc;
@@ -78,7 +76,7 @@ const AppSpec app_wbc{
     .check = check,
     .run_host = run_host,
     .validate = validate,
-    .traversed_edges = traversed,
+    .traversed_edges = examined_edges,
     .summary_text = text,
     .summary_json = json,
 };

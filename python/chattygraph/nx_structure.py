@@ -7,14 +7,32 @@ from . import algorithms as alg
 from .nx_common import engine_options, nodes_of, require_unweighted
 
 
-def _components(G, options, app=alg.wcc):
-    if len(G) == 0:
-        return []
-    labels = app(G.graph, **engine_options(options)).values
+def _groups(G, labels):
+    """{label: the set of its nodes}, by ascending label."""
     order = np.argsort(labels, kind="stable")
     cuts = np.flatnonzero(np.diff(labels[order])) + 1
     nodes = G.graph.nodes
-    return [{nodes[i] for i in part} for part in np.split(order, cuts)]
+    return {int(labels[part[0]]): {nodes[i] for i in part} for part in np.split(order, cuts)}
+
+
+def _components(G, options):
+    if len(G) == 0:
+        return []
+    return list(_groups(G, alg.wcc(G.graph, **engine_options(options)).values).values())
+
+
+def _number(G, options, app):
+    if len(G) == 0:
+        return 0
+    return int(np.unique(app(G.graph, **engine_options(options)).values).size)
+
+
+def _is_one(G, options, app):
+    import networkx as nx
+
+    if len(G) == 0:
+        raise nx.NetworkXPointlessConcept("Connectivity is undefined for the null graph.")
+    return _number(G, options, app) == 1
 
 
 def connected_components(G, **options):
@@ -26,20 +44,14 @@ def weakly_connected_components(G, **options):
 
 
 def number_connected_components(G, **options):
-    if len(G) == 0:
-        return 0
-    return int(np.unique(alg.wcc(G.graph, **engine_options(options)).values).size)
+    return _number(G, options, alg.wcc)
 
 
 number_weakly_connected_components = number_connected_components
 
 
 def is_connected(G, **options):
-    import networkx as nx
-
-    if len(G) == 0:
-        raise nx.NetworkXPointlessConcept("Connectivity is undefined for the null graph.")
-    return number_connected_components(G, **options) == 1
+    return _is_one(G, options, alg.wcc)
 
 
 is_weakly_connected = is_connected
@@ -84,26 +96,17 @@ def strongly_connected_components(G, **options):
     if len(G) == 0:
         return
     labels = alg.scc(G.graph, **engine_options(options)).values.astype(np.int64)
-    nodes = G.graph.nodes
-    members = {}
-    for i, label in enumerate(labels.tolist()):
-        members.setdefault(label, set()).add(nodes[i])
+    members = _groups(G, labels)
     for label in _sinks_first(G, labels):
         yield members[label]
 
 
 def number_strongly_connected_components(G, **options):
-    if len(G) == 0:
-        return 0
-    return int(np.unique(alg.scc(G.graph, **engine_options(options)).values).size)
+    return _number(G, options, alg.scc)
 
 
 def is_strongly_connected(G, **options):
-    import networkx as nx
-
-    if len(G) == 0:
-        raise nx.NetworkXPointlessConcept("Connectivity is undefined for the null graph.")
-    return number_strongly_connected_components(G, **options) == 1
+    return _is_one(G, options, alg.scc)
 
 
 def label_propagation_communities(G, **options):
