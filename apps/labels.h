@@ -24,7 +24,8 @@ Validation check_least_labels(const AppOutput& out, const char* what);
 template <typename Compute>
 std::vector<uint64_t> labels_on_rank_zero(host::HostOperators& h, size_t n, const char* what, Compute&& compute) {
   if (h.share().rank != 0) {
-    h.note(std::string("rank 0 computes the ") + what);
+    std::string note = "rank 0 computes the ";
+    h.note(note.append(what));
     return std::vector<uint64_t>(n, 0);
   }
   const std::vector<uint32_t> labels = compute();

@@ -8,8 +8,10 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "apps/validate.h"
@@ -38,6 +40,10 @@ struct AppOutput {
   std::vector<uint64_t> counts;  // 64-bit counts (triangles per vertex)
   MultiStats multi;              // what the run did, per superstep (every backend and device count)
   std::vector<vid_t> sources;    // the sources of an app that runs from all at once (BC)
+  // What a run found besides its per-vertex values, by name (Louvain's
+  // modularity and levels); empty where the run computed none (under
+  // ranks, the ranks that did not compute them).
+  std::vector<std::pair<std::string, double>> figures;
   double seconds = 0;            // compute time
   Backend backend = Backend::kCpu;
   std::vector<int> gpu_of;  // cuda: the GPU of every device
@@ -45,6 +51,12 @@ struct AppOutput {
   // (summaries, --output); positions where unset.
   const VertexIds* ids = nullptr;
   uint64_t id_of(vid_t v) const { return ids ? ids->of(v) : uint64_t(v); }
+  // The figure of that name, or NaN where the run has none.
+  double figure(const std::string& name) const {
+    for (const auto& [key, value] : figures)
+      if (key == name) return value;
+    return std::numeric_limits<double>::quiet_NaN();
+  }
   // The sources the run started from: `sources`, or the one it was given.
   std::vector<vid_t> sources_or(vid_t source) const { return sources.empty() ? std::vector<vid_t>{source} : sources; }
 };

@@ -51,7 +51,7 @@ const std::vector<CommandHelp>& commands() {
          {"format", "ids", "undirected", "symmetrize", "dedupe", "drop_self_loops", "no_default_weights", "reorder"}},
         {"per app",
          {"direction", "alpha", "beta", "delta", "tolerance", "max_iters", "damping", "bc_scale", "katz_alpha",
-          "katz_beta", "katz_normalized", "distance_measure", "gpu_tc"}},
+          "katz_beta", "katz_normalized", "distance_measure", "resolution", "threshold", "max_level", "gpu_tc"}},
         {"devices and transports",
          {"backend", "devices", "comm", "exchange", "messages", "migrate", "numa", "straggler", "gpu_lb", "gpu_gather",
           "gpu_bucket_min", "gpu_steps_per_sync"}},

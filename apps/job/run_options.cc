@@ -233,6 +233,9 @@ EngineOptions engine_options(const RunOptions& f) {
   CHATTY_CHECK(f.katz_alpha >= 0 && std::isfinite(f.katz_alpha), "--katz_alpha must be 0 (chosen) or positive");
   CHATTY_CHECK(std::isfinite(f.katz_beta), "--katz_beta must be a finite number");
   o.katz_alpha = f.katz_alpha, o.katz_beta = f.katz_beta, o.katz_normalized = f.katz_normalized;
+  CHATTY_CHECK(f.resolution > 0 && std::isfinite(f.resolution), "--resolution must be a positive number");
+  CHATTY_CHECK(f.threshold >= 0 && std::isfinite(f.threshold), "--threshold must be 0 or a positive number");
+  o.resolution = f.resolution, o.threshold = f.threshold, o.max_level = f.max_level;
   o.distance_measure = parse_distance_measure(f.distance_measure);
   CHATTY_CHECK(f.devices >= 1 && f.devices <= 1024, "--devices must be between 1 and 1024");
   o.devices = f.devices;

@@ -48,6 +48,9 @@ enum class OptionScope { kInput, kRun };
     "in-degree, which always is")          \
   X(double, katz_beta, 1.0, kRun, "Katz: the weight every vertex starts with (NetworkX's beta)")                         \
   X(bool, katz_normalized, true, kRun, "Katz: scale the values to unit L2 norm (NetworkX's normalized)")        \
+  X(double, resolution, 1.0, kRun, "Louvain: NetworkX's resolution (below 1 favours larger communities, above 1 smaller ones)") \
+  X(double, threshold, 1e-7, kRun, "Louvain: stop when a level raises modularity by no more than this (NetworkX's threshold)") \
+  X(uint32, max_level, 0, kRun, "Louvain: at most this many levels (0: until a level gains no more than --threshold)") \
   X(string, distance_measure, "closeness", kRun,                                                                  \
     "closeness: closeness (NetworkX's closeness_centrality), harmonic (harmonic_centrality) or eccentricity") \
   X(string, bc_scale, "ordered", kRun, "BC: ordered (Brandes' sums: each ordered pair, so an undirected pair twice; GAP's), pairs " "(NetworkX's normalized=False: an undirected pair once, a sample scaled to all sources) or " "normalized (NetworkX's normalized=True: divided by the pairs there are)") \

@@ -80,6 +80,11 @@ struct EngineOptions {
   BcScale bc_scale = BcScale::kOrdered;
   double katz_alpha = 0, katz_beta = 1.0;  // Katz: x = alpha A^T x + beta; alpha 0: 0.9 / max in-degree
   bool katz_normalized = true;
+  // Louvain: NetworkX's resolution (below 1 favours larger communities) and
+  // threshold (a level must raise modularity by more to go on), and at most
+  // max_level levels (0: no limit).
+  double resolution = 1.0, threshold = 1e-7;
+  uint32_t max_level = 0;
   DistanceMeasure distance_measure =
       DistanceMeasure::kCloseness;  // Katz: scaled to unit L2 norm, as NetworkX's normalized=True
   bool union_find = true;           // WCC: link with union-find (else label propagation)

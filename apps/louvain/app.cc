@@ -1,0 +1,112 @@
+// Louvain: communities of an undirected graph by modularity (levels.h),
+// each vertex labelled by its community's least vertex id; the summary
+// gives the modularity and the levels, as NetworkX's louvain_partitions
+// counts them.
+#include <cmath>
+#include <cstdio>
+#include <vector>
+
+#include "apps/host_run.h"
+#include "apps/labels.h"
+#include "apps/louvain/levels.h"
+#include "apps/louvain/program.h"
+#include "apps/louvain/reference.h"
+#include "apps/summaries.h"
+#include "runtime/base/status.h"
+
+namespace chatty {
+
+std::vector<uint64_t> LouvainProgram::on_host(const Graph& g, host::HostOperators& h) const {
+  return labels_on_rank_zero(h, g.num_vertices(), "communities", [&] {
+    louvain::Outcome found;
+    std::vector<uint32_t> labels = louvain::communities(h, g, *this, found);
+    if (outcome) *outcome = found;
+    return labels;
+  });
+}
+
+namespace {
+
+void check(const Graph& g, const EngineOptions&) {
+  CHATTY_CHECK(!g.directed(), "louvain needs an undirected graph (use --symmetrize)");
+}
+
+void run_host(const AppRun& r, AppOutput& out) {
+  louvain::Outcome found;
+  const LouvainProgram program{r.opt.resolution, r.opt.threshold, r.opt.max_level, &found};
+  const std::vector<uint64_t> label = run_on_host(r, program, out);
+  out.ints.assign(label.begin(), label.end());
+  out.figures.clear();
+  if (found.computed) out.figures = {{"modularity", found.modularity}, {"levels", double(found.levels)}};
+}
+
+// The labels name their communities' least ids; the modularity the run
+// reports is its communities', recomputed; then the communities and the
+// levels equal the sequential run's.
+Validation validate(const AppOutput& out, const Graph& g, vid_t, const EngineOptions& opt) {
+  if (out.ints.size() != g.num_vertices())
+    return validate_exact(out.ints, std::vector<uint32_t>(g.num_vertices()), "community");
+  if (Validation least = check_least_labels(out, "community"); !least.ok) return least;
+  const double q = reference::modularity(g, out.ints, opt.resolution);
+  const double reported = out.figure("modularity");
+  char b[200];
+  if (!(std::fabs(q - reported) <= 1e-9)) {
+    std::snprintf(b, sizeof b, "FAIL: the run reports modularity %.12g, its communities have %.12g", reported, q);
+    return {false, b};
+  }
+  const reference::LouvainResult want = reference::louvain(g, opt.resolution, opt.threshold, opt.max_level);
+  if (Validation same = validate_exact(out.ints, want.labels, "community", out.ids); !same.ok) return same;
+  if (out.figure("levels") != double(want.levels)) {
+    std::snprintf(b, sizeof b, "FAIL: the run took %g levels, the sequential reference %u", out.figure("levels"),
+                  want.levels);
+    return {false, b};
+  }
+  std::snprintf(b, sizeof b,
+                "PASS (modularity %.6f, recomputed from the communities; every vertex's community and the %u "
+                "levels as the sequential reference's)",
+                q, want.levels);
+  return {true, b};
+}
+
+std::string text(const AppOutput& out) {
+  std::string s = classes_text(out, "community", "communities");
+  if (const double q = out.figure("modularity"); !std::isnan(q)) {
+    char b[96];
+    std::snprintf(b, sizeof b, "; modularity %.6f after %g level%s", q, out.figure("levels"),
+                  out.figure("levels") == 1 ? "" : "s");
+    s += b;
+  }
+  return s;
+}
+
+JsonValue json(const AppOutput& out) {
+  JsonValue j = classes_json(out, "communities");
+  if (const double q = out.figure("modularity"); !std::isnan(q))
+    j.set("modularity", q), j.set("levels", uint64_t(out.figure("levels")));
+  return j;
+}
+
+}  // namespace
+
+extern const AppSpec app_louvain;
+const AppSpec app_louvain{
+    .name = "louvain",
+    .about = "Louvain communities by modularity (--resolution, --threshold, --max_level); undirected graphs",
+    .python_name = "louvain",
+    .python_doc =
+        "Louvain communities of an undirected graph (NetworkX's louvain_communities, with its resolution and "
+        "threshold, and max_level): each vertex's label is the least input id (the first NetworkX node, by "
+        "position) of its community; stats[\"summary\"] has the modularity and the levels. Deterministic: "
+        "the same communities at every device count.",
+    .networkx = "louvain_communities louvain_partitions",
+    .whole_graph = true,
+    .check = check,
+    .run_host = run_host,
+    .validate = validate,
+    .relabel = relabel_least_ids,
+    .traversed_edges = examined_edges,
+    .summary_text = text,
+    .summary_json = json,
+};
+
+}  // namespace chatty

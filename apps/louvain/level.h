@@ -1,0 +1,249 @@
+// One level of Louvain: the graph a level runs on, and its local moving
+// phase on the host operators. A level's graph is the input (level 0,
+// self-loops among its rows) or a contraction (contract.h), whose rows
+// leave out the weight inside a vertex and hold it in `self`.
+#pragma once
+
+#include <algorithm>
+#include <atomic>
+#include <cstdint>
+#include <limits>
+#include <vector>
+
+#include "apps/louvain/program.h"
+#include "runtime/graph/graph.h"
+#include "runtime/host/operators.h"
+
+namespace chatty::louvain {
+
+// A level's rows: W is the input's weight_t or a contraction's uint64_t;
+// `w` null reads every weight as 1.
+template <typename W>
+struct Rows {
+  vid_t n = 0;
+  const eid_t* off = nullptr;
+  const vid_t* tgt = nullptr;
+  const W* w = nullptr;
+  uint64_t weight(eid_t e) const { return w ? uint64_t(w[e]) : 1; }
+};
+
+// What every vertex of a level brings: its weighted degree (a self-loop
+// twice, as NetworkX's degree) and the weight inside it (a self-loop once).
+struct Masses {
+  std::vector<int64_t> k;
+  std::vector<uint64_t> self;
+};
+
+// A thread's tally of weights by community: `to[c]` is kUnset until a
+// vertex's edge reaches c, and unset again after the vertex.
+struct Tally {
+  static constexpr int64_t kUnset = std::numeric_limits<int64_t>::min();
+  std::vector<int64_t> to;
+  std::vector<vid_t> touched;
+
+  void size_for(vid_t n) {
+    if (to.size() != n) to.assign(n, kUnset);
+  }
+  void add(vid_t c, uint64_t w) {
+    if (to[c] == kUnset) to[c] = 0, touched.push_back(c);
+    to[c] += int64_t(w);
+  }
+  int64_t at(vid_t c) const { return to[c] == kUnset ? 0 : to[c]; }
+  void clear() {
+    for (vid_t c : touched) to[c] = kUnset;
+    touched.clear();
+  }
+};
+
+// What a level's sweeps decide with: the run's sums and choices.
+struct LevelScale {
+  uint64_t m = 0;  // total edge weight of the input
+  double resolution = 1.0;
+  uint32_t level = 0;
+  double tolerance = 0;  // a sweep that gains no more ends the level
+};
+
+// The state of a level's moving: a community per vertex (a vertex of the
+// level), each community's weighted degree, and the weight inside
+// communities. `next` equals `comm` between the steps of a round.
+struct Moving {
+  std::vector<vid_t> comm, next, best_comm;
+  std::vector<int64_t> stot, best_stot;
+  std::vector<uint8_t> active, round;
+  uint64_t inside = 0;
+};
+
+inline double current_modularity(host::TeamThread& t, const Moving& s, const LevelScale& sc) {
+  const Squares squares = host::reduce<Squares>(
+      t, 0, s.stot.size(), 0, [&](size_t c) { return Squares(s.stot[c]) * Squares(s.stot[c]); },
+      [](Squares a, Squares b) { return a + b; });
+  return modularity(s.inside, squares, sc.m, sc.resolution);
+}
+
+// The community `pairs` (c, weight to c) make best for a vertex of degree
+// k in `own`: its own unless another gains more by score(); ties go to the
+// lowest number, whatever the pairs' order.
+template <typename Pairs>
+vid_t best_of(const Pairs& pairs, vid_t own, int64_t to_own, int64_t k, const Moving& s, const LevelScale& sc) {
+  const double two_m = 2.0 * double(sc.m);
+  vid_t best = own;
+  double best_score = score(to_own, s.stot[own] - k, k, sc.resolution, two_m);
+  pairs([&](vid_t c, int64_t to) {
+    if (c == own) return;
+    const double x = score(to, s.stot[c], k, sc.resolution, two_m);
+    if (x > best_score || (x == best_score && best != own && c < best)) best = c, best_score = x;
+  });
+  return best;
+}
+
+// Rows up to this long are tallied in a list on the stack: a vertex of a
+// sparse graph touches a few communities, and a scan of a few entries
+// beats a visit to the thread's |V|-long tally.
+inline constexpr eid_t kShortRow = 16;
+
+// The round's decisions into s.next: each active vertex of round j takes
+// best_of() its neighbours' communities, and is inactive until a neighbour
+// moves. Reads s.comm and s.stot only, so the order of vertices is free.
+template <typename W>
+void decide(host::TeamThread& t, const Rows<W>& r, const Masses& mass, Moving& s, const LevelScale& sc, uint8_t j) {
+  host::compute(t, 0, r.n, [&](int, size_t i) -> uint64_t {
+    const vid_t v = vid_t(i);
+    if (s.round[v] != j || !s.active[v]) return 0;
+    s.active[v] = 0;
+    const vid_t own = s.comm[v];
+    const int64_t k = mass.k[v];
+    const eid_t lo = r.off[v], hi = r.off[v + 1];
+    if (hi - lo <= kShortRow) {
+      vid_t c[kShortRow];
+      int64_t to[kShortRow];
+      size_t count = 0;
+      int64_t to_own = 0;
+      for (eid_t e = lo; e < hi; ++e) {
+        const vid_t u = r.tgt[e];
+        if (u == v) continue;
+        const vid_t cu = s.comm[u];
+        const int64_t w = int64_t(r.weight(e));
+        if (cu == own) to_own += w;
+        size_t x = 0;
+        while (x < count && c[x] != cu) ++x;
+        if (x == count) c[count] = cu, to[count++] = 0;
+        to[x] += w;
+      }
+      s.next[v] = best_of(
+          [&](auto&& f) {
+            for (size_t x = 0; x < count; ++x) f(c[x], to[x]);
+          },
+          own, to_own, k, s, sc);
+    } else {
+      thread_local Tally tally;
+      tally.size_for(r.n);
+      for (eid_t e = lo; e < hi; ++e)
+        if (const vid_t u = r.tgt[e]; u != v) tally.add(s.comm[u], r.weight(e));
+      s.next[v] = best_of(
+          [&](auto&& f) {
+            for (const vid_t c : tally.touched) f(c, tally.to[c]);
+          },
+          own, tally.at(own), k, s, sc);
+      tally.clear();
+    }
+    return 1 + hi - lo;
+  });
+}
+
+// What a round's moves did: the vertices moved, and the change in the
+// weight inside communities.
+struct RoundMoves {
+  uint64_t moved = 0;
+  int64_t inside = 0;
+};
+
+// The round's moves, read off s.comm (before) and s.next (after): the
+// movers' degrees leave and join the communities' sums (integers: the same
+// sums in any order), their neighbours become active, and the weight
+// inside communities changes by their edges' (an edge between two movers
+// counted from its lower end). commit() then makes s.comm the after.
+template <typename W>
+RoundMoves apply(host::TeamThread& t, const Rows<W>& r, const Masses& mass, Moving& s, uint8_t j) {
+  return host::reduce<RoundMoves>(
+      t, 0, r.n, RoundMoves{},
+      [&](size_t i) -> RoundMoves {
+        const vid_t v = vid_t(i);
+        if (s.round[v] != j) return {};
+        const vid_t from = s.comm[v], to = s.next[v];
+        if (from == to) return {};
+        std::atomic_ref<int64_t>(s.stot[from]).fetch_sub(mass.k[v], std::memory_order_relaxed);
+        std::atomic_ref<int64_t>(s.stot[to]).fetch_add(mass.k[v], std::memory_order_relaxed);
+        int64_t d = 0;
+        for (eid_t e = r.off[v]; e < r.off[v + 1]; ++e) {
+          const vid_t u = r.tgt[e];
+          if (u == v) continue;
+          std::atomic_ref<uint8_t>(s.active[u]).store(1, std::memory_order_relaxed);
+          const vid_t was = s.comm[u], is = s.next[u];
+          if (u < v && was != is) continue;
+          d += int64_t(r.weight(e)) * (int64_t(to == is) - int64_t(from == was));
+        }
+        return {1, d};
+      },
+      [](RoundMoves a, RoundMoves b) {
+        return RoundMoves{a.moved + b.moved, a.inside + b.inside};
+      });
+}
+
+inline void commit(host::TeamThread& t, Moving& s, uint8_t j) {
+  host::compute(t, 0, s.comm.size(), [&](size_t v) {
+    if (s.round[v] == j) s.comm[v] = s.next[v];
+  });
+}
+
+// What a level's moving found.
+struct LevelResult {
+  double start = 0, modularity = 0;  // before and after
+  bool improved() const { return modularity > start; }
+};
+
+// The level's moving phase from singletons (collective): sweeps of
+// kRounds rounds until a sweep gains no more than sc.tolerance (or moves
+// nothing), leaving in s.comm the best partition a sweep reached.
+template <typename W>
+LevelResult move_level(host::TeamThread& t, const Rows<W>& r, const Masses& mass, Moving& s, const LevelScale& sc) {
+  const size_t n = r.n;
+  t.single([&] {
+    s.comm.resize(n), s.next.resize(n), s.best_comm.resize(n), s.stot.resize(n), s.best_stot.resize(n);
+    s.active.resize(n), s.round.resize(n);
+  });
+  host::compute(t, 0, n, [&](size_t v) {
+    s.comm[v] = s.next[v] = s.best_comm[v] = vid_t(v);
+    s.stot[v] = s.best_stot[v] = mass.k[v];
+    s.active[v] = mass.k[v] > 0;
+  });
+  const uint64_t self = host::reduce<uint64_t>(
+      t, 0, n, 0, [&](size_t v) { return mass.self[v]; }, [](uint64_t a, uint64_t b) { return a + b; });
+  t.single([&] { s.inside = self; });
+  LevelResult out;
+  out.start = out.modularity = current_modularity(t, s, sc);
+  bool current_is_best = true;
+  for (uint32_t sweep = 0; sweep < kMaxSweeps && !t.interrupted(); ++sweep) {
+    host::compute(t, 0, n, [&](size_t v) { s.round[v] = round_of(sc.level, sweep, vid_t(v)); });
+    uint64_t moved = 0;
+    for (uint8_t j = 0; j < kRounds; ++j) {
+      decide(t, r, mass, s, sc, j);
+      const RoundMoves round = apply(t, r, mass, s, j);
+      commit(t, s, j);
+      moved += round.moved;
+      t.single([&] { s.inside = uint64_t(int64_t(s.inside) + round.inside); });
+    }
+    if (moved == 0) break;
+    const double before = out.modularity, q = current_modularity(t, s, sc);
+    current_is_best = q > out.modularity;
+    if (current_is_best) {
+      out.modularity = q;
+      host::compute(t, 0, n, [&](size_t v) { s.best_comm[v] = s.comm[v], s.best_stot[v] = s.stot[v]; });
+    }
+    if (out.modularity - before <= sc.tolerance) break;
+  }
+  if (!current_is_best)
+    host::compute(t, 0, n, [&](size_t v) { s.comm[v] = s.best_comm[v], s.stot[v] = s.best_stot[v]; });
+  return out;
+}
+
+}  // namespace chatty::louvain
