@@ -1,0 +1,149 @@
+// The Louvain app: the engine against its sequential reference on known,
+// random and weighted graphs and 1..5 host devices; planted communities
+// found; modularity recomputed; the verifier's checks. (tests/python
+// compares the modularity with NetworkX's.)
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+
+#include "apps/louvain/reference.h"
+#include "apps/run_app.h"
+#include "datasets/load.h"
+#include "test_util.h"
+
+namespace chatty {
+namespace {
+
+using Edges = std::vector<std::pair<vid_t, vid_t>>;
+
+Graph undirected(const std::string& name, vid_t n, const Edges& edges, bool loops = false, uint32_t max_weight = 0) {
+  std::string text = "# Undirected graph\n# Nodes: " + std::to_string(n) + "\n";
+  std::mt19937 rng(5);
+  for (auto [u, v] : edges) {
+    text += std::to_string(u) + " " + std::to_string(v);
+    if (max_weight) text += " " + std::to_string(1 + rng() % max_weight);
+    text += "\n";
+  }
+  LoadOptions o;
+  o.build.drop_self_loops = !loops;
+  return load_graph(testing::write_file(name + (max_weight ? ".wel" : ".el"), text), o);
+}
+
+AppOutput run_louvain(const Graph& g, int devices, double resolution = 1.0, uint32_t max_level = 0) {
+  EngineOptions o;
+  o.devices = devices;
+  o.resolution = resolution;
+  o.max_level = max_level;
+  return run_app(parse_app("louvain"), g, 0, o);
+}
+
+// Cliques of `size` in a ring, each joined to the next by one edge.
+Edges ring_of_cliques(vid_t cliques, vid_t size) {
+  Edges e;
+  for (vid_t c = 0; c < cliques; ++c) {
+    for (vid_t a = 0; a < size; ++a)
+      for (vid_t b = a + 1; b < size; ++b) e.push_back({c * size + a, c * size + b});
+    e.push_back({c * size, ((c + 1) % cliques) * size + 1});
+  }
+  return e;
+}
+
+TEST(Louvain, FindsTheCliquesOfARing) {
+  const Graph g = undirected("ring", 8 * 6, ring_of_cliques(8, 6));
+  const AppOutput one = run_louvain(g, 1);
+  for (vid_t v = 0; v < 48; ++v) EXPECT_EQ(one.ints[v], v / 6 * 6) << v;
+  // Each clique: 15 edges inside, degree sum 32; the ring: 8 x 16 edges.
+  const double want = 8 * (15.0 / 128 - (32.0 / 256) * (32.0 / 256));
+  EXPECT_NEAR(one.figure("modularity"), want, 1e-12);
+  EXPECT_NEAR(reference::modularity(g, one.ints, 1.0), want, 1e-12);
+  for (int p : {2, 5}) {
+    const AppOutput out = run_louvain(g, p);
+    EXPECT_EQ(out.ints, one.ints) << p << " devices";
+    EXPECT_EQ(out.figure("modularity"), one.figure("modularity")) << p << " devices";
+  }
+}
+
+TEST(Louvain, EngineMatchesReferenceOnRandomAndWeightedGraphs) {
+  std::mt19937 rng(3);
+  for (vid_t n : {40u, 600u, 4000u}) {
+    std::uniform_int_distribution<vid_t> any(0, n - 1);
+    Edges e;
+    // Planted groups of 20, dense inside, sparse between.
+    for (vid_t i = 0; i < 5 * n; ++i) {
+      const vid_t u = any(rng);
+      const vid_t v = i % 6 == 0 ? any(rng) : u / 20 * 20 + any(rng) % 20;
+      if (v < n && u != v) e.push_back({u, v});
+    }
+    for (vid_t v = 0; v < n; v += 9) e.push_back({v, v});  // self-loops: twice in the degree, once inside
+    for (uint32_t weights : {0u, 9u}) {
+      const Graph g = undirected("random" + std::to_string(n), n, e, n != 600, weights);
+      const reference::LouvainResult want = reference::louvain(g, 1.0, 1e-7, 0);
+      for (int p : {1, 3}) {
+        const AppOutput out = run_louvain(g, p);
+        EXPECT_EQ(out.ints, want.labels) << n << " vertices, weights " << weights << ", " << p << " devices";
+        EXPECT_EQ(out.figure("levels"), double(want.levels));
+        EXPECT_NEAR(out.figure("modularity"), reference::modularity(g, out.ints, 1.0), 1e-9);
+        EXPECT_TRUE(validate_app(out, g, 0, EngineOptions{}).ok);
+      }
+    }
+  }
+}
+
+TEST(Louvain, ModularityOfTwoTrianglesJoinedByAnEdge) {
+  const Graph g = undirected("triangles", 6, {{0, 1}, {1, 2}, {2, 0}, {3, 4}, {4, 5}, {5, 3}, {2, 3}});
+  // 7 edges, 6 inside; each side's degrees add to 7 of 14.
+  EXPECT_NEAR(reference::modularity(g, {0, 0, 0, 3, 3, 3}, 1.0), 6.0 / 7 - 0.5, 1e-12);
+  EXPECT_NEAR(reference::modularity(g, {0, 0, 0, 3, 3, 3}, 2.0), 6.0 / 7 - 1.0, 1e-12);
+  const AppOutput out = run_louvain(g, 2);
+  EXPECT_EQ(out.ints, (std::vector<uint32_t>{0, 0, 0, 3, 3, 3}));
+}
+
+TEST(Louvain, ResolutionAndMaxLevelApply) {
+  const Graph g = undirected("ring_levels", 16 * 5, ring_of_cliques(16, 5));
+  const auto count = [](const AppOutput& out) {
+    std::vector<bool> label(out.ints.size());
+    size_t k = 0;
+    for (uint32_t l : out.ints) k += !label[l], label[l] = true;
+    return k;
+  };
+  const AppOutput coarse = run_louvain(g, 1, 0.05), fine = run_louvain(g, 1, 1.0);
+  EXPECT_LT(count(coarse), count(fine));
+  EXPECT_EQ(count(fine), 16u);
+  EXPECT_GE(coarse.figure("levels"), 2.0);
+  const AppOutput one_level = run_louvain(g, 1, 0.05, 1);
+  EXPECT_EQ(one_level.figure("levels"), 1.0);
+  EXPECT_GT(count(one_level), count(coarse));
+  EngineOptions o;
+  o.resolution = 0.05, o.max_level = 1;
+  EXPECT_TRUE(validate_app(one_level, g, 0, o).ok);
+}
+
+TEST(Louvain, VerifierCatchesAWrongModularityOrCommunity) {
+  const Graph g = undirected("verify", 8 * 6, ring_of_cliques(8, 6));
+  AppOutput out = run_louvain(g, 1);
+  ASSERT_TRUE(validate_app(out, g, 0, EngineOptions{}).ok);
+  AppOutput bad = out;
+  bad.figures[0].second += 1e-6;
+  Validation v = validate_app(bad, g, 0, EngineOptions{});
+  EXPECT_FALSE(v.ok);
+  EXPECT_NE(v.message.find("modularity"), std::string::npos) << v.message;
+  bad = out;
+  bad.ints[7] = 0;  // a vertex of the second clique in the first
+  bad.figures[0].second = reference::modularity(g, bad.ints, 1.0);
+  v = validate_app(bad, g, 0, EngineOptions{});
+  EXPECT_FALSE(v.ok);
+  EXPECT_NE(v.message.find("vertex 7"), std::string::npos) << v.message;
+}
+
+TEST(Louvain, IsolatedVerticesAndADirectedGraph) {
+  const Graph alone = undirected("alone", 5, {{3, 1}});
+  const AppOutput out = run_louvain(alone, 2);
+  EXPECT_EQ(out.ints, (std::vector<uint32_t>{0, 1, 2, 1, 4}));
+  EXPECT_EQ(out.figure("levels"), 1.0);
+  const Graph g = load_graph(testing::write_file("louvain_directed.el", "0 1\n1 2\n"), {});
+  EXPECT_THROW(run_louvain(g, 1), Error);
+}
+
+}  // namespace
+}  // namespace chatty
