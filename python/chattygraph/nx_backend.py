@@ -16,7 +16,7 @@ import os
 import numpy as np
 
 from . import algorithms as alg
-from . import nx_centrality, nx_distance, nx_paths, nx_structure
+from . import nx_centrality, nx_community, nx_distance, nx_paths, nx_structure
 from .graph import Graph, whole_weights
 
 class ChattyNxGraph:
@@ -30,7 +30,8 @@ class ChattyNxGraph:
         self._directed = directed
         self._multigraph = multigraph
         self.self_loops = self_loops
-        self.weights = weights  # {attr: raw float64 weights in CSR order}
+        self.weights = weights  # {attr: raw float64 weights in nx_csr's order}
+        self.nx_csr = None  # (indptr, indices) as NetworkX's adjacency gave them
         self.weight_kinds = weight_kinds  # {attr: "int", "float" or "mixed"}
         self.graph_attrs = {}
         # The NetworkX graph this was converted from, for the functions that
@@ -77,6 +78,7 @@ def _convert(G, weight_attrs):
                        indices.astype(np.int64)))
     converted = ChattyNxGraph(g, G.is_directed(), G.is_multigraph(), loops, weights, kinds)
     converted.source = G
+    converted.nx_csr = (indptr, indices)
     return converted
 
 
@@ -150,7 +152,7 @@ _WORTH_FROM_EDGES_DEFAULT = 32_000  # components, shortest path lengths
 
 # The NetworkX functions answered here: those the engine's app registry
 # names (AppSpec::networkx), each by the adapter of that name above.
-_ADAPTERS = (nx_centrality, nx_distance, nx_paths, nx_structure)
+_ADAPTERS = (nx_centrality, nx_community, nx_distance, nx_paths, nx_structure)
 _DECLINE = {name: why for module in _ADAPTERS for name, why in module.DECLINE.items()}
 
 

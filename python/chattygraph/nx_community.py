@@ -1,0 +1,93 @@
+"""NetworkX's Louvain functions on the engine's Louvain (apps/louvain).
+
+Without a seed, NetworkX's louvain_communities visits the nodes in a new
+random order each call, so its partition is one of many; the engine's is
+deterministic and as good by modularity (scripts/bench_louvain.py). With a
+seed, a caller asks for NetworkX's own partition for that seed, which
+follows Python's random order of visits: that call is declined, and
+NetworkX runs it."""
+
+from . import algorithms as alg
+from .nx_common import call_arg, engine_options
+
+
+def _communities(G, labels):
+    """Sets of nodes by label, in the order of each one's first node."""
+    groups = {}
+    for node, label in zip(G.graph.nodes, labels.tolist()):
+        groups.setdefault(label, set()).add(node)
+    return list(groups.values())
+
+
+def _check(G, max_level):
+    """NetworkX's error for a bad max_level; NotImplementedError for a
+    directed graph."""
+    if max_level is not None and max_level <= 0:
+        raise ValueError("max_level argument must be a positive integer or None")
+    if G.is_directed():
+        raise NotImplementedError("chatty's Louvain reads an undirected graph")
+
+
+def _graph_of(G, weight):
+    """The engine's graph with the weights NetworkX reads: `weight`'s, or
+    none (NetworkX may hand over a conversion cached with other weights)."""
+    import numpy as np
+
+    from .graph import Graph
+
+    want = None
+    if weight is not None:
+        raw = G.weights.get(weight)
+        if raw is None or (raw.size and not (np.all(np.isfinite(raw)) and np.all(raw >= 0) and
+                                            np.all(raw == np.round(raw)) and np.all(raw < 2.0**32))):
+            raise NotImplementedError("chatty's Louvain reads whole, non-negative edge weights")
+        if not np.all(raw == 1):
+            want = raw.astype(np.uint32)
+    if want is None and not G.graph.weighted:
+        return G.graph
+    indptr, indices = G.nx_csr
+    return Graph.from_csr(indptr, indices, want, directed=False, name=G.graph.name)
+
+
+def _run(g, resolution, threshold, max_level, options):
+    return alg.louvain(g, resolution=float(resolution), threshold=float(threshold), max_level=int(max_level or 0),
+                       **engine_options(options))
+
+
+def louvain_communities(G, weight="weight", resolution=1, threshold=0.0000001, max_level=None, seed=None,
+                        **options):
+    _check(G, max_level)
+    g = _graph_of(G, weight)
+    if g.m == 0:  # NetworkX: every node alone
+        return [{node} for node in G.graph.nodes]
+    return _communities(G, _run(g, resolution, threshold, max_level, options).values)
+
+
+def louvain_partitions(G, weight="weight", resolution=1, threshold=0.0000001, seed=None, **options):
+    _check(G, None)
+    g = _graph_of(G, weight)
+    if g.m == 0:
+        yield [{node} for node in G.graph.nodes]
+        return
+    last = _run(g, resolution, threshold, None, options)
+    levels = int(last.stats["summary"]["levels"])
+    # A run stopped after level l is the first l levels of the whole run.
+    for level in range(1, levels):
+        yield _communities(G, _run(g, resolution, threshold, level, options).values)
+    yield _communities(G, last.values)
+
+
+def _seeded(seed):
+    """NetworkX's py_random_state has made the seed a random.Random by the
+    time it dispatches: the module's own one where the caller gave none."""
+    import random
+
+    if seed is None or seed is random._inst:
+        return None
+    return "follows its own order of visits, not NetworkX's random order for a seed"
+
+
+DECLINE = {
+    "louvain_communities": lambda a, k: _seeded(call_arg(a, k, 5, "seed", None)),
+    "louvain_partitions": lambda a, k: _seeded(call_arg(a, k, 4, "seed", None)),
+}

@@ -1,0 +1,79 @@
+"""Louvain through the package and NetworkX's louvain functions: planted
+communities recovered; the reported modularity is NetworkX's modularity of
+the communities; within 0.015 of NetworkX's own Louvain's; the same at
+every device count; NetworkX's rules (max_level, weights, seeds, a graph
+without edges)."""
+
+import networkx as nx
+import numpy as np
+import pytest
+
+import chattygraph as cg
+
+
+def _sets(r):
+    return {frozenset(np.flatnonzero(r.values == l).tolist()) for l in np.unique(r.values)}
+
+
+def test_louvain_recovers_planted_communities():
+    G = nx.planted_partition_graph(12, 30, 0.5, 0.005, seed=4)
+    r = cg.louvain(G)
+    assert _sets(r) == {frozenset(c) for c in G.graph["partition"]}
+    assert r.stats["summary"]["modularity"] == pytest.approx(nx.community.modularity(G, _sets(r)), abs=1e-9)
+    for devices in (2, 5):
+        assert np.array_equal(cg.louvain(G, devices=devices).values, r.values)
+
+
+@pytest.mark.parametrize("name", ["karate", "les_miserables", "davis", "weighted_random"])
+def test_louvain_matches_networkx_modularity(name):
+    if name == "karate":
+        G = nx.karate_club_graph()  # whole weights, read as NetworkX reads them
+    elif name == "les_miserables":
+        G = nx.les_miserables_graph()
+    elif name == "davis":
+        G = nx.davis_southern_women_graph()
+    else:
+        G = nx.gnm_random_graph(300, 1500, seed=2)
+        rng = np.random.default_rng(3)
+        for u, v in G.edges():
+            G[u][v]["weight"] = int(rng.integers(1, 20))
+        G.add_edge(5, 5, weight=40)  # a self-loop: twice in the degree, once inside
+    for weight in ("weight", None):
+        ours = nx.community.louvain_communities(G, weight=weight, backend="chatty")
+        assert nx.community.is_partition(G, ours)
+        q = nx.community.modularity(G, ours, weight=weight)
+        # NetworkX's own Louvain: its median over three seeds (its answers
+        # vary by 0.01-0.03 from seed to seed on these graphs).
+        theirs = np.median([nx.community.modularity(G, nx.community.louvain_communities(G, weight=weight, seed=s),
+                                                    weight=weight) for s in range(3)])
+        assert q >= theirs - 0.015, (name, weight, q, theirs)
+        r = cg.louvain(G.to_undirected() if weight else nx.Graph(G.edges()), validate=True)
+        assert r.stats["validated"] == "pass"
+
+
+def test_louvain_partitions_and_options():
+    G = nx.ring_of_cliques(40, 5)
+    parts = list(nx.community.louvain_partitions(G, backend="chatty"))
+    mods = [nx.community.modularity(G, p) for p in parts]
+    assert len(parts) >= 2 and all(a < b for a, b in zip(mods, mods[1:]))
+    assert parts[-1] == nx.community.louvain_communities(G, backend="chatty")
+    assert nx.community.louvain_communities(G, max_level=1, backend="chatty") == parts[0]
+    coarse = nx.community.louvain_communities(G, resolution=0.05, backend="chatty")
+    assert len(coarse) < len(parts[-1])
+    with pytest.raises(ValueError, match="max_level"):
+        nx.community.louvain_communities(G, max_level=0, backend="chatty")
+    H = nx.Graph()
+    H.add_nodes_from(range(4))
+    assert nx.community.louvain_communities(H, backend="chatty") == [{0}, {1}, {2}, {3}]
+
+
+def test_louvain_declines_what_it_would_answer_otherwise():
+    G = nx.karate_club_graph()
+    for u, v in G.edges():
+        G[u][v]["weight"] = 0.5 + u / 7  # fractional: NetworkX's answer, not the engine's
+    with pytest.raises(NotImplementedError):
+        nx.community.louvain_communities(G, backend="chatty")
+    with pytest.raises(NotImplementedError):  # a seed asks for NetworkX's own random order
+        nx.community.louvain_communities(nx.karate_club_graph(), seed=2, backend="chatty")
+    with pytest.raises(ValueError, match="undirected"):
+        cg.louvain(nx.DiGraph([(0, 1), (1, 2)]))
