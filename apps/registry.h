@@ -91,6 +91,7 @@ struct AppSpec {
   bool needs_source = false;     // --source and --sources apply
   bool sources_at_once = false;  // one run from all the sources (BC sums over them), not one run per source
   bool needs_weights = false;    // edge weights are read (default ones made if absent)
+  bool reads_weights = false;    // the input's edge weights are read where it has them (none made)
   bool needs_in_edges = false;   // built before the timed run
   bool reorders = false;         // --reorder=auto relabels by degree
   // Ranks each hold the whole graph and take a share of the work (rows or

@@ -348,7 +348,8 @@ RunSetup check_run_options(const RunOptions& f) {
                "--small_bytes must be 0..2^30 (got " + std::to_string(s.eopt.small_bytes) + ")");
   CHATTY_CHECK(s.eopt.batch_bytes >= 64 && s.eopt.batch_bytes <= s.eopt.ring_bytes / 2,
                "--batch_bytes must be 64..ring_bytes/2 (got " + std::to_string(s.eopt.batch_bytes) + ")");
-  s.lopt.weights = app_spec(s.app).needs_weights ? WeightUse::kNeeded : WeightUse::kIgnored;
+  s.lopt.weights =
+      app_spec(s.app).needs_weights || app_spec(s.app).reads_weights ? WeightUse::kNeeded : WeightUse::kIgnored;
   // Only rank 0 writes: its error reaches the others before they load.
   agreed([&] {
     check_writable(s.output, "--output");

@@ -99,6 +99,7 @@ const AppSpec app_louvain{
         "position) of its community; stats[\"summary\"] has the modularity and the levels. Deterministic: "
         "the same communities at every device count.",
     .networkx = "louvain_communities louvain_partitions",
+    .reads_weights = true,
     .whole_graph = true,
     .check = check,
     .run_host = run_host,

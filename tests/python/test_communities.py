@@ -77,3 +77,24 @@ def test_louvain_declines_what_it_would_answer_otherwise():
         nx.community.louvain_communities(nx.karate_club_graph(), seed=2, backend="chatty")
     with pytest.raises(ValueError, match="undirected"):
         cg.louvain(nx.DiGraph([(0, 1), (1, 2)]))
+
+
+def test_louvain_command_reads_the_files_weights(tmp_path):
+    import json
+    import os
+    import subprocess
+
+    G = nx.convert_node_labels_to_integers(nx.les_miserables_graph())
+    path = tmp_path / "lesmis.wel"
+    path.write_text("".join(f"{u} {v} {int(w)}\n" for u, v, w in G.edges(data="weight")))
+    out = subprocess.run([os.environ.get("CHATTY", "build/chatty"), "run", "--app=louvain", f"--graph={path}",
+                          "--undirected", "--validate", "--json", "--quiet", f"--output={tmp_path / 'c.txt'}"],
+                         check=True, capture_output=True, text=True)
+    report = json.loads(out.stdout.strip().splitlines()[-1])
+    labels = np.loadtxt(tmp_path / "c.txt", dtype=np.int64, ndmin=2)
+    groups = {}
+    for v, c in labels.tolist():
+        groups.setdefault(c, set()).add(v)
+    q = nx.community.modularity(G, groups.values(), weight="weight")
+    assert report["summary"]["modularity"] == pytest.approx(q, abs=1e-9)
+    assert q > nx.community.modularity(G, groups.values(), weight=None)  # the weights shaped it

@@ -1,0 +1,137 @@
+#!/usr/bin/env python3
+"""ChattyGraph's Louvain against NetworKit's PLM (PyPI, installed here if
+missing): modularity on kron:16, a grid, ego-Facebook, Les Miserables
+(weighted) and a planted-partition graph, each side's communities scored
+by NetworKit's Modularity; then the time on kron:20, rounds interleaved
+(this VM's timings move 20-40 % between runs), ratios with their spread.
+
+Each side's time is its run alone: ours `chatty run`'s compute time (the
+graph read before), NetworKit's `run()` on a graph it built before. PLM runs
+as NetworKit's default (refine=False), resolution 1 on both sides.
+
+  python3 scripts/bench_louvain.py [--chatty build/chatty] [--graph kron:20] [--threads 2] [--rounds 3]
+                                   [--facebook build/tests/data/facebook_combined.txt]"""
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+import numpy as np
+
+
+def networkit():
+    try:
+        import networkit as nk
+    except ImportError:
+        subprocess.run([sys.executable, "-m", "pip", "install", "-q", "networkit"], check=True)
+        import networkit as nk
+    return nk
+
+
+def ours(chatty, path, threads, out):
+    cmd = [chatty, "run", "--app=louvain", f"--graph={path}", "--undirected", f"--threads={threads}", "--json",
+           "--quiet", f"--output={out}"]
+    j = json.loads(subprocess.run(cmd, check=True, capture_output=True, text=True).stdout.strip().splitlines()[-1])
+    return j["compute_s"], j["summary"]
+
+
+def edge_list(path):
+    """(n, edges [u, v, w]) of a file of 'u v [w]' lines (a first line of one number: the vertex count)."""
+    rows = [line.split() for line in open(path) if not line.startswith(("#", "%"))]
+    e = np.array([[int(r[0]), int(r[1]), int(r[2]) if len(r) > 2 else 1] for r in rows if len(r) >= 2],
+                 dtype=np.int64)
+    return int(e[:, :2].max()) + 1, e
+
+
+def nk_graph(nk, n, e, weighted):
+    G = nk.Graph(n, weighted=weighted)
+    for u, v, w in e.tolist():
+        if u != v and not G.hasEdge(u, v):
+            G.addEdge(u, v, w) if weighted else G.addEdge(u, v)
+    return G
+
+
+def partition(nk, n, out):
+    d = np.loadtxt(out, dtype=np.int64, ndmin=2)
+    p = nk.structures.Partition(n)
+    p.setUpperBound(n)
+    for v, c in d.tolist():
+        p[v] = c
+    return p
+
+
+def quality(nk, a, d):
+    import networkx as nx
+
+    files = {}
+    for spec in ("kron:16", "grid:300x300"):
+        files[spec] = (os.path.join(d, spec.replace(":", "_") + ".el"), False)
+        subprocess.run([a.chatty, "generate", spec, files[spec][0]], check=True, capture_output=True)
+    files["ego-Facebook"] = (a.facebook, False)
+    for name, G, weighted in (("Les Miserables", nx.les_miserables_graph(), True),
+                              ("planted 40x50", nx.planted_partition_graph(40, 50, 0.3, 0.005, seed=1), False)):
+        G = nx.convert_node_labels_to_integers(G)
+        path = os.path.join(d, name.split()[0] + (".wel" if weighted else ".el"))
+        with open(path, "w") as f:
+            for u, v, w in G.edges(data="weight", default=1):
+                f.write(f"{u} {v} {int(w)}\n" if weighted else f"{u} {v}\n")
+        files[name] = (path, weighted)
+    out = os.path.join(d, "communities.txt")
+    print("graph: modularity ours / PLM (difference), communities ours / PLM")
+    for name, (path, weighted) in files.items():
+        n, e = edge_list(path)
+        G = nk_graph(nk, n, e, weighted)
+        _, summary = ours(a.chatty, path, a.threads, out)
+        mine = nk.community.Modularity().getQuality(partition(nk, n, out), G)
+        plm = nk.community.PLM(G, refine=False)
+        plm.run()
+        theirs = nk.community.Modularity().getQuality(plm.getPartition(), G)
+        print(f"  {name}: {mine:.4f} / {theirs:.4f} ({mine - theirs:+.4f}); reported {summary['modularity']:.4f}; "
+              f"{summary['communities']} / {plm.getPartition().numberOfSubsets()}")
+
+
+def spread(xs):
+    return f"{statistics.median(xs):.3f} [{min(xs):.3f}-{max(xs):.3f}]"
+
+
+def timing(nk, a, d):
+    el, cgr, out = os.path.join(d, "t.el"), os.path.join(d, "t.cgr"), os.path.join(d, "t.txt")
+    for path in (el, cgr):
+        subprocess.run([a.chatty, "generate", a.graph, path], check=True, capture_output=True)
+    G = nk.readGraph(el, nk.Format.EdgeListSpaceZero, directed=False)
+    G.removeMultiEdges()
+    G.removeSelfLoops()
+    mine, theirs, ratios = [], [], []
+    for _ in range(a.rounds):
+        t_ours, summary = ours(a.chatty, cgr, a.threads, out)
+        plm = nk.community.PLM(G, refine=False)
+        t = time.perf_counter()
+        plm.run()
+        t_nk = time.perf_counter() - t
+        mine.append(t_ours), theirs.append(t_nk), ratios.append(t_ours / t_nk)
+    q = nk.community.Modularity().getQuality(plm.getPartition(), G)
+    print(f"{a.graph}, {a.threads} threads: ours {spread(mine)} s (modularity {summary['modularity']:.4f}, "
+          f"{summary['levels']} levels), PLM {spread(theirs)} s (modularity {q:.4f}); ours / PLM {spread(ratios)}")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--chatty", default="build/chatty")
+    ap.add_argument("--graph", default="kron:20")
+    ap.add_argument("--facebook", default="build/tests/data/facebook_combined.txt")
+    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--rounds", type=int, default=3)
+    a = ap.parse_args()
+    nk = networkit()
+    nk.setNumberOfThreads(a.threads)
+    with tempfile.TemporaryDirectory() as d:
+        quality(nk, a, d)
+        timing(nk, a, d)
+
+
+if __name__ == "__main__":
+    main()
