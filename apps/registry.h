@@ -44,7 +44,7 @@ struct AppOutput {
   // modularity and levels); empty where the run computed none (under
   // ranks, the ranks that did not compute them).
   std::vector<std::pair<std::string, double>> figures;
-  double seconds = 0;            // compute time
+  double seconds = 0;  // compute time
   Backend backend = Backend::kCpu;
   std::vector<int> gpu_of;  // cuda: the GPU of every device
   // The input's ids of the vertices, for what is shown to the user

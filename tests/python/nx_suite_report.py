@@ -29,7 +29,10 @@ def _ran():
 
     ran_tests = sum(1 for ev in _per_test.values() if any(k == "ran" for k, _, _ in ev))
     calls = collections.Counter(name for ev in _per_test.values() for k, name, _ in ev if k == "ran")
-    missing = sorted(set(nx_backend._FUNCTIONS) - set(calls))
+    # CHATTY_NX_EXEMPT: functions whose NetworkX tests all ask for what the
+    # backend declines (each named with its reason where the test is set up).
+    exempt = set(os.environ.get("CHATTY_NX_EXEMPT", "").split())
+    missing = sorted(set(nx_backend._FUNCTIONS) - set(calls) - exempt)
     expect = int(os.environ.get("CHATTY_NX_EXPECT_TESTS", "0"))
     shortfall = ""
     if missing or ran_tests < expect:
