@@ -80,32 +80,14 @@ inline double current_modularity(host::TeamThread& t, const Moving& s, const Lev
   return modularity(s.inside, squares, sc.m, sc.resolution);
 }
 
-// The community `pairs` (c, weight to c) make best for a vertex of degree
-// k in `own`: its own unless another gains more by score(); ties go to the
-// lowest number, whatever the pairs' order.
-template <typename Pairs>
-vid_t best_of(const Pairs& pairs, vid_t own, int64_t to_own, int64_t k, const Moving& s, const LevelScale& sc) {
-  const double two_m = 2.0 * double(sc.m);
-  vid_t best = own;
-  double best_score = score(to_own, s.stot[own] - k, k, sc.resolution, two_m);
-  pairs([&](vid_t c, int64_t to) {
-    if (c == own) return;
-    const double x = score(to, s.stot[c], k, sc.resolution, two_m);
-    if (x > best_score || (x == best_score && best != own && c < best)) best = c, best_score = x;
-  });
-  return best;
-}
-
-// Rows up to this long are tallied in a list on the stack: a vertex of a
-// sparse graph touches a few communities, and a scan of a few entries
-// beats a visit to the thread's |V|-long tally.
-inline constexpr eid_t kShortRow = 16;
-
 // The round's decisions into s.next: each active vertex of round j takes
-// best_of() its neighbours' communities, and is inactive until a neighbour
-// moves. Reads s.comm and s.stot only, so the order of vertices is free.
+// its best community by score(), its own unless another gains more (ties:
+// the lowest number, whatever the tally's order), and is inactive until a
+// neighbour moves. Reads s.comm and s.stot only, so the order of vertices
+// is free.
 template <typename W>
 void decide(host::TeamThread& t, const Rows<W>& r, const Masses& mass, Moving& s, const LevelScale& sc, uint8_t j) {
+  const double two_m = 2.0 * double(sc.m);
   host::compute(t, 0, r.n, [&](int, size_t i) -> uint64_t {
     const vid_t v = vid_t(i);
     if (s.round[v] != j || !s.active[v]) return 0;
@@ -113,39 +95,19 @@ void decide(host::TeamThread& t, const Rows<W>& r, const Masses& mass, Moving& s
     const vid_t own = s.comm[v];
     const int64_t k = mass.k[v];
     const eid_t lo = r.off[v], hi = r.off[v + 1];
-    if (hi - lo <= kShortRow) {
-      vid_t c[kShortRow];
-      int64_t to[kShortRow];
-      size_t count = 0;
-      int64_t to_own = 0;
-      for (eid_t e = lo; e < hi; ++e) {
-        const vid_t u = r.tgt[e];
-        if (u == v) continue;
-        const vid_t cu = s.comm[u];
-        const int64_t w = int64_t(r.weight(e));
-        if (cu == own) to_own += w;
-        size_t x = 0;
-        while (x < count && c[x] != cu) ++x;
-        if (x == count) c[count] = cu, to[count++] = 0;
-        to[x] += w;
-      }
-      s.next[v] = best_of(
-          [&](auto&& f) {
-            for (size_t x = 0; x < count; ++x) f(c[x], to[x]);
-          },
-          own, to_own, k, s, sc);
-    } else {
-      thread_local Tally tally;
-      tally.size_for(r.n);
-      for (eid_t e = lo; e < hi; ++e)
-        if (const vid_t u = r.tgt[e]; u != v) tally.add(s.comm[u], r.weight(e));
-      s.next[v] = best_of(
-          [&](auto&& f) {
-            for (const vid_t c : tally.touched) f(c, tally.to[c]);
-          },
-          own, tally.at(own), k, s, sc);
-      tally.clear();
+    thread_local Tally tally;
+    tally.size_for(r.n);
+    for (eid_t e = lo; e < hi; ++e)
+      if (const vid_t u = r.tgt[e]; u != v) tally.add(s.comm[u], r.weight(e));
+    vid_t best = own;
+    double best_score = score(tally.at(own), s.stot[own] - k, k, sc.resolution, two_m);
+    for (const vid_t c : tally.touched) {
+      if (c == own) continue;
+      const double x = score(tally.to[c], s.stot[c], k, sc.resolution, two_m);
+      if (x > best_score || (x == best_score && best != own && c < best)) best = c, best_score = x;
     }
+    tally.clear();
+    s.next[v] = best;
     return 1 + hi - lo;
   });
 }
