@@ -43,6 +43,15 @@ def reached_dict(G, values, cutoff):
     return {nodes[i]: v for i, v in zip(idx.tolist(), vals)}
 
 
+def groups_in_order(G, labels):
+    """{label: the set of its nodes}, labels in the order of each one's
+    first node (NetworkX's order of communities)."""
+    groups = {}
+    for node, label in zip(G.graph.nodes, labels.tolist()):
+        groups.setdefault(label, set()).add(node)
+    return groups
+
+
 def nodes_of(G, nbunch):
     """The nodes of nbunch that are in G, in its order, as NetworkX's
     Graph.nbunch_iter gives them (and its errors for what is not one)."""

@@ -7,16 +7,15 @@ seed, a caller asks for NetworkX's own partition for that seed, which
 follows Python's random order of visits: that call is declined, and
 NetworkX runs it."""
 
+import numpy as np
+
 from . import algorithms as alg
-from .nx_common import call_arg, engine_options
+from .graph import Graph, whole_weights
+from .nx_common import call_arg, engine_options, groups_in_order
 
 
 def _communities(G, labels):
-    """Sets of nodes by label, in the order of each one's first node."""
-    groups = {}
-    for node, label in zip(G.graph.nodes, labels.tolist()):
-        groups.setdefault(label, set()).add(node)
-    return list(groups.values())
+    return list(groups_in_order(G, labels).values())
 
 
 def _check(G, max_level):
@@ -31,15 +30,10 @@ def _check(G, max_level):
 def _graph_of(G, weight):
     """The engine's graph with the weights NetworkX reads: `weight`'s, or
     none (NetworkX may hand over a conversion cached with other weights)."""
-    import numpy as np
-
-    from .graph import Graph
-
     want = None
     if weight is not None:
         raw = G.weights.get(weight)
-        if raw is None or (raw.size and not (np.all(np.isfinite(raw)) and np.all(raw >= 0) and
-                                            np.all(raw == np.round(raw)) and np.all(raw < 2.0**32))):
+        if raw is None or not whole_weights(raw):
             raise NotImplementedError("chatty's Louvain reads whole, non-negative edge weights")
         if not np.all(raw == 1):
             want = raw.astype(np.uint32)

@@ -4,7 +4,7 @@ the engine's WCC, k-core and triangle counting."""
 import numpy as np
 
 from . import algorithms as alg
-from .nx_common import engine_options, nodes_of, require_unweighted
+from .nx_common import engine_options, groups_in_order, nodes_of, require_unweighted
 
 
 def _groups(G, labels):
@@ -112,12 +112,9 @@ def is_strongly_connected(G, **options):
 def label_propagation_communities(G, **options):
     if G.is_multigraph():
         raise NotImplementedError("chatty's label propagation reads a simple graph")
-    clusters = {}
-    if len(G):
-        labels = alg.label_propagation(G.graph, **engine_options(options)).values
-        for node, label in zip(G.graph.nodes, labels.tolist()):
-            clusters.setdefault(label, set()).add(node)
-    return clusters.values()
+    if not len(G):
+        return {}.values()
+    return groups_in_order(G, alg.label_propagation(G.graph, **engine_options(options)).values).values()
 
 
 def core_number(G, **options):
