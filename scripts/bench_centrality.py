@@ -46,6 +46,17 @@ def ours(chatty, cgr, app, args, threads, out):
     return j["compute_s"], j.get("iterations", 0)
 
 
+def generated(nk, chatty, graph, d):
+    """(.cgr path, NetworKit's simple undirected graph) of a generator spec, both from the same edges."""
+    el, cgr = os.path.join(d, "g.el"), os.path.join(d, "g.cgr")
+    for path in (el, cgr):
+        subprocess.run([chatty, "generate", graph, path], check=True, capture_output=True)
+    G = nk.readGraph(el, nk.Format.EdgeListSpaceZero, directed=False)
+    G.removeMultiEdges()
+    G.removeSelfLoops()
+    return cgr, G
+
+
 def values(path, n):
     d = np.loadtxt(path)
     v = np.zeros(n)
@@ -68,12 +79,8 @@ def main():
     nk = networkit()
     nk.setNumberOfThreads(a.threads)
     with tempfile.TemporaryDirectory() as d:
-        el, cgr, out = os.path.join(d, "g.el"), os.path.join(d, "g.cgr"), os.path.join(d, "values.txt")
-        for path in (el, cgr):
-            subprocess.run([a.chatty, "generate", a.graph, path], check=True, capture_output=True)
-        G = nk.readGraph(el, nk.Format.EdgeListSpaceZero, directed=False)
-        G.removeMultiEdges()
-        G.removeSelfLoops()
+        out = os.path.join(d, "values.txt")
+        cgr, G = generated(nk, a.chatty, a.graph, d)
         n = G.numberOfNodes()
         alpha = 1.0 / (max(G.degree(v) for v in G.iterNodes()) + 1)
         print(f"{a.graph}: {n} vertices, {G.numberOfEdges()} edges; {a.threads} threads; alpha {alpha:.3g}")

@@ -14,22 +14,13 @@ as NetworKit's default (refine=False), resolution 1 on both sides.
 import argparse
 import json
 import os
-import statistics
 import subprocess
-import sys
 import tempfile
 import time
 
 import numpy as np
 
-
-def networkit():
-    try:
-        import networkit as nk
-    except ImportError:
-        subprocess.run([sys.executable, "-m", "pip", "install", "-q", "networkit"], check=True)
-        import networkit as nk
-    return nk
+from bench_centrality import generated, networkit, spread
 
 
 def ours(chatty, path, threads, out):
@@ -89,22 +80,16 @@ def quality(nk, a, d):
         mine = nk.community.Modularity().getQuality(partition(nk, n, out), G)
         plm = nk.community.PLM(G, refine=False)
         plm.run()
-        theirs = nk.community.Modularity().getQuality(plm.getPartition(), G)
+        found = plm.getPartition()
+        communities = len(set(found.getVector()))  # numberOfSubsets() read 0 here
+        theirs = nk.community.Modularity().getQuality(found, G)
         print(f"  {name}: {mine:.4f} / {theirs:.4f} ({mine - theirs:+.4f}); reported {summary['modularity']:.4f}; "
-              f"{summary['communities']} / {plm.getPartition().numberOfSubsets()}")
-
-
-def spread(xs):
-    return f"{statistics.median(xs):.3f} [{min(xs):.3f}-{max(xs):.3f}]"
+              f"{summary['communities']} / {communities}")
 
 
 def timing(nk, a, d):
-    el, cgr, out = os.path.join(d, "t.el"), os.path.join(d, "t.cgr"), os.path.join(d, "t.txt")
-    for path in (el, cgr):
-        subprocess.run([a.chatty, "generate", a.graph, path], check=True, capture_output=True)
-    G = nk.readGraph(el, nk.Format.EdgeListSpaceZero, directed=False)
-    G.removeMultiEdges()
-    G.removeSelfLoops()
+    out = os.path.join(d, "t.txt")
+    cgr, G = generated(nk, a.chatty, a.graph, d)
     mine, theirs, ratios = [], [], []
     for _ in range(a.rounds):
         t_ours, summary = ours(a.chatty, cgr, a.threads, out)
