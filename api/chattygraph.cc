@@ -142,6 +142,7 @@ Result run(const Graph& g, const std::string& app, const Options& opt) {
   r.app = chatty::app_name(out.app);
   r.ints = std::move(out.ints);
   r.reals = std::move(out.ranks);
+  r.second = std::move(out.second);
   r.counts = std::move(out.counts);
   const uint64_t n = g.vertices();
   r.ids.resize(n);

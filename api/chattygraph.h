@@ -100,6 +100,7 @@ struct Result {
   // or counts (triangles).
   std::vector<uint32_t> ints;
   std::vector<float> reals;
+  std::vector<float> second;  // a second real per vertex where the app has one (HITS: authorities)
   std::vector<uint64_t> counts;
   std::vector<uint64_t> ids;  // the input's id of each vertex
   Stats stats;

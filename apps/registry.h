@@ -37,6 +37,7 @@ struct AppOutput {
   App app = nullptr;
   std::vector<uint32_t> ints;    // integral values (depth, distance, label, coreness)
   std::vector<float> ranks;      // real values (PageRank, BC)
+  std::vector<float> second;     // a second real per vertex, where the app names one (AppSpec::second)
   std::vector<uint64_t> counts;  // 64-bit counts (triangles per vertex)
   MultiStats multi;              // what the run did, per superstep (every backend and device count)
   std::vector<vid_t> sources;    // the sources of an app that runs from all at once (BC)
@@ -99,9 +100,13 @@ struct AppSpec {
   // rank holds its chunks' rows and exchanges boundary values.
   bool whole_graph = false;
   Values values = Values::kInts;  // which of AppOutput's arrays holds the results
-  bool unreached = false;         // kInfinity in `ints` marks a vertex the run did not reach
-  bool python_double = false;     // Python gets the reals as float64 (NetworkX's type for it)
-  MessageShape messages{};        // message_shape<Program>(): who reads a vertex, whether --messages=per_edge applies
+  // A second real per vertex in AppOutput::second, beside the reals, and
+  // its name as --output's third column and Python's attribute show it
+  // (HITS: the authority beside the hub), or null.
+  const char* second = nullptr;
+  bool unreached = false;      // kInfinity in `ints` marks a vertex the run did not reach
+  bool python_double = false;  // Python gets the reals as float64 (NetworkX's type for it)
+  MessageShape messages{};     // message_shape<Program>(): who reads a vertex, whether --messages=per_edge applies
   // Refuses, with one line, a graph or options the app cannot run on (optional).
   void (*check)(const Graph& g, const EngineOptions& opt) = nullptr;
   // On host devices; an app whose values are kCounts finds out.counts made,

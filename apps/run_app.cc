@@ -94,6 +94,7 @@ AppOutput in_input_ids(AppOutput out, const std::vector<vid_t>& old_of_new) {
   if (old_of_new.empty()) return out;
   if (const auto relabel = app_spec(out.app).relabel) relabel(out, old_of_new);
   out.ranks = to_old_order(out.ranks, old_of_new);
+  out.second = to_old_order(out.second, old_of_new);
   out.ints = to_old_order(out.ints, old_of_new);
   out.counts = to_old_order(out.counts, old_of_new);
   for (vid_t& s : out.sources) s = old_of_new[s];
@@ -121,7 +122,9 @@ void write_values_to(const AppOutput& out, const std::string& path) {
   for (size_t v = 0; v < n && ok; ++v) {
     int len;
     const auto id = static_cast<unsigned long long>(out.id_of(vid_t(v)));
-    if (reals)
+    if (reals && v < out.second.size())
+      len = std::snprintf(tmp, sizeof tmp, "%llu %.9g %.9g\n", id, double(out.ranks[v]), double(out.second[v]));
+    else if (reals)
       len = std::snprintf(tmp, sizeof tmp, "%llu %.9g\n", id, double(out.ranks[v]));
     else if (counts)
       len = std::snprintf(tmp, sizeof tmp, "%llu %llu\n", id, static_cast<unsigned long long>(out.counts[v]));

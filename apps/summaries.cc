@@ -68,21 +68,28 @@ uint64_t gathered_edges(const AppOutput& out, const Graph& g) {
   return g.num_edges() * uint64_t(out.multi.steps.size());
 }
 
-std::string top_values_text(const AppOutput& out, const char* what) {
-  std::string t = std::string("top ") + what + "s:";
+std::string top_values_text(const AppOutput& out, const std::vector<float>& values, const char* what) {
+  std::string t = std::string("top ") + what + ":";
   char b[64];
-  for (vid_t v : top_five(out.ranks)) {
-    std::snprintf(b, sizeof b, " %llu (%.6g)", static_cast<unsigned long long>(out.id_of(v)), double(out.ranks[v]));
+  for (vid_t v : top_five(values)) {
+    std::snprintf(b, sizeof b, " %llu (%.6g)", static_cast<unsigned long long>(out.id_of(v)), double(values[v]));
     t += b;
   }
   return t;
 }
 
-JsonValue top_values_json(const AppOutput& out, const char* what) {
+JsonValue top_values_list(const AppOutput& out, const std::vector<float>& values, const char* what) {
   JsonValue list = JsonValue::array();
-  for (vid_t v : top_five(out.ranks))
-    list.push(JsonObject().add("vertex", out.id_of(v)).add(what, out.ranks[v]).value());
-  return JsonObject().add("top", list).value();
+  for (vid_t v : top_five(values)) list.push(JsonObject().add("vertex", out.id_of(v)).add(what, values[v]).value());
+  return list;
+}
+
+std::string top_values_text(const AppOutput& out, const char* what) {
+  return top_values_text(out, out.ranks, (std::string(what) + "s").c_str());
+}
+
+JsonValue top_values_json(const AppOutput& out, const char* what) {
+  return JsonObject().add("top", top_values_list(out, out.ranks, what)).value();
 }
 
 }  // namespace chatty

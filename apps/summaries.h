@@ -20,6 +20,9 @@ JsonValue reached_json(const std::vector<uint32_t>& values, const char* what);
 struct AppOutput;
 std::string top_values_text(const AppOutput& out, const char* what);
 JsonValue top_values_json(const AppOutput& out, const char* what);
+// The same of any real values by vertex: "top <many>: ..." and the list.
+std::string top_values_text(const AppOutput& out, const std::vector<float>& values, const char* many);
+JsonValue top_values_list(const AppOutput& out, const std::vector<float>& values, const char* what);
 
 // Every edge once a superstep (a gather's edges: PageRank, k-core, ...).
 uint64_t gathered_edges(const AppOutput& out, const Graph& g);

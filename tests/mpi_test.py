@@ -53,17 +53,17 @@ class Ranks(RankCase):
                         self.assertAlmostEqual(m[ph], mean, delta=1e-6 + 1e-3 * mean, msg=f"{what}: {ph}")
                 self.assert_same(app, ref, got, what)
 
-    def test_triangles_and_betweenness_split_over_ranks(self):
+    def test_whole_graph_apps_over_ranks(self):
         # Ranks each hold the whole graph and take a share of the rows (TC)
-        # or of the sources (BC); the per-vertex results, summed over the
-        # ranks, equal one process's: exactly for TC, within BC's float
-        # output for BC. A generated graph, a text file (symmetrized) and a
+        # or of the sources (BC), or rank 0 computes (HITS, Louvain); the
+        # per-vertex results, summed over the ranks, equal one process's:
+        # exactly for TC and Louvain, within float output for BC and HITS. A generated graph, a text file (symmetrized) and a
         # .cgr, on 2 x 1, 3 x 2 and 4 x 1 ranks x devices, with the verifier
         # on rank 0.
         cgr = self.path("fb.cgr")
         self.assertEqual(run([CHATTY, "convert", FACEBOOK, cgr, "--symmetrize"]).returncode, 0)
         for graph, extra in (("kron:11", []), (FACEBOOK, ["--symmetrize"]), (cgr, [])):
-            for app, more in (("tc", []), ("bc", ["--sources=6"])):
+            for app, more in (("tc", []), ("bc", ["--sources=6"]), ("hits", []), ("louvain", [])):
                 ref = self.path(f"{app}.ref")
                 p = chatty(0, f"--app={app}", f"--graph={graph}", f"--output={ref}", *extra, *more)
                 self.assertEqual(p.returncode, 0, p.stderr)

@@ -43,7 +43,7 @@ const std::vector<CommandHelp>& commands() {
        "with --graph=-) or a generated graph, on the CPU or the GPUs, over one or several devices; prints\n"
        "the load and compute times, a summary of the result and, with --validate, a check against the\n"
        "sequential reference. Exit 0 on success, 1 on an error, 2 on a usage error, 3 when validation\n"
-       "fails, 4 when PageRank, Katz or eigenvector stopped at --max_iters before converging. Without\n"
+       "fails, 4 when PageRank, Katz, eigenvector or HITS stopped at --max_iters before converging. Without\n"
        "--app it runs bfs, without --graph on kron:16, and says so on its first lines.",
        {{"common",
          {"app", "graph", "source", "sources", "validate", "output", "json", "quiet", "repeat", "threads", "seed"}},

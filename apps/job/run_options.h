@@ -40,8 +40,8 @@ enum class OptionScope { kInput, kRun };
   X(double, alpha, 15.0, kRun, "BFS: go pull when frontier edges > unexplored edges / alpha") \
   X(double, beta, 18.0, kRun, "BFS: back to push when the frontier < |V| / beta") \
   X(uint64, delta, 0, kRun, "SSSP bucket width (0: chosen from the graph)") \
-  X(double, tolerance, 1e-6, kRun, "PageRank: stop when the L1 change of ranks < tolerance") \
-  X(int32, max_iters, 100, kRun, "PageRank only: at most this many iterations (k-core runs until no core changes)") \
+  X(double, tolerance, 1e-6, kRun, "PageRank, Katz, eigenvector, HITS: stop when the L1 change < tolerance") \
+  X(int32, max_iters, 100, kRun, "PageRank, Katz, eigenvector, HITS: at most this many iterations")             \
   X(double, damping, 0.85, kRun, "PageRank damping factor")                                                     \
   X(double, katz_alpha, 0, kRun,                                                                                   \
     "Katz: attenuation (NetworkX's alpha), below 1 / the largest eigenvalue to converge; 0: 0.9 / the largest "      \

@@ -27,14 +27,18 @@ class NotConvergedWarning(RuntimeWarning):
 class Result:
     """values[v] for every vertex v (0..n-1; `ids` / `nodes` name them as the
     input does); unreached vertices are -1 in BFS depths and SSSP distances.
-    `stats` is the run's statistics (`chatty run --json`'s object)."""
+    `stats` is the run's statistics (`chatty run --json`'s object). An app
+    with a second value per vertex has it as an attribute of its name
+    (hits: `values` the hubs, `authorities`)."""
 
-    def __init__(self, graph, app, values, stats, unreached=False):
+    def __init__(self, graph, app, values, stats, unreached=False, second=None):
         self.graph = graph
         self.app = app
         self.values = values
         self.stats = stats
         self._unreached = unreached
+        if second is not None:
+            setattr(self, second[0], second[1])
 
     ids = property(lambda self: self.graph.ids)
     nodes = property(lambda self: self.graph.nodes)
@@ -99,7 +103,7 @@ def _run(spec, G, source, options, sources=None):
     options = dict(options)
     comm = _communicator(options.pop("communicator", None))
     args = flags(options) + _source_flags(g, source, sources)
-    values, stats, code = _core.run(app, g._core, args, comm)
+    values, stats, code, second = _core.run(app, g._core, args, comm)
     if code == 3:
         raise ValidationError(stats.get("validation", "validation failed"))
     if code == 4:
@@ -111,9 +115,11 @@ def _run(spec, G, source, options, sources=None):
         values = out
     elif spec["double"]:
         values = values.astype(np.float64)
+        second = second.astype(np.float64) if second is not None else None
     elif spec["names_vertices"]:  # e.g. WCC's labels: the least vertex of each component, as an input id
         values = g.ids[values] if g._nodes is None else values.astype(np.int64)
-    return Result(g, app, values, stats, spec["unreached"])
+    return Result(g, app, values, stats, spec["unreached"],
+                  (spec["second"], second) if spec["second"] and second is not None else None)
 
 
 _OPTIONS_DOC = "\n\nOptions are `chatty run`'s flags as keywords (devices=4, validate=True, ...)."

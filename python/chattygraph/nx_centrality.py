@@ -8,6 +8,7 @@ import functools
 import numpy as np
 
 from . import algorithms as alg
+from .graph import whole_weights
 from .nx_common import FLOAT_RESOLUTION, call_arg, engine_options, power_iteration, require_unweighted
 
 
@@ -145,6 +146,67 @@ def eigenvector_centrality(G, max_iter=100, tol=1.0e-6, nstart=None, weight=None
     return dict(zip(G.graph.nodes, r.values.tolist()))
 
 
+def hits(G, max_iter=100, tol=1.0e-8, nstart=None, normalized=True, **options):
+    """NetworkX's hits, whose answer is the principal singular vectors of the
+    weighted adjacency matrix (ARPACK's, from any start: nstart changes
+    nothing). The engine's power iteration reaches them when it converges
+    within max_iter iterations and the principal singular value is simple;
+    otherwise (an undirected bipartite graph, two equal components) NetworkX
+    runs the call."""
+    import networkx as nx
+
+    n = len(G)
+    if n == 0:
+        return {}, {}
+    if max_iter < 1:
+        raise nx.PowerIterationFailedConvergence(max_iter)
+    raw = G.weights.get("weight")
+    if raw is not None and not whole_weights(raw):
+        raise NotImplementedError("chatty's HITS reads whole weights from 0 to 2^32 - 2")
+    if G.graph.m == 0 or (raw is not None and raw.size and not raw.any()):
+        raise NotImplementedError("chatty's HITS needs an edge of positive weight (NetworkX's answer is NaN)")
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", alg.NotConvergedWarning)
+        try:
+            r = alg.hits(G.graph, tolerance=tol, max_iters=max_iter, **engine_options(options))
+        except alg.NotConvergedWarning:
+            raise NotImplementedError(f"chatty's power iteration did not converge in {max_iter} iterations") from None
+    if not _principal_is_simple(G, r.values, r.authorities):
+        raise NotImplementedError("the principal singular value is not simple: NetworkX's answer is ARPACK's choice")
+    nodes = G.graph.nodes
+    return dict(zip(nodes, r.values.tolist())), dict(zip(nodes, r.authorities.tolist()))
+
+
+def _principal_is_simple(G, hubs, authorities):
+    """Whether the scores lie on one component of the bipartite double cover
+    (hub u -- authority v for every edge u -> v): where two components share
+    the principal singular value, the power iteration keeps weight on both
+    and ARPACK picks its own mix."""
+    import scipy.sparse as sp
+    from scipy.sparse.csgraph import connected_components
+
+    indptr, indices = G.nx_csr
+    n = len(hubs)
+    rows = np.repeat(np.arange(n, dtype=np.int64), np.diff(indptr.astype(np.int64)))
+    cover = sp.coo_matrix((np.ones(rows.size), (rows, indices.astype(np.int64) + n)), shape=(2 * n, 2 * n))
+    k, label = connected_components(cover, directed=False)
+    mass = np.sort(np.bincount(label, np.concatenate([hubs, authorities]), minlength=k))
+    return k < 2 or mass[-2] <= _HITS_STRAY_MASS
+
+
+# Score mass the hits adapter lets stray off the principal component: the
+# L1 distance within which the engine's answer is NetworkX's.
+_HITS_STRAY_MASS = 1e-6
+
+
+def _decline_hits(args, kwargs):
+    if not call_arg(args, kwargs, 4, "normalized", True):
+        return "scales its scores to sum 1 (normalized=True)"
+    return None
+
+
 def _decline_eigenvector(args, kwargs):
     if call_arg(args, kwargs, 3, "nstart", None) is not None:
         return "starts from the uniform vector (nstart=None)"
@@ -158,4 +220,5 @@ DECLINE = {
     "betweenness_centrality": _decline_betweenness,
     "katz_centrality": _decline_katz,
     "eigenvector_centrality": _decline_eigenvector,
+    "hits": _decline_hits,
 }

@@ -206,7 +206,8 @@ nb::tuple run(const std::string& app, const PyGraph& g, const std::vector<std::s
   nb::object values = kind == Values::kReals    ? nb::cast(to_numpy(std::move(out.ranks)))
                       : kind == Values::kCounts ? nb::cast(to_numpy(std::move(out.counts)))
                                                 : nb::cast(to_numpy(std::move(out.ints)));
-  return nb::make_tuple(values, to_python(c.job.report), c.job.exit_code);
+  nb::object second = out.second.empty() ? nb::none() : nb::cast(to_numpy(std::move(out.second)));
+  return nb::make_tuple(values, to_python(c.job.report), c.job.exit_code, second);
 }
 
 // The registry's entries as Python sees them: chattygraph makes a function
@@ -223,6 +224,7 @@ nb::list app_list() {
     d["sources_at_once"] = a->sources_at_once;
     d["values"] = a->values == Values::kReals ? "reals" : a->values == Values::kCounts ? "counts" : "ints";
     d["double"] = a->python_double;
+    d["second"] = a->second ? nb::cast(std::string(a->second)) : nb::none();
     d["unreached"] = a->unreached;
     d["names_vertices"] = a->relabel != nullptr;
     v.append(d);

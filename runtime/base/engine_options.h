@@ -74,8 +74,8 @@ struct EngineOptions {
   // shrinks below |V| / beta.
   double alpha = kDefaultAlpha, beta = kDefaultBeta;
   uint64_t delta = 0;       // SSSP bucket width; 0: chosen from the graph
-  double tolerance = 1e-6;  // PageRank, Katz, eigenvector: stop when the L1 change < tolerance
-  int max_iters = 100;      // PageRank, Katz, eigenvector
+  double tolerance = 1e-6;  // PageRank, Katz, eigenvector, HITS: stop when the L1 change < tolerance
+  int max_iters = 100;      // PageRank, Katz, eigenvector, HITS
   double damping = 0.85;
   BcScale bc_scale = BcScale::kOrdered;
   double katz_alpha = 0, katz_beta = 1.0;  // Katz: x = alpha A^T x + beta; alpha 0: 0.9 / max in-degree
