@@ -1,6 +1,7 @@
 #include "apps/labels.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 
 #include "apps/json.h"
@@ -58,6 +59,24 @@ JsonValue classes_json(const AppOutput& out, const char* many) {
   JsonObject j;
   j.add(many, c.count).add("largest", c.largest);
   return j.value();
+}
+
+std::string modularity_text(const AppOutput& out) {
+  std::string s = classes_text(out, "community", "communities");
+  if (const double q = out.figure("modularity"); !std::isnan(q)) {
+    char b[96];
+    std::snprintf(b, sizeof b, "; modularity %.6f after %g level%s", q, out.figure("levels"),
+                  out.figure("levels") == 1 ? "" : "s");
+    s += b;
+  }
+  return s;
+}
+
+JsonValue modularity_json(const AppOutput& out) {
+  JsonValue j = classes_json(out, "communities");
+  if (const double q = out.figure("modularity"); !std::isnan(q))
+    j.set("modularity", q), j.set("levels", uint64_t(out.figure("levels")));
+  return j;
 }
 
 }  // namespace chatty

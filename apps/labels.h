@@ -39,6 +39,10 @@ void relabel_least_ids(AppOutput& out, const std::vector<vid_t>& old_of_new);
 // classes_* name the classes otherwise ("community": "N communities", ...).
 std::string classes_text(const AppOutput& out, const char* one, const char* many);
 JsonValue classes_json(const AppOutput& out, const char* many);
+// The communities' summary with the modularity and the levels the run
+// reports in its figures (Louvain, Leiden).
+std::string modularity_text(const AppOutput& out);
+JsonValue modularity_json(const AppOutput& out);
 inline std::string components_text(const AppOutput& out) { return classes_text(out, "component", "components"); }
 inline JsonValue components_json(const AppOutput& out) { return classes_json(out, "components"); }
 

@@ -1,12 +1,14 @@
-// The Louvain app: the engine against its sequential reference on known,
-// random and weighted graphs and 1..5 host devices; planted communities
-// found; modularity recomputed; the verifier's checks. (tests/python
-// compares the modularity with NetworkX's.)
+// The Louvain and Leiden apps: the engine against its sequential
+// reference on known, random and weighted graphs and 1..5 host devices;
+// planted communities found; modularity recomputed; Leiden's communities
+// connected; the verifiers' checks. (tests/python compares the modularity
+// with NetworkX's.)
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <random>
 
+#include "apps/leiden/reference.h"
 #include "apps/louvain/reference.h"
 #include "apps/run_app.h"
 #include "datasets/load.h"
@@ -30,12 +32,17 @@ Graph undirected(const std::string& name, vid_t n, const Edges& edges, bool loop
   return load_graph(testing::write_file(name + (max_weight ? ".wel" : ".el"), text), o);
 }
 
-AppOutput run_louvain(const Graph& g, int devices, double resolution = 1.0, uint32_t max_level = 0) {
+AppOutput run_louvain(const Graph& g, int devices, double resolution = 1.0, uint32_t max_level = 0,
+                      const char* app = "louvain") {
   EngineOptions o;
   o.devices = devices;
   o.resolution = resolution;
   o.max_level = max_level;
-  return run_app(parse_app("louvain"), g, 0, o);
+  return run_app(parse_app(app), g, 0, o);
+}
+
+AppOutput run_leiden(const Graph& g, int devices, double resolution = 1.0, uint32_t max_level = 0) {
+  return run_louvain(g, devices, resolution, max_level, "leiden");
 }
 
 // Cliques of `size` in a ring, each joined to the next by one edge.
@@ -143,6 +150,68 @@ TEST(Louvain, IsolatedVerticesAndADirectedGraph) {
   EXPECT_EQ(out.figure("levels"), 1.0);
   const Graph g = load_graph(testing::write_file("louvain_directed.el", "0 1\n1 2\n"), {});
   EXPECT_THROW(run_louvain(g, 1), Error);
+}
+
+TEST(Leiden, FindsTheCliquesOfARing) {
+  const Graph g = undirected("ring", 8 * 6, ring_of_cliques(8, 6));
+  for (int p : {1, 2, 5}) {
+    const AppOutput out = run_leiden(g, p);
+    for (vid_t v = 0; v < 48; ++v) EXPECT_EQ(out.ints[v], v / 6 * 6) << v << ", " << p << " devices";
+    EXPECT_NEAR(out.figure("modularity"), reference::modularity(g, out.ints, 1.0), 1e-12);
+  }
+}
+
+TEST(Leiden, EngineMatchesReferenceAndCommunitiesAreConnected) {
+  std::mt19937 rng(11);
+  for (vid_t n : {60u, 3000u}) {
+    std::uniform_int_distribution<vid_t> any(0, n - 1);
+    Edges e;
+    for (vid_t i = 0; i < 4 * n; ++i) {
+      const vid_t u = any(rng);
+      const vid_t v = i % 5 == 0 ? any(rng) : u / 25 * 25 + any(rng) % 25;
+      if (v < n && u != v) e.push_back({u, v});
+    }
+    for (uint32_t weights : {0u, 7u}) {
+      const Graph g = undirected("leiden" + std::to_string(n), n, e, false, weights);
+      const reference::LouvainResult want = reference::leiden(g, 1.0, 1e-7, 0);
+      uint32_t where = 0;
+      EXPECT_TRUE(reference::communities_connected(g, want.labels, where)) << where;
+      for (int p : {1, 3}) {
+        const AppOutput out = run_leiden(g, p);
+        EXPECT_EQ(out.ints, want.labels) << n << " vertices, weights " << weights << ", " << p << " devices";
+        EXPECT_EQ(out.figure("levels"), double(want.levels));
+        EXPECT_TRUE(reference::communities_connected(g, out.ints, where)) << where;
+        const Validation v = validate_app(out, g, 0, EngineOptions{});
+        EXPECT_TRUE(v.ok) << v.message;
+      }
+      // At least Louvain's modularity on these planted groups.
+      EXPECT_GE(want.modularity, reference::louvain(g, 1.0, 1e-7, 0).modularity - 1e-3) << n;
+    }
+  }
+}
+
+TEST(Leiden, VerifierCatchesADisconnectedCommunity) {
+  const Graph g = undirected("leiden_verify", 8 * 6, ring_of_cliques(8, 6));
+  const AppOutput out = run_leiden(g, 1);
+  ASSERT_TRUE(validate_app(out, g, 0, EngineOptions{}).ok);
+  AppOutput bad = out;
+  for (vid_t v = 18; v < 24; ++v) bad.ints[v] = 0;  // the fourth clique with the first, not adjacent
+  bad.figures[0].second = reference::modularity(g, bad.ints, 1.0);
+  const Validation v = validate_app(bad, g, 0, EngineOptions{});
+  EXPECT_FALSE(v.ok);
+  EXPECT_NE(v.message.find("not connected"), std::string::npos) << v.message;
+}
+
+TEST(Leiden, MaxLevelIsolatedVerticesAndADirectedGraph) {
+  const Graph g = undirected("leiden_levels", 16 * 5, ring_of_cliques(16, 5));
+  const AppOutput all = run_leiden(g, 1, 0.05), one = run_leiden(g, 1, 0.05, 1);
+  EXPECT_GE(all.figure("levels"), 2.0);
+  EXPECT_EQ(one.figure("levels"), 1.0);
+  EngineOptions o;
+  o.resolution = 0.05, o.max_level = 1;
+  EXPECT_TRUE(validate_app(one, g, 0, o).ok);
+  EXPECT_EQ(run_leiden(undirected("leiden_alone", 5, {{3, 1}}), 2).ints, (std::vector<uint32_t>{0, 1, 2, 1, 4}));
+  EXPECT_THROW(run_leiden(load_graph(testing::write_file("leiden_directed.el", "0 1\n1 2\n"), {}), 1), Error);
 }
 
 }  // namespace

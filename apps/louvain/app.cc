@@ -68,24 +68,6 @@ Validation validate(const AppOutput& out, const Graph& g, vid_t, const EngineOpt
   return {true, b};
 }
 
-std::string text(const AppOutput& out) {
-  std::string s = classes_text(out, "community", "communities");
-  if (const double q = out.figure("modularity"); !std::isnan(q)) {
-    char b[96];
-    std::snprintf(b, sizeof b, "; modularity %.6f after %g level%s", q, out.figure("levels"),
-                  out.figure("levels") == 1 ? "" : "s");
-    s += b;
-  }
-  return s;
-}
-
-JsonValue json(const AppOutput& out) {
-  JsonValue j = classes_json(out, "communities");
-  if (const double q = out.figure("modularity"); !std::isnan(q))
-    j.set("modularity", q), j.set("levels", uint64_t(out.figure("levels")));
-  return j;
-}
-
 }  // namespace
 
 extern const AppSpec app_louvain;
@@ -106,8 +88,8 @@ const AppSpec app_louvain{
     .validate = validate,
     .relabel = relabel_least_ids,
     .traversed_edges = examined_edges,
-    .summary_text = text,
-    .summary_json = json,
+    .summary_text = modularity_text,
+    .summary_json = modularity_json,
 };
 
 }  // namespace chatty

@@ -163,24 +163,45 @@ struct LevelResult {
   bool improved() const { return modularity > start; }
 };
 
-// The level's moving phase from singletons (collective): sweeps of
+// The level's moving phase (collective) from singletons, or from the
+// partition `start` (a community number below r.n per vertex: Leiden's
+// levels start from the partition the level before moved to): sweeps of
 // kRounds rounds until a sweep gains no more than sc.tolerance (or moves
 // nothing), leaving in s.comm the best partition a sweep reached.
 template <typename W>
-LevelResult move_level(host::TeamThread& t, const Rows<W>& r, const Masses& mass, Moving& s, const LevelScale& sc) {
+LevelResult move_level(host::TeamThread& t, const Rows<W>& r, const Masses& mass, Moving& s, const LevelScale& sc,
+                       const vid_t* start = nullptr) {
   const size_t n = r.n;
   t.single([&] {
     s.comm.resize(n), s.next.resize(n), s.best_comm.resize(n), s.stot.resize(n), s.best_stot.resize(n);
     s.active.resize(n), s.round.resize(n);
   });
   host::compute(t, 0, n, [&](size_t v) {
-    s.comm[v] = s.next[v] = s.best_comm[v] = vid_t(v);
-    s.stot[v] = s.best_stot[v] = mass.k[v];
+    s.comm[v] = s.next[v] = s.best_comm[v] = start ? start[v] : vid_t(v);
+    s.stot[v] = start ? 0 : mass.k[v];
     s.active[v] = mass.k[v] > 0;
   });
+  if (start)
+    host::compute(t, 0, n, [&](size_t v) {
+      std::atomic_ref<int64_t>(s.stot[s.comm[v]]).fetch_add(mass.k[v], std::memory_order_relaxed);
+    });
+  host::compute(t, 0, n, [&](size_t c) { s.best_stot[c] = s.stot[c]; });
+  // The weight inside: every vertex's own, and each edge between two
+  // members of a community (both its rows: halved once summed).
   const uint64_t self = host::reduce<uint64_t>(
       t, 0, n, 0, [&](size_t v) { return mass.self[v]; }, [](uint64_t a, uint64_t b) { return a + b; });
-  t.single([&] { s.inside = self; });
+  uint64_t twice_between = 0;
+  if (start)
+    twice_between = host::reduce<uint64_t>(
+        t, 0, n, 0,
+        [&](size_t v) {
+          uint64_t w = 0;
+          for (eid_t e = r.off[v]; e < r.off[v + 1]; ++e)
+            if (const vid_t u = r.tgt[e]; u != v && s.comm[u] == s.comm[v]) w += r.weight(e);
+          return w;
+        },
+        [](uint64_t a, uint64_t b) { return a + b; });
+  t.single([&] { s.inside = self + twice_between / 2; });
   LevelResult out;
   out.start = out.modularity = current_modularity(t, s, sc);
   bool current_is_best = true;

@@ -1,4 +1,5 @@
-"""NetworkX's Louvain functions on the engine's Louvain (apps/louvain).
+"""NetworkX's Louvain and Leiden functions on the engine's (apps/louvain,
+apps/leiden).
 
 Without a seed, NetworkX's louvain_communities visits the nodes in a new
 random order each call, so its partition is one of many; the engine's is
@@ -24,7 +25,7 @@ def _check(G, max_level):
     if max_level is not None and max_level <= 0:
         raise ValueError("max_level argument must be a positive integer or None")
     if G.is_directed():
-        raise NotImplementedError("chatty's Louvain reads an undirected graph")
+        raise NotImplementedError("chatty's Louvain and Leiden read an undirected graph")
 
 
 def _graph_of(G, weight):
@@ -34,7 +35,7 @@ def _graph_of(G, weight):
     if weight is not None:
         raw = G.weights.get(weight)
         if raw is None or not whole_weights(raw):
-            raise NotImplementedError("chatty's Louvain reads whole, non-negative edge weights")
+            raise NotImplementedError("chatty's Louvain and Leiden read whole, non-negative edge weights")
         if not np.all(raw == 1):
             want = raw.astype(np.uint32)
     if want is None and not G.graph.weighted:
@@ -43,9 +44,9 @@ def _graph_of(G, weight):
     return Graph.from_csr(indptr, indices, want, directed=False, name=G.graph.name)
 
 
-def _run(g, resolution, threshold, max_level, options):
-    return alg.louvain(g, resolution=float(resolution), threshold=float(threshold), max_level=int(max_level or 0),
-                       **engine_options(options))
+def _run(g, resolution, threshold, max_level, options, app=alg.louvain):
+    return app(g, resolution=float(resolution), threshold=float(threshold), max_level=int(max_level or 0),
+               **engine_options(options))
 
 
 def louvain_communities(G, weight="weight", resolution=1, threshold=0.0000001, max_level=None, seed=None,
@@ -58,17 +59,38 @@ def louvain_communities(G, weight="weight", resolution=1, threshold=0.0000001, m
 
 
 def louvain_partitions(G, weight="weight", resolution=1, threshold=0.0000001, seed=None, **options):
+    yield from _partitions(G, weight, resolution, threshold, options, alg.louvain)
+
+
+def _partitions(G, weight, resolution, threshold, options, app):
     _check(G, None)
     g = _graph_of(G, weight)
     if g.m == 0:
         yield [{node} for node in G.graph.nodes]
         return
-    last = _run(g, resolution, threshold, None, options)
+    last = _run(g, resolution, threshold, None, options, app)
     levels = int(last.stats["summary"]["levels"])
     # A run stopped after level l is the first l levels of the whole run.
     for level in range(1, levels):
-        yield _communities(G, _run(g, resolution, threshold, level, options).values)
+        yield _communities(G, _run(g, resolution, threshold, level, options, app).values)
     yield _communities(G, last.values)
+
+
+# NetworkX has no Leiden of its own (a backend's is the answer), so any
+# seed is taken: the engine's partition is the same for every seed.
+_LEIDEN_THRESHOLD = 0.0000001  # Louvain's default: stop when a level gains no more
+
+
+def leiden_communities(G, weight="weight", resolution=1, max_level=None, seed=None, **options):
+    _check(G, max_level)
+    g = _graph_of(G, weight)
+    if g.m == 0:
+        return [{node} for node in G.graph.nodes]
+    return _communities(G, _run(g, resolution, _LEIDEN_THRESHOLD, max_level, options, alg.leiden).values)
+
+
+def leiden_partitions(G, weight="weight", resolution=1, seed=None, **options):
+    yield from _partitions(G, weight, resolution, _LEIDEN_THRESHOLD, options, alg.leiden)
 
 
 def _seeded(seed):

@@ -1,8 +1,9 @@
-"""Louvain through the package and NetworkX's louvain functions: planted
+"""Louvain and Leiden through the package and NetworkX's functions: planted
 communities recovered; the reported modularity is NetworkX's modularity of
 the communities; within 0.015 of NetworkX's own Louvain's; the same at
 every device count; NetworkX's rules (max_level, weights, seeds, a graph
-without edges)."""
+without edges); Leiden's communities connected, at least Louvain's
+modularity."""
 
 import networkx as nx
 import numpy as np
@@ -98,3 +99,38 @@ def test_louvain_command_reads_the_files_weights(tmp_path):
     q = nx.community.modularity(G, groups.values(), weight="weight")
     assert report["summary"]["modularity"] == pytest.approx(q, abs=1e-9)
     assert q > nx.community.modularity(G, groups.values(), weight=None)  # the weights shaped it
+
+
+@pytest.mark.parametrize("name", ["karate", "les_miserables", "grid", "lfr"])
+def test_leiden_connected_and_at_least_louvains_modularity(name):
+    G = {"karate": nx.karate_club_graph, "les_miserables": nx.les_miserables_graph,
+         "grid": lambda: nx.convert_node_labels_to_integers(nx.grid_2d_graph(40, 40)),
+         "lfr": lambda: nx.LFR_benchmark_graph(250, 3, 1.5, 0.009, average_degree=5, min_community=20, seed=10)}[name]()
+    for weight in ("weight", None):
+        ours = nx.community.leiden_communities(G, weight=weight, seed=7, backend="chatty")
+        assert nx.community.is_partition(G, ours)
+        assert all(nx.is_connected(G.subgraph(c)) for c in ours), name
+        q = nx.community.modularity(G, ours, weight=weight)
+        louvain = nx.community.modularity(G, nx.community.louvain_communities(G, weight=weight, backend="chatty"),
+                                          weight=weight)
+        assert q >= louvain - 0.005, (name, weight, q, louvain)
+    g = G if name != "lfr" else nx.Graph(G)
+    r = cg.leiden(g, validate=True)
+    assert r.stats["validated"] == "pass"
+    groups = {}
+    for node, label in r.to_dict().items():
+        groups.setdefault(label, set()).add(node)
+    q = nx.community.modularity(G, groups.values(), weight=None)  # from_networkx reads no weights by default
+    assert r.stats["summary"]["modularity"] == pytest.approx(q, abs=1e-9)
+    assert np.array_equal(cg.leiden(g, devices=3).values, r.values)
+
+
+def test_leiden_partitions_and_max_level():
+    G = nx.ring_of_cliques(40, 5)
+    parts = list(nx.community.leiden_partitions(G, backend="chatty"))
+    mods = [nx.community.modularity(G, p) for p in parts]
+    assert len(parts) >= 2 and all(a < b for a, b in zip(mods, mods[1:]))
+    assert parts[-1] == nx.community.leiden_communities(G, backend="chatty")
+    assert nx.community.leiden_communities(G, max_level=1, backend="chatty") == parts[0]
+    with pytest.raises(ValueError):
+        nx.community.leiden_communities(G, max_level=0, backend="chatty")

@@ -1,0 +1,128 @@
+// Leiden's levels on the host operators (program.h): level 0 moves the
+// input's vertices from singletons, each later level the refined
+// communities of the one before, contracted, from the communities that
+// level moved to.
+#pragma once
+
+#include <algorithm>
+#include <utility>
+#include <vector>
+
+#include "apps/leiden/program.h"
+#include "apps/leiden/refine.h"
+#include "apps/louvain/contract.h"
+#include "apps/louvain/level.h"
+#include "kernels/cpu/union_find.h"
+#include "runtime/base/parallel.h"
+#include "runtime/graph/graph.h"
+#include "runtime/host/host_operators.h"
+
+namespace chatty::leiden {
+
+using louvain::Contracted;
+using louvain::Grouping;
+
+// Each vertex's community of `part`, split into the connected parts of
+// the input's edges inside it, named by the part's least vertex id.
+inline void connected_parts(host::TeamThread& t, const Rows<weight_t>& input, const std::vector<vid_t>& part,
+                            std::vector<vid_t>& label) {
+  host::compute(t, 0, input.n, [&](size_t v) { label[v] = vid_t(v); });
+  host::compute(t, 0, input.n, [&](int, size_t i) -> uint64_t {
+    const vid_t v = vid_t(i);
+    for (eid_t e = input.off[v]; e < input.off[v + 1]; ++e)
+      if (const vid_t u = input.tgt[e]; u < v && part[u] == part[v]) cpu::uf_union(u, v, label.data());
+    return 1 + input.off[v + 1] - input.off[v];
+  });
+  host::compute(t, 0, input.n, [&](size_t v) { cpu::uf_flatten(vid_t(v), label.data()); });
+}
+
+// The modularity of the input's partition `label` (a vertex id per
+// vertex), from integer sums.
+inline double modularity_of(host::TeamThread& t, const Rows<weight_t>& input, const Masses& mass,
+                            const std::vector<vid_t>& label, std::vector<int64_t>& stot, const LevelScale& sc) {
+  const vid_t n = input.n;
+  t.single([&] { stot.assign(n, 0); });
+  const uint64_t twice_inside = host::reduce<uint64_t>(
+      t, 0, n, 0,
+      [&](size_t i) {
+        const vid_t v = vid_t(i);
+        std::atomic_ref<int64_t>(stot[label[v]]).fetch_add(mass.k[v], std::memory_order_relaxed);
+        uint64_t w = 2 * mass.self[v];
+        for (eid_t e = input.off[v]; e < input.off[v + 1]; ++e)
+          if (const vid_t u = input.tgt[e]; u != v && label[u] == label[v]) w += input.weight(e);
+        return w;
+      },
+      [](uint64_t a, uint64_t b) { return a + b; });
+  const louvain::Squares squares = host::reduce<louvain::Squares>(
+      t, 0, n, 0, [&](size_t c) { return louvain::Squares(stot[c]) * louvain::Squares(stot[c]); },
+      [](louvain::Squares a, louvain::Squares b) { return a + b; });
+  return louvain::modularity(twice_inside / 2, squares, sc.m, sc.resolution);
+}
+
+// Each vertex's community, named by its least vertex id; `outcome` gets
+// the modularity and the levels.
+inline std::vector<uint32_t> communities(host::HostOperators& h, const Graph& g, const LeidenProgram& p,
+                                         louvain::Outcome& outcome) {
+  const Csr& c = g.out();
+  const vid_t n = c.num_vertices();
+  const Rows<weight_t> input{n, c.offsets.data(), c.targets.data(), g.weighted() ? c.weights.data() : nullptr};
+  Masses mass{std::vector<int64_t>(n), std::vector<uint64_t>(n)};
+  std::vector<vid_t> of(n), part(n), label(n), start, first;  // `of`: each input vertex's vertex of the level
+  std::vector<int64_t> stot;
+  Moving s;
+  Refining f;
+  Grouping gr;
+  Contracted cur, next;
+  outcome = {};
+  h.team([&](host::TeamThread& t) {
+    host::compute(t, 0, n, [&](size_t i) {
+      const vid_t v = vid_t(i);
+      int64_t k = 0;
+      uint64_t self = 0;
+      for (eid_t e = input.off[v]; e < input.off[v + 1]; ++e) {
+        k += int64_t(input.weight(e));
+        if (input.tgt[e] == v) k += int64_t(input.weight(e)), self += input.weight(e);
+      }
+      mass.k[v] = k, mass.self[v] = self, of[v] = part[v] = v;
+    });
+    const int64_t degrees = host::reduce<int64_t>(
+        t, 0, n, 0, [&](size_t v) { return mass.k[v]; }, [](int64_t a, int64_t b) { return a + b; });
+    LevelScale scale{uint64_t(degrees / 2), p.resolution, 0, louvain::kFirstTolerance};
+    uint32_t levels = 0;
+    double before = 0;
+    const auto run_level = [&](const auto& rows, const Masses& m) -> bool {
+      const louvain::LevelResult lr = move_level(t, rows, m, s, scale, levels ? start.data() : nullptr);
+      if (levels > 0 && !lr.improved()) return false;
+      if (levels == 0) before = lr.start;
+      host::compute(t, 0, n, [&](size_t v) { part[v] = s.comm[of[v]]; });
+      ++levels;
+      if ((p.max_level && levels >= p.max_level) || lr.modularity - before <= p.threshold) return false;
+      before = lr.modularity;
+      refine(t, rows, m, s, scale, f);
+      const vid_t count = group(t, f.ref, gr);
+      if (count == rows.n) return false;  // nothing merged: the next level would be this one
+      host::compute(t, 0, n, [&](size_t v) { of[v] = gr.next_of[of[v]]; });
+      // The next level starts from this level's communities, each numbered
+      // by its first refined community.
+      t.single([&] { first.assign(rows.n, kInfinity), start.resize(count); });
+      host::compute(t, 0, rows.n, [&](size_t v) { atomic_min(&first[s.comm[v]], gr.next_of[v]); });
+      host::compute(t, 0, rows.n, [&](size_t v) { start[gr.next_of[v]] = first[s.comm[v]]; });
+      scale.tolerance /= 10, ++scale.level;
+      contract(t, rows, m, gr, next);
+      t.single([&] { std::swap(cur, next); });
+      return true;
+    };
+    if (scale.m == 0) {
+      levels = 1;  // no edge: every vertex alone, NetworkX's one partition
+    } else if (run_level(input, mass)) {
+      while (!t.interrupted() && run_level(cur.rows(), cur.mass)) {
+      }
+    }
+    connected_parts(t, input, part, label);
+    const double q = modularity_of(t, input, mass, label, stot, scale);
+    if (t.lead()) outcome = {q, levels, true};
+  });
+  return std::vector<uint32_t>(label.begin(), label.end());
+}
+
+}  // namespace chatty::leiden

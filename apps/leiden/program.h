@@ -1,0 +1,36 @@
+// Leiden communities (Traag, Waltman and van Eck, 2019): Louvain's levels
+// (apps/louvain/program.h: moving in rounds, contraction), with the
+// refinement of refine.h between moving and contraction: a level
+// contracts the refined communities, which are connected, and the next
+// level starts from the partition the level moved to. Levels stop as
+// Louvain's do (no gain, `threshold`, `max_level`, or nothing refined to
+// contract); a community the last level leaves disconnected is split into
+// its connected parts, so every community is connected. Deterministic:
+// the same communities at every device count. An operator program: the
+// team shares each step; under ranks, rank 0 computes and the others add
+// zeros.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "apps/louvain/program.h"
+#include "runtime/base/program.h"
+#include "runtime/engine/operator_program.h"
+#include "runtime/graph/graph.h"
+
+namespace chatty {
+
+struct LeidenProgram {
+  static constexpr ProgramKind kKind = ProgramKind::kOperators;
+  using Value = uint64_t;  // the community's least vertex id
+
+  double resolution = 1.0;
+  double threshold = 1e-7;
+  uint32_t max_level = 0;               // 0: until a level gains no more than threshold
+  louvain::Outcome* outcome = nullptr;  // filled where the communities are computed
+
+  std::vector<uint64_t> on_host(const Graph& g, host::HostOperators& h) const;  // apps/leiden/app.cc
+};
+
+}  // namespace chatty

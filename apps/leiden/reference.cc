@@ -1,0 +1,128 @@
+#include "apps/leiden/reference.h"
+
+#include <algorithm>
+#include <map>
+
+#include "apps/leiden/refine.h"
+#include "apps/louvain/reference_levels.h"
+
+namespace chatty::reference {
+
+namespace {
+
+using levels::Level;
+
+// The refinement of `comm` (refine.h), one vertex after another.
+std::vector<uint32_t> refine(const Level& l, const std::vector<uint32_t>& comm, uint64_t m, double resolution,
+                             uint32_t level) {
+  const uint32_t n = uint32_t(l.k.size());
+  const double two_m = 2.0 * double(m);
+  std::vector<int64_t> stot(n, 0), vext(n, 0);
+  for (uint32_t v = 0; v < n; ++v) {
+    stot[comm[v]] += l.k[v];
+    for (const auto& [u, w] : l.adj[v])
+      if (comm[u] == comm[v]) vext[v] += int64_t(w);
+  }
+  std::vector<uint32_t> ref(n);
+  std::vector<int64_t> rstot = l.k, rext = vext;
+  std::vector<bool> alone(n, true);
+  std::vector<uint8_t> round(n);
+  for (uint32_t v = 0; v < n; ++v) ref[v] = v, round[v] = louvain::round_of(level, leiden::kRefineSweep, v);
+  for (uint8_t j = 0; j < louvain::kRounds; ++j) {
+    std::vector<uint32_t> next = ref;
+    std::vector<int64_t> joined(n, 0);
+    for (uint32_t v = 0; v < n; ++v) {
+      if (round[v] != j || !alone[v]) continue;
+      const int64_t k = l.k[v], kc = stot[comm[v]];
+      if (k == 0 || !leiden::well_connected(vext[v], k, kc, resolution, two_m)) continue;
+      std::map<uint32_t, int64_t> to;
+      for (const auto& [u, w] : l.adj[v])
+        if (comm[u] == comm[v]) to[ref[u]] += int64_t(w);
+      double best_gain = 0;
+      for (const auto& [c, w] : to) {  // ascending: the first of equal gains is the lowest numbered
+        if ((alone[c] && round[c] == j) || !leiden::well_connected(rext[c], rstot[c], kc, resolution, two_m)) continue;
+        const double gain = louvain::score(w, rstot[c], k, resolution, two_m);
+        if (gain > best_gain || (gain == best_gain && next[v] == v)) next[v] = c, best_gain = gain, joined[v] = w;
+      }
+    }
+    for (uint32_t v = 0; v < n; ++v) {
+      const uint32_t c = next[v];
+      if (round[v] != j || c == v) continue;
+      rstot[c] += l.k[v], rext[c] += vext[v] - 2 * joined[v], alone[c] = false;
+      alone[v] = false, rstot[v] = 0, rext[v] = 0;
+    }
+    ref = next;
+  }
+  return ref;
+}
+
+// Each community of `part` split into its connected parts, each named by
+// its least vertex (a search from every vertex in order).
+std::vector<uint32_t> split(const Graph& g, const std::vector<uint32_t>& part) {
+  const Csr& c = g.out();
+  const uint32_t n = c.num_vertices();
+  std::vector<uint32_t> label(n, kInfinity), stack;
+  for (uint32_t s = 0; s < n; ++s) {
+    if (label[s] != kInfinity) continue;
+    label[s] = s, stack.assign(1, s);
+    while (!stack.empty()) {
+      const uint32_t v = stack.back();
+      stack.pop_back();
+      for (eid_t e = c.offsets[v]; e < c.offsets[v + 1]; ++e)
+        if (const uint32_t u = c.targets[e]; label[u] == kInfinity && part[u] == part[s])
+          label[u] = s, stack.push_back(u);
+    }
+  }
+  return label;
+}
+
+}  // namespace
+
+LouvainResult leiden(const Graph& g, double resolution, double threshold, uint32_t max_level) {
+  Level l = levels::input_level(g);
+  const size_t n = l.k.size();
+  int64_t degrees = 0;
+  for (int64_t k : l.k) degrees += k;
+  const uint64_t m = uint64_t(degrees / 2);
+  std::vector<uint32_t> of(n), part(n), start;
+  for (size_t v = 0; v < n; ++v) of[v] = part[v] = uint32_t(v);
+  LouvainResult out;
+  out.levels = 1;
+  double before = 0, tolerance = louvain::kFirstTolerance;
+  for (uint32_t level = 0; m > 0; ++level, tolerance /= 10) {
+    const levels::Moved moved = levels::move(l, m, resolution, level, tolerance, level ? &start : nullptr);
+    if (level > 0 && !(moved.modularity > moved.start)) break;
+    if (level == 0) before = moved.start;
+    for (size_t v = 0; v < n; ++v) part[v] = moved.comm[of[v]];
+    out.levels = level + 1;
+    if ((max_level && out.levels >= max_level) || moved.modularity - before <= threshold) break;
+    before = moved.modularity;
+    uint32_t count = 0;
+    const std::vector<uint32_t> id = levels::renumber(refine(l, moved.comm, m, resolution, level), count);
+    if (count == l.k.size()) break;
+    for (uint32_t& x : of) x = id[x];
+    std::map<uint32_t, uint32_t> first;  // each community's first refined community
+    for (size_t v = 0; v < l.k.size(); ++v) {
+      auto [it, fresh] = first.emplace(moved.comm[v], id[v]);
+      if (!fresh) it->second = std::min(it->second, id[v]);
+    }
+    start.assign(count, 0);
+    for (size_t v = 0; v < l.k.size(); ++v) start[id[v]] = first[moved.comm[v]];
+    l = levels::contract(l, id, count);
+  }
+  out.labels = split(g, part);
+  out.modularity = modularity(g, out.labels, resolution);
+  return out;
+}
+
+bool communities_connected(const Graph& g, const std::vector<uint32_t>& labels, uint32_t& where) {
+  const std::vector<uint32_t> parts = split(g, labels);
+  std::map<uint32_t, uint32_t> part_of;  // a community's first part
+  for (uint32_t v = 0; v < labels.size(); ++v) {
+    const auto [it, fresh] = part_of.emplace(labels[v], parts[v]);
+    if (!fresh && it->second != parts[v]) return where = v, false;
+  }
+  return true;
+}
+
+}  // namespace chatty::reference
