@@ -1,20 +1,24 @@
 #!/usr/bin/env python3
-"""ChattyGraph's Louvain against NetworKit's PLM (PyPI, installed here if
-missing): modularity on kron:16, a grid, ego-Facebook, Les Miserables
-(weighted) and a planted-partition graph, each side's communities scored
-by NetworKit's Modularity; then the time on kron:20, rounds interleaved
-(this VM's timings move 20-40 % between runs), ratios with their spread.
+"""ChattyGraph's Louvain (or Leiden, --app=leiden) against NetworKit's PLM
+(and igraph's Leiden with the modularity objective, for --app=leiden; both
+PyPI, installed here if missing): modularity on kron:16, a grid,
+ego-Facebook, Les Miserables (weighted) and a planted-partition graph,
+each side's communities scored by NetworKit's Modularity; then the time on
+kron:20, rounds interleaved (this VM's timings move 20-40 % between runs),
+ratios with their spread.
 
 Each side's time is its run alone: ours `chatty run`'s compute time (the
 graph read before), NetworKit's `run()` on a graph it built before. PLM runs
 as NetworKit's default (refine=False), resolution 1 on both sides.
 
-  python3 scripts/bench_louvain.py [--chatty build/chatty] [--graph kron:20] [--threads 2] [--rounds 3]
+  python3 scripts/bench_louvain.py [--app louvain|leiden] [--chatty build/chatty] [--graph kron:20] [--threads 2]
+                                   [--rounds 3]
                                    [--facebook build/tests/data/facebook_combined.txt]"""
 import argparse
 import json
 import os
 import subprocess
+import sys
 import tempfile
 import time
 
@@ -23,8 +27,8 @@ import numpy as np
 from bench_centrality import generated, networkit, spread
 
 
-def ours(chatty, path, threads, out):
-    cmd = [chatty, "run", "--app=louvain", f"--graph={path}", "--undirected", f"--threads={threads}", "--json",
+def ours(chatty, path, threads, out, app="louvain"):
+    cmd = [chatty, "run", f"--app={app}", f"--graph={path}", "--undirected", f"--threads={threads}", "--json",
            "--quiet", f"--output={out}"]
     j = json.loads(subprocess.run(cmd, check=True, capture_output=True, text=True).stdout.strip().splitlines()[-1])
     return j["compute_s"], j["summary"]
@@ -44,6 +48,32 @@ def nk_graph(nk, n, e, weighted):
         if u != v and not G.hasEdge(u, v):
             G.addEdge(u, v, w) if weighted else G.addEdge(u, v)
     return G
+
+
+def igraph_module():
+    try:
+        import igraph
+    except ImportError:
+        subprocess.run([sys.executable, "-m", "pip", "install", "-q", "igraph"], check=True)
+        import igraph
+    return igraph
+
+
+def igraph_leiden(ig, n, e, weighted):
+    """(membership, seconds) of igraph's Leiden with the modularity
+    objective, iterated until it changes nothing (n_iterations=-1)."""
+    keep = e[e[:, 0] != e[:, 1]]
+    G = ig.Graph(n=n, edges=keep[:, :2].tolist(), directed=False)
+    G.simplify(combine_edges="first")
+    w = None
+    if weighted:
+        G.es["weight"] = [1] * G.ecount()
+        for u, v, x in keep.tolist():
+            G.es[G.get_eid(u, v)]["weight"] = x
+        w = "weight"
+    t = time.perf_counter()
+    found = G.community_leiden(objective_function="modularity", weights=w, n_iterations=-1)
+    return found.membership, time.perf_counter() - t
 
 
 def partition(nk, n, out):
@@ -72,19 +102,30 @@ def quality(nk, a, d):
                 f.write(f"{u} {v} {int(w)}\n" if weighted else f"{u} {v}\n")
         files[name] = (path, weighted)
     out = os.path.join(d, "communities.txt")
-    print("graph: modularity ours / PLM (difference), communities ours / PLM")
+    ig = igraph_module() if a.app == "leiden" else None
+    print(f"graph: modularity ours ({a.app}) / PLM (difference), communities ours / PLM"
+          + ("; igraph's Leiden: modularity, ours - it" if ig else ""))
     for name, (path, weighted) in files.items():
         n, e = edge_list(path)
         G = nk_graph(nk, n, e, weighted)
-        _, summary = ours(a.chatty, path, a.threads, out)
+        _, summary = ours(a.chatty, path, a.threads, out, a.app)
         mine = nk.community.Modularity().getQuality(partition(nk, n, out), G)
         plm = nk.community.PLM(G, refine=False)
         plm.run()
         found = plm.getPartition()
         communities = len(set(found.getVector()))  # numberOfSubsets() read 0 here
         theirs = nk.community.Modularity().getQuality(found, G)
-        print(f"  {name}: {mine:.4f} / {theirs:.4f} ({mine - theirs:+.4f}); reported {summary['modularity']:.4f}; "
-              f"{summary['communities']} / {communities}")
+        line = (f"  {name}: {mine:.4f} / {theirs:.4f} ({mine - theirs:+.4f}); reported {summary['modularity']:.4f}; "
+                f"{summary['communities']} / {communities}")
+        if ig:
+            membership, _ = igraph_leiden(ig, n, e, weighted)
+            p = nk.structures.Partition(n)
+            p.setUpperBound(n)
+            for v, c in enumerate(membership):
+                p[v] = c
+            q = nk.community.Modularity().getQuality(p, G)
+            line += f"; igraph {q:.4f}, {mine - q:+.4f}"
+        print(line)
 
 
 def timing(nk, a, d):
@@ -92,7 +133,7 @@ def timing(nk, a, d):
     cgr, G = generated(nk, a.chatty, a.graph, d)
     mine, theirs, ratios = [], [], []
     for _ in range(a.rounds):
-        t_ours, summary = ours(a.chatty, cgr, a.threads, out)
+        t_ours, summary = ours(a.chatty, cgr, a.threads, out, a.app)
         plm = nk.community.PLM(G, refine=False)
         t = time.perf_counter()
         plm.run()
@@ -105,6 +146,7 @@ def timing(nk, a, d):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--app", choices=("louvain", "leiden"), default="louvain")
     ap.add_argument("--chatty", default="build/chatty")
     ap.add_argument("--graph", default="kron:20")
     ap.add_argument("--facebook", default="build/tests/data/facebook_combined.txt")
