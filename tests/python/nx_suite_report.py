@@ -20,7 +20,10 @@ def pytest_runtest_call(item):
 
     del nx_backend.events[:]
     yield
-    _per_test[item.nodeid] = list(nx_backend.events)
+    # Under --pyargs the node ids leave out the module ("::test_quality" in
+    # test_louvain and in test_leiden alike): the module's name keeps them apart.
+    module = getattr(getattr(item, "module", None), "__name__", "")
+    _per_test[module + item.nodeid] = list(nx_backend.events)
 
 
 def _ran():

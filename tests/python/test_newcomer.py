@@ -242,7 +242,7 @@ def test_help_lists_every_app_and_groups_run_flags():
     assert heads[:3] == ["apps:", "common:", "the input:"], heads
     assert any(h.startswith("tuning") for h in heads) and "ranks (under mpirun):" in heads
     assert text.index("--ring_bytes") > text.index("tuning")  # engine internals apart from everyday flags
-    assert "--noFLAG" in text and "PageRank only" in text and "ordered pairs" in text
+    assert "--noFLAG" in text and "Katz, eigenvector, HITS" in text and "ordered pairs" in text
     said = subprocess.run([CHATTY, "run", "--graph=kron:6"], capture_output=True, text=True).stdout
     assert "bfs (no --app given: the default)" in said and "no --graph" not in said, said
     said = subprocess.run([CHATTY, "run", "--app=wcc"], capture_output=True, text=True).stdout
