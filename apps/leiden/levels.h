@@ -106,7 +106,7 @@ inline std::vector<uint32_t> communities(host::HostOperators& h, const Graph& g,
       // by its first refined community.
       t.single([&] { first.assign(rows.n, kInfinity), start.resize(count); });
       host::compute(t, 0, rows.n, [&](size_t v) { atomic_min(&first[s.comm[v]], gr.next_of[v]); });
-      host::compute(t, 0, rows.n, [&](size_t v) { start[gr.next_of[v]] = first[s.comm[v]]; });
+      host::compute(t, 0, count, [&](size_t x) { start[x] = first[s.comm[gr.members[gr.start[x]]]]; });
       scale.tolerance /= 10, ++scale.level;
       contract(t, rows, m, gr, next);
       t.single([&] { std::swap(cur, next); });
