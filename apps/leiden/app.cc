@@ -10,6 +10,7 @@
 #include "apps/leiden/levels.h"
 #include "apps/leiden/program.h"
 #include "apps/leiden/reference.h"
+#include "apps/louvain/app_steps.h"
 #include "apps/summaries.h"
 #include "runtime/base/status.h"
 
@@ -26,48 +27,18 @@ std::vector<uint64_t> LeidenProgram::on_host(const Graph& g, host::HostOperators
 
 namespace {
 
-void check(const Graph& g, const EngineOptions&) {
-  CHATTY_CHECK(!g.directed(), "leiden needs an undirected graph (use --symmetrize)");
-}
+void check(const Graph& g, const EngineOptions&) { louvain::check_undirected(g, "leiden"); }
 
-void run_host(const AppRun& r, AppOutput& out) {
-  louvain::Outcome found;
-  const LeidenProgram program{r.opt.resolution, r.opt.threshold, r.opt.max_level, &found};
-  const std::vector<uint64_t> label = run_on_host(r, program, out);
-  out.ints.assign(label.begin(), label.end());
-  out.figures.clear();
-  if (found.computed) out.figures = {{"modularity", found.modularity}, {"levels", double(found.levels)}};
-}
-
-// The labels name their communities' least ids; every community is
-// connected; the modularity the run reports is its communities',
-// recomputed; then the communities and the levels equal the sequential
-// run's.
-Validation validate(const AppOutput& out, const Graph& g, vid_t, const EngineOptions& opt) {
-  if (out.ints.size() != g.num_vertices())
-    return validate_exact(out.ints, std::vector<uint32_t>(g.num_vertices()), "community");
-  if (Validation least = check_least_labels(out, "community"); !least.ok) return least;
+Validation connected(const AppOutput& out, const Graph& g) {
   if (uint32_t v = 0; !reference::communities_connected(g, out.ints, v))
     return fail_at(v, "its community is not connected", out.ids);
-  const double q = reference::modularity(g, out.ints, opt.resolution);
-  const double reported = out.figure("modularity");
-  char b[200];
-  if (!(std::fabs(q - reported) <= 1e-9)) {
-    std::snprintf(b, sizeof b, "FAIL: the run reports modularity %.12g, its communities have %.12g", reported, q);
-    return {false, b};
-  }
-  const reference::LouvainResult want = reference::leiden(g, opt.resolution, opt.threshold, opt.max_level);
-  if (Validation same = validate_exact(out.ints, want.labels, "community", out.ids); !same.ok) return same;
-  if (out.figure("levels") != double(want.levels)) {
-    std::snprintf(b, sizeof b, "FAIL: the run took %g levels, the sequential reference %u", out.figure("levels"),
-                  want.levels);
-    return {false, b};
-  }
-  std::snprintf(b, sizeof b,
-                "PASS (modularity %.6f, recomputed from the communities; every community connected; every "
-                "vertex's community and the %u levels as the sequential reference's)",
-                q, want.levels);
-  return {true, b};
+  return {true, ""};
+}
+
+// The verifier's steps of apps/louvain/app_steps.h, every community
+// connected among them, against Leiden's reference.
+Validation validate(const AppOutput& out, const Graph& g, vid_t, const EngineOptions& opt) {
+  return louvain::validate_communities(out, g, opt, reference::leiden, connected, "every community connected; ");
 }
 
 }  // namespace
@@ -87,7 +58,7 @@ const AppSpec app_leiden{
     .reads_weights = true,
     .whole_graph = true,
     .check = check,
-    .run_host = run_host,
+    .run_host = louvain::run_communities<LeidenProgram>,
     .validate = validate,
     .relabel = relabel_least_ids,
     .traversed_edges = examined_edges,

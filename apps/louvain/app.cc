@@ -8,6 +8,7 @@
 
 #include "apps/host_run.h"
 #include "apps/labels.h"
+#include "apps/louvain/app_steps.h"
 #include "apps/louvain/levels.h"
 #include "apps/louvain/program.h"
 #include "apps/louvain/reference.h"
@@ -27,45 +28,11 @@ std::vector<uint64_t> LouvainProgram::on_host(const Graph& g, host::HostOperator
 
 namespace {
 
-void check(const Graph& g, const EngineOptions&) {
-  CHATTY_CHECK(!g.directed(), "louvain needs an undirected graph (use --symmetrize)");
-}
+void check(const Graph& g, const EngineOptions&) { louvain::check_undirected(g, "louvain"); }
 
-void run_host(const AppRun& r, AppOutput& out) {
-  louvain::Outcome found;
-  const LouvainProgram program{r.opt.resolution, r.opt.threshold, r.opt.max_level, &found};
-  const std::vector<uint64_t> label = run_on_host(r, program, out);
-  out.ints.assign(label.begin(), label.end());
-  out.figures.clear();
-  if (found.computed) out.figures = {{"modularity", found.modularity}, {"levels", double(found.levels)}};
-}
-
-// The labels name their communities' least ids; the modularity the run
-// reports is its communities', recomputed; then the communities and the
-// levels equal the sequential run's.
+// The verifier's steps of app_steps.h against Louvain's reference.
 Validation validate(const AppOutput& out, const Graph& g, vid_t, const EngineOptions& opt) {
-  if (out.ints.size() != g.num_vertices())
-    return validate_exact(out.ints, std::vector<uint32_t>(g.num_vertices()), "community");
-  if (Validation least = check_least_labels(out, "community"); !least.ok) return least;
-  const double q = reference::modularity(g, out.ints, opt.resolution);
-  const double reported = out.figure("modularity");
-  char b[200];
-  if (!(std::fabs(q - reported) <= 1e-9)) {
-    std::snprintf(b, sizeof b, "FAIL: the run reports modularity %.12g, its communities have %.12g", reported, q);
-    return {false, b};
-  }
-  const reference::LouvainResult want = reference::louvain(g, opt.resolution, opt.threshold, opt.max_level);
-  if (Validation same = validate_exact(out.ints, want.labels, "community", out.ids); !same.ok) return same;
-  if (out.figure("levels") != double(want.levels)) {
-    std::snprintf(b, sizeof b, "FAIL: the run took %g levels, the sequential reference %u", out.figure("levels"),
-                  want.levels);
-    return {false, b};
-  }
-  std::snprintf(b, sizeof b,
-                "PASS (modularity %.6f, recomputed from the communities; every vertex's community and the %u "
-                "levels as the sequential reference's)",
-                q, want.levels);
-  return {true, b};
+  return louvain::validate_communities(out, g, opt, reference::louvain, nullptr, "");
 }
 
 }  // namespace
@@ -84,7 +51,7 @@ const AppSpec app_louvain{
     .reads_weights = true,
     .whole_graph = true,
     .check = check,
-    .run_host = run_host,
+    .run_host = louvain::run_communities<LouvainProgram>,
     .validate = validate,
     .relabel = relabel_least_ids,
     .traversed_edges = examined_edges,

@@ -34,6 +34,25 @@ struct Masses {
   std::vector<uint64_t> self;
 };
 
+// The input's masses (a self-loop twice in the degree, once inside),
+// collective; returns the total edge weight m.
+inline uint64_t input_masses(host::TeamThread& t, const Rows<weight_t>& input, Masses& mass) {
+  host::compute(t, 0, input.n, [&](int, size_t i) -> uint64_t {
+    const vid_t v = vid_t(i);
+    int64_t k = 0;
+    uint64_t self = 0;
+    for (eid_t e = input.off[v]; e < input.off[v + 1]; ++e) {
+      k += int64_t(input.weight(e));
+      if (input.tgt[e] == v) k += int64_t(input.weight(e)), self += input.weight(e);
+    }
+    mass.k[v] = k, mass.self[v] = self;
+    return 1 + input.off[v + 1] - input.off[v];
+  });
+  const int64_t degrees = host::reduce<int64_t>(
+      t, 0, input.n, 0, [&](size_t v) { return mass.k[v]; }, [](int64_t a, int64_t b) { return a + b; });
+  return uint64_t(degrees / 2);
+}
+
 // A thread's tally of weights by community: `to[c]` is kUnset until a
 // vertex's edge reaches c, and unset again after the vertex.
 struct Tally {

@@ -33,20 +33,8 @@ inline std::vector<uint32_t> communities(host::HostOperators& h, const Graph& g,
   Contracted cur, next;
   outcome = {};
   h.team([&](host::TeamThread& t) {
-    host::compute(t, 0, n, [&](int, size_t i) -> uint64_t {
-      const vid_t v = vid_t(i);
-      int64_t k = 0;
-      uint64_t self = 0;
-      for (eid_t e = input.off[v]; e < input.off[v + 1]; ++e) {
-        k += int64_t(input.weight(e));
-        if (input.tgt[e] == v) k += int64_t(input.weight(e)), self += input.weight(e);
-      }
-      mass.k[v] = k, mass.self[v] = self, of[v] = v;
-      return 1 + input.off[v + 1] - input.off[v];
-    });
-    const int64_t degrees = host::reduce<int64_t>(
-        t, 0, n, 0, [&](size_t v) { return mass.k[v]; }, [](int64_t a, int64_t b) { return a + b; });
-    LevelScale scale{uint64_t(degrees / 2), p.resolution, 0, kFirstTolerance};
+    host::compute(t, 0, n, [&](size_t v) { of[v] = vid_t(v); });
+    LevelScale scale{input_masses(t, input, mass), p.resolution, 0, kFirstTolerance};
     uint32_t levels = 0;
     double modularity = 0, before = 0;
     // Every level runs the same steps on its own rows: the input's, then a
