@@ -144,6 +144,8 @@ Result run(const Graph& g, const std::string& app, const Options& opt) {
   r.reals = std::move(out.ranks);
   r.second = std::move(out.second);
   r.counts = std::move(out.counts);
+  r.pairs.assign(out.pairs.begin(), out.pairs.end());
+  r.scores = std::move(out.scores);
   const uint64_t n = g.vertices();
   r.ids.resize(n);
   for (uint64_t v = 0; v < n; ++v) r.ids[v] = g.id_of(v);

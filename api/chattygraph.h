@@ -18,6 +18,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "apps/job/run_stats.h"
@@ -103,6 +104,11 @@ struct Result {
   std::vector<float> second;  // a second real per vertex where the app has one (HITS: authorities)
   std::vector<uint64_t> counts;
   std::vector<uint64_t> ids;  // the input's id of each vertex
+  // An app with a value per pair of vertices (similarity, ktruss): the
+  // pairs as positions (ids[u] is u's input id), and their values in
+  // `scores` (similarity) or `ints` (truss numbers), one per pair.
+  std::vector<std::pair<uint32_t, uint32_t>> pairs;
+  std::vector<double> scores;
   Stats stats;
   bool validated = false;  // with validate: the answer matched the reference
   std::string json;        // the statistics and more, as `chatty run --json` prints them

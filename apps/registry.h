@@ -30,8 +30,21 @@ struct AppSpec;
 // An app: its registry entry (null where none is chosen).
 using App = const AppSpec*;
 
-// Where an app's per-vertex results are: AppOutput::ints, ::ranks or ::counts.
+// Where an app's results are: AppOutput::ints, ::ranks or ::counts per
+// vertex; an app whose values are per pair (AppSpec::per_pair) has them in
+// ::ints or ::scores, one per pair of AppOutput::pairs.
 enum class Values { kInts, kReals, kCounts };
+
+using VertexPair = std::pair<vid_t, vid_t>;
+
+// The pairs a per-pair app scores: those given, or (none given) the K most
+// similar vertices of each of `of` (every vertex where `of` is empty) when
+// top_k > 0, else every edge once (u < v).
+struct PairQuery {
+  std::vector<VertexPair> pairs;
+  std::vector<vid_t> of;
+  uint32_t top_k = 0;
+};
 
 struct AppOutput {
   App app = nullptr;
@@ -39,8 +52,12 @@ struct AppOutput {
   std::vector<float> ranks;      // real values (PageRank, BC)
   std::vector<float> second;     // a second real per vertex, where the app names one (AppSpec::second)
   std::vector<uint64_t> counts;  // 64-bit counts (triangles per vertex)
-  MultiStats multi;              // what the run did, per superstep (every backend and device count)
-  std::vector<vid_t> sources;    // the sources of an app that runs from all at once (BC)
+  // A per-pair app's pairs, and its real values (double: Jaccard's as
+  // NetworkX computes it) or, in `ints`, its whole ones (truss numbers).
+  std::vector<VertexPair> pairs;
+  std::vector<double> scores;
+  MultiStats multi;            // what the run did, per superstep (every backend and device count)
+  std::vector<vid_t> sources;  // the sources of an app that runs from all at once (BC)
   // What a run found besides its per-vertex values, by name (Louvain's
   // modularity and levels); empty where the run computed none (under
   // ranks, the ranks that did not compute them).
@@ -70,6 +87,7 @@ struct AppRun {
   const Partition& part;
   const std::vector<vid_t>* sources = nullptr;  // sources_at_once: every source (else just `source`)
   Ranks& ranks = one_process();                 // the ranks the run spans
+  const PairQuery* query = nullptr;             // per_pair apps: which pairs (null: every edge)
 
   // The run's sources: its list (sources_at_once), or its one source.
   std::span<const vid_t> all_sources() const {
@@ -104,6 +122,10 @@ struct AppSpec {
   // its name as --output's third column and Python's attribute show it
   // (HITS: the authority beside the hub), or null.
   const char* second = nullptr;
+  // The values are per pair of vertices (AppOutput::pairs), not per vertex:
+  // --output writes "u v value", Python's Result has `pairs`.
+  bool per_pair = false;
+  bool takes_pairs = false;    // --pairs, --top_k and --similar_to choose the pairs (else every edge)
   bool unreached = false;      // kInfinity in `ints` marks a vertex the run did not reach
   bool python_double = false;  // Python gets the reals as float64 (NetworkX's type for it)
   MessageShape messages{};     // message_shape<Program>(): who reads a vertex, whether --messages=per_edge applies

@@ -40,8 +40,15 @@ bool add_default_weights(App app, Graph& g, bool use_default_weights, uint64_t s
 namespace {
 
 AppOutput run_from(App app, const Graph& g, vid_t source, const std::vector<vid_t>* sources, const EngineOptions& opt,
-                   const Partition* part) {
+                   const Partition* part, const PairQuery* query = nullptr) {
   const AppSpec& a = app_spec(app);
+  const vid_t n = g.num_vertices();
+  for (const auto& [u, v] : query ? query->pairs : std::vector<VertexPair>{})
+    CHATTY_CHECK(u < n && v < n, "pair (" + std::to_string(u) + ", " + std::to_string(v) +
+                                     ") out of range: the graph has vertices 0.." + std::to_string(n - 1));
+  for (vid_t v : query ? query->of : std::vector<vid_t>{})
+    CHATTY_CHECK(v < n,
+                 "vertex " + std::to_string(v) + " out of range: the graph has vertices 0.." + std::to_string(n - 1));
   for (vid_t s : sources ? *sources : std::vector<vid_t>{})
     CHATTY_CHECK(s < g.num_vertices(), "source " + std::to_string(s) + " out of range: the graph has vertices 0.." +
                                            std::to_string(g.num_vertices() - 1));
@@ -60,7 +67,7 @@ AppOutput run_from(App app, const Graph& g, vid_t source, const std::vector<vid_
   AppOutput out;
   out.app = app;
   if (sources) out.sources = *sources;
-  const AppRun run{g, source, opt, *part, sources, cluster_ranks()};
+  const AppRun run{g, source, opt, *part, sources, cluster_ranks(), query};
   if (gpu) {
     a.run_gpu(run, out);
     out.seconds = out.multi.run_seconds;  // probing, setup and copying results back are not the run
@@ -90,9 +97,18 @@ AppOutput run_app(App app, const Graph& g, const std::vector<vid_t>& sources, co
   return run_from(app, g, sources[0], &sources, opt, part);
 }
 
+AppOutput run_app(App app, const Graph& g, const PairQuery& query, const EngineOptions& opt, const Partition* part) {
+  CHATTY_CHECK(app_spec(app).per_pair, std::string(app_name(app)) + " has a value per vertex, not per pair");
+  return run_from(app, g, 0, nullptr, opt, part, &query);
+}
+
 AppOutput in_input_ids(AppOutput out, const std::vector<vid_t>& old_of_new) {
   if (old_of_new.empty()) return out;
   if (const auto relabel = app_spec(out.app).relabel) relabel(out, old_of_new);
+  if (app_spec(out.app).per_pair) {  // the values stay with their pairs
+    for (auto& [u, v] : out.pairs) u = old_of_new[u], v = old_of_new[v];
+    return out;
+  }
   out.ranks = to_old_order(out.ranks, old_of_new);
   out.second = to_old_order(out.second, old_of_new);
   out.ints = to_old_order(out.ints, old_of_new);
@@ -109,31 +125,16 @@ uint64_t traversed_edges(const AppOutput& out, const Graph& g) { return app_spec
 
 namespace {
 
-void write_values_to(const AppOutput& out, const std::string& path) {
+// Writes line(i, buffer) for i in [0, n) to `path`, a megabyte at a time.
+template <typename Line>
+void write_lines(const std::string& path, size_t n, Line&& line) {
   FILE* f = std::fopen(path.c_str(), "wb");
   if (!f) throw Error(path + ": cannot write: " + std::strerror(errno));
-  const Values kind = app_spec(out.app).values;
-  const bool reals = kind == Values::kReals, counts = kind == Values::kCounts;
-  const bool names_vertices = app_spec(out.app).relabel != nullptr;  // WCC's labels
-  const size_t n = reals ? out.ranks.size() : counts ? out.counts.size() : out.ints.size();
   std::string buf;
   bool ok = true;
-  char tmp[64];
-  for (size_t v = 0; v < n && ok; ++v) {
-    int len;
-    const auto id = static_cast<unsigned long long>(out.id_of(vid_t(v)));
-    if (reals && v < out.second.size())
-      len = std::snprintf(tmp, sizeof tmp, "%llu %.9g %.9g\n", id, double(out.ranks[v]), double(out.second[v]));
-    else if (reals)
-      len = std::snprintf(tmp, sizeof tmp, "%llu %.9g\n", id, double(out.ranks[v]));
-    else if (counts)
-      len = std::snprintf(tmp, sizeof tmp, "%llu %llu\n", id, static_cast<unsigned long long>(out.counts[v]));
-    else if (out.ints[v] == kInfinity)
-      len = std::snprintf(tmp, sizeof tmp, "%llu inf\n", id);
-    else if (names_vertices)
-      len = std::snprintf(tmp, sizeof tmp, "%llu %llu\n", id, static_cast<unsigned long long>(out.id_of(out.ints[v])));
-    else
-      len = std::snprintf(tmp, sizeof tmp, "%llu %u\n", id, out.ints[v]);
+  char tmp[96];
+  for (size_t i = 0; i < n && ok; ++i) {
+    const int len = line(i, tmp, sizeof tmp);
     buf.append(tmp, size_t(len));
     if (buf.size() > (1 << 20)) {
       ok = std::fwrite(buf.data(), 1, buf.size(), f) == buf.size();
@@ -143,6 +144,41 @@ void write_values_to(const AppOutput& out, const std::string& path) {
   ok = ok && std::fwrite(buf.data(), 1, buf.size(), f) == buf.size();
   ok = (std::fclose(f) == 0) && ok;
   if (!ok) throw Error(path + ": write failed: " + std::strerror(errno));
+}
+
+void write_pairs_to(const AppOutput& out, const std::string& path) {
+  const bool reals = app_spec(out.app).values == Values::kReals;
+  write_lines(path, out.pairs.size(), [&](size_t i, char* tmp, size_t size) {
+    const auto u = static_cast<unsigned long long>(out.id_of(out.pairs[i].first));
+    const auto v = static_cast<unsigned long long>(out.id_of(out.pairs[i].second));
+    return reals ? std::snprintf(tmp, size, "%llu %llu %.17g\n", u, v, out.scores[i])
+                 : std::snprintf(tmp, size, "%llu %llu %u\n", u, v, out.ints[i]);
+  });
+}
+
+void write_values_to(const AppOutput& out, const std::string& path) {
+  if (app_spec(out.app).per_pair) return write_pairs_to(out, path);
+  const Values kind = app_spec(out.app).values;
+  const bool reals = kind == Values::kReals, counts = kind == Values::kCounts;
+  const bool names_vertices = app_spec(out.app).relabel != nullptr;  // WCC's labels
+  const size_t n = reals ? out.ranks.size() : counts ? out.counts.size() : out.ints.size();
+  write_lines(path, n, [&](size_t v, char* tmp, size_t size) {
+    int len;
+    const auto id = static_cast<unsigned long long>(out.id_of(vid_t(v)));
+    if (reals && v < out.second.size())
+      len = std::snprintf(tmp, size, "%llu %.9g %.9g\n", id, double(out.ranks[v]), double(out.second[v]));
+    else if (reals)
+      len = std::snprintf(tmp, size, "%llu %.9g\n", id, double(out.ranks[v]));
+    else if (counts)
+      len = std::snprintf(tmp, size, "%llu %llu\n", id, static_cast<unsigned long long>(out.counts[v]));
+    else if (out.ints[v] == kInfinity)
+      len = std::snprintf(tmp, size, "%llu inf\n", id);
+    else if (names_vertices)
+      len = std::snprintf(tmp, size, "%llu %llu\n", id, static_cast<unsigned long long>(out.id_of(out.ints[v])));
+    else
+      len = std::snprintf(tmp, size, "%llu %u\n", id, out.ints[v]);
+    return len;
+  });
 }
 
 }  // namespace

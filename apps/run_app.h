@@ -34,6 +34,10 @@ AppOutput run_app(App app, const Graph& g, vid_t source, const EngineOptions& op
 AppOutput run_app(App app, const Graph& g, const std::vector<vid_t>& sources, const EngineOptions& opt,
                   const Partition* part = nullptr);
 
+// A per-pair app (AppSpec::per_pair) on the pairs `query` names.
+AppOutput run_app(App app, const Graph& g, const PairQuery& query, const EngineOptions& opt,
+                  const Partition* part = nullptr);
+
 // The output of a run on a relabelled graph (old_of_new[new id] = input
 // id) in the input's ids: values moved to their input vertex, and values
 // that name vertices (WCC's labels) remapped.
@@ -48,7 +52,7 @@ Validation validate_app(const AppOutput& out, const Graph& g, vid_t source, cons
 uint64_t traversed_edges(const AppOutput& out, const Graph& g);
 
 // One line per vertex, "id value", in id order: `inf` for unreached, reals
-// with 9 significant digits.
+// with 9 significant digits; a per-pair app's one line per pair, "u v value".
 void write_values(const AppOutput& out, const std::string& path);
 
 }  // namespace chatty

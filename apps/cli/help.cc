@@ -50,8 +50,9 @@ const std::vector<CommandHelp>& commands() {
         {"the input",
          {"format", "ids", "undirected", "symmetrize", "dedupe", "drop_self_loops", "no_default_weights", "reorder"}},
         {"per app",
-         {"direction", "alpha", "beta", "delta", "tolerance", "max_iters", "damping", "bc_scale", "katz_alpha",
-          "katz_beta", "katz_normalized", "distance_measure", "resolution", "threshold", "max_level", "gpu_tc"}},
+         {"direction", "alpha",      "beta",      "delta",           "tolerance",        "max_iters",  "damping",
+          "bc_scale",  "katz_alpha", "katz_beta", "katz_normalized", "distance_measure", "resolution", "threshold",
+          "max_level", "similarity", "pairs",     "top_k",           "similar_to",       "gpu_tc"}},
         {"devices and transports",
          {"backend", "devices", "comm", "exchange", "messages", "migrate", "numa", "straggler", "gpu_lb", "gpu_gather",
           "gpu_bucket_min", "gpu_steps_per_sync"}},
@@ -69,7 +70,9 @@ const std::vector<CommandHelp>& commands() {
        "  chatty run --app=bc --graph=soc.txt --undirected --sources=all         # exact betweenness (Brandes)\n"
        "  chatty run --app=bc --graph=soc.txt --undirected --sources=5,          # from vertex 5 only (5 alone: 5 "
        "random)\n"
-       "  chatty run --app=bc --graph=soc.txt --undirected --bc_scale=normalized # NetworkX's normalized=True"},
+       "  chatty run --app=bc --graph=soc.txt --undirected --bc_scale=normalized # NetworkX's normalized=True\n"
+       "  chatty run --app=similarity --graph=soc.txt --undirected --pairs=3:17,4:9   # Jaccard of two pairs\n"
+       "  chatty run --app=similarity --graph=soc.txt --undirected --top_k=5 --similar_to=3,  # 3's 5 most similar"},
       {"convert",
        "chatty convert IN OUT [flags]",
        "Converts a graph between formats, chosen by OUT's extension: .el (two columns, as GAP reads it),\n"

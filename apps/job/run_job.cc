@@ -130,12 +130,14 @@ JobResult run_job(const RunSetup& s, const Prepared& p, const std::vector<vid_t>
   std::string validated = s.validate ? "pass" : "skipped", validation_message;
   std::vector<vid_t> run_ids;  // at once: every source, in the run's ids
   for (vid_t v : at_once ? sources : std::vector<vid_t>{}) run_ids.push_back(p.to_run(v));
+  const PairQuery pairs = spec.per_pair ? resolve_pairs(s.pairs, p) : PairQuery{};
   for (size_t i = 0; i < (at_once ? size_t(1) : sources.size()); ++i) {
     const vid_t src = sources[i];
     std::vector<double> t;
     for (int k = 0; k < s.repeat; ++k) {
-      out = at_once ? run_app(s.app, g, run_ids, s.eopt, p.part.get())
-                    : run_app(s.app, g, p.to_run(src), s.eopt, p.part.get());
+      out = spec.per_pair ? run_app(s.app, g, pairs, s.eopt, p.part.get())
+            : at_once     ? run_app(s.app, g, run_ids, s.eopt, p.part.get())
+                          : run_app(s.app, g, p.to_run(src), s.eopt, p.part.get());
       t.push_back(out.seconds);
       times.push_back(out.seconds);
     }

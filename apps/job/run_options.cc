@@ -237,6 +237,7 @@ EngineOptions engine_options(const RunOptions& f) {
   CHATTY_CHECK(f.threshold >= 0 && std::isfinite(f.threshold), "--threshold must be 0 or a positive number");
   o.resolution = f.resolution, o.threshold = f.threshold, o.max_level = f.max_level;
   o.distance_measure = parse_distance_measure(f.distance_measure);
+  o.similarity = parse_similarity(f.similarity);
   CHATTY_CHECK(f.devices >= 1 && f.devices <= 1024, "--devices must be between 1 and 1024");
   o.devices = f.devices;
   o.comm = parse_comm(f.comm);

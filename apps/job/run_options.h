@@ -53,6 +53,10 @@ enum class OptionScope { kInput, kRun };
   X(uint32, max_level, 0, kRun, "Louvain: at most this many levels (0: until a level gains no more than --threshold)") \
   X(string, distance_measure, "closeness", kRun,                                                                  \
     "closeness: closeness (NetworkX's closeness_centrality), harmonic (harmonic_centrality) or eccentricity") \
+  X(string, similarity, "jaccard", kRun, "similarity: jaccard (|A & B| / |A | B| of the neighbourhoods, NetworkX's " "jaccard_coefficient), overlap (|A & B| / min(|A|, |B|)) or sorensen (2 |A & B| / (|A| + |B|))") \
+  X(string, pairs, "", kRun, "similarity: the pairs to score, a list of input ids (3:17,4:9) or a file of two ids per line " "(default: every edge, or --top_k)") \
+  X(uint32, top_k, 0, kRun, "similarity: the K most similar vertices (two hops away) of each --similar_to vertex, instead " "of pairs") \
+  X(string, similar_to, "all", kRun, "similarity, --top_k: whose most similar vertices: all, or a list of input ids (3,17,42)") \
   X(string, bc_scale, "ordered", kRun, "BC: ordered (Brandes' sums: each ordered pair, so an undirected pair twice; GAP's), pairs " "(NetworkX's normalized=False: an undirected pair once, a sample scaled to all sources) or " "normalized (NetworkX's normalized=True: divided by the pairs there are)") \
   X(int32, devices, 1, kRun, "devices to split the graph over (host devices: the threads are divided between them)") \
   X(bool, numa, false, kRun, "bind device d to NUMA node d % nodes (multi-socket hosts; needs --devices > 1)") \

@@ -231,6 +231,7 @@ RunSetup check_run_options(const RunOptions& f) {
           "--source must be a vertex id of the input, a whole number from 0 to 2^64-1 (got '" + f.source + "')");
     }
     parse_sources(s, f);
+    s.pairs = parse_pair_request(f, s.app);
     CHATTY_CHECK(!source_given || s.has_source(),
                  std::string("--source: ") + app_name(s.app) + " has no source (" + apps_with_source() + " do)");
     if (sources_given) {

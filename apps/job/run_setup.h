@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "apps/job/run_options.h"
+#include "apps/job/run_pairs.h"
 #include "apps/run_app.h"
 #include "datasets/load.h"
 #include "runtime/base/engine_options.h"
@@ -29,6 +30,7 @@ struct RunSetup {
   int sources = 0;                    // random sources (GAP's -n); 0: one source
   bool all_sources = false;           // --sources=all (BC): every vertex
   std::vector<uint64_t> source_list;  // --sources=3,17,42 (BC): input ids
+  PairRequest pairs;                  // a per-pair app's --pairs, --top_k, --similar_to
   int repeat = 1;
   bool validate = false, json = false, quiet = false;
   bool default_weights = true;  // SSSP on an unweighted graph

@@ -29,22 +29,35 @@ class Result:
     input does); unreached vertices are -1 in BFS depths and SSSP distances.
     `stats` is the run's statistics (`chatty run --json`'s object). An app
     with a second value per vertex has it as an attribute of its name
-    (hits: `values` the hubs, `authorities`)."""
+    (hits: `values` the hubs, `authorities`). An app with a value per pair
+    of vertices (similarity) has `pairs`, an array of shape (k, 2) in the
+    input's ids (a NetworkX graph's: positions, `nodes` maps them), and
+    values[i] is that of pairs[i]."""
 
-    def __init__(self, graph, app, values, stats, unreached=False, second=None):
+    def __init__(self, graph, app, values, stats, unreached=False, second=None, pairs=None):
         self.graph = graph
         self.app = app
         self.values = values
         self.stats = stats
         self._unreached = unreached
+        self.pairs = pairs
         if second is not None:
             setattr(self, second[0], second[1])
+
+    def _pair_keys(self):
+        if self.graph._nodes is None:
+            return [tuple(p) for p in self.pairs.tolist()]
+        nodes = self.graph.nodes
+        return [(nodes[u], nodes[v]) for u, v in self.pairs.tolist()]
 
     ids = property(lambda self: self.graph.ids)
     nodes = property(lambda self: self.graph.nodes)
 
     def to_dict(self):
-        """{input id or node: value}, unreached vertices left out (NetworkX's form)."""
+        """{input id or node: value}, unreached vertices left out (NetworkX's
+        form); per pair, {(u, v): value}."""
+        if self.pairs is not None:
+            return dict(zip(self._pair_keys(), self.values.tolist()))
         keys = self.graph.nodes
         vals = self.values.tolist()
         if self._unreached:
@@ -83,6 +96,32 @@ def _source_flags(g, source, sources):
     return args
 
 
+def _pair_flags(g, options):
+    """--pairs and --similar_to from Python lists of ids (nodes of a graph
+    from NetworkX); a string is a file's name or the CLI's list."""
+    def position(v):
+        return g.position(v) if g._nodes is not None else int(v)
+
+    args = []
+    pairs = options.pop("pairs", None)
+    if pairs is not None and not isinstance(pairs, str):
+        listed = [f"{position(u)}:{position(v)}" for u, v in pairs]
+        if not listed:
+            raise ValueError("pairs: an empty list")
+        args.append("--pairs=" + ",".join(listed))
+    elif pairs is not None:
+        args.append(f"--pairs={pairs}")
+    of = options.pop("similar_to", None)
+    if of is not None and not isinstance(of, str):
+        listed = [str(position(v)) for v in of]
+        if not listed:
+            raise ValueError("similar_to: an empty list")
+        args.append("--similar_to=" + ",".join(listed) + ",")
+    elif of is not None:
+        args.append(f"--similar_to={of}")
+    return args
+
+
 def _communicator(comm):
     """The ranks' MPI communicator as its Fortran handle: an mpi4py
     communicator (its py2f()) or the handle itself; None: the launcher's
@@ -102,8 +141,9 @@ def _run(spec, G, source, options, sources=None):
     g = _graph(G)
     options = dict(options)
     comm = _communicator(options.pop("communicator", None))
-    args = flags(options) + _source_flags(g, source, sources)
-    values, stats, code, second = _core.run(app, g._core, args, comm)
+    args = _pair_flags(g, options) if spec["per_pair"] else []
+    args = flags(options) + _source_flags(g, source, sources) + args
+    values, stats, code, second, pairs = _core.run(app, g._core, args, comm)
     if code == 3:
         raise ValidationError(stats.get("validation", "validation failed"))
     if code == 4:
@@ -118,8 +158,11 @@ def _run(spec, G, source, options, sources=None):
         second = second.astype(np.float64) if second is not None else None
     elif spec["names_vertices"]:  # e.g. WCC's labels: the least vertex of each component, as an input id
         values = g.ids[values] if g._nodes is None else values.astype(np.int64)
+    if pairs is not None:
+        pairs = pairs.reshape(-1, 2)
+        pairs = g.ids[pairs] if g._nodes is None else pairs.astype(np.int64)
     return Result(g, app, values, stats, spec["unreached"],
-                  (spec["second"], second) if spec["second"] and second is not None else None)
+                  (spec["second"], second) if spec["second"] and second is not None else None, pairs)
 
 
 _OPTIONS_DOC = "\n\nOptions are `chatty run`'s flags as keywords (devices=4, validate=True, ...)."

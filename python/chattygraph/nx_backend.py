@@ -16,7 +16,7 @@ import os
 import numpy as np
 
 from . import algorithms as alg
-from . import nx_centrality, nx_community, nx_distance, nx_paths, nx_structure
+from . import nx_centrality, nx_community, nx_distance, nx_paths, nx_similarity, nx_structure
 from .graph import Graph, whole_weights
 
 class ChattyNxGraph:
@@ -152,7 +152,7 @@ _WORTH_FROM_EDGES_DEFAULT = 32_000  # components, shortest path lengths
 
 # The NetworkX functions answered here: those the engine's app registry
 # names (AppSpec::networkx), each by the adapter of that name above.
-_ADAPTERS = (nx_centrality, nx_community, nx_distance, nx_paths, nx_structure)
+_ADAPTERS = (nx_centrality, nx_community, nx_distance, nx_paths, nx_similarity, nx_structure)
 _DECLINE = {name: why for module in _ADAPTERS for name, why in module.DECLINE.items()}
 
 

@@ -203,11 +203,20 @@ nb::tuple run(const std::string& app, const PyGraph& g, const std::vector<std::s
   }
   AppOutput& out = c.job.result;
   const Values kind = app_spec(out.app).values;
-  nb::object values = kind == Values::kReals    ? nb::cast(to_numpy(std::move(out.ranks)))
-                      : kind == Values::kCounts ? nb::cast(to_numpy(std::move(out.counts)))
-                                                : nb::cast(to_numpy(std::move(out.ints)));
+  nb::object pairs = nb::none();
+  if (app_spec(out.app).per_pair) {  // the pairs as one flat array, u0 v0 u1 v1 ...
+    std::vector<uint32_t> flat;
+    flat.reserve(2 * out.pairs.size());
+    for (const auto& [u, v] : out.pairs) flat.push_back(u), flat.push_back(v);
+    pairs = nb::cast(to_numpy(std::move(flat)));
+    if (kind == Values::kReals) out.ranks.clear();
+  }
+  nb::object values = app_spec(out.app).per_pair && kind == Values::kReals ? nb::cast(to_numpy(std::move(out.scores)))
+                      : kind == Values::kReals                             ? nb::cast(to_numpy(std::move(out.ranks)))
+                      : kind == Values::kCounts                            ? nb::cast(to_numpy(std::move(out.counts)))
+                                                                           : nb::cast(to_numpy(std::move(out.ints)));
   nb::object second = out.second.empty() ? nb::none() : nb::cast(to_numpy(std::move(out.second)));
-  return nb::make_tuple(values, to_python(c.job.report), c.job.exit_code, second);
+  return nb::make_tuple(values, to_python(c.job.report), c.job.exit_code, second, pairs);
 }
 
 // The registry's entries as Python sees them: chattygraph makes a function
@@ -226,6 +235,7 @@ nb::list app_list() {
     d["double"] = a->python_double;
     d["second"] = a->second ? nb::cast(std::string(a->second)) : nb::none();
     d["unreached"] = a->unreached;
+    d["per_pair"] = a->per_pair;
     d["names_vertices"] = a->relabel != nullptr;
     v.append(d);
   }

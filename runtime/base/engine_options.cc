@@ -38,6 +38,8 @@ constexpr std::pair<DistanceMeasure, const char*> kDistanceMeasures[] = {
     {DistanceMeasure::kCloseness, "closeness"},
     {DistanceMeasure::kHarmonic, "harmonic"},
     {DistanceMeasure::kEccentricity, "eccentricity"}};
+constexpr std::pair<Similarity, const char*> kSimilarities[] = {
+    {Similarity::kJaccard, "jaccard"}, {Similarity::kOverlap, "overlap"}, {Similarity::kSorensen, "sorensen"}};
 constexpr std::pair<Net, const char*> kNets[] = {{Net::kAuto, "auto"}, {Net::kMpi, "mpi"}, {Net::kVerbs, "verbs"}};
 constexpr std::pair<Exchange, const char*> kExchanges[] = {
     {Exchange::kAuto, "auto"}, {Exchange::kBroadcast, "broadcast"}, {Exchange::kPeer, "peer"}};
@@ -80,6 +82,9 @@ GpuTc parse_gpu_tc(const std::string& s) { return parse_named(kGpuTcs, "gpu_tc",
 const char* gpu_tc_name(GpuTc t) { return name_in(kGpuTcs, t); }
 BcScale parse_bc_scale(const std::string& s) { return parse_named(kBcScales, "bc_scale", s); }
 const char* bc_scale_name(BcScale s) { return name_in(kBcScales, s); }
+Similarity parse_similarity(const std::string& s) { return parse_named(kSimilarities, "similarity", s); }
+const char* similarity_name(Similarity s) { return name_in(kSimilarities, s); }
+
 DistanceMeasure parse_distance_measure(const std::string& s) {
   return parse_named(kDistanceMeasures, "distance_measure", s);
 }

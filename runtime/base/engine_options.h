@@ -52,6 +52,10 @@ enum class BcScale { kOrdered, kPairs, kNormalized };
 // What the closeness app reports of each vertex's distances (NetworkX's
 // closeness_centrality with wf_improved, harmonic_centrality, eccentricity).
 enum class DistanceMeasure { kCloseness, kHarmonic, kEccentricity };
+// The similarity app's coefficient of a pair's neighbourhoods A and B:
+// |A & B| / |A | B| (Jaccard), / min(|A|, |B|) (overlap), or 2 |A & B| /
+// (|A| + |B|) (Sorensen-Dice), as cuGraph names them.
+enum class Similarity { kJaccard, kOverlap, kSorensen };
 // Host devices [first, last] (numbered over every rank's devices) pause
 // `pause_us` before each block of their own work, as devices whose cores
 // another tenant took: shows work migration at work, and lets tests
@@ -87,10 +91,11 @@ struct EngineOptions {
   uint32_t max_level = 0;
   DistanceMeasure distance_measure =
       DistanceMeasure::kCloseness;  // Katz: scaled to unit L2 norm, as NetworkX's normalized=True
-  bool union_find = true;           // WCC: link with union-find (else label propagation)
-  int devices = 1;                  // host devices; the machine's threads are split between them
-  bool numa = false;                // bind device d to NUMA node d % nodes (libnuma)
-  bool migrate = true;              // host devices: an idle device computes blocks of a busy one (work migration)
+  Similarity similarity = Similarity::kJaccard;
+  bool union_find = true;  // WCC: link with union-find (else label propagation)
+  int devices = 1;         // host devices; the machine's threads are split between them
+  bool numa = false;       // bind device d to NUMA node d % nodes (libnuma)
+  bool migrate = true;     // host devices: an idle device computes blocks of a busy one (work migration)
   // Ranks: a device claims `migrate_block` worklist blocks of a device on
   // another rank at a time, while that one has more than
   // `migrate_threshold` left, and keeps what it fetched of their structure
@@ -153,6 +158,8 @@ const char* gpu_tc_name(GpuTc t);
 BcScale parse_bc_scale(const std::string& s);
 const char* bc_scale_name(BcScale s);
 DistanceMeasure parse_distance_measure(const std::string& s);
+Similarity parse_similarity(const std::string& s);
+const char* similarity_name(Similarity s);
 const char* backend_name(Backend b);
 
 }  // namespace chatty

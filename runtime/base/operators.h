@@ -57,6 +57,44 @@ CHATTY_HD inline uint64_t intersect_sorted(const vid_t* a, size_t na, const vid_
   return j;
 }
 
+// The number of entries two ascending lists without repeats share, and the
+// entries read: a merge where their lengths are near, else each entry of
+// the shorter one searched for in the longer (a hub against a leaf costs
+// the leaf's length times a logarithm, not the hub's length).
+struct Common {
+  uint32_t count = 0;
+  uint64_t read = 0;
+};
+CHATTY_HD inline Common count_common(const vid_t* a, size_t na, const vid_t* b, size_t nb) {
+  if (na > nb) {
+    const vid_t* t = a;
+    a = b, b = t;
+    const size_t tn = na;
+    na = nb, nb = tn;
+  }
+  Common c;
+  if (na * 16 >= nb) {
+    c.read = na + intersect_sorted(a, na, b, nb, [&c](size_t, size_t) { ++c.count; });
+    return c;
+  }
+  size_t lo = 0;
+  for (size_t i = 0; i < na && lo < nb; ++i) {
+    size_t hi = nb;  // the first b[j] >= a[i] lies in [lo, hi]
+    while (lo < hi) {
+      const size_t mid = (lo + hi) / 2;
+      if (b[mid] < a[i]) {
+        lo = mid + 1;
+      } else {
+        hi = mid;
+      }
+      ++c.read;
+    }
+    if (lo < nb && b[lo] == a[i]) ++c.count;
+  }
+  c.read += na;
+  return c;
+}
+
 // Atomics a functor written once for both backends uses on shared
 // per-vertex values: the GPU's instructions in device code, std::atomic_ref
 // (relaxed: the operators' barriers order the steps) on the host.
