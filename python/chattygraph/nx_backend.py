@@ -135,7 +135,7 @@ class _Backend:
         return True
 
 
-_SUBGRAPHS_OF_SOURCE = {"k_core", "k_shell", "k_crust", "k_corona"}
+_SUBGRAPHS_OF_SOURCE = {"k_core", "k_shell", "k_crust", "k_corona", "k_truss"}
 
 # The fewest edges on which converting a NetworkX graph and running here
 # beats NetworkX's own call (scripts/bench_python.py --parts 4: random

@@ -35,4 +35,22 @@ def jaccard_coefficient(G, ebunch=None, **options):
     return ((u, v, p) for (u, v), p in zip(pairs, r.values.tolist()))
 
 
+def k_truss(G, k, **options):
+    """NetworkX's k-truss: a copy of the graph without the edges of truss
+    number below k, then without the nodes left isolated."""
+    import networkx as nx
+
+    if G.source is None:
+        raise NotImplementedError("chatty returns a subgraph of the NetworkX graph it converted")
+    if G.self_loops:
+        raise NotImplementedError("chatty's truss numbers are of a graph without self-loops (NetworkX raises)")
+    H = G.source.copy()
+    if G.graph.m:
+        r = alg.truss_numbers(G.graph, **engine_options(options))
+        nodes = G.graph.nodes
+        H.remove_edges_from((nodes[u], nodes[v]) for (u, v), t in zip(r.pairs.tolist(), r.values.tolist()) if t < k)
+    H.remove_nodes_from(list(nx.isolates(H)))
+    return H
+
+
 DECLINE = {}
