@@ -76,6 +76,10 @@ class RankCase(unittest.TestCase):
         return os.path.join(self.tmp.name, name)
 
     def assert_same(self, app, ref, got, what):
+        if app in ("similarity", "ktruss"):  # "u v value" lines, in the same order, the same values
+            with open(ref) as a, open(got) as b:
+                self.assertEqual(a.read(), b.read(), what)
+            return
         a, b = values(ref), values(got)
         self.assertEqual(sorted(a), sorted(b), what)
         if app == "pr":

@@ -54,20 +54,27 @@ class Ranks(RankCase):
                 self.assert_same(app, ref, got, what)
 
     def test_whole_graph_apps_over_ranks(self):
-        # Ranks each hold the whole graph and take a share of the rows (TC)
-        # or of the sources (BC), or rank 0 computes (HITS, Louvain); the
-        # per-vertex results, summed over the ranks, equal one process's:
-        # exactly for TC and Louvain, within float output for BC and HITS. A generated graph, a text file (symmetrized) and a
-        # .cgr, on 2 x 1, 3 x 2 and 4 x 1 ranks x devices, with the verifier
-        # on rank 0.
+        # Ranks each hold the whole graph and take a share of the rows (TC,
+        # similarity's edges) or of the sources (BC), or rank 0 computes
+        # (HITS, Louvain, ktruss); the results, summed over the ranks, equal
+        # one process's: exactly for TC, Louvain and the per-pair apps,
+        # within float output for BC and HITS. A generated graph, a text
+        # file (symmetrized) and a .cgr, on 2 x 1, 3 x 2 and 4 x 1 ranks x
+        # devices (the per-pair apps: 3 x 2 on the first two), with the
+        # verifier on rank 0.
         cgr = self.path("fb.cgr")
         self.assertEqual(run([CHATTY, "convert", FACEBOOK, cgr, "--symmetrize"]).returncode, 0)
         for graph, extra in (("kron:11", []), (FACEBOOK, ["--symmetrize"]), (cgr, [])):
-            for app, more in (("tc", []), ("bc", ["--sources=6"]), ("hits", []), ("louvain", [])):
+            for app, more in (("tc", []), ("bc", ["--sources=6"]), ("hits", []), ("louvain", []), ("similarity", []),
+                              ("ktruss", [])):
+                per_pair = app in ("similarity", "ktruss")
+                if per_pair and graph == cgr:
+                    continue
                 ref = self.path(f"{app}.ref")
                 p = chatty(0, f"--app={app}", f"--graph={graph}", f"--output={ref}", *extra, *more)
                 self.assertEqual(p.returncode, 0, p.stderr)
-                for ranks, devices in ((2, 1),) if PORTABILITY else ((2, 1), (3, 2), (4, 1)):
+                layouts = ((2, 1),) if PORTABILITY else ((3, 2),) if per_pair else ((2, 1), (3, 2), (4, 1))
+                for ranks, devices in layouts:
                     got = self.path(f"{app}.{ranks}.{devices}")
                     what = f"{app} on {graph}, {ranks} ranks x {devices} devices"
                     p = chatty(ranks, f"--app={app}", f"--graph={graph}", f"--devices={devices}", f"--output={got}",

@@ -37,7 +37,6 @@ inline std::vector<uint64_t> truss_numbers(host::HostOperators& h, const Csr& c)
   std::vector<vid_t> round(m), next(m);
   std::vector<uint64_t> truss(m, 0);
   std::atomic<size_t> next_count{0};
-  const host::DeviceRanges rows = h.rows(n, [&](vid_t u) { return 1 + c.offsets[u + 1] - c.offsets[u]; });
   const vid_t* tgt = c.targets.data();
   const eid_t* off = c.offsets.data();
 
@@ -53,7 +52,8 @@ inline std::vector<uint64_t> truss_numbers(host::HostOperators& h, const Csr& c)
   };
 
   h.team([&](host::TeamThread& t) {
-    host::compute(t, rows, [&](int, size_t row) -> uint64_t {
+    // Every row, whatever this rank's share: one rank peels them all.
+    host::compute(t, 0, n, [&](int, size_t row) -> uint64_t {
       const vid_t u = vid_t(row);
       for (eid_t e = off[u]; e < off[u + 1]; ++e) {
         const vid_t v = tgt[e];

@@ -43,7 +43,9 @@ def k_truss(G, k, **options):
     if G.source is None:
         raise NotImplementedError("chatty returns a subgraph of the NetworkX graph it converted")
     if G.self_loops:
-        raise NotImplementedError("chatty's truss numbers are of a graph without self-loops (NetworkX raises)")
+        raise nx.NetworkXNotImplemented(
+            "Input graph has self loops which is not permitted; "
+            "Consider using G.remove_edges_from(nx.selfloop_edges(G)).")
     H = G.source.copy()
     if G.graph.m:
         r = alg.truss_numbers(G.graph, **engine_options(options))

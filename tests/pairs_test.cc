@@ -1,0 +1,150 @@
+// Apps with a value per pair of vertices: similarity (given pairs, every
+// edge, each vertex's top K) and ktruss, against hand-worked answers and
+// their sequential references at 1..4 host devices; the verifiers' checks
+// catching a changed value; the graphs they refuse. (tests/python compares
+// them with NetworkX's jaccard_coefficient and k_truss.)
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <map>
+
+#include "apps/ktruss/reference.h"
+#include "apps/run_app.h"
+#include "apps/similarity/reference.h"
+#include "datasets/generators.h"
+#include "datasets/load.h"
+#include "test_util.h"
+
+namespace chatty {
+namespace {
+
+Graph undirected(const std::string& name, const std::string& edges) {
+  LoadOptions o;
+  o.build.symmetrize = true;
+  return load_graph(testing::write_file(name + ".el", edges), o);
+}
+
+EngineOptions on(int devices, Similarity m = Similarity::kJaccard) {
+  EngineOptions o;
+  o.devices = devices;
+  o.similarity = m;
+  return o;
+}
+
+App similarity() { return parse_app("similarity"); }
+App ktruss() { return parse_app("ktruss"); }
+
+// A 4-cycle 0-1-2-3 with the chord 0-2, and a pendant 4 on 2.
+const char* kDiamond = "0 1\n1 2\n2 3\n3 0\n0 2\n2 4\n";
+
+TEST(Similarity, HandWorkedPairs) {
+  const Graph g = undirected("diamond", kDiamond);
+  // N(1) = {0, 2}, N(3) = {0, 2}: Jaccard 1; N(0) = {1, 2, 3}, N(4) = {2}:
+  // 1 / 3, overlap 1, Sorensen 2 / 4; N(1), N(2) = {0, 1, 3, 4}: 1 common.
+  const PairQuery q{{{1, 3}, {0, 4}, {1, 2}}, {}, 0};
+  const AppOutput j = run_app(similarity(), g, q, on(1));
+  EXPECT_EQ(j.scores, (std::vector<double>{1.0, 1.0 / 3, 1.0 / 5}));
+  EXPECT_EQ(j.pairs, q.pairs);
+  EXPECT_EQ(run_app(similarity(), g, q, on(2, Similarity::kOverlap)).scores, (std::vector<double>{1.0, 1.0, 0.5}));
+  EXPECT_EQ(run_app(similarity(), g, q, on(3, Similarity::kSorensen)).scores, (std::vector<double>{1.0, 0.5, 2.0 / 6}));
+}
+
+TEST(Similarity, EveryEdgeAndTopKMatchTheReference) {
+  const Graph g = load_graph("kron:9", LoadOptions{});
+  for (Similarity m : {Similarity::kJaccard, Similarity::kOverlap, Similarity::kSorensen}) {
+    const AppOutput one = run_app(similarity(), g, PairQuery{}, on(1, m));
+    ASSERT_EQ(one.pairs.size(), g.num_edges() / 2);
+    for (size_t i = 0; i < one.pairs.size(); i += 7)
+      ASSERT_EQ(one.scores[i], reference::similarity(g, m, one.pairs[i].first, one.pairs[i].second)) << i;
+    const PairQuery top{{}, {0, 5, 77, 300}, 4};
+    const AppOutput best = run_app(similarity(), g, top, on(1, m));
+    for (vid_t s : top.of) {
+      const auto want = reference::most_similar(g, m, s);
+      std::vector<std::pair<double, vid_t>> got;
+      for (size_t i = 0; i < best.pairs.size(); ++i)
+        if (best.pairs[i].first == s) got.emplace_back(best.scores[i], best.pairs[i].second);
+      ASSERT_EQ(got.size(), std::min<size_t>(4, want.size())) << s;
+      for (size_t i = 0; i < got.size(); ++i) EXPECT_EQ(got[i], want[i]) << s << " #" << i;
+    }
+    for (int p : {2, 4}) {
+      const AppOutput many = run_app(similarity(), g, PairQuery{}, on(p, m));
+      EXPECT_EQ(many.pairs, one.pairs) << p;
+      EXPECT_EQ(many.scores, one.scores) << p;
+      const AppOutput best_p = run_app(similarity(), g, top, on(p, m));
+      EXPECT_EQ(best_p.pairs, best.pairs) << p;
+      EXPECT_EQ(best_p.scores, best.scores) << p;
+    }
+  }
+}
+
+TEST(Similarity, VerifierCatchesAWrongCoefficientOrPair) {
+  const Graph g = load_graph("kron:8", LoadOptions{});
+  const EngineOptions o = on(2);
+  AppOutput out = run_app(similarity(), g, PairQuery{}, o);
+  EXPECT_TRUE(validate_app(out, g, 0, o).ok) << validate_app(out, g, 0, o).message;
+  AppOutput bad = out;
+  bad.scores[3] = std::nextafter(bad.scores[3], 2.0);
+  EXPECT_FALSE(validate_app(bad, g, 0, o).ok);
+  bad = out;
+  bad.pairs.pop_back(), bad.scores.pop_back();
+  EXPECT_FALSE(validate_app(bad, g, 0, o).ok);
+  AppOutput top = run_app(similarity(), g, PairQuery{{}, {1, 2}, 3}, o);
+  EXPECT_TRUE(validate_app(top, g, 0, o).ok) << validate_app(top, g, 0, o).message;
+  std::swap(top.pairs[0], top.pairs[1]), std::swap(top.scores[0], top.scores[1]);
+  if (top.scores[0] != top.scores[1]) {
+    EXPECT_FALSE(validate_app(top, g, 0, o).ok);
+  }
+}
+
+TEST(Similarity, RefusesDirectedGraphsAndBadPairs) {
+  const Graph d = load_graph(testing::write_file("directed_pairs.el", "0 1\n1 2\n"), LoadOptions{});
+  EXPECT_THROW(run_app(similarity(), d, PairQuery{}, on(1)), Error);
+  const Graph g = undirected("diamond_bad", kDiamond);
+  EXPECT_THROW(run_app(similarity(), g, PairQuery{{{0, 9}}, {}, 0}, on(1)), Error);
+  EXPECT_THROW(run_app(parse_app("bfs"), g, PairQuery{}, on(1)), Error);
+}
+
+TEST(Ktruss, HandWorkedNumbers) {
+  // K4 on 0..3 (every edge in 2 triangles: truss 4), a triangle 3-4-5
+  // hanging off it (truss 3) and a pendant edge 5-6 (truss 2).
+  const Graph g = undirected("k4_tail", "0 1\n0 2\n0 3\n1 2\n1 3\n2 3\n3 4\n4 5\n3 5\n5 6\n");
+  for (int p : {1, 2, 3}) {
+    const AppOutput out = run_app(ktruss(), g, PairQuery{}, on(p));
+    std::map<VertexPair, uint32_t> got;
+    for (size_t i = 0; i < out.pairs.size(); ++i) got[out.pairs[i]] = out.ints[i];
+    const std::map<VertexPair, uint32_t> want = {{{0, 1}, 4}, {{0, 2}, 4}, {{0, 3}, 4}, {{1, 2}, 4}, {{1, 3}, 4},
+                                                 {{2, 3}, 4}, {{3, 4}, 3}, {{3, 5}, 3}, {{4, 5}, 3}, {{5, 6}, 2}};
+    EXPECT_EQ(got, want) << p << " devices";
+  }
+}
+
+TEST(Ktruss, MatchesTheReferenceAtEveryDeviceCount) {
+  for (const char* spec : {"kron:10", "grid:20x20", "urand:10"}) {
+    const Graph g = load_graph(spec, LoadOptions{});
+    const auto want = reference::truss_numbers(g);
+    for (int p : {1, 2, 4}) {
+      const AppOutput out = run_app(ktruss(), g, PairQuery{}, on(p));
+      ASSERT_EQ(out.pairs.size(), want.size()) << spec;
+      for (size_t i = 0; i < out.pairs.size(); ++i)
+        ASSERT_EQ(out.ints[i], want.at(out.pairs[i])) << spec << " " << p << " devices, edge " << i;
+    }
+  }
+}
+
+TEST(Ktruss, VerifierCatchesAWrongNumberAndRefusesSelfLoops) {
+  const Graph g = load_graph("kron:8", LoadOptions{});
+  const EngineOptions o = on(2);
+  AppOutput out = run_app(ktruss(), g, PairQuery{}, o);
+  EXPECT_TRUE(validate_app(out, g, 0, o).ok) << validate_app(out, g, 0, o).message;
+  const auto top = std::max_element(out.ints.begin(), out.ints.end()) - out.ints.begin();
+  out.ints[size_t(top)] -= 1;
+  EXPECT_FALSE(validate_app(out, g, 0, o).ok);
+  LoadOptions keep;
+  keep.build.symmetrize = true;
+  keep.build.drop_self_loops = false;
+  const Graph loops = load_graph(testing::write_file("loops.el", "0 1\n1 1\n1 2\n"), keep);
+  EXPECT_THROW(run_app(ktruss(), loops, PairQuery{}, o), Error);
+}
+
+}  // namespace
+}  // namespace chatty
