@@ -20,7 +20,7 @@ std::vector<uint64_t> KtrussProgram::on_host(const Graph& g, host::HostOperators
     h.note("rank 0 computes the truss numbers");
     return std::vector<uint64_t>(m, 0);
   }
-  return ktruss::truss_numbers(h, g.out());
+  return ktruss::truss_numbers(h, g);
 }
 
 namespace {

@@ -15,6 +15,7 @@
 
 #include "runtime/base/operators.h"
 #include "runtime/graph/upper_edges.h"
+#include "runtime/host/edge_triangles.h"
 #include "runtime/host/host_operators.h"
 #include "runtime/host/operators.h"
 
@@ -26,7 +27,8 @@ struct Edges {
   std::vector<vid_t> number_of;  // each CSR entry's edge number
 };
 
-inline std::vector<uint64_t> truss_numbers(host::HostOperators& h, const Csr& c) {
+inline std::vector<uint64_t> truss_numbers(host::HostOperators& h, const Graph& g) {
+  const Csr& c = g.out();
   const vid_t n = c.num_vertices();
   Edges E;
   E.up = upper_edges(c);
@@ -39,6 +41,15 @@ inline std::vector<uint64_t> truss_numbers(host::HostOperators& h, const Csr& c)
   std::atomic<size_t> next_count{0};
   const vid_t* tgt = c.targets.data();
   const eid_t* off = c.offsets.data();
+  // The lists the peel intersects (each entry with its edge's number), and
+  // the edges left: the input's until the first compaction.
+  std::vector<eid_t> own_off[2];
+  std::vector<vid_t> own_tgt[2], own_num[2], alive[2];
+  const eid_t* l_off = off;
+  const vid_t *l_tgt = tgt, *l_num = E.number_of.data();
+  alive[0].resize(m);
+  size_t alive_count = m, at_compaction = m;
+  int side = 0;
 
   auto take = [&](vid_t x, int32_t level) {  // one triangle of x's broken
     std::atomic_ref<int32_t> s(support[x]);
@@ -51,53 +62,84 @@ inline std::vector<uint64_t> truss_numbers(host::HostOperators& h, const Csr& c)
     }
   };
 
+  std::vector<uint32_t> triangles(m, 0);
+  host::LowerLists lower(g);
+  const Csr& l = lower.lists();
+  const host::DeviceRanges by_lower =
+      host::balanced_ranges(n, h.devices(), [&](vid_t x) { return 1 + l.offsets[x + 1] - l.offsets[x]; });
+  // Keeps the entries and the edges left (a collective step).
+  auto compact = [&](host::TeamThread& t, size_t left) {
+    const int to = 1 - side;
+    t.single([&] { own_off[to].assign(size_t(n) + 1, 0); });
+    host::compute(t, 0, n, [&](size_t u) {
+      eid_t k = 0;
+      for (eid_t e = l_off[u]; e < l_off[u + 1]; ++e) k += !peeled[l_num[e]];
+      own_off[to][u + 1] = k;
+    });
+    t.single([&] {
+      for (vid_t u = 0; u < n; ++u) own_off[to][u + 1] += own_off[to][u];
+      own_tgt[to].resize(own_off[to][n]), own_num[to].resize(own_off[to][n]), alive[to].resize(left);
+    });
+    host::compute(t, 0, n, [&](size_t u) {
+      eid_t at = own_off[to][u];
+      for (eid_t e = l_off[u]; e < l_off[u + 1]; ++e)
+        if (!peeled[l_num[e]]) own_tgt[to][at] = l_tgt[e], own_num[to][at++] = l_num[e];
+    });
+    const vid_t* now = alive[side].data();
+    const size_t kept = host::filter(
+        t, alive_count, [&](size_t i) { return now[i]; }, [&](vid_t e) { return !peeled[e]; }, alive[to].data());
+    t.single([&] {
+      l_off = own_off[to].data(), l_tgt = own_tgt[to].data(), l_num = own_num[to].data();
+      own_off[side] = {}, own_tgt[side] = {}, own_num[side] = {}, alive[side] = {};
+      side = to, alive_count = kept, at_compaction = left;
+    });
+  };
+
   h.team([&](host::TeamThread& t) {
-    // Every row, whatever this rank's share: one rank peels them all.
-    host::compute(t, 0, n, [&](int, size_t row) -> uint64_t {
-      const vid_t u = vid_t(row);
-      for (eid_t e = off[u]; e < off[u + 1]; ++e) {
-        const vid_t v = tgt[e];
-        const eid_t k = v > u ? E.up.number(c, u, e) : E.up.find(c, v, u);
-        E.number_of[e] = vid_t(k);
-        if (v > u) E.lo[k] = u, E.hi[k] = v;
+    host::number_entries(t, c, E.up, E.number_of.data());
+    host::compute(t, 0, n, [&](size_t u) {
+      for (eid_t e = off[u] + E.up.above[u]; e < off[u + 1]; ++e) {
+        const vid_t k = E.number_of[e];
+        E.lo[k] = vid_t(u), E.hi[k] = tgt[e];
       }
-      return off[u + 1] - off[u];
     });
-    host::compute(t, 0, m, [&](int, size_t e) -> uint64_t {
-      const vid_t u = E.lo[e], v = E.hi[e];
-      const ops::Common k = ops::count_common(tgt + off[u], off[u + 1] - off[u], tgt + off[v], off[v + 1] - off[v]);
-      support[e] = int32_t(k.count);
-      return k.read;
-    });
+    lower.number(t, c, E.up);
+    host::edge_triangles(t, lower, by_lower, triangles.data());
+    host::compute(t, 0, m, [&](size_t e) { support[e] = int32_t(triangles[e]), alive[0][e] = vid_t(e); });
     size_t left = m;
     int32_t level = 0;
     while (left > 0) {
+      const vid_t* now = alive[side].data();
       size_t count = host::filter(
-          t, m, [](size_t i) { return vid_t(i); }, [&](vid_t e) { return !peeled[e] && support[e] <= level; },
+          t, alive_count, [&](size_t i) { return now[i]; }, [&](vid_t e) { return !peeled[e] && support[e] <= level; },
           round.data());
-      if (count == 0) {  // the next level: the least support left
-        level = host::reduce(
-            t, 0, m, INT32_MAX, [&](size_t e) { return peeled[e] ? INT32_MAX : support[e]; },
-            [](int32_t a, int32_t b) { return std::min(a, b); });
+      if (count == 0) {
+        if (4 * (at_compaction - left) >= at_compaction) {
+          compact(t, left);
+        } else {  // the next level: the least support left
+          level = host::reduce(
+              t, 0, alive_count, INT32_MAX, [&](size_t i) { return peeled[now[i]] ? INT32_MAX : support[now[i]]; },
+              [](int32_t a, int32_t b) { return std::min(a, b); });
+        }
         continue;
       }
       while (count > 0) {
         host::compute(t, 0, count, [&](size_t i) { in_round[round[i]] = 1; });
         host::compute(t, 0, count, [&](int, size_t i) -> uint64_t {
           const vid_t e = round[i], u = E.lo[e], v = E.hi[e];
-          return 1 + ops::intersect_sorted(tgt + off[u], off[u + 1] - off[u], tgt + off[v], off[v + 1] - off[v],
-                                           [&](size_t a, size_t b) {
-                                             const vid_t x = E.number_of[off[u] + a], y = E.number_of[off[v] + b];
-                                             if (peeled[x] || peeled[y]) return;
-                                             const bool rx = in_round[x], ry = in_round[y];
-                                             if (!rx && !ry) {
-                                               take(x, level), take(y, level);
-                                             } else if (rx && !ry) {
-                                               if (e < x) take(y, level);
-                                             } else if (!rx && ry) {
-                                               if (e < y) take(x, level);
-                                             }
-                                           });
+          return 1 + ops::intersect_searching(l_tgt + l_off[u], l_off[u + 1] - l_off[u], l_tgt + l_off[v],
+                                              l_off[v + 1] - l_off[v], [&](size_t a, size_t b) {
+                                                const vid_t x = l_num[l_off[u] + a], y = l_num[l_off[v] + b];
+                                                if (peeled[x] || peeled[y]) return;
+                                                const bool rx = in_round[x], ry = in_round[y];
+                                                if (!rx && !ry) {
+                                                  take(x, level), take(y, level);
+                                                } else if (rx && !ry) {
+                                                  if (e < x) take(y, level);
+                                                } else if (!rx && ry) {
+                                                  if (e < y) take(x, level);
+                                                }
+                                              });
         });
         host::compute(t, 0, count, [&](size_t i) {
           const vid_t e = round[i];

@@ -27,7 +27,7 @@ std::vector<double> SimilarityProgram::on_host(const Graph& g, host::HostOperato
   } else if (query && query->top_k) {
     similarity::score_top_k(c, measure, query->of, query->top_k, h, out);
   } else {
-    similarity::score_edges(c, measure, h, out);
+    similarity::score_edges(g, measure, h, out);
   }
   return out;
 }

@@ -9,6 +9,7 @@
 #include "apps/similarity/program.h"
 #include "runtime/base/operators.h"
 #include "runtime/graph/upper_edges.h"
+#include "runtime/host/edge_triangles.h"
 #include "runtime/host/host_operators.h"
 #include "runtime/host/operators.h"
 
@@ -36,24 +37,38 @@ inline void score_pairs(const Csr& c, Similarity m, std::span<const VertexPair> 
   });
 }
 
-// Every edge's score, at its UpperEdges number.
-inline void score_edges(const Csr& c, Similarity m, host::HostOperators& h, std::vector<double>& out) {
+// Every edge's score, at its UpperEdges number: its common neighbours are
+// its triangles, counted at once for every edge (host::edge_triangles).
+// An edge's triangles may lie in any rows: under ranks, rank 0 counts them
+// all, on its devices.
+inline void score_edges(const Graph& g, Similarity m, host::HostOperators& h, std::vector<double>& out) {
+  const Csr& c = g.out();
   const UpperEdges up = upper_edges(c);
   out.assign(up.count(), 0.0);
-  const host::DeviceRanges ranges =
-      h.rows(c.num_vertices(), [&](vid_t u) { return 1 + c.offsets[u + 1] - c.offsets[u]; });
+  if (h.share().rank != 0) {
+    h.note("rank 0 scores every edge");
+    return;
+  }
+  const vid_t n = c.num_vertices();
+  std::vector<uint32_t> common(up.count(), 0);
+  host::LowerLists lower(g);
+  const Csr& l = lower.lists();
+  const host::DeviceRanges by_lower =
+      host::balanced_ranges(n, h.devices(), [&](vid_t x) { return 1 + l.offsets[x + 1] - l.offsets[x]; });
+  const host::DeviceRanges rows =
+      host::balanced_ranges(n, h.devices(), [&](vid_t u) { return 1 + c.offsets[u + 1] - c.offsets[u]; });
   h.team([&](host::TeamThread& t) {
-    host::compute(t, ranges, [&](int, size_t row) -> uint64_t {
+    lower.number(t, c, up);
+    host::edge_triangles(t, lower, by_lower, common.data());
+    host::compute(t, rows, [&](int, size_t row) -> uint64_t {
       const vid_t u = vid_t(row);
-      const auto a = list(c, u);
-      uint64_t read = 0;
+      const eid_t du = c.offsets[u + 1] - c.offsets[u];
       for (eid_t e = c.offsets[u] + up.above[u]; e < c.offsets[u + 1]; ++e) {
-        const auto b = list(c, c.targets[e]);
-        const ops::Common k = ops::count_common(a.data(), a.size(), b.data(), b.size());
-        out[up.number(c, u, e)] = similarity::score(m, k.count, a.size(), b.size());
-        read += k.read;
+        const vid_t v = c.targets[e];
+        const eid_t k = up.number(c, u, e);
+        out[k] = similarity::score(m, common[k], du, c.offsets[v + 1] - c.offsets[v]);
       }
-      return read;
+      return du;
     });
   });
 }

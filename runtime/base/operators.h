@@ -57,41 +57,51 @@ CHATTY_HD inline uint64_t intersect_sorted(const vid_t* a, size_t na, const vid_
   return j;
 }
 
+// Intersection of two ascending lists without repeats, in order:
+// on_common(i, j) for a[i] == b[j]; returns the entries read. A merge where
+// their lengths are near; else each entry of the shorter one searched for
+// in the rest of the longer (a hub against a leaf costs the leaf's length
+// times a logarithm, not the hub's length).
+template <typename F>
+CHATTY_HD inline uint64_t intersect_searching(const vid_t* a, size_t na, const vid_t* b, size_t nb, F&& on_common) {
+  if (na * 16 >= nb && nb * 16 >= na) return na + intersect_sorted(a, na, b, nb, on_common);
+  const bool swapped = na > nb;
+  const vid_t* s = swapped ? b : a;  // the shorter
+  const vid_t* l = swapped ? a : b;
+  const size_t ns = swapped ? nb : na, nl = swapped ? na : nb;
+  uint64_t read = ns;
+  size_t lo = 0;
+  for (size_t i = 0; i < ns && lo < nl; ++i) {
+    size_t hi = nl;  // the first l[j] >= s[i] lies in [lo, hi]
+    while (lo < hi) {
+      const size_t mid = (lo + hi) / 2;
+      if (l[mid] < s[i]) {
+        lo = mid + 1;
+      } else {
+        hi = mid;
+      }
+      ++read;
+    }
+    if (lo < nl && l[lo] == s[i]) {
+      if (swapped) {
+        on_common(lo, i);
+      } else {
+        on_common(i, lo);
+      }
+    }
+  }
+  return read;
+}
+
 // The number of entries two ascending lists without repeats share, and the
-// entries read: a merge where their lengths are near, else each entry of
-// the shorter one searched for in the longer (a hub against a leaf costs
-// the leaf's length times a logarithm, not the hub's length).
+// entries read (intersect_searching's).
 struct Common {
   uint32_t count = 0;
   uint64_t read = 0;
 };
 CHATTY_HD inline Common count_common(const vid_t* a, size_t na, const vid_t* b, size_t nb) {
-  if (na > nb) {
-    const vid_t* t = a;
-    a = b, b = t;
-    const size_t tn = na;
-    na = nb, nb = tn;
-  }
   Common c;
-  if (na * 16 >= nb) {
-    c.read = na + intersect_sorted(a, na, b, nb, [&c](size_t, size_t) { ++c.count; });
-    return c;
-  }
-  size_t lo = 0;
-  for (size_t i = 0; i < na && lo < nb; ++i) {
-    size_t hi = nb;  // the first b[j] >= a[i] lies in [lo, hi]
-    while (lo < hi) {
-      const size_t mid = (lo + hi) / 2;
-      if (b[mid] < a[i]) {
-        lo = mid + 1;
-      } else {
-        hi = mid;
-      }
-      ++c.read;
-    }
-    if (lo < nb && b[lo] == a[i]) ++c.count;
-  }
-  c.read += na;
+  c.read = intersect_searching(a, na, b, nb, [&c](size_t, size_t) { ++c.count; });
   return c;
 }
 
