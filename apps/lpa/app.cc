@@ -61,7 +61,7 @@ const AppSpec app_lpa{
     .python_doc =
         "Label propagation communities, semi-synchronous (NetworkX's label_propagation_communities): each "
         "vertex's label is the input id (the NetworkX node, by position) whose label its community took.",
-    .networkx = "label_propagation_communities",
+    .networkx = "label_propagation_communities asyn_lpa_communities",
     .whole_graph = true,
     .check = check,
     .run_host = run_host,

@@ -117,6 +117,23 @@ def label_propagation_communities(G, **options):
     return groups_in_order(G, alg.label_propagation(G.graph, **engine_options(options)).values).values()
 
 
+def asyn_lpa_communities(G, weight=None, seed=None, **options):
+    """Asynchronous label propagation stops where every node holds a label
+    most frequent among its neighbours: the semi-synchronous communities
+    meet that rule, and NetworkX's own answer without a seed changes from
+    call to call (it draws the order and the ties at random)."""
+    import random
+
+    # NetworkX turns seed=None into Python's global generator before the
+    # call reaches a backend: that one means no seed was given.
+    if seed is not None and seed is not random._inst and seed is not random:
+        raise NotImplementedError("chatty's label propagation is not NetworkX's random order for a seed")
+    if G.is_directed() or G.is_multigraph() or G.self_loops:
+        raise NotImplementedError("chatty's label propagation reads a simple undirected graph")
+    require_unweighted(G, weight, "label propagation")
+    yield from label_propagation_communities(G, **options)
+
+
 def core_number(G, **options):
     import networkx as nx
 

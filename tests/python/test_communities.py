@@ -134,3 +134,20 @@ def test_leiden_partitions_and_max_level():
     assert nx.community.leiden_communities(G, max_level=1, backend="chatty") == parts[0]
     with pytest.raises(ValueError):
         nx.community.leiden_communities(G, max_level=0, backend="chatty")
+
+
+def test_asyn_lpa_meets_its_stopping_rule():
+    # Asynchronous label propagation stops where every node holds a label
+    # most frequent among its neighbours; without a seed NetworkX's answer
+    # is random, the backend's the semi-synchronous one, which meets it.
+    for G in (nx.karate_club_graph(), nx.les_miserables_graph(), nx.caveman_graph(4, 6)):
+        got = list(nx.community.asyn_lpa_communities(G, backend="chatty"))
+        assert [set(c) for c in got] == [set(c) for c in nx.community.label_propagation_communities(G)]
+        label = {v: i for i, c in enumerate(got) for v in c}
+        for v in G:
+            counts = {}
+            for w in G[v]:
+                counts[label[w]] = counts.get(label[w], 0) + 1
+            assert not counts or counts.get(label[v], 0) == max(counts.values()), v
+    with pytest.raises(NotImplementedError):
+        list(nx.community.asyn_lpa_communities(nx.karate_club_graph(), seed=1, backend="chatty"))
