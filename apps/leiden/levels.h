@@ -74,18 +74,23 @@ inline std::vector<uint32_t> communities(host::HostOperators& h, const Graph& g,
   Grouping gr;
   Contracted cur, next;
   outcome = {};
+  std::vector<vid_t> best;  // the best pass's communities
   h.team([&](host::TeamThread& t) {
-    host::compute(t, 0, n, [&](size_t v) { of[v] = part[v] = vid_t(v); });
-    LevelScale scale{louvain::input_masses(t, input, mass), p.resolution, 0, louvain::kFirstTolerance};
-    uint32_t levels = 0;
+    const uint64_t m_total = louvain::input_masses(t, input, mass);
+    LevelScale scale{m_total, p.resolution, 0, louvain::kFirstTolerance};
+    uint32_t levels = 0, total = 0;  // this pass's levels, every pass's
+    bool started = false;            // the pass starts from the best pass's communities
     double before = 0;
     const auto run_level = [&](const auto& rows, const Masses& m) -> bool {
-      const louvain::LevelResult lr = move_level(t, rows, m, s, scale, levels ? start.data() : nullptr);
+      const louvain::LevelResult lr = move_level(t, rows, m, s, scale, started ? start.data() : nullptr);
       if (levels > 0 && !lr.improved()) return false;
       if (levels == 0) before = lr.start;
       host::compute(t, 0, n, [&](size_t v) { part[v] = s.comm[of[v]]; });
-      ++levels;
-      if ((p.max_level && levels >= p.max_level) || lr.modularity - before <= p.threshold) return false;
+      // A later pass's first level refines what the last pass found, even
+      // where no vertex moves: the next levels move its refined parts.
+      const bool again = started && levels == 0;
+      ++levels, ++total, started = true;
+      if ((p.max_level && total >= p.max_level) || (!again && lr.modularity - before <= p.threshold)) return false;
       before = lr.modularity;
       refine(t, rows, m, s, scale, f);
       const vid_t count = group(t, f.ref, gr);
@@ -101,16 +106,32 @@ inline std::vector<uint32_t> communities(host::HostOperators& h, const Graph& g,
       t.single([&] { std::swap(cur, next); });
       return true;
     };
-    if (scale.m == 0) {
-      levels = 1;  // no edge: every vertex alone, NetworkX's one partition
-    } else if (run_level(input, mass)) {
-      while (!t.interrupted() && run_level(cur.rows(), cur.mass)) {
+    // Passes as igraph's n_iterations=-1 runs them: each from the best
+    // one's communities, until one raises modularity by no more than the
+    // threshold (the best stays the answer). max_level counts the levels of
+    // every pass, so that a run cut at level l is the first l levels of the
+    // whole run (NetworkX's leiden_partitions against max_level).
+    for (int pass = 0;; ++pass) {
+      host::compute(t, 0, n, [&](size_t v) { of[v] = vid_t(v), part[v] = pass ? best[v] : vid_t(v); });
+      if (pass) t.single([&] { start.assign(best.begin(), best.end()); });
+      levels = 0, started = pass > 0;
+      scale.tolerance = louvain::kFirstTolerance, scale.level = 0;
+      if (scale.m == 0) {
+        levels = total = 1;  // no edge: every vertex alone, NetworkX's one partition
+      } else if (run_level(input, mass)) {
+        while (!t.interrupted() && run_level(cur.rows(), cur.mass)) {
+        }
       }
+      connected_parts(t, input, part, label);
+      const double q = modularity_of(t, input, mass, label, stot, scale);
+      if (pass > 0 && q - outcome.modularity <= p.threshold) break;
+      t.barrier();  // every thread has read the best modularity before the lead writes it
+      if (t.lead()) outcome = {q, total, true};
+      t.single([&] { best = label; });
+      if (scale.m == 0 || t.interrupted() || (p.max_level && total >= p.max_level)) break;
     }
-    connected_parts(t, input, part, label);
-    const double q = modularity_of(t, input, mass, label, stot, scale);
-    if (t.lead()) outcome = {q, levels, true};
   });
+  label = best;
   return std::vector<uint32_t>(label.begin(), label.end());
 }
 

@@ -3,9 +3,12 @@
 // refinement of refine.h between moving and contraction: a level
 // contracts the refined communities, which are connected, and the next
 // level starts from the partition the level moved to. Levels stop as
-// Louvain's do (no gain, `threshold`, `max_level`, or nothing refined to
-// contract); a community the last level leaves disconnected is split into
-// its connected parts, so every community is connected. Deterministic:
+// Louvain's do (no gain, `threshold`, or nothing refined to contract); a
+// community the last level leaves disconnected is split into its connected
+// parts, so every community is connected. Passes of levels follow, each
+// from the best one's communities (its first level refines them even where
+// no vertex moves), until one gains no more than `threshold`, as igraph's
+// n_iterations=-1; `max_level` caps the levels of all passes together. Deterministic:
 // the same communities at every device count. An operator program: the
 // team shares each step; under ranks, rank 0 computes and the others add
 // zeros.

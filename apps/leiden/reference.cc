@@ -78,24 +78,32 @@ std::vector<uint32_t> split(const Graph& g, const std::vector<uint32_t>& part) {
 
 }  // namespace
 
-LouvainResult leiden(const Graph& g, double resolution, double threshold, uint32_t max_level) {
+namespace {
+
+// One pass of levels from the partition `from` (every vertex alone where
+// empty): the communities, split into connected parts, and the levels.
+// `max_level` (0: none) caps this pass's levels.
+LouvainResult leiden_pass(const Graph& g, const std::vector<uint32_t>& from, double resolution, double threshold,
+                          uint32_t max_level) {
   Level l = levels::input_level(g);
   const size_t n = l.k.size();
   int64_t degrees = 0;
   for (int64_t k : l.k) degrees += k;
   const uint64_t m = uint64_t(degrees / 2);
-  std::vector<uint32_t> of(n), part(n), start;
-  for (size_t v = 0; v < n; ++v) of[v] = part[v] = uint32_t(v);
+  std::vector<uint32_t> of(n), part(n), start = from;
+  for (size_t v = 0; v < n; ++v) of[v] = uint32_t(v), part[v] = from.empty() ? uint32_t(v) : from[v];
   LouvainResult out;
   out.levels = 1;
   double before = 0, tolerance = louvain::kFirstTolerance;
   for (uint32_t level = 0; m > 0; ++level, tolerance /= 10) {
-    const levels::Moved moved = levels::move(l, m, resolution, level, tolerance, level ? &start : nullptr);
+    const bool started = level > 0 || !from.empty();
+    const levels::Moved moved = levels::move(l, m, resolution, level, tolerance, started ? &start : nullptr);
     if (level > 0 && !(moved.modularity > moved.start)) break;
     if (level == 0) before = moved.start;
     for (size_t v = 0; v < n; ++v) part[v] = moved.comm[of[v]];
     out.levels = level + 1;
-    if ((max_level && out.levels >= max_level) || moved.modularity - before <= threshold) break;
+    const bool again = level == 0 && !from.empty();  // refined even where nothing moved
+    if ((max_level && out.levels >= max_level) || (!again && moved.modularity - before <= threshold)) break;
     before = moved.modularity;
     uint32_t count = 0;
     const std::vector<uint32_t> id = levels::renumber(refine(l, moved.comm, m, resolution, level), count);
@@ -113,6 +121,24 @@ LouvainResult leiden(const Graph& g, double resolution, double threshold, uint32
   out.labels = split(g, part);
   out.modularity = modularity(g, out.labels, resolution);
   return out;
+}
+
+}  // namespace
+
+// Passes, each from the best one's communities, until one gains no more
+// than the threshold; max_level caps the levels of all passes together,
+// and the levels reported are those up to the end of the best pass.
+LouvainResult leiden(const Graph& g, double resolution, double threshold, uint32_t max_level) {
+  LouvainResult best = leiden_pass(g, {}, resolution, threshold, max_level);
+  uint32_t total = best.levels;
+  while (g.num_edges() > 0 && !(max_level && total >= max_level)) {
+    LouvainResult next = leiden_pass(g, best.labels, resolution, threshold, max_level ? max_level - total : 0);
+    total += next.levels;
+    if (next.modularity - best.modularity <= threshold) break;
+    best = std::move(next);
+    best.levels = total;
+  }
+  return best;
 }
 
 bool communities_connected(const Graph& g, const std::vector<uint32_t>& labels, uint32_t& where) {
