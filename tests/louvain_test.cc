@@ -190,6 +190,33 @@ TEST(Leiden, EngineMatchesReferenceAndCommunitiesAreConnected) {
   }
 }
 
+// Passes: each from the best one's communities; more passes never lower the
+// modularity, each count equal to the reference's at every device count, and
+// max_level counting the levels of every pass.
+TEST(Leiden, PassesRaiseModularityAndMatchTheReference) {
+  const Graph g = load_graph("kron:10", LoadOptions{});
+  double last = -1;
+  for (uint32_t passes : {1u, 2u, 0u}) {
+    const reference::LouvainResult want = reference::leiden(g, 1.0, 1e-7, 0, passes);
+    EXPECT_GE(want.modularity, last) << passes << " passes";
+    last = want.modularity;
+    for (int p : {1, 3}) {
+      EngineOptions o;
+      o.devices = p;
+      o.passes = passes;
+      const AppOutput out = run_app(parse_app("leiden"), g, 0, o);
+      EXPECT_EQ(out.ints, want.labels) << passes << " passes, " << p << " devices";
+      EXPECT_EQ(out.figure("levels"), double(want.levels)) << passes << " passes";
+      EXPECT_TRUE(validate_app(out, g, 0, o).ok) << validate_app(out, g, 0, o).message;
+    }
+  }
+  EXPECT_GT(last, reference::leiden(g, 1.0, 1e-7, 0, 1).modularity + 1e-3);  // the passes gain on kron
+  // A run cut at level l is the whole run's first l levels.
+  const reference::LouvainResult whole = reference::leiden(g, 1.0, 1e-7, 0);
+  EXPECT_EQ(reference::leiden(g, 1.0, 1e-7, whole.levels).labels, whole.labels);
+  EXPECT_EQ(reference::leiden(g, 1.0, 1e-7, whole.levels + 1).labels, whole.labels);
+}
+
 TEST(Leiden, VerifierCatchesADisconnectedCommunity) {
   const Graph g = undirected("leiden_verify", 8 * 6, ring_of_cliques(8, 6));
   const AppOutput out = run_leiden(g, 1);

@@ -38,7 +38,12 @@ Validation connected(const AppOutput& out, const Graph& g) {
 // The verifier's steps of apps/louvain/app_steps.h, every community
 // connected among them, against Leiden's reference.
 Validation validate(const AppOutput& out, const Graph& g, vid_t, const EngineOptions& opt) {
-  return louvain::validate_communities(out, g, opt, reference::leiden, connected, "every community connected; ");
+  return louvain::validate_communities(
+      out, g, opt,
+      [](const Graph& in, const EngineOptions& o) {
+        return reference::leiden(in, o.resolution, o.threshold, o.max_level, o.passes);
+      },
+      connected, "every community connected; ");
 }
 
 }  // namespace

@@ -128,7 +128,9 @@ inline std::vector<uint32_t> communities(host::HostOperators& h, const Graph& g,
       t.barrier();  // every thread has read the best modularity before the lead writes it
       if (t.lead()) outcome = {q, total, true};
       t.single([&] { best = label; });
-      if (scale.m == 0 || t.interrupted() || (p.max_level && total >= p.max_level)) break;
+      if (scale.m == 0 || t.interrupted() || (p.max_level && total >= p.max_level) ||
+          (p.passes && uint32_t(pass) + 1 >= p.passes))
+        break;
     }
   });
   label = best;

@@ -32,6 +32,7 @@ struct LeidenProgram {
   double threshold = 1e-7;
   uint32_t max_level = 0;               // 0: until a level gains no more than threshold
   louvain::Outcome* outcome = nullptr;  // filled where the communities are computed
+  uint32_t passes = 0;                  // at most this many passes (0: until one gains no more than threshold)
 
   std::vector<uint64_t> on_host(const Graph& g, host::HostOperators& h) const;  // apps/leiden/app.cc
 };

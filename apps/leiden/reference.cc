@@ -128,10 +128,11 @@ LouvainResult leiden_pass(const Graph& g, const std::vector<uint32_t>& from, dou
 // Passes, each from the best one's communities, until one gains no more
 // than the threshold; max_level caps the levels of all passes together,
 // and the levels reported are those up to the end of the best pass.
-LouvainResult leiden(const Graph& g, double resolution, double threshold, uint32_t max_level) {
+LouvainResult leiden(const Graph& g, double resolution, double threshold, uint32_t max_level, uint32_t passes) {
   LouvainResult best = leiden_pass(g, {}, resolution, threshold, max_level);
   uint32_t total = best.levels;
-  while (g.num_edges() > 0 && !(max_level && total >= max_level)) {
+  for (uint32_t pass = 1; g.num_edges() > 0 && !(max_level && total >= max_level) && !(passes && pass >= passes);
+       ++pass) {
     LouvainResult next = leiden_pass(g, best.labels, resolution, threshold, max_level ? max_level - total : 0);
     total += next.levels;
     if (next.modularity - best.modularity <= threshold) break;

@@ -12,7 +12,8 @@
 
 namespace chatty::reference {
 
-LouvainResult leiden(const Graph& g, double resolution, double threshold, uint32_t max_level);
+// `passes`: at most this many (0: until one gains no more than threshold).
+LouvainResult leiden(const Graph& g, double resolution, double threshold, uint32_t max_level, uint32_t passes = 0);
 
 // Whether every community of `labels` is connected by the graph's edges
 // inside it; `where` gets a vertex of one that is not.

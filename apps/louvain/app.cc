@@ -32,7 +32,12 @@ void check(const Graph& g, const EngineOptions&) { louvain::check_undirected(g, 
 
 // The verifier's steps of app_steps.h against Louvain's reference.
 Validation validate(const AppOutput& out, const Graph& g, vid_t, const EngineOptions& opt) {
-  return louvain::validate_communities(out, g, opt, reference::louvain, nullptr, "");
+  return louvain::validate_communities(
+      out, g, opt,
+      [](const Graph& in, const EngineOptions& o) {
+        return reference::louvain(in, o.resolution, o.threshold, o.max_level);
+      },
+      nullptr, "");
 }
 
 }  // namespace

@@ -24,14 +24,15 @@ inline void check_undirected(const Graph& g, const char* app) {
 template <typename P>
 void run_communities(const AppRun& r, AppOutput& out) {
   Outcome found;
-  const P program{r.opt.resolution, r.opt.threshold, r.opt.max_level, &found};
+  P program{r.opt.resolution, r.opt.threshold, r.opt.max_level, &found};
+  if constexpr (requires { program.passes; }) program.passes = r.opt.passes;
   const std::vector<uint64_t> label = run_on_host(r, program, out);
   out.ints.assign(label.begin(), label.end());
   out.figures.clear();
   if (found.computed) out.figures = {{"modularity", found.modularity}, {"levels", double(found.levels)}};
 }
 
-using Reference = reference::LouvainResult (*)(const Graph&, double resolution, double threshold, uint32_t max_level);
+using Reference = reference::LouvainResult (*)(const Graph&, const EngineOptions& opt);
 
 // The labels name their communities' least ids; `also` (optional) holds;
 // the modularity the run reports is its communities', recomputed; then the
@@ -52,7 +53,7 @@ inline Validation validate_communities(const AppOutput& out, const Graph& g, con
     std::snprintf(b, sizeof b, "FAIL: the run reports modularity %.12g, its communities have %.12g", reported, q);
     return {false, b};
   }
-  const reference::LouvainResult want = reference(g, opt.resolution, opt.threshold, opt.max_level);
+  const reference::LouvainResult want = reference(g, opt);
   if (Validation same = validate_exact(out.ints, want.labels, "community", out.ids); !same.ok) return same;
   if (out.figure("levels") != double(want.levels)) {
     std::snprintf(b, sizeof b, "FAIL: the run took %g levels, the sequential reference %u", out.figure("levels"),
