@@ -78,6 +78,7 @@ class MultiDevice : public ::testing::TestWithParam<MultiCase> {
     o.comm = parse_comm(GetParam().comm);
     o.exchange = parse_exchange(GetParam().exchange);
     o.chunk_copies = GetParam().copies;
+    o.passes = 1;  // Leiden: one pass of levels (tests/louvain_test.cc runs the passes)
     return o;
   }
 };
@@ -89,21 +90,24 @@ TEST_P(MultiDevice, EveryAppMatchesOneDevice) {
   const EngineOptions opt = options();
   const Partition part = partition_graph(g, opt.devices);
   const vid_t s = default_source(g);
+  EngineOptions one;
+  one.passes = opt.passes;
   int ran = 0;
   for (App app : all_apps()) {
     const AppSpec& a = app_spec(app);
     if (a.check && testing::error_of([&] { a.check(g, opt); }) != "(no error)") continue;  // kcore: undirected only
     // A walk from every vertex (closeness) costs |V| x |E|: the smaller graphs show its split as well.
     if (app == parse_app("closeness") && g.num_edges() > 20000) continue;
+    if (a.per_pair) continue;  // tests/pairs_test.cc runs them at 1, 2 and 4 devices
     ++ran;
     AppOutput many = run_app(app, g, s, opt, &part);
     const Validation v = validate_app(many, g, s, opt);
     EXPECT_TRUE(v.ok) << app_name(app) << ": " << v.message;
     if (a.values == Values::kInts) {
-      EXPECT_EQ(many.ints, run_app(app, g, s, EngineOptions{}).ints) << app_name(app);
+      EXPECT_EQ(many.ints, run_app(app, g, s, one).ints) << app_name(app);
     }
     if (a.values == Values::kCounts) {
-      EXPECT_EQ(many.counts, run_app(app, g, s, EngineOptions{}).counts) << app_name(app);
+      EXPECT_EQ(many.counts, run_app(app, g, s, one).counts) << app_name(app);
     }
     EXPECT_EQ(many.multi.devices, opt.devices);
     // Union-find WCC broadcasts whatever the option; the apps on the whole graph (TC, BC, weighted BC) read
