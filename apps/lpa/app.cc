@@ -33,11 +33,11 @@ Validation validate(const AppOutput& out, const Graph& g, vid_t, const EngineOpt
   const Csr& c = g.out();
   const std::vector<uint32_t> want = reference::label_propagation(g);
   if (out.ints.size() == want.size()) {
-    std::vector<uint32_t> tally, best;
+    lpa::Tally tally;
     for (vid_t v = 0; v < c.num_vertices(); ++v) {
       if (c.degree(v) == 0) continue;
-      lpa::most_frequent(c, out.ints.data(), v, tally, best);
-      if (!lpa::among(best, out.ints[v]))
+      lpa::most_frequent(c, out.ints.data(), v, tally);
+      if (!lpa::among(tally.best, out.ints[v]))
         return fail_at(
             v, "its label " + std::to_string(out.id_of(out.ints[v])) + " is not one of its neighbours' most frequent",
             out.ids);

@@ -48,20 +48,27 @@ inline std::vector<std::vector<vid_t>> colour_classes(const Csr& c) {
 }
 
 // The labels most frequent among v's neighbours (with multiplicity), in
-// `best`, using `tally` as scratch; empty for a vertex without neighbours.
-inline void most_frequent(const Csr& c, const uint32_t* label, vid_t v, std::vector<uint32_t>& tally,
-                          std::vector<uint32_t>& best) {
-  tally.clear(), best.clear();
-  for (eid_t e = c.offsets[v]; e < c.offsets[v + 1]; ++e) tally.push_back(label[c.targets[e]]);
-  std::sort(tally.begin(), tally.end());
-  size_t most = 0;
-  for (size_t i = 0; i < tally.size();) {
-    size_t j = i;
-    while (j < tally.size() && tally[j] == tally[i]) ++j;
-    if (j - i > most) most = j - i, best.clear();
-    if (j - i == most) best.push_back(tally[i]);
-    i = j;
+// `best`, ascending; empty for a vertex without neighbours. Counted in
+// `count` (a slot per label, all zero between calls) in one pass over the
+// list, the labels met listed in `met`: a hub's list is read once, not
+// sorted.
+struct Tally {
+  std::vector<uint32_t> count, met, best;
+};
+inline void most_frequent(const Csr& c, const uint32_t* label, vid_t v, Tally& t) {
+  t.best.clear(), t.met.clear();
+  if (t.count.size() < c.num_vertices()) t.count.assign(c.num_vertices(), 0);
+  uint32_t most = 0;
+  for (eid_t e = c.offsets[v]; e < c.offsets[v + 1]; ++e) {
+    const uint32_t l = label[c.targets[e]];
+    if (t.count[l]++ == 0) t.met.push_back(l);
+    most = std::max(most, t.count[l]);
   }
+  for (uint32_t l : t.met) {
+    if (t.count[l] == most) t.best.push_back(l);
+    t.count[l] = 0;
+  }
+  std::sort(t.best.begin(), t.best.end());
 }
 
 // Whether `l` is among `best` (sorted).
@@ -72,9 +79,9 @@ inline bool among(const std::vector<uint32_t>& best, uint32_t l) {
 // A vertex is `dirty` until it is seen settled (holding one of its
 // neighbours' most frequent labels) with none of their labels, nor its
 // own, changed since. The update of a settled vertex keeps its label, so a
-// sweep skips clean vertices and the completion test looks at dirty ones
-// only: the same labels as updating every vertex each sweep, as NetworkX
-// does, at the cost of the neighbourhoods that changed.
+// sweep skips clean vertices: the same labels as updating every vertex
+// each sweep, as NetworkX does, at the cost of the neighbourhoods that
+// changed.
 inline std::vector<uint32_t> communities(host::HostOperators& h, const Csr& c) {
   const vid_t n = c.num_vertices();
   const std::vector<std::vector<vid_t>> classes = colour_classes(c);
@@ -83,25 +90,21 @@ inline std::vector<uint32_t> communities(host::HostOperators& h, const Csr& c) {
   for (vid_t v = 0; v < n; ++v) label[v] = v;
   const auto is_dirty = [&](vid_t v) { return std::atomic_ref<uint8_t>(dirty[v]).load(std::memory_order_relaxed); };
   const auto mark = [&](vid_t v, uint8_t d) { std::atomic_ref<uint8_t>(dirty[v]).store(d, std::memory_order_relaxed); };
+  std::atomic<bool> changed{false};
   h.team([&](host::TeamThread& t) {
-    thread_local std::vector<uint32_t> tally, best;
-    // 1 where v is clean or settled (and then clean).
-    const auto settled = [&](size_t i) {
-      const vid_t v = vid_t(i);
-      if (!is_dirty(v) || c.degree(v) == 0) return uint64_t(1);
-      most_frequent(c, label.data(), v, tally, best);
-      if (!among(best, label[v])) return uint64_t(0);
-      mark(v, 0);
-      return uint64_t(1);
-    };
-    while (!t.interrupted() &&
-           host::reduce<uint64_t>(t, 0, n, 1, settled, [](uint64_t a, uint64_t b) { return a & b; }) == 0) {
+    thread_local Tally tally;
+    // NetworkX tests for completion (every vertex holds one of its
+    // neighbours' most frequent labels) before each sweep; a sweep changes
+    // no label exactly when that test would pass, and then it is the last.
+    while (!t.interrupted()) {
+      t.single([&] { changed.store(false, std::memory_order_relaxed); });
       // A class is an independent set: its vertices read only other classes' labels.
       for (const std::vector<vid_t>& members : classes)
         host::compute(t, 0, members.size(), [&](int, size_t i) {
           const vid_t v = members[i];
           if (!is_dirty(v)) return uint64_t(0);
-          most_frequent(c, label.data(), v, tally, best);
+          most_frequent(c, label.data(), v, tally);
+          const std::vector<uint32_t>& best = tally.best;
           uint32_t next = label[v];
           if (best.size() == 1)
             next = best[0];
@@ -110,10 +113,14 @@ inline std::vector<uint32_t> communities(host::HostOperators& h, const Csr& c) {
           mark(v, 0);  // settled now, against its neighbours' labels
           if (next != label[v]) {
             label[v] = next;
+            changed.store(true, std::memory_order_relaxed);
             for (eid_t e = c.offsets[v]; e < c.offsets[v + 1]; ++e) mark(c.targets[e], 1);  // v too, by a self-loop
           }
           return uint64_t(c.degree(v));
         });
+      const bool again = changed.load(std::memory_order_relaxed);
+      t.barrier();  // every thread has read the flag before the next sweep clears it
+      if (!again) break;
     }
   });
   return label;
