@@ -65,9 +65,14 @@ std::string modularity_text(const AppOutput& out) {
   std::string s = classes_text(out, "community", "communities");
   if (const double q = out.figure("modularity"); !std::isnan(q)) {
     char b[96];
+    const double passes = out.figure("passes");
     std::snprintf(b, sizeof b, "; modularity %.6f after %g level%s", q, out.figure("levels"),
                   out.figure("levels") == 1 ? "" : "s");
     s += b;
+    if (passes > 1) {  // Leiden's: the levels of every pass up to the best
+      std::snprintf(b, sizeof b, " in %g passes", passes);
+      s += b;
+    }
   }
   return s;
 }
@@ -76,6 +81,7 @@ JsonValue modularity_json(const AppOutput& out) {
   JsonValue j = classes_json(out, "communities");
   if (const double q = out.figure("modularity"); !std::isnan(q))
     j.set("modularity", q), j.set("levels", uint64_t(out.figure("levels")));
+  if (const double passes = out.figure("passes"); !std::isnan(passes)) j.set("passes", uint64_t(passes));
   return j;
 }
 

@@ -126,7 +126,7 @@ inline std::vector<uint32_t> communities(host::HostOperators& h, const Graph& g,
       const double q = modularity_of(t, input, mass, label, stot, scale);
       if (pass > 0 && q - outcome.modularity <= p.threshold) break;
       t.barrier();  // every thread has read the best modularity before the lead writes it
-      if (t.lead()) outcome = {q, total, true};
+      if (t.lead()) outcome = {q, total, true, uint32_t(pass) + 1};
       t.single([&] { best = label; });
       if (scale.m == 0 || t.interrupted() || (p.max_level && total >= p.max_level) ||
           (p.passes && uint32_t(pass) + 1 >= p.passes))

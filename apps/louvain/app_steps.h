@@ -29,7 +29,9 @@ void run_communities(const AppRun& r, AppOutput& out) {
   const std::vector<uint64_t> label = run_on_host(r, program, out);
   out.ints.assign(label.begin(), label.end());
   out.figures.clear();
-  if (found.computed) out.figures = {{"modularity", found.modularity}, {"levels", double(found.levels)}};
+  if (!found.computed) return;
+  out.figures = {{"modularity", found.modularity}, {"levels", double(found.levels)}};
+  if constexpr (requires { program.passes; }) out.figures.emplace_back("passes", double(found.passes));
 }
 
 using Reference = reference::LouvainResult (*)(const Graph&, const EngineOptions& opt);

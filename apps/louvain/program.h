@@ -29,6 +29,7 @@ struct Outcome {
   double modularity = 0;
   uint32_t levels = 0;  // the partitions NetworkX's louvain_partitions would yield
   bool computed = false;
+  uint32_t passes = 1;  // Leiden: the passes of levels up to the best one
 };
 
 // How much a vertex of weighted degree `k` gains, in units of 1/m, by
