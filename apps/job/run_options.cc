@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -14,6 +15,14 @@
 #include "runtime/base/status.h"
 
 namespace chatty::job {
+
+std::optional<uint64_t> parse_id(const std::string& text) {
+  uint64_t x = 0;
+  const char* end = text.data() + text.size();
+  const auto r = std::from_chars(text.data(), end, x);
+  if (text.empty() || r.ec != std::errc() || r.ptr != end) return std::nullopt;
+  return x;
+}
 
 const char* graph_help() {
   // The formats' names and extensions come from their table (datasets/formats.h).

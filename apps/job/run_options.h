@@ -138,6 +138,10 @@ RunOptions parse_options(const std::vector<std::string>& args, OptionScope scope
 // The option's value as text (ranks compare these).
 std::string option_text(const RunOptions& o, const std::string& name);
 
+// A vertex id as the user's file writes it (--source, --sources,
+// --pairs): any unsigned 64-bit integer, nothing else in the text.
+std::optional<uint64_t> parse_id(const std::string& text);
+
 // What a value of `type` must be, said to a user ("a whole number").
 const char* option_takes(const std::string& type);
 // The name of `names` nearest `name` by edit distance ("" if none is near).

@@ -1,7 +1,6 @@
 #include "apps/job/run_pairs.h"
 
 #include <cerrno>
-#include <charconv>
 #include <cstdio>
 #include <cstring>
 #include <optional>
@@ -13,14 +12,6 @@
 namespace chatty::job {
 namespace {
 
-std::optional<uint64_t> whole(const std::string& text) {
-  uint64_t x = 0;
-  const char* end = text.data() + text.size();
-  const auto r = std::from_chars(text.data(), end, x);
-  if (text.empty() || r.ec != std::errc() || r.ptr != end) return std::nullopt;
-  return x;
-}
-
 // "3:17,4:9" (a trailing comma allowed).
 std::vector<std::pair<uint64_t, uint64_t>> pair_list(const std::string& v) {
   std::vector<std::pair<uint64_t, uint64_t>> out;
@@ -29,8 +20,8 @@ std::vector<std::pair<uint64_t, uint64_t>> pair_list(const std::string& v) {
     const size_t comma = std::min(v.find(',', at), v.size());
     const std::string item = v.substr(at, comma - at);
     const size_t colon = item.find(':');
-    const std::optional<uint64_t> a = colon == std::string::npos ? std::nullopt : whole(item.substr(0, colon));
-    const std::optional<uint64_t> b = colon == std::string::npos ? std::nullopt : whole(item.substr(colon + 1));
+    const std::optional<uint64_t> a = colon == std::string::npos ? std::nullopt : parse_id(item.substr(0, colon));
+    const std::optional<uint64_t> b = colon == std::string::npos ? std::nullopt : parse_id(item.substr(colon + 1));
     CHATTY_CHECK(a && b, "--pairs: '" + item + "' is not a pair of vertex ids as u:v (a list is 3:17,4:9; or a file)");
     out.emplace_back(*a, *b);
     at = comma + 1;
@@ -91,7 +82,7 @@ PairRequest parse_pair_request(const RunOptions& f, App app) {
     const size_t end = !v.empty() && v.back() == ',' ? v.size() - 1 : v.size();
     while (at <= end) {
       const size_t comma = std::min(v.find(',', at), end);
-      const std::optional<uint64_t> x = whole(v.substr(at, comma - at));
+      const std::optional<uint64_t> x = parse_id(v.substr(at, comma - at));
       CHATTY_CHECK(x.has_value(), "--similar_to must be all or a list of vertex ids (3,17,42) (got '" + v + "')");
       r.similar_to.push_back(*x);
       at = comma + 1;

@@ -6,7 +6,6 @@
 
 #include <algorithm>
 #include <cerrno>
-#include <charconv>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -61,15 +60,6 @@ void check_writable(const std::string& path, const char* flag) {
     std::remove(created);
     std::free(created);
   }
-}
-
-// A vertex id as the user's file writes it: any unsigned 64-bit integer.
-std::optional<uint64_t> parse_id(const std::string& text) {
-  uint64_t x = 0;
-  const char* end = text.data() + text.size();
-  const auto r = std::from_chars(text.data(), end, x);
-  if (text.empty() || r.ec != std::errc() || r.ptr != end) return std::nullopt;
-  return x;
 }
 
 // --sources: N random ones; for an app that runs from all at once also

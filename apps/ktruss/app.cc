@@ -15,10 +15,9 @@
 namespace chatty {
 
 std::vector<uint64_t> KtrussProgram::on_host(const Graph& g, host::HostOperators& h) const {
-  const size_t m = upper_edges(g.out()).count();
   if (h.share().rank != 0) {
     h.note("rank 0 computes the truss numbers");
-    return std::vector<uint64_t>(m, 0);
+    return std::vector<uint64_t>(upper_edges(g.out()).count(), 0);
   }
   return ktruss::truss_numbers(h, g);
 }
@@ -27,10 +26,7 @@ namespace {
 
 void check(const Graph& g, const EngineOptions&) {
   CHATTY_CHECK(!g.directed(), "ktruss finds the trusses of an undirected graph (use --symmetrize)");
-  const vid_t repeated = first_repeated_neighbour(g);
-  CHATTY_CHECK(repeated == kInfinity, "ktruss: vertex " + std::to_string(repeated) +
-                                          " has a parallel edge, whose triangles would count twice (load with "
-                                          "--dedupe)");
+  require_no_parallel_edges(g, "ktruss", "whose triangles would count twice");
   const Csr& c = g.out();
   for (vid_t u = 0; u < c.num_vertices(); ++u)
     for (eid_t e = c.offsets[u]; e < c.offsets[u + 1]; ++e)

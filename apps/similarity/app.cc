@@ -36,10 +36,7 @@ namespace {
 
 void check(const Graph& g, const EngineOptions&) {
   CHATTY_CHECK(!g.directed(), "similarity compares the neighbourhoods of an undirected graph (use --symmetrize)");
-  const vid_t repeated = first_repeated_neighbour(g);
-  CHATTY_CHECK(repeated == kInfinity, "similarity: vertex " + std::to_string(repeated) +
-                                          " has a parallel edge, which would count a neighbour twice (load with "
-                                          "--dedupe)");
+  require_no_parallel_edges(g, "similarity", "which would count a neighbour twice");
 }
 
 void run_host(const AppRun& r, AppOutput& out) {

@@ -21,10 +21,7 @@ void check(const Graph& g, const EngineOptions&) {
   CHATTY_CHECK(!g.directed(), "tc counts the triangles of an undirected graph (use --symmetrize)");
   // A repeated list entry (a parallel edge kept by --dedupe=false) would
   // count its triangles twice.
-  const vid_t repeated = first_repeated_neighbour(g);
-  CHATTY_CHECK(repeated == kInfinity,
-               "tc: vertex " + std::to_string(repeated) +
-                   " has a parallel edge, whose triangles would count twice (load with --dedupe)");
+  require_no_parallel_edges(g, "tc", "whose triangles would count twice");
 }
 
 void run_host(const AppRun& r, AppOutput& out) {

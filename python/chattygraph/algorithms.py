@@ -76,6 +76,12 @@ def _graph(G):
     raise TypeError(f"expected a chattygraph.Graph or a NetworkX graph (got {type(G).__name__})")
 
 
+def _id_flag(g, v):
+    """A vertex as the CLI's flags take it: an input id, or the position of
+    a NetworkX node (positions are the ids of a graph from NetworkX)."""
+    return g.position(v) if g._nodes is not None else int(v)
+
+
 def _source_flags(g, source, sources):
     args = []
     if sources is not None:  # "all", a count of random ones, or a list of ids (nodes)
@@ -84,7 +90,7 @@ def _source_flags(g, source, sources):
         if isinstance(sources, str) or isinstance(sources, (int, np.integer)):
             args.append(f"--sources={sources}")
         else:
-            ids = [g.position(s) if g._nodes is not None else int(s) for s in sources]
+            ids = [_id_flag(g, s) for s in sources]
             if not ids:
                 raise ValueError("sources: an empty list")
             # The trailing comma makes it a list even of one id: "5" is a count.
@@ -99,13 +105,10 @@ def _source_flags(g, source, sources):
 def _pair_flags(g, options):
     """--pairs and --similar_to from Python lists of ids (nodes of a graph
     from NetworkX); a string is a file's name or the CLI's list."""
-    def position(v):
-        return g.position(v) if g._nodes is not None else int(v)
-
     args = []
     pairs = options.pop("pairs", None)
     if pairs is not None and not isinstance(pairs, str):
-        listed = [f"{position(u)}:{position(v)}" for u, v in pairs]
+        listed = [f"{_id_flag(g, u)}:{_id_flag(g, v)}" for u, v in pairs]
         if not listed:
             raise ValueError("pairs: an empty list")
         args.append("--pairs=" + ",".join(listed))
@@ -113,7 +116,7 @@ def _pair_flags(g, options):
         args.append(f"--pairs={pairs}")
     of = options.pop("similar_to", None)
     if of is not None and not isinstance(of, str):
-        listed = [str(position(v)) for v in of]
+        listed = [str(_id_flag(g, v)) for v in of]
         if not listed:
             raise ValueError("similar_to: an empty list")
         args.append("--similar_to=" + ",".join(listed) + ",")

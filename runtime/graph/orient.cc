@@ -7,6 +7,7 @@
 #include <random>
 
 #include "runtime/base/parallel.h"
+#include "runtime/base/status.h"
 
 namespace chatty {
 
@@ -84,6 +85,14 @@ vid_t first_repeated_neighbour(const Graph& g) {
     for (eid_t e = c.offsets[v] + 1; e < c.offsets[v + 1]; ++e)
       if (c.targets[e] == c.targets[e - 1]) repeated.store(v, std::memory_order_relaxed);
   return repeated.load();
+}
+
+void require_no_parallel_edges(const Graph& g, const char* app, const char* why) {
+  const vid_t repeated = first_repeated_neighbour(g);
+  if (repeated == kInfinity) return;
+  std::string what = app;
+  what.append(": vertex ").append(std::to_string(repeated)).append(" has a parallel edge, ").append(why);
+  throw Error(what.append(" (load with --dedupe)"));
 }
 
 }  // namespace chatty

@@ -17,6 +17,9 @@ bool skewed_degrees(const Graph& g);
 // A vertex whose list holds a neighbour twice (a parallel edge kept by
 // --dedupe=false), or kInfinity when no list does.
 vid_t first_repeated_neighbour(const Graph& g);
+// Throws chatty::Error "APP: vertex V has a parallel edge, WHY (load with
+// --dedupe)" where a list repeats a neighbour (apps that intersect lists).
+void require_no_parallel_edges(const Graph& g, const char* app, const char* why);
 
 // Vertex x lists the x' < x of its neighbours, ascending (relabelled when
 // by_degree: x is the x-th vertex by descending degree). old_of_new[x] is
