@@ -7,7 +7,9 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdint>
+#include <cstdio>
 #include <limits>
+#include <type_traits>
 #include <vector>
 
 #include "apps/louvain/program.h"
@@ -54,10 +56,13 @@ inline uint64_t input_masses(host::TeamThread& t, const Rows<weight_t>& input, M
 }
 
 // A thread's tally of weights by community: `to[c]` is kUnset until a
-// vertex's edge reaches c, and unset again after the vertex.
-struct Tally {
-  static constexpr int64_t kUnset = std::numeric_limits<int64_t>::min();
-  std::vector<int64_t> to;
+// vertex's edge reaches c, and unset again after the vertex. C holds any
+// vertex's degree: int32_t where the total weight allows, so that the
+// array, read at random, is half as large.
+template <typename C>
+struct BasicTally {
+  static constexpr C kUnset = std::numeric_limits<C>::min();
+  std::vector<C> to;
   std::vector<vid_t> touched;
 
   void size_for(vid_t n) {
@@ -65,14 +70,65 @@ struct Tally {
   }
   void add(vid_t c, uint64_t w) {
     if (to[c] == kUnset) to[c] = 0, touched.push_back(c);
-    to[c] += int64_t(w);
+    to[c] += C(w);
   }
   int64_t at(vid_t c) const { return to[c] == kUnset ? 0 : to[c]; }
+  template <typename F>
+  void each(F&& f) const {
+    for (const vid_t c : touched) f(c, int64_t(to[c]));
+  }
   void clear() {
     for (vid_t c : touched) to[c] = kUnset;
     touched.clear();
   }
 };
+using Tally = BasicTally<int64_t>;
+using NarrowTally = BasicTally<int32_t>;
+
+// Whether every vertex's tally fits a NarrowTally: no weight of edges
+// reaches more than twice the total.
+inline bool narrow_tallies(uint64_t m) { return m < (uint64_t(1) << 30); }
+
+// The same tally for a row of at most kCap edges, in a list on the stack:
+// most rows of a power-law graph are short, and a search of a few slots
+// costs less than a miss in the per-community array.
+struct ShortTally {
+  static constexpr eid_t kCap = 16;
+  vid_t comm[kCap];
+  int64_t to[kCap];
+  uint32_t size = 0;
+
+  void add(vid_t c, uint64_t w) {
+    uint32_t i = 0;
+    while (i < size && comm[i] != c) ++i;
+    if (i == size) comm[size] = c, to[size++] = 0;
+    to[i] += int64_t(w);
+  }
+  int64_t at(vid_t c) const {
+    for (uint32_t i = 0; i < size; ++i)
+      if (comm[i] == c) return to[i];
+    return 0;
+  }
+  template <typename F>
+  void each(F&& f) const {
+    for (uint32_t i = 0; i < size; ++i) f(comm[i], to[i]);
+  }
+};
+
+// Adds v's edges to the tally by the community at their other end (a
+// self-loop left out). Long rows fetch the communities ahead of use: the
+// loop is two dependent misses an edge otherwise.
+template <typename W, typename T>
+void tally_row(const Rows<W>& r, vid_t v, const vid_t* comm, T& tally) {
+  const eid_t lo = r.off[v], hi = r.off[v + 1];
+  for (eid_t e = lo; e < hi; ++e) {
+    if constexpr (!std::is_same_v<T, ShortTally>) {
+      if (e + 16 < hi) __builtin_prefetch(&comm[r.tgt[e + 16]]);
+      if (e + 8 < hi) __builtin_prefetch(&tally.to[comm[r.tgt[e + 8]]]);
+    }
+    if (const vid_t u = r.tgt[e]; u != v) tally.add(comm[u], r.weight(e));
+  }
+}
 
 // What a level's sweeps decide with: the run's sums and choices.
 struct LevelScale {
@@ -114,19 +170,34 @@ void decide(host::TeamThread& t, const Rows<W>& r, const Masses& mass, Moving& s
     const vid_t own = s.comm[v];
     const int64_t k = mass.k[v];
     const eid_t lo = r.off[v], hi = r.off[v + 1];
-    thread_local Tally tally;
-    tally.size_for(r.n);
-    for (eid_t e = lo; e < hi; ++e)
-      if (const vid_t u = r.tgt[e]; u != v) tally.add(s.comm[u], r.weight(e));
-    vid_t best = own;
-    double best_score = score(tally.at(own), s.stot[own] - k, k, sc.resolution, two_m);
-    for (const vid_t c : tally.touched) {
-      if (c == own) continue;
-      const double x = score(tally.to[c], s.stot[c], k, sc.resolution, two_m);
-      if (x > best_score || (x == best_score && best != own && c < best)) best = c, best_score = x;
+    const auto best_of = [&](const auto& tally) {
+      vid_t best = own;
+      double best_score = score(tally.at(own), s.stot[own] - k, k, sc.resolution, two_m);
+      tally.each([&](vid_t c, int64_t to) {
+        if (c == own) return;
+        const double x = score(to, s.stot[c], k, sc.resolution, two_m);
+        if (x > best_score || (x == best_score && best != own && c < best)) best = c, best_score = x;
+      });
+      return best;
+    };
+    if (hi - lo <= ShortTally::kCap) {
+      ShortTally tally;
+      tally_row(r, v, s.comm.data(), tally);
+      s.next[v] = best_of(tally);
+    } else {
+      const auto long_row = [&](auto& tally) {
+        tally.size_for(r.n);
+        tally_row(r, v, s.comm.data(), tally);
+        s.next[v] = best_of(tally);
+        tally.clear();
+      };
+      thread_local NarrowTally narrow;
+      thread_local Tally wide;
+      if (narrow_tallies(sc.m))
+        long_row(narrow);
+      else
+        long_row(wide);
     }
-    tally.clear();
-    s.next[v] = best;
     return 1 + hi - lo;
   });
 }
@@ -234,6 +305,7 @@ LevelResult move_level(host::TeamThread& t, const Rows<W>& r, const Masses& mass
       moved += round.moved;
       t.single([&] { s.inside = uint64_t(int64_t(s.inside) + round.inside); });
     }
+    if (t.lead()) fprintf(stderr, "level %u n %u sweep %u moved %lu\n", sc.level, r.n, sweep, (unsigned long)moved);
     if (moved == 0) break;
     const double before = out.modularity, q = current_modularity(t, s, sc);
     current_is_best = q > out.modularity;
