@@ -38,10 +38,11 @@ std::vector<uint32_t> refine(const Level& l, const std::vector<uint32_t>& comm, 
       std::map<uint32_t, int64_t> to;
       for (const auto& [u, w] : l.adj[v])
         if (comm[u] == comm[v]) to[ref[u]] += int64_t(w);
+      const louvain::Score score(k, resolution, two_m);
       double best_gain = 0;
       for (const auto& [c, w] : to) {  // ascending: the first of equal gains is the lowest numbered
         if ((alone[c] && round[c] == j) || !leiden::well_connected(rext[c], rstot[c], kc, resolution, two_m)) continue;
-        const double gain = louvain::score(w, rstot[c], k, resolution, two_m);
+        const double gain = score(w, rstot[c]);
         if (gain > best_gain || (gain == best_gain && next[v] == v)) next[v] = c, best_gain = gain, joined[v] = w;
       }
     }

@@ -77,12 +77,13 @@ void refine(host::TeamThread& t, const Rows<W>& r, const Masses& mass, const Mov
       tally.size_for(r.n);
       for (eid_t e = r.off[v]; e < r.off[v + 1]; ++e)
         if (const vid_t u = r.tgt[e]; u != v && s.comm[u] == own) tally.add(f.ref[u], r.weight(e));
+      const louvain::Score score(k, sc.resolution, two_m);
       vid_t best = v;
       double best_gain = 0;
       for (const vid_t c : tally.touched) {
         if ((f.alone[c] && f.round[c] == j) || !well_connected(f.rext[c], f.rstot[c], kc, sc.resolution, two_m))
           continue;
-        const double gain = louvain::score(tally.to[c], f.rstot[c], k, sc.resolution, two_m);
+        const double gain = score(tally.to[c], f.rstot[c]);
         if (gain > best_gain || (gain == best_gain && (best == v || c < best))) best = c, best_gain = gain;
       }
       f.next[v] = best, f.joined[v] = tally.at(best);

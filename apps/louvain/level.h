@@ -170,12 +170,15 @@ void decide(host::TeamThread& t, const Rows<W>& r, const Masses& mass, Moving& s
     const vid_t own = s.comm[v];
     const int64_t k = mass.k[v];
     const eid_t lo = r.off[v], hi = r.off[v + 1];
+    const Score score(k, sc.resolution, two_m);
     const auto best_of = [&](const auto& tally) {
+      // The communities' sums are read at random: fetched together first.
+      tally.each([&](vid_t c, int64_t) { __builtin_prefetch(&s.stot[c]); });
       vid_t best = own;
-      double best_score = score(tally.at(own), s.stot[own] - k, k, sc.resolution, two_m);
+      double best_score = score(tally.at(own), s.stot[own] - k);
       tally.each([&](vid_t c, int64_t to) {
         if (c == own) return;
-        const double x = score(to, s.stot[c], k, sc.resolution, two_m);
+        const double x = score(to, s.stot[c]);
         if (x > best_score || (x == best_score && best != own && c < best)) best = c, best_score = x;
       });
       return best;

@@ -35,11 +35,17 @@ struct Outcome {
 // How much a vertex of weighted degree `k` gains, in units of 1/m, by
 // joining a community holding `stot` of weighted degree (itself not
 // counted) to which it has edges of weight `to`: the term of NetworkX's
-// gain that differs between communities. One expression, so that the run
-// and the reference decide alike to the last bit.
-inline double score(int64_t to, int64_t stot, int64_t k, double resolution, double two_m) {
-  return double(to) - resolution * (double(stot) * double(k)) / two_m;
-}
+// gain that differs between communities. Made once per vertex (the
+// division with it), then one multiply per community; one expression, so
+// that the run and the reference decide alike to the last bit.
+class Score {
+ public:
+  Score(int64_t k, double resolution, double two_m) : per_stot_(resolution * double(k) / two_m) {}
+  double operator()(int64_t to, int64_t stot) const { return double(to) - double(stot) * per_stot_; }
+
+ private:
+  double per_stot_;
+};
 
 // Sums of squared degrees, exact past 2^64 (kron:24's largest community
 // degree squared is about 2^57).

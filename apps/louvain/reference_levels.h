@@ -82,10 +82,11 @@ inline Moved move(const Level& l, uint64_t m, double resolution, uint32_t level,
         const uint32_t own = out.comm[v];
         const int64_t k = l.k[v];
         // The map's order makes the first of equal scores the lowest numbered.
-        double best = louvain::score(to.count(own) ? to[own] : 0, stot[own] - k, k, resolution, 2.0 * double(m));
+        const louvain::Score score(k, resolution, 2.0 * double(m));
+        double best = score(to.count(own) ? to[own] : 0, stot[own] - k);
         for (const auto& [c, w] : to) {
           if (c == own) continue;
-          const double x = louvain::score(w, stot[c], k, resolution, 2.0 * double(m));
+          const double x = score(w, stot[c]);
           if (x > best) best = x, next[v] = c;
         }
       }
