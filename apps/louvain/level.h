@@ -308,7 +308,6 @@ LevelResult move_level(host::TeamThread& t, const Rows<W>& r, const Masses& mass
       moved += round.moved;
       t.single([&] { s.inside = uint64_t(int64_t(s.inside) + round.inside); });
     }
-    if (t.lead()) fprintf(stderr, "level %u n %u sweep %u moved %lu\n", sc.level, r.n, sweep, (unsigned long)moved);
     if (moved == 0) break;
     const double before = out.modularity, q = current_modularity(t, s, sc);
     current_is_best = q > out.modularity;
