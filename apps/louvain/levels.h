@@ -2,7 +2,8 @@
 // vertices, each later level the communities of the one before,
 // contracted (contract.h), until a level gains no more than the threshold,
 // finds no move, or is the max_level-th; as NetworkX's louvain_partitions
-// counts its levels.
+// counts its levels. After two levels or more, the input's vertices move
+// once more from the communities found (kRefineTolerance).
 #pragma once
 
 #include <algorithm>
@@ -34,7 +35,7 @@ inline std::vector<uint32_t> communities(host::HostOperators& h, const Graph& g,
   outcome = {};
   h.team([&](host::TeamThread& t) {
     host::compute(t, 0, n, [&](size_t v) { of[v] = vid_t(v); });
-    LevelScale scale{input_masses(t, input, mass), p.resolution, 0, kFirstTolerance};
+    LevelScale scale{input_masses(t, input, mass), p.resolution, 0, kLouvainFirstTolerance};
     uint32_t levels = 0;
     double modularity = 0, before = 0;
     // Every level runs the same steps on its own rows: the input's, then a
@@ -58,6 +59,13 @@ inline std::vector<uint32_t> communities(host::HostOperators& h, const Graph& g,
     } else if (run_level(input, mass)) {
       while (!t.interrupted() && run_level(cur.rows(), cur.mass)) {
       }
+    }
+    if (levels > 1 && !t.interrupted()) {
+      // The input's vertices move from the last level's communities; the
+      // sweeps' rounds hashed as a level of their own.
+      const LevelScale last{scale.m, p.resolution, levels, kRefineTolerance};
+      modularity = move_level(t, input, mass, s, last, of.data()).modularity;
+      host::compute(t, 0, n, [&](size_t v) { of[v] = s.comm[v]; });
     }
     host::compute(t, 0, n, [&](size_t v) { atomic_min(&least[of[v]], uint32_t(v)); });
     host::compute(t, 0, n, [&](size_t v) { label[v] = least[of[v]]; });

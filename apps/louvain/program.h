@@ -77,6 +77,15 @@ inline uint8_t round_of(uint32_t level, uint32_t sweep, uint32_t v) {
 inline constexpr uint32_t kMaxSweeps = 64;
 inline constexpr double kFirstTolerance = 3e-3;  // kron:20: 0.59x the time of 1e-3, modularity 0.001 less
 
+// Louvain's levels stop sooner (kLouvainFirstTolerance at level 0), and
+// then the vertices of the input move once more from the last level's
+// communities, to kRefineTolerance, as NetworKit's PLM refines: a vertex
+// on the border of a community the coarse levels moved whole can still
+// leave it. Measured on kron:20 against 3e-3 without the last moves: the
+// same time, modularity 0.0731 -> 0.0807; grid:300x300 0.9516 -> 0.9563.
+inline constexpr double kLouvainFirstTolerance = 1e-2;
+inline constexpr double kRefineTolerance = 1e-4;
+
 }  // namespace louvain
 
 struct LouvainProgram {

@@ -23,7 +23,8 @@ LouvainResult louvain(const Graph& g, double resolution, double threshold, uint3
   for (size_t v = 0; v < n; ++v) of[v] = uint32_t(v);
   LouvainResult out;
   out.levels = 1;
-  double before = 0, tolerance = louvain::kFirstTolerance;
+  double before = 0, tolerance = louvain::kLouvainFirstTolerance;
+  const Level input = l;
   for (uint32_t level = 0; m > 0; ++level, tolerance /= 10) {
     const Moved moved = move(l, m, resolution, level, tolerance);
     if (level > 0 && !(moved.modularity > moved.start)) break;
@@ -35,6 +36,10 @@ LouvainResult louvain(const Graph& g, double resolution, double threshold, uint3
     if ((max_level && out.levels >= max_level) || out.modularity - before <= threshold) break;
     before = out.modularity;
     l = contract(l, id, count);
+  }
+  if (out.levels > 1) {
+    const Moved last = move(input, m, resolution, out.levels, louvain::kRefineTolerance, &of);
+    of = last.comm, out.modularity = last.modularity;
   }
   std::map<uint32_t, uint32_t> least;
   for (size_t v = 0; v < n; ++v) least.emplace(of[v], uint32_t(v));  // the first is the least
