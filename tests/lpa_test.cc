@@ -3,9 +3,11 @@
 // stopping rule. (tests/python compares both with NetworkX itself.)
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <random>
 
 #include "apps/lpa/reference.h"
+#include "apps/lpa/semi_sync.h"
 #include "apps/run_app.h"
 #include "datasets/load.h"
 #include "test_util.h"
@@ -62,6 +64,22 @@ TEST(Lpa, EngineMatchesReferenceOnRandomGraphs) {
       EXPECT_TRUE(validate_app(out, g, 0, EngineOptions{}).ok);
     }
   }
+}
+
+// A clique of 300 and a pendant path need 300 colours: more than the
+// byte-wide colours hold, so the colouring starts over in wider ones.
+TEST(Lpa, ColouringPastTwoHundredFiftyFiveColours) {
+  std::vector<std::pair<vid_t, vid_t>> e;
+  for (vid_t a = 0; a < 300; ++a)
+    for (vid_t b = a + 1; b < 300; ++b) e.push_back({a, b});
+  for (vid_t v = 300; v < 320; ++v) e.push_back({v - 1, v});
+  const Graph g = undirected(320, e);
+  const std::vector<std::vector<vid_t>> classes = lpa::colour_classes(g.out());
+  ASSERT_EQ(classes.size(), 300u);
+  for (const std::vector<vid_t>& members : classes)
+    EXPECT_EQ(std::count_if(members.begin(), members.end(), [](vid_t v) { return v < 300; }), 1);
+  const std::vector<uint32_t> want = reference::label_propagation(g);
+  for (int p : {1, 2}) EXPECT_EQ(run_lpa(g, p).ints, want) << p << " devices";
 }
 
 TEST(Lpa, VerifierCatchesALabelNoNeighbourHolds) {
