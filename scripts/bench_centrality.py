@@ -17,7 +17,7 @@ source) on a road-like graph's lengths on both sides (NetworKit's
 Betweenness on a weighted graph), the scores compared.
 
   python3 scripts/bench_centrality.py [--chatty build/chatty] [--graph kron:20] [--road road:120x100]
-                                      [--threads 2] [--rounds 3]"""
+                                      [--threads 2] [--rounds 3] [--only katz|eigenvector|lpa|wbc ...]"""
 import argparse
 import json
 import os
@@ -75,6 +75,8 @@ def main():
     ap.add_argument("--road", default="road:120x100", help="weighted betweenness's graph")
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--only", choices=["katz", "eigenvector", "lpa", "wbc"], action="append",
+                    help="run these rows only (repeat the flag for several)")
     a = ap.parse_args()
     nk = networkit()
     nk.setNumberOfThreads(a.threads)
@@ -91,6 +93,8 @@ def main():
             "lpa": ([], lambda: nk.community.PLP(G)),
         }
         for app, (args, make) in cases.items():
+            if a.only and app not in a.only:
+                continue
             ratios, mine, theirs = [], [], []
             for _ in range(a.rounds):
                 t_ours, iters = ours(a.chatty, cgr, app, args, a.threads, out)
@@ -108,7 +112,8 @@ def main():
                 ours_count = np.unique(values(out, n)).size
                 line += f"; communities: ours {ours_count}, NetworKit's {algo.getPartition().numberOfSubsets()}"
             print(line)
-        bench_weighted_bc(nk, a, d)
+        if not a.only or "wbc" in a.only:
+            bench_weighted_bc(nk, a, d)
 
 
 def bench_weighted_bc(nk, a, d):
