@@ -168,8 +168,8 @@ def part_operators(binary, graphs, a, ref, results):
     for spec, path in graphs.items():
         if not spec.startswith("kron"):
             continue
-        for app, extra in (("tc", []), ("tc", ["--gpu_tc=entries"]), ("bc", ["--sources=4"])):
-            g = run(binary, path, app, "cuda", 1, f"--repeat={a.repeat}", *extra)
+        for app, extra in (("tc", []), ("tc", ["--gpu_tc=entries"]), ("bc", ["--sources=4"]), ("hits", [])):
+            g = run(binary, path, app, "cuda", 1, f"--repeat={a.repeat}", *extra, validate=app == "hits")
             if not extra or extra[0].startswith("--sources"):  # the CPU ignores --gpu_ flags: once per app
                 c = run(binary, path, app, "cpu", 1, f"--repeat={a.repeat}", *extra)
             gs, cs = g["summary"], c["summary"]
@@ -177,6 +177,8 @@ def part_operators(binary, graphs, a, ref, results):
                 if gs["triangles"] != cs["triangles"]:
                     raise Mismatch(f"tc on {spec}: the GPU counts {gs['triangles']} triangles, the CPU {cs['triangles']}")
                 what = f"{gs['triangles']} triangles"
+            elif app == "hits":
+                what = f"validated, {g['iterations']} iterations (the CPU's {c['iterations']})"
             else:
                 worst = max(abs(x - y) / max(1.0, abs(y)) for x, y in zip(gs["top_scores"], cs["top_scores"]))
                 if gs["top_vertices"][:3] != cs["top_vertices"][:3] or worst > 1e-6:

@@ -33,7 +33,7 @@ runs out). Measured on an H200 (2026-11-26) in brackets:
   memcheck  120  compute-sanitizer memcheck, every app, P = 1 and 3, kron:10 (Firecracker only) [6 for five apps]
   bench     150  BFS/SSSP/WCC/PR on kron:22, grid:2000x2000 and road:2000x2000, GPU vs the same binary's CPU,
                  copy bench [25-30 before the road graph joined]
-  operators  90  TC (rows, entries) and BC (4 sources) on kron:22, GPU vs CPU, totals and top scores compared [11 at kron:21]
+  operators  90  TC (rows, entries), BC (4 sources) and HITS (validated) on kron:22, GPU vs CPU [11 at kron:21, no HITS]
   variants  200  each performance variant against its default on kron and the grid, validated [107 for 14 rows, H200;
                  16 rows need about 190 on the H100: 150 cut it at row 13]
   pytests   120  gpu_cli_test.py (MPI ranks of GPU devices too) and reference_test.py (cuda) [26-30]
@@ -188,7 +188,7 @@ sanitize() {  # TOOL APPS...: each app at P = 1 and 3 on kron:10
   return $bad
 }
 export -f sanitize
-phase memcheck 120 sanitize memcheck bfs sssp wcc pr kcore tc bc katz eigenvector ppr
+phase memcheck 120 sanitize memcheck bfs sssp wcc pr kcore tc bc katz eigenvector ppr hits
 grep -E "ERROR SUMMARY|exit [0-9]" "$LOGS/memcheck.log" 2>/dev/null | sort | uniq -c | sed 's/^/  memcheck: /' >>"$SUMMARY"
 
 phase bench 150 python3 "$ROOT/scripts/bench_gpu.py" --build "$BIN" --part apps --json "$OUT/bench.json"

@@ -75,7 +75,7 @@ TEST_P(GpuBackend, EveryAppMatchesTheCpu) {
     } catch (const Error&) {
       accepted = false;  // kcore: undirected graphs only
     }
-    if (a.values != Values::kInts || !accepted) continue;
+    if (a.values != Values::kInts || !accepted || !a.run_gpu) continue;  // the CPU's alone: no GPU steps yet
     const AppOutput cpu = run_app(app, g, s, EngineOptions{});
     const AppOutput out = run_app(app, g, s, gpu);
     EXPECT_EQ(out.backend, Backend::kCuda);
@@ -87,7 +87,7 @@ TEST_P(GpuBackend, EveryAppMatchesTheCpu) {
   // their verifiers, and within float rounding of the CPU's answer.
   for (App app : all_apps()) {
     const AppSpec& a = app_spec(app);
-    if (a.values != Values::kReals || a.whole_graph) continue;  // BC has tests of its own
+    if (a.values != Values::kReals || a.whole_graph || !a.run_gpu) continue;  // BC and HITS have tests of their own
     const AppOutput out = run_app(app, g, s, gpu);
     const Validation v = validate_app(out, g, s, gpu);
     EXPECT_TRUE(v.ok) << app_name(app) << ": " << v.message;
@@ -311,6 +311,34 @@ TEST(GpuOperators, TrianglesAndBetweennessMatchTheCpu) {
       const Validation v = validate_app(bc, g, sources[0], gpu);
       EXPECT_TRUE(v.ok) << spec << " P=" << p << ": " << v.message;
       EXPECT_GT(bc.multi.edges(), 0u);
+    }
+  }
+}
+
+// HITS on GPU devices (one computes, whatever P): valid by its verifier
+// and within float rounding of the CPU's hubs and authorities, with and
+// without weights, on a directed graph with dangling vertices too.
+TEST(GpuOperators, HitsMatchesTheCpu) {
+  SKIP_WITHOUT_GPU();
+  for (const char* spec : {"kron:13", "grid:60x50", "road:40x30", CHATTY_TEST_DATA "/facebook_combined.txt"}) {
+    const Graph g = load(spec);
+    const AppOutput cpu = run_app(parse_app("hits"), g, 0, EngineOptions{});
+    for (int p : {1, 3}) {
+      EngineOptions gpu;
+      gpu.backend = Backend::kCuda;
+      gpu.devices = p;
+      const AppOutput out = run_app(parse_app("hits"), g, 0, gpu);
+      EXPECT_EQ(out.backend, Backend::kCuda);
+      const Validation v = validate_app(out, g, 0, gpu);
+      EXPECT_TRUE(v.ok) << spec << " P=" << p << ": " << v.message;
+      ASSERT_EQ(out.ranks.size(), cpu.ranks.size());
+      ASSERT_EQ(out.second.size(), cpu.second.size());
+      double l1 = 0;
+      for (size_t i = 0; i < out.ranks.size(); ++i)
+        l1 += std::abs(double(out.ranks[i]) - double(cpu.ranks[i])) +
+              std::abs(double(out.second[i]) - double(cpu.second[i]));
+      EXPECT_LT(l1, 1e-5) << spec << " P=" << p;
+      EXPECT_LE(std::abs(double(out.multi.supersteps()) - double(cpu.multi.supersteps())), 1.0) << spec;
     }
   }
 }

@@ -1,5 +1,7 @@
 // HITS: hub and authority scores (power.h), NetworkX's hits: each summed to
 // 1; --output writes "id hub authority".
+#include "apps/hits/app.h"
+
 #include <cmath>
 #include <cstdio>
 #include <vector>
@@ -24,18 +26,20 @@ std::vector<double> HitsProgram::on_host(const Graph& g, host::HostOperators& h)
   return both;
 }
 
-namespace {
-
-void run_host(const AppRun& r, AppOutput& out) {
-  hits::Outcome found;
-  const std::vector<double> both = run_on_host(r, HitsProgram{r.opt.tolerance, r.opt.max_iters, &found}, out);
-  const size_t n = r.g.num_vertices();
+void take_hits(const std::vector<double>& both, const hits::Outcome& found, size_t n, AppOutput& out) {
   out.ranks.assign(both.begin(), both.begin() + std::ptrdiff_t(n));
   out.second.assign(both.begin() + std::ptrdiff_t(n), both.end());
   if (!found.computed) return;
   if (!out.multi.steps.empty()) out.multi.steps[0].supersteps = uint64_t(found.iterations);
   out.multi.converged = found.converged;
   out.multi.last_change = found.last_change;
+}
+
+namespace {
+
+void run_host(const AppRun& r, AppOutput& out) {
+  hits::Outcome found;
+  take_hits(run_on_host(r, HitsProgram{r.opt.tolerance, r.opt.max_iters, &found}, out), found, r.g.num_vertices(), out);
 }
 
 // Every value finite, not negative, each vector summing to 1 (or all zero
@@ -118,6 +122,7 @@ const AppSpec app_hits{
     .second = "authorities",
     .python_double = true,
     .run_host = run_host,
+    .run_gpu = CHATTY_GPU_ENTRY(run_hits_gpu),
     .validate = validate,
     .traversed_edges = traversed,
     .summary_text = text,

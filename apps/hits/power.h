@@ -2,26 +2,23 @@
 // is three steps of the team, each a sum over the vertices: the
 // authorities' row sums over the in-edges, the hubs' over the out-edges
 // (scaled by the first sum as they go), then the scaling of both and
-// their change.
+// their change (steps.h).
 #pragma once
 
-#include <cmath>
 #include <vector>
 
 #include "apps/hits/program.h"
+#include "apps/hits/steps.h"
 #include "runtime/host/host_operators.h"
 #include "runtime/host/operators.h"
 
 namespace chatty::hits {
 
-// Sum over v's edges of weight * x[target] (weight 1 where the graph has none).
+// Sum over v's edges of their WeightedTerm.
 inline double row_sum(const Csr& c, vid_t v, const double* x) {
+  const WeightedTerm term{x, c.weights.empty() ? nullptr : c.weights.data()};
   double s = 0;
-  const eid_t lo = c.offsets[v], hi = c.offsets[v + 1];
-  if (c.weights.empty())
-    for (eid_t e = lo; e < hi; ++e) s += x[c.targets[e]];
-  else
-    for (eid_t e = lo; e < hi; ++e) s += double(c.weights[e]) * x[c.targets[e]];
+  for (eid_t e = c.offsets[v]; e < c.offsets[v + 1]; ++e) s += term(v, c.targets[e], e);
   return s;
 }
 
@@ -35,8 +32,7 @@ inline std::vector<double> scores(host::HostOperators& h, const Graph& g, const 
   double* hub = both.data();
   double* auth = both.data() + n;
   std::vector<double> raw_auth(n), raw_hub(n);
-  const auto plus = [](double x, double y) { return x + y; };
-  const auto scale_of = [](double sum) { return sum > 0 ? 1 / sum : 0.0; };
+  const Plus plus;
   o = Outcome{};
   h.team([&](host::TeamThread& t) {
     int it = 0;
@@ -47,15 +43,8 @@ inline std::vector<double> scores(host::HostOperators& h, const Graph& g, const 
       const double h_scale = scale_of(host::reduce<double>(
           t, 0, n, 0.0, [&](size_t u) { return raw_hub[u] = row_sum(out, vid_t(u), raw_auth.data()) * a_scale; },
           plus));
-      change = host::reduce<double>(
-          t, 0, n, 0.0,
-          [&](size_t v) {
-            const double a = raw_auth[v] * a_scale, hv = raw_hub[v] * h_scale;
-            const double d = std::fabs(a - auth[v]) + std::fabs(hv - hub[v]);
-            auth[v] = a, hub[v] = hv;
-            return d;
-          },
-          plus);
+      change = host::reduce<double>(t, 0, n, 0.0, Settle{raw_hub.data(), raw_auth.data(), hub, auth, h_scale, a_scale},
+                                    plus);
       ++it;
       if (change < p.tolerance) break;
     }

@@ -4,9 +4,10 @@
 // iteration from uniform vectors: a = A^T h, then h = A a, each scaled to
 // sum 1, until the L1 change of both together is below the tolerance; h
 // converges as the iterates of A A^T do, at (sigma2 / sigma1)^2 an
-// iteration. An operator program (power.h): the team shares each product
-// as a pull over rows, no atomics; under ranks, rank 0 computes and the
-// others add zeros.
+// iteration. An operator program: on host devices the team shares each
+// product as a pull over rows, no atomics (power.h); on GPU devices one
+// device runs the same steps as gathers and reduces (gpu.cu). Under ranks,
+// rank 0 computes and the others add zeros.
 #pragma once
 
 #include <vector>
@@ -38,6 +39,7 @@ struct HitsProgram {
   hits::Outcome* outcome = nullptr;
 
   std::vector<double> on_host(const Graph& g, host::HostOperators& h) const;  // apps/hits/app.cc
+  OperatorRun<double> on_gpus(const Graph& g, cuda::GpuOperators& d) const;   // apps/hits/gpu.cu
 };
 
 }  // namespace chatty
