@@ -19,12 +19,16 @@ Validation check_least_labels(const AppOutput& out, const char* what) {
 }
 
 void relabel_least_ids(AppOutput& out, const std::vector<vid_t>& old_of_new) {
-  const size_t n = out.ints.size();
-  std::vector<uint32_t> least(n, kInfinity);
-  for (size_t v = 0; v < n; ++v)
-    if (out.ints[v] < n) least[out.ints[v]] = std::min<uint32_t>(least[out.ints[v]], old_of_new[v]);
-  for (size_t v = 0; v < n; ++v)
-    if (out.ints[v] < n) out.ints[v] = least[out.ints[v]];
+  const auto relabel = [&](std::vector<uint32_t>& label) {
+    const size_t n = label.size();
+    std::vector<uint32_t> least(n, kInfinity);
+    for (size_t v = 0; v < n; ++v)
+      if (label[v] < n) least[label[v]] = std::min<uint32_t>(least[label[v]], old_of_new[v]);
+    for (size_t v = 0; v < n; ++v)
+      if (label[v] < n) label[v] = least[label[v]];
+  };
+  relabel(out.ints);
+  for (std::vector<uint32_t>& level : out.levels) relabel(level);
 }
 
 namespace {

@@ -49,6 +49,9 @@ struct PairQuery {
 struct AppOutput {
   App app = nullptr;
   std::vector<uint32_t> ints;    // integral values (depth, distance, label, coreness)
+  // Louvain, Leiden with EngineOptions::keep_levels: the communities of
+  // every level (labels as in `ints`), the last equal to `ints`.
+  std::vector<std::vector<uint32_t>> levels;
   std::vector<float> ranks;      // real values (PageRank, BC)
   std::vector<float> second;     // a second real per vertex, where the app names one (AppSpec::second)
   std::vector<uint64_t> counts;  // 64-bit counts (triangles per vertex)

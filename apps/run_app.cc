@@ -112,6 +112,7 @@ AppOutput in_input_ids(AppOutput out, const std::vector<vid_t>& old_of_new) {
   out.ranks = to_old_order(out.ranks, old_of_new);
   out.second = to_old_order(out.second, old_of_new);
   out.ints = to_old_order(out.ints, old_of_new);
+  for (std::vector<uint32_t>& level : out.levels) level = to_old_order(level, old_of_new);
   out.counts = to_old_order(out.counts, old_of_new);
   for (vid_t& s : out.sources) s = old_of_new[s];
   return out;
@@ -156,8 +157,30 @@ void write_pairs_to(const AppOutput& out, const std::string& path) {
   });
 }
 
+// "id c1 c2 ...": a vertex's community at each level, named by its least
+// input id.
+void write_levels_to(const AppOutput& out, const std::string& path) {
+  FILE* f = std::fopen(path.c_str(), "wb");
+  if (!f) throw Error(path + ": cannot write: " + std::strerror(errno));
+  std::string buf;
+  bool ok = true;
+  for (size_t v = 0; v < out.ints.size() && ok; ++v) {
+    buf.append(std::to_string(out.id_of(vid_t(v))));
+    for (const std::vector<uint32_t>& level : out.levels) buf.append(" ").append(std::to_string(out.id_of(level[v])));
+    buf.push_back('\n');
+    if (buf.size() > (1 << 20)) {
+      ok = std::fwrite(buf.data(), 1, buf.size(), f) == buf.size();
+      buf.clear();
+    }
+  }
+  ok = ok && std::fwrite(buf.data(), 1, buf.size(), f) == buf.size();
+  ok = (std::fclose(f) == 0) && ok;
+  if (!ok) throw Error(path + ": write failed: " + std::strerror(errno));
+}
+
 void write_values_to(const AppOutput& out, const std::string& path) {
   if (app_spec(out.app).per_pair) return write_pairs_to(out, path);
+  if (!out.levels.empty()) return write_levels_to(out, path);
   const Values kind = app_spec(out.app).values;
   const bool reals = kind == Values::kReals, counts = kind == Values::kCounts;
   const bool names_vertices = app_spec(out.app).relabel != nullptr;  // WCC's labels

@@ -126,6 +126,28 @@ TEST(Louvain, ResolutionAndMaxLevelApply) {
   EXPECT_TRUE(validate_app(one_level, g, 0, o).ok);
 }
 
+// --keep_levels: level l's communities are what a run cut at level l by
+// max_level gives (NetworkX's louvain_partitions against max_level), the
+// last the run's own; for Louvain (its last moves after each cut) and
+// Leiden (its passes and the best pass kept), at 1 and 3 devices.
+TEST(Louvain, KeptLevelsAreTheRunsCutAtEachLevel) {
+  const Graph kron = load_graph("kron:10", {});
+  const Graph grid = load_graph("grid:30x20", {});
+  for (const char* app : {"louvain", "leiden"})
+    for (const Graph* g : {&kron, &grid})
+      for (int devices : {1, 3}) {
+        EngineOptions o;
+        o.devices = devices, o.keep_levels = true;
+        const AppOutput all = run_app(parse_app(app), *g, 0, o);
+        ASSERT_EQ(double(all.levels.size()), all.figure("levels")) << app;
+        ASSERT_GE(all.levels.size(), 2u) << app << ": a graph of one level tests nothing here";
+        EXPECT_EQ(all.levels.back(), all.ints) << app;
+        for (uint32_t l = 1; l <= all.levels.size(); ++l)
+          EXPECT_EQ(all.levels[l - 1], run_louvain(*g, devices, 1.0, l, app).ints) << app << " level " << l;
+      }
+  EXPECT_TRUE(run_louvain(kron, 1).levels.empty()) << "kept only when asked";
+}
+
 TEST(Louvain, VerifierCatchesAWrongModularityOrCommunity) {
   const Graph g = undirected("verify", 8 * 6, ring_of_cliques(8, 6));
   AppOutput out = run_louvain(g, 1);

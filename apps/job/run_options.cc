@@ -248,6 +248,7 @@ EngineOptions engine_options(const RunOptions& f) {
   o.distance_measure = parse_distance_measure(f.distance_measure);
   o.similarity = parse_similarity(f.similarity);
   o.passes = f.passes;
+  o.keep_levels = f.keep_levels;
   CHATTY_CHECK(f.devices >= 1 && f.devices <= 1024, "--devices must be between 1 and 1024");
   o.devices = f.devices;
   o.comm = parse_comm(f.comm);

@@ -52,6 +52,7 @@ enum class OptionScope { kInput, kRun };
   X(double, threshold, 1e-7, kRun, "Louvain: stop when a level raises modularity by no more than this (NetworkX's threshold)") \
   X(uint32, passes, 0, kRun, "Leiden: at most this many passes of levels, each from the last one's communities (0: until one " "gains no more than --threshold, as igraph's n_iterations=-1; igraph's default is 2)") \
   X(uint32, max_level, 0, kRun, "Louvain: at most this many levels (0: until a level gains no more than --threshold)") \
+  X(bool, keep_levels, false, kRun, "Louvain, Leiden: keep the communities of every level, each what a run cut there by " "--max_level gives (--output: a column per level; NetworkX's louvain_partitions)") \
   X(string, distance_measure, "closeness", kRun,                                                                  \
     "closeness: closeness (NetworkX's closeness_centrality), harmonic (harmonic_centrality) or eccentricity") \
   X(string, similarity, "jaccard", kRun, "similarity: jaccard (|A & B| / |A | B| of the neighbourhoods, NetworkX's " "jaccard_coefficient), overlap (|A & B| / min(|A|, |B|)) or sorensen (2 |A & B| / (|A| + |B|))") \

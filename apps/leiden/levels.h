@@ -77,6 +77,18 @@ inline std::vector<uint32_t> communities(host::HostOperators& h, const Graph& g,
   std::vector<vid_t> best;  // the best pass's communities
   h.team([&](host::TeamThread& t) {
     const uint64_t m_total = louvain::input_masses(t, input, mass);
+    // What a run cut after this level by max_level gives: this pass's
+    // communities in connected parts, unless an earlier pass's are better
+    // by more than the threshold (as the passes' loop below decides).
+    const auto keep_cut = [&] {
+      connected_parts(t, input, part, label);
+      const double q = modularity_of(t, input, mass, label, stot, LevelScale{m_total, p.resolution, 0, 0});
+      t.single([&] {
+        const bool earlier = !best.empty() && q - outcome.modularity <= p.threshold;
+        const std::vector<vid_t>& cut = earlier ? best : label;
+        p.levels->emplace_back(cut.begin(), cut.end());
+      });
+    };
     LevelScale scale{m_total, p.resolution, 0, louvain::kFirstTolerance};
     uint32_t levels = 0, total = 0;  // this pass's levels, every pass's
     bool started = false;            // the pass starts from the best pass's communities
@@ -90,6 +102,7 @@ inline std::vector<uint32_t> communities(host::HostOperators& h, const Graph& g,
       // where no vertex moves: the next levels move its refined parts.
       const bool again = started && levels == 0;
       ++levels, ++total, started = true;
+      if (p.levels) keep_cut();
       if ((p.max_level && total >= p.max_level) || (!again && lr.modularity - before <= p.threshold)) return false;
       before = lr.modularity;
       refine(t, rows, m, s, scale, f);
@@ -134,6 +147,9 @@ inline std::vector<uint32_t> communities(host::HostOperators& h, const Graph& g,
     }
   });
   label = best;
+  // The levels after the best pass's cut give its communities: not kept.
+  if (p.levels)
+    p.levels->resize(std::max<uint32_t>(outcome.levels, 1) - 1), p.levels->emplace_back(best.begin(), best.end());
   return std::vector<uint32_t>(label.begin(), label.end());
 }
 

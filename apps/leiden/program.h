@@ -33,6 +33,9 @@ struct LeidenProgram {
   uint32_t max_level = 0;               // 0: until a level gains no more than threshold
   louvain::Outcome* outcome = nullptr;  // filled where the communities are computed
   uint32_t passes = 0;                  // at most this many passes (0: until one gains no more than threshold)
+  // Where every level's communities go (null: not kept): what a run cut
+  // there by max_level gives, the last the run's own.
+  std::vector<std::vector<uint32_t>>* levels = nullptr;
 
   std::vector<uint64_t> on_host(const Graph& g, host::HostOperators& h) const;  // apps/leiden/app.cc
 };

@@ -26,6 +26,8 @@ void run_communities(const AppRun& r, AppOutput& out) {
   Outcome found;
   P program{r.opt.resolution, r.opt.threshold, r.opt.max_level, &found};
   if constexpr (requires { program.passes; }) program.passes = r.opt.passes;
+  out.levels.clear();
+  if (r.opt.keep_levels) program.levels = &out.levels;
   const std::vector<uint64_t> label = run_on_host(r, program, out);
   out.ints.assign(label.begin(), label.end());
   out.figures.clear();

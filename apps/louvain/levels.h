@@ -28,13 +28,27 @@ inline std::vector<uint32_t> communities(host::HostOperators& h, const Graph& g,
   const Rows<weight_t> input{n, c.offsets.data(), c.targets.data(), g.weighted() ? c.weights.data() : nullptr};
   Masses mass{std::vector<int64_t>(n), std::vector<uint64_t>(n)};
   std::vector<vid_t> of(n);  // each input vertex's vertex of the current level
-  std::vector<uint32_t> least(n, kInfinity), label(n);
+  std::vector<uint32_t> least(n), label(n);
   Moving s;
   Grouping gr;
   Contracted cur, next;
   outcome = {};
   h.team([&](host::TeamThread& t) {
     host::compute(t, 0, n, [&](size_t v) { of[v] = vid_t(v); });
+    // Each vertex labelled by the least vertex of its community in `comm`.
+    const auto label_by_least = [&](const std::vector<vid_t>& comm, std::vector<uint32_t>& out) {
+      t.single([&] { out.resize(n); });
+      host::compute(t, 0, n, [&](size_t v) { least[v] = kInfinity; });
+      host::compute(t, 0, n, [&](size_t v) { atomic_min(&least[comm[v]], uint32_t(v)); });
+      host::compute(t, 0, n, [&](size_t v) { out[v] = least[comm[v]]; });
+    };
+    // The input's vertices move once more from the communities found
+    // (after two levels or more); the sweeps' rounds hashed as a level of
+    // their own. Leaves them in s.comm.
+    const auto last_moves = [&](const LevelScale& scale, uint32_t levels) {
+      const LevelScale last{scale.m, p.resolution, levels, kRefineTolerance};
+      return move_level(t, input, mass, s, last, of.data()).modularity;
+    };
     LevelScale scale{input_masses(t, input, mass), p.resolution, 0, kLouvainFirstTolerance};
     uint32_t levels = 0;
     double modularity = 0, before = 0;
@@ -48,6 +62,11 @@ inline std::vector<uint32_t> communities(host::HostOperators& h, const Graph& g,
       host::compute(t, 0, n, [&](size_t v) { of[v] = gr.next_of[of[v]]; });
       modularity = lr.modularity, ++levels;
       if ((p.max_level && levels >= p.max_level) || modularity - before <= p.threshold) return false;
+      if (p.levels) {  // what a run cut here gives
+        t.single([&] { p.levels->emplace_back(); });
+        if (levels > 1) last_moves(scale, levels);
+        label_by_least(levels > 1 ? s.comm : of, p.levels->back());
+      }
       before = modularity;
       scale.tolerance /= 10, ++scale.level;
       contract(t, rows, m, gr, next);
@@ -61,15 +80,16 @@ inline std::vector<uint32_t> communities(host::HostOperators& h, const Graph& g,
       }
     }
     if (levels > 1 && !t.interrupted()) {
-      // The input's vertices move from the last level's communities; the
-      // sweeps' rounds hashed as a level of their own.
-      const LevelScale last{scale.m, p.resolution, levels, kRefineTolerance};
-      modularity = move_level(t, input, mass, s, last, of.data()).modularity;
+      modularity = last_moves(scale, levels);
       host::compute(t, 0, n, [&](size_t v) { of[v] = s.comm[v]; });
     }
-    host::compute(t, 0, n, [&](size_t v) { atomic_min(&least[of[v]], uint32_t(v)); });
-    host::compute(t, 0, n, [&](size_t v) { label[v] = least[of[v]]; });
-    if (t.lead()) outcome = {modularity, levels, true};
+    label_by_least(of, label);
+    if (t.lead()) {
+      outcome = {modularity, levels, true};
+      // The level the run ended after was kept already where the next
+      // one gained nothing: the same communities.
+      if (p.levels) p.levels->resize(levels - 1), p.levels->push_back(label);
+    }
   });
   return label;
 }

@@ -90,6 +90,8 @@ struct EngineOptions {
   double resolution = 1.0, threshold = 1e-7;
   uint32_t max_level = 0;
   uint32_t passes = 0;  // Leiden: at most this many passes of levels (0: until one gains no more than threshold)
+  // Louvain, Leiden: keep every level's communities (AppOutput::levels).
+  bool keep_levels = false;
   DistanceMeasure distance_measure =
       DistanceMeasure::kCloseness;  // Katz: scaled to unit L2 norm, as NetworkX's normalized=True
   Similarity similarity = Similarity::kJaccard;
