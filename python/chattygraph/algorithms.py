@@ -32,15 +32,18 @@ class Result:
     (hits: `values` the hubs, `authorities`). An app with a value per pair
     of vertices (similarity) has `pairs`, an array of shape (k, 2) in the
     input's ids (a NetworkX graph's: positions, `nodes` maps them), and
-    values[i] is that of pairs[i]."""
+    values[i] is that of pairs[i]. Louvain and Leiden with keep_levels=True
+    have `levels`, an array of shape (levels, n): row l the labels a run
+    cut at level l + 1 gives (max_level), the last equal to `values`."""
 
-    def __init__(self, graph, app, values, stats, unreached=False, second=None, pairs=None):
+    def __init__(self, graph, app, values, stats, unreached=False, second=None, pairs=None, levels=None):
         self.graph = graph
         self.app = app
         self.values = values
         self.stats = stats
         self._unreached = unreached
         self.pairs = pairs
+        self.levels = levels
         if second is not None:
             setattr(self, second[0], second[1])
 
@@ -146,7 +149,7 @@ def _run(spec, G, source, options, sources=None):
     comm = _communicator(options.pop("communicator", None))
     args = _pair_flags(g, options) if spec["per_pair"] else []
     args = flags(options) + _source_flags(g, source, sources) + args
-    values, stats, code, second, pairs = _core.run(app, g._core, args, comm)
+    values, stats, code, second, pairs, levels = _core.run(app, g._core, args, comm)
     if code == 3:
         raise ValidationError(stats.get("validation", "validation failed"))
     if code == 4:
@@ -164,8 +167,11 @@ def _run(spec, G, source, options, sources=None):
     if pairs is not None:
         pairs = pairs.reshape(-1, 2)
         pairs = g.ids[pairs] if g._nodes is None else pairs.astype(np.int64)
+    if levels is not None:  # labels as `values` are, one row per level
+        levels = levels.reshape(-1, values.size)
+        levels = g.ids[levels] if g._nodes is None else levels.astype(np.int64)
     return Result(g, app, values, stats, spec["unreached"],
-                  (spec["second"], second) if spec["second"] and second is not None else None, pairs)
+                  (spec["second"], second) if spec["second"] and second is not None else None, pairs, levels)
 
 
 _OPTIONS_DOC = "\n\nOptions are `chatty run`'s flags as keywords (devices=4, validate=True, ...)."

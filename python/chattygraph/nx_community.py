@@ -44,9 +44,9 @@ def _graph_of(G, weight):
     return Graph.from_csr(indptr, indices, want, directed=False, name=G.graph.name)
 
 
-def _run(g, resolution, threshold, max_level, options, app=alg.louvain):
+def _run(g, resolution, threshold, max_level, options, app=alg.louvain, keep_levels=None):
     return app(g, resolution=float(resolution), threshold=float(threshold), max_level=int(max_level or 0),
-               **engine_options(options))
+               keep_levels=keep_levels, **engine_options(options))
 
 
 def louvain_communities(G, weight="weight", resolution=1, threshold=0.0000001, max_level=None, seed=None,
@@ -68,12 +68,10 @@ def _partitions(G, weight, resolution, threshold, options, app):
     if g.m == 0:
         yield [{node} for node in G.graph.nodes]
         return
-    last = _run(g, resolution, threshold, None, options, app)
-    levels = int(last.stats["summary"]["levels"])
-    # A run stopped after level l is the first l levels of the whole run.
-    for level in range(1, levels):
-        yield _communities(G, _run(g, resolution, threshold, level, options, app).values)
-    yield _communities(G, last.values)
+    # One run keeps every level's communities: each what a run stopped
+    # after that level (max_level) gives.
+    for labels in _run(g, resolution, threshold, None, options, app, keep_levels=True).levels:
+        yield _communities(G, labels)
 
 
 # NetworkX has no Leiden of its own (a backend's is the answer), so any

@@ -216,7 +216,14 @@ nb::tuple run(const std::string& app, const PyGraph& g, const std::vector<std::s
                       : kind == Values::kCounts                            ? nb::cast(to_numpy(std::move(out.counts)))
                                                                            : nb::cast(to_numpy(std::move(out.ints)));
   nb::object second = out.second.empty() ? nb::none() : nb::cast(to_numpy(std::move(out.second)));
-  return nb::make_tuple(values, to_python(c.job.report), c.job.exit_code, second, pairs);
+  nb::object levels = nb::none();
+  if (!out.levels.empty()) {  // every level's labels as one flat array, level after level
+    std::vector<uint32_t> flat;
+    flat.reserve(out.levels.size() * out.ints.size());
+    for (const std::vector<uint32_t>& level : out.levels) flat.insert(flat.end(), level.begin(), level.end());
+    levels = nb::cast(to_numpy(std::move(flat)));
+  }
+  return nb::make_tuple(values, to_python(c.job.report), c.job.exit_code, second, pairs, levels);
 }
 
 // The registry's entries as Python sees them: chattygraph makes a function

@@ -59,6 +59,19 @@ def test_louvain_partitions_and_options():
     assert len(parts) >= 2 and all(a < b for a, b in zip(mods, mods[1:]))
     assert parts[-1] == nx.community.louvain_communities(G, backend="chatty")
     assert nx.community.louvain_communities(G, max_level=1, backend="chatty") == parts[0]
+    # Every level (one run keeps them all) is what a run cut there gives.
+    H = nx.powerlaw_cluster_graph(400, 3, 0.3, seed=2)
+    for fn, parts_of in ((nx.community.louvain_communities, nx.community.louvain_partitions),
+                         (nx.community.leiden_communities, nx.community.leiden_partitions)):
+        hp = list(parts_of(H, backend="chatty"))
+        assert len(hp) >= 3
+        for level, p in enumerate(hp, 1):
+            assert fn(H, max_level=level, backend="chatty") == p, (fn.__name__, level)
+    r = cg.louvain(H, keep_levels=True)
+    assert r.levels.shape == (len(hp_louvain := list(nx.community.louvain_partitions(H, backend="chatty"))),
+                              H.number_of_nodes())
+    assert np.array_equal(r.levels[-1], r.values) and len(hp_louvain) == r.stats["summary"]["levels"]
+    assert cg.louvain(H).levels is None
     coarse = nx.community.louvain_communities(G, resolution=0.05, backend="chatty")
     assert len(coarse) < len(parts[-1])
     with pytest.raises(ValueError, match="max_level"):
