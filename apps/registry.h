@@ -48,7 +48,7 @@ struct PairQuery {
 
 struct AppOutput {
   App app = nullptr;
-  std::vector<uint32_t> ints;    // integral values (depth, distance, label, coreness)
+  std::vector<uint32_t> ints;  // integral values (depth, distance, label, coreness)
   // Louvain, Leiden with EngineOptions::keep_levels: the communities of
   // every level (labels as in `ints`), the last equal to `ints`.
   std::vector<std::vector<uint32_t>> levels;
