@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <random>
 
 #include "apps/run_app.h"
 #include "comm/transport_table.h"
@@ -75,7 +76,9 @@ TEST_P(GpuBackend, EveryAppMatchesTheCpu) {
     } catch (const Error&) {
       accepted = false;  // kcore: undirected graphs only
     }
-    if (a.values != Values::kInts || !accepted || !a.run_gpu) continue;  // the CPU's alone: no GPU steps yet
+    // The CPU's alone (no GPU steps yet) left out, and the whole-graph apps
+    // that one GPU device computes (SCC: a test of its own).
+    if (a.values != Values::kInts || !accepted || !a.run_gpu || a.whole_graph) continue;
     const AppOutput cpu = run_app(app, g, s, EngineOptions{});
     const AppOutput out = run_app(app, g, s, gpu);
     EXPECT_EQ(out.backend, Backend::kCuda);
@@ -339,6 +342,40 @@ TEST(GpuOperators, HitsMatchesTheCpu) {
               std::abs(double(out.second[i]) - double(cpu.second[i]));
       EXPECT_LT(l1, 1e-5) << spec << " P=" << p;
       EXPECT_LE(std::abs(double(out.multi.supersteps()) - double(cpu.multi.supersteps())), 1.0) << spec;
+    }
+  }
+}
+
+// SCC on GPU devices (one computes, whatever P) labels every vertex as the
+// CPU does, on directed graphs whose rounds peel, colour and claim: random
+// ones with planted cycles, and a long chain of two-cycles.
+TEST(GpuOperators, StrongComponentsMatchTheCpu) {
+  SKIP_WITHOUT_GPU();
+  std::mt19937 rng(11);
+  std::vector<std::string> texts;
+  for (vid_t n : {200u, 5000u}) {
+    std::string text = "# Directed graph\n";
+    std::uniform_int_distribution<vid_t> any(0, n - 1);
+    for (vid_t i = 0; i < 2 * n; ++i) text += std::to_string(any(rng)) + " " + std::to_string(any(rng)) + "\n";
+    for (vid_t v = 0; v + 7 < n; v += 50)  // cycles of 7
+      for (vid_t k = 0; k < 7; ++k) text += std::to_string(v + k) + " " + std::to_string(v + (k + 1) % 7) + "\n";
+    texts.push_back(text);
+  }
+  std::string chain = "# Directed graph\n";
+  for (vid_t v = 0; v < 3000; ++v) chain += std::to_string(v) + " " + std::to_string(v + 1) + "\n";
+  for (vid_t v = 0; v < 3000; v += 2) chain += std::to_string(v + 1) + " " + std::to_string(v) + "\n";
+  texts.push_back(chain);
+  for (size_t i = 0; i < texts.size(); ++i) {
+    const Graph g = load_graph(testing::write_file("scc_gpu_" + std::to_string(i) + ".el", texts[i]), {});
+    const AppOutput cpu = run_app(parse_app("scc"), g, 0, EngineOptions{});
+    for (int p : {1, 3}) {
+      EngineOptions gpu;
+      gpu.backend = Backend::kCuda;
+      gpu.devices = p;
+      const AppOutput out = run_app(parse_app("scc"), g, 0, gpu);
+      EXPECT_EQ(out.backend, Backend::kCuda);
+      EXPECT_EQ(out.ints, cpu.ints) << "graph " << i << " P=" << p;
+      EXPECT_TRUE(validate_app(out, g, 0, gpu).ok) << "graph " << i;
     }
   }
 }

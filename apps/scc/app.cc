@@ -1,5 +1,7 @@
 // SCC: every vertex of a directed graph labelled with the least vertex id
 // of its strongly connected component (of an undirected one: WCC's).
+#include "apps/scc/app.h"
+
 #include <vector>
 
 #include "apps/host_run.h"
@@ -46,6 +48,7 @@ const AppSpec app_scc{
     .needs_in_edges = true,
     .whole_graph = true,
     .run_host = run_host,
+    .run_gpu = CHATTY_GPU_ENTRY(run_scc_gpu),
     .validate = validate,
     .relabel = relabel_least_ids,
     .traversed_edges = examined_edges,

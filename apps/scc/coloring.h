@@ -11,6 +11,7 @@
 // with no open in-neighbour or none out (a component of its own), again
 // and again as peeling exposes more: the acyclic parts of a graph (most of
 // a power-law graph's small components, a path) never cost a round each.
+// The per-edge steps are steps.h's, which GPU devices run too (gpu.cu).
 #pragma once
 
 #include <atomic>
@@ -18,67 +19,13 @@
 #include <span>
 #include <vector>
 
+#include "apps/scc/steps.h"
 #include "runtime/base/operators.h"
 #include "runtime/graph/graph.h"
 #include "runtime/host/host_operators.h"
 #include "runtime/host/operators.h"
 
 namespace chatty::scc {
-
-constexpr uint32_t kOpen = 0xFFFFFFFFu;
-
-// Forward: edge u->v lowers v's colour to u's; v joins the next level the
-// first time it is lowered in this one (`stamp`, the level's number).
-struct Lower {
-  uint32_t* color;
-  const uint32_t* label;
-  uint32_t* stamp;
-  uint32_t level;
-
-  unsigned operator()(vid_t u, vid_t v, eid_t) const {
-    if (label[v] != kOpen) return ops::kSkip;  // closed in an earlier round: labels change only between phases
-    const uint32_t offer = std::atomic_ref<uint32_t>(color[u]).load(std::memory_order_relaxed);
-    std::atomic_ref<uint32_t> mine(color[v]);
-    uint32_t now = mine.load(std::memory_order_relaxed);
-    while (offer < now)
-      if (mine.compare_exchange_weak(now, offer, std::memory_order_relaxed))
-        return std::atomic_ref<uint32_t>(stamp[v]).exchange(level, std::memory_order_relaxed) != level ? ops::kJoin
-                                                                                                       : ops::kSkip;
-    return ops::kSkip;
-  }
-};
-
-// Backward, over in-edges (u->v here: v reaches u): v joins u's component
-// where it has u's colour and is still open; the label is claimed once.
-struct Claim {
-  const uint32_t* color;
-  uint32_t* label;
-
-  unsigned operator()(vid_t u, vid_t v, eid_t) const {
-    const uint32_t c = color[u];
-    if (color[v] != c) return ops::kSkip;
-    uint32_t open = kOpen;
-    return std::atomic_ref<uint32_t>(label[v]).compare_exchange_strong(open, c, std::memory_order_relaxed) ? ops::kJoin
-                                                                                                           : ops::kSkip;
-  }
-};
-
-// Peeling over the edges u->v of the CSR walked (out-edges after a
-// vertex without open in-edges closes, in-edges after one without open
-// out-edges): v loses an open neighbour, and closes as its own component
-// when it has none left.
-struct Peel {
-  uint32_t* count;  // v's open neighbours on the side peeled
-  uint32_t* label;
-
-  unsigned operator()(vid_t, vid_t v, eid_t) const {
-    std::atomic_ref<uint32_t> mine(label[v]);
-    if (mine.load(std::memory_order_relaxed) != kOpen) return ops::kSkip;
-    if (std::atomic_ref<uint32_t>(count[v]).fetch_sub(1, std::memory_order_relaxed) != 1) return ops::kSkip;
-    mine.store(v, std::memory_order_relaxed);
-    return ops::kJoin;
-  }
-};
 
 // Closes, as components of their own, the open vertices (open[0, m)) with
 // no open neighbour along `side` (their in-edges: those that nothing open

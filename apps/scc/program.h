@@ -1,8 +1,9 @@
 // Strongly connected components of a directed graph, labelled as WCC's
 // are: each vertex by the least vertex id of its component. An operator
 // program (coloring.h): every device holds the whole graph and the run's
-// team shares each step; under ranks, rank 0 computes the labels and the
-// others add zeros (the components are not split by rows).
+// team shares each step; on GPU devices one device runs the same rounds
+// (gpu.cu). Under ranks, rank 0 computes the labels and the others add
+// zeros (the components are not split by rows).
 #pragma once
 
 #include <cstdint>
@@ -19,6 +20,7 @@ struct SccProgram {
   using Value = uint64_t;  // the component's least vertex id
 
   std::vector<uint64_t> on_host(const Graph& g, host::HostOperators& h) const;  // apps/scc/app.cc
+  OperatorRun<uint64_t> on_gpus(const Graph& g, cuda::GpuOperators& d) const;   // apps/scc/gpu.cu
 };
 
 }  // namespace chatty

@@ -124,6 +124,44 @@ CHATTY_HD inline int32_t atomic_cas(int32_t* p, int32_t expected, int32_t desire
   return expected;
 #endif
 }
+CHATTY_HD inline uint32_t atomic_load(const uint32_t* p) {
+#ifdef __CUDA_ARCH__
+  return *static_cast<const volatile uint32_t*>(p);
+#else
+  return std::atomic_ref<uint32_t>(*const_cast<uint32_t*>(p)).load(std::memory_order_relaxed);
+#endif
+}
+CHATTY_HD inline void atomic_store(uint32_t* p, uint32_t v) {
+#ifdef __CUDA_ARCH__
+  *static_cast<volatile uint32_t*>(p) = v;
+#else
+  std::atomic_ref<uint32_t>(*p).store(v, std::memory_order_relaxed);
+#endif
+}
+CHATTY_HD inline uint32_t atomic_cas(uint32_t* p, uint32_t expected, uint32_t desired) {
+#ifdef __CUDA_ARCH__
+  return atomicCAS(p, expected, desired);
+#else
+  std::atomic_ref<uint32_t>(*p).compare_exchange_strong(expected, desired, std::memory_order_relaxed);
+  return expected;
+#endif
+}
+// Stores v in *p; returns what *p held.
+CHATTY_HD inline uint32_t atomic_exchange(uint32_t* p, uint32_t v) {
+#ifdef __CUDA_ARCH__
+  return atomicExch(p, v);
+#else
+  return std::atomic_ref<uint32_t>(*p).exchange(v, std::memory_order_relaxed);
+#endif
+}
+// Subtracts v from *p; returns what *p held.
+CHATTY_HD inline uint32_t atomic_sub(uint32_t* p, uint32_t v) {
+#ifdef __CUDA_ARCH__
+  return atomicSub(p, v);
+#else
+  return std::atomic_ref<uint32_t>(*p).fetch_sub(v, std::memory_order_relaxed);
+#endif
+}
 CHATTY_HD inline void atomic_add(double* p, double v) {
 #ifdef __CUDA_ARCH__
   atomicAdd(p, v);

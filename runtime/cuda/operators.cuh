@@ -65,6 +65,19 @@ class DeviceLevelQueue {
     bounds_.assign(1, 0);
     return DeviceLevel::first(1, c.degree(first), c.num_edges(), c.num_vertices(), alpha, beta);
   }
+  // Starts from `count` vertices listed on the device at `first` (not
+  // this queue's own order); returns level 0. Their out-edges are not
+  // counted: for advances in a fixed direction, which need none.
+  DeviceLevel start(const OpStream& s, const Csr& c, const vid_t* first, vid_t count) {
+    if (count)
+      CHATTY_CUDA(
+          cudaMemcpyAsync(order_.get(), first, size_t(count) * sizeof(vid_t), cudaMemcpyDeviceToDevice, s.stream));
+    const unsigned long long counts[2] = {count, 0};
+    CHATTY_CUDA(cudaMemcpyAsync(counts_.get(), counts, sizeof counts, cudaMemcpyHostToDevice, s.stream));
+    CHATTY_CUDA(cudaStreamSynchronize(s.stream));  // `counts` lives on this stack
+    bounds_.assign(1, 0);
+    return DeviceLevel::first(count, 0, c.num_edges(), c.num_vertices(), kDefaultAlpha, kDefaultBeta);
+  }
   vid_t vertices() const { return n_; }
   vid_t* order() { return order_.get(); }
   unsigned* tail() { return reinterpret_cast<unsigned*>(counts_.get()); }
