@@ -13,6 +13,7 @@
 #include "apps/bfs/reference.h"
 #include "datasets/load.h"
 #include "operator_values.h"
+#include "runtime/base/in_sum.h"
 
 namespace chatty {
 namespace {
@@ -221,6 +222,28 @@ TEST(Operators, IntersectionOfSortedListsBelowABound) {
         },
         bound);
     EXPECT_EQ(got, want) << round;
+  }
+}
+
+// A gather's sum of published floats (in_sum.h): the host's vector path
+// where it has one and the portable loop alike within the bound the
+// header states (a unit in the last place of a float per 8 terms), on rows
+// of every length up to a few blocks and one of a hub.
+TEST(InSum, BothLoopsWithinTheBoundOfEveryRowLength) {
+  std::mt19937 rng(17);
+  std::uniform_real_distribution<float> value(0.0f, 1e-3f);
+  std::vector<float> published(5000);
+  for (float& x : published) x = value(rng);
+  std::uniform_int_distribution<vid_t> any(0, vid_t(published.size() - 1));
+  for (eid_t k : {0u, 1u, 7u, 8u, 9u, 15u, 16u, 17u, 33u, 100u, 4999u}) {
+    std::vector<vid_t> sources(k);
+    for (vid_t& s : sources) s = any(rng);
+    const InValues<float> in{published.data(), sources.data(), k};
+    double exact = 0;
+    for (vid_t s : sources) exact += double(published[s]);
+    const double bound = (double(k) / kFloatRow + 1) * kFloatRow * 6e-8 * std::max(exact, 1e-30);
+    EXPECT_NEAR(sum_in(in), exact, bound) << k << " terms";
+    EXPECT_NEAR(sum_in<InValues<float>>(in), exact, bound) << k << " terms, the portable loop";
   }
 }
 
