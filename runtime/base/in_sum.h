@@ -43,7 +43,7 @@ CHATTY_HD double sum_in(const In& in) {
 
 #if defined(__AVX2__) && !defined(__CUDACC__)
 // On a host with AVX2, a published-value row's blocks of 8 are gathered
-// by two instructions and summed in double lanes: every term in double,
+// by one instruction and summed in double lanes: every term in double,
 // within the bound above, at a fraction of the scalar loop's instructions.
 inline double sum_in(const InValues<float>& in) {
   const eid_t k = in.count;
@@ -53,19 +53,26 @@ inline double sum_in(const InValues<float>& in) {
     return double(sum);
   }
   __m256d a = _mm256_setzero_pd(), b = _mm256_setzero_pd();
+  double rest_blocks = 0;
   eid_t i = 0;
   for (; i + 8 <= k; i += 8) {
-    const __m128i lo = _mm_loadu_si128(reinterpret_cast<const __m128i*>(in.sources + i));
-    const __m128i hi = _mm_loadu_si128(reinterpret_cast<const __m128i*>(in.sources + i + 4));
-    a = _mm256_add_pd(a, _mm256_cvtps_pd(_mm256_i64gather_ps(in.published, _mm256_cvtepu32_epi64(lo), 4)));
-    b = _mm256_add_pd(b, _mm256_cvtps_pd(_mm256_i64gather_ps(in.published, _mm256_cvtepu32_epi64(hi), 4)));
+    const __m256i idx = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(in.sources + i));
+    if (_mm256_movemask_ps(_mm256_castsi256_ps(idx)) != 0) {  // an id past 2^31, which the gather's offsets cannot hold
+      float block = 0;
+      for (eid_t j = 0; j < 8; ++j) block += in[i + j];
+      rest_blocks += double(block);
+      continue;
+    }
+    const __m256 v = _mm256_i32gather_ps(in.published, idx, 4);
+    a = _mm256_add_pd(a, _mm256_cvtps_pd(_mm256_castps256_ps128(v)));
+    b = _mm256_add_pd(b, _mm256_cvtps_pd(_mm256_extractf128_ps(v, 1)));
   }
   const __m256d ab = _mm256_add_pd(a, b);
   const __m128d pair = _mm_add_pd(_mm256_castpd256_pd128(ab), _mm256_extractf128_pd(ab, 1));
   double sum = _mm_cvtsd_f64(_mm_add_sd(pair, _mm_unpackhi_pd(pair, pair)));
   float rest = 0;
   for (; i < k; ++i) rest += in[i];
-  return sum + double(rest);
+  return sum + rest_blocks + double(rest);
 }
 #endif
 
