@@ -46,6 +46,13 @@ struct CountPaths {
     ops::atomic_add(sigma + v, sigma[u]);
     return visit | ops::kMark;
   }
+  // Host push advances: v's depth and paths are read at random.
+  CHATTY_HD void fetch_ahead(vid_t v) const {
+#ifndef __CUDA_ARCH__
+    __builtin_prefetch(depth + v);
+    __builtin_prefetch(sigma + v);
+#endif
+  }
 };
 
 // The backward gather over v's marked edges (to its successors w): what

@@ -32,6 +32,14 @@ concept Pullable = requires(const F& f, vid_t v) {
   { f.wanted(v) } -> std::convertible_to<bool>;
 };
 
+// An advance functor that names what it reads of an edge's far vertex
+// (fetch_ahead(v)): a host push advance calls it some edges ahead of the
+// visit, so that the misses of a long row overlap.
+template <typename F>
+concept FetchesAhead = requires(const F& f, vid_t v) {
+  f.fetch_ahead(v);
+};
+
 // Which way an advance walks: from the frontier over out-edges (push), or
 // from every wanted vertex over its in-edges into the frontier (pull);
 // kAuto leaves it to the engine's rule (Beamer's, as the traversal family

@@ -181,6 +181,9 @@ class LevelQueue {
   std::vector<uint64_t> in_level_;  // a pull's bitmap of the level
 };
 
+// How many edges ahead a push advance asks a FetchesAhead functor to fetch.
+inline constexpr eid_t kFetchAhead = 12;
+
 // The level after `cur`: f(u, v, e) is called for the edges between the
 // level's vertices and the rest, and answers ops::Visit bits (kJoin: v
 // joins the next level, claimed by f once; kMark: e is marked in `marks`,
@@ -243,6 +246,8 @@ Level advance(TeamThread& t, const C& c, LevelQueue& q, const Level& cur, F&& f,
       const eid_t lo = offsets[u], hi = offsets[u + 1];
       EdgeMarks::RowWriter marked(marks, lo, hi);
       for (eid_t e = lo; e < hi; ++e) {
+        if constexpr (ops::FetchesAhead<std::decay_t<F>>)
+          if (e + kFetchAhead < hi) fn.fetch_ahead(targets[e + kFetchAhead]);
         const vid_t v = targets[e];
         const unsigned visit = fn(u, v, e);
         if (visit & kJoin) found.list.push_back(v), found.edges += scout ? c.degree(v) : 0;
