@@ -5,6 +5,7 @@
 
 #include "runtime/base/json_value.h"
 #include "test_util.h"
+#include "topology/busy_cores.h"
 #include "topology/cuda_driver.h"
 #include "topology/library.h"
 #include "topology/policy.h"
@@ -179,6 +180,33 @@ TEST(TopologyJson, BadFilesAreClearErrors) {
                                          "\"links\":[{\"from\":0,\"to\":3}]}"));
               }),
               HasSubstr("names no pair"));
+}
+
+// The busy cores: /proc/stat's per-CPU lines (the summary line and other
+// lines ignored), and a CPU busy for more than half the window between two
+// samples, among the CPUs the process may use.
+TEST(BusyCores, ProcStatLinesAndTheHalfWindowRule) {
+  const std::string before =
+      "cpu  300 0 100 600 0 0 0 0 0 0\n"
+      "cpu0 100 0 0 300 0 0 0 0 0 0\n"
+      "cpu1 100 0 50 250 0 0 0 0 0 0\n"
+      "cpu2 100 0 50 50 0 0 0 0 0 0\n"
+      "intr 12345 0 0\n";
+  const std::string after =
+      "cpu  600 0 100 900 0 0 0 0 0 0\n"
+      "cpu0 190 0 0 310 0 0 0 0 0 0\n"    // 90 of 100 ticks busy
+      "cpu1 110 0 50 340 0 0 0 0 0 0\n"   // 10 of 100
+      "cpu2 150 0 50 100 0 0 0 0 0 0\n";  // 50 of 100: not more than half
+  const std::vector<CpuTimes> b = parse_proc_stat(before), a = parse_proc_stat(after);
+  ASSERT_EQ(b.size(), 3u);
+  EXPECT_EQ(b[1].cpu, 1);
+  EXPECT_EQ(b[1].total, 400u);
+  EXPECT_EQ(b[1].idle, 250u);
+  EXPECT_EQ(busy_between(b, a, {}), 1);
+  EXPECT_EQ(busy_between(b, a, {1, 2}), 0) << "cpu0 is not this process's";
+  EXPECT_EQ(busy_between(b, parse_proc_stat("cpu0 500 0 0 300 0 0 0 0 0 0\ncpu1 100 0 50 250 0 0 0 0 0 0\n"), {}), 1)
+      << "a CPU whose times did not move, or that is gone, counts as idle";
+  EXPECT_GE(busy_cores_now(), 0);
 }
 
 }  // namespace

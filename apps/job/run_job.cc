@@ -104,9 +104,12 @@ JobResult run_job(const RunSetup& s, const Prepared& p, const std::vector<vid_t>
   if (s.has_source())
     from = sources.size() > 1 ? " from " + std::to_string(sources.size()) + (at_once ? " sources" : " random sources")
                               : " from " + std::to_string(p.info.ids.of(sources[0]));
-  r.say("app         %s%s%s on %s backend, %d device%s, %d threads\n", app_name(s.app),
+  const std::string busy =
+      s.busy_cores ? " (" + std::to_string(s.busy_cores) + " busy core" + (s.busy_cores > 1 ? "s" : "") + " left out)"
+                   : "";
+  r.say("app         %s%s%s on %s backend, %d device%s, %d thread%s%s\n", app_name(s.app),
         s.default_app ? " (no --app given: the default)" : "", from.c_str(), backend, s.eopt.devices,
-        s.eopt.devices > 1 ? "s" : "", s.threads);
+        s.eopt.devices > 1 ? "s" : "", s.threads, s.threads > 1 ? "s" : "", busy.c_str());
   // The verbs path is not built: ranks use MPI, and say whether RDMA was there.
   const RdmaProbe rdma = cluster() ? probe_rdma() : RdmaProbe{};
   const std::string rdma_said =

@@ -34,7 +34,7 @@ enum class OptionScope { kInput, kRun };
   X(bool, dedupe, true, kInput, "keep one copy of parallel edges (the lightest)") \
   X(bool, drop_self_loops, true, kInput, "drop edges from a vertex to itself") \
   X(uint64, seed, 1, kInput, "seed for generators and default SSSP weights") \
-  X(int32, threads, 0, kRun, "CPU threads (0: all cores)") \
+  X(int32, threads, 0, kRun, "CPU threads (0: a thread per core that no other work holds at the start)") \
   X(bool, json, false, kRun, "print one JSON object on the last line of stdout") \
   X(string, direction, "auto", kRun, "traversal direction: auto (switch by frontier size), push or pull") \
   X(double, alpha, 15.0, kRun, "BFS: go pull when frontier edges > unexplored edges / alpha") \

@@ -21,6 +21,7 @@
 #include "cpu_cluster/cluster.h"
 #include "runtime/base/hash.h"
 #include "runtime/base/status.h"
+#include "topology/busy_cores.h"
 
 namespace chatty::job {
 
@@ -202,6 +203,15 @@ int apply_threads(int threads) {
   return threads;
 }
 
+int leave_busy_cores_out(int threads) {
+  const char* omp_threads = std::getenv("OMP_NUM_THREADS");
+  if (threads != 0 || (omp_threads && *omp_threads)) return 0;
+  const int procs = omp_get_num_procs();
+  const int busy = procs > 1 ? std::min(busy_cores_now(), procs - 1) : 0;
+  if (busy > 0) omp_set_num_threads(procs - busy);
+  return busy;
+}
+
 RunSetup check_run_options(const RunOptions& f) {
   RunSetup s;
   s.graph = f.graph;
@@ -232,6 +242,7 @@ RunSetup check_run_options(const RunOptions& f) {
                    "--output writes one result: with --sources, give one --source instead");
     }
     const int threads = apply_threads(f.threads);
+    s.busy_cores = leave_busy_cores_out(threads);
     s.threads = omp_get_max_threads();
     s.eopt = engine_options(f);
     s.eopt.threads = threads;

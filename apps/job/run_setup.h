@@ -25,6 +25,7 @@ struct RunSetup {
   LoadOptions lopt;
   std::string graph;  // --graph: a file or generator spec (prepare() loads it)
   int threads = 1;
+  int busy_cores = 0;  // without --threads: the cores other work held at the start, left out
   Reorder reorder = Reorder::kAuto;
   std::optional<uint64_t> source;     // input id; none: the default source
   int sources = 0;                    // random sources (GAP's -n); 0: one source
@@ -47,6 +48,11 @@ struct RunSetup {
 // Applies --threads (0: OpenMP's default) to the calling thread's teams,
 // at most 4 per core (with a warning); returns the count applied.
 int apply_threads(int threads);
+
+// Without --threads or OMP_NUM_THREADS: a thread for each core of this
+// process's that other work does not hold now (busy_cores_now), when some
+// is busy; returns how many cores were left out (0: none).
+int leave_busy_cores_out(int threads);
 
 // Throws chatty::Error naming the option for any value that cannot work.
 // Under mpirun this is where the ranks meet: every rank calls it.
