@@ -125,5 +125,30 @@ TEST(Hits, IsolatedVerticesScoreZero) {
   expect_scores(out, {1, 0, 0, 0}, {0, 1, 0, 0}, "one edge");
 }
 
+// Closeness, harmonic centrality and eccentricity from the walks of every
+// vertex: 64 at a time on a graph of few levels (kron, a random directed
+// graph), one at a time on one of many (a grid, a long path), each against
+// the sequential reference at 1 and 3 devices; the run says which.
+TEST(Closeness, BatchedAndSingleWalksMatchTheReference) {
+  std::mt19937 rng(5);
+  std::string random_directed = "# Directed graph\n", path = "# Undirected graph\n";
+  std::uniform_int_distribution<vid_t> any(0, 699);
+  for (int i = 0; i < 2800; ++i) random_directed += std::to_string(any(rng)) + " " + std::to_string(any(rng)) + "\n";
+  for (vid_t v = 0; v + 1 < 300; ++v) path += std::to_string(v) + " " + std::to_string(v + 1) + "\n";
+  const Graph graphs[] = {load_graph("kron:10", {}),
+                          load_graph(testing::write_file("walks_dir.el", random_directed), {}),
+                          load_graph("grid:40x30", {}), load_graph(testing::write_file("walks_path.el", path), {})};
+  const bool batched[] = {true, true, false, false};
+  for (size_t i = 0; i < 4; ++i)
+    for (DistanceMeasure m : {DistanceMeasure::kCloseness, DistanceMeasure::kHarmonic, DistanceMeasure::kEccentricity})
+      for (int p : {1, 3}) {
+        EngineOptions o;
+        o.devices = p, o.distance_measure = m;
+        const AppOutput out = run_app(parse_app("closeness"), graphs[i], 0, o);
+        EXPECT_TRUE(validate_app(out, graphs[i], 0, o).ok) << "graph " << i << " P=" << p;
+        EXPECT_EQ(out.multi.transport.find("64 walks") != std::string::npos, batched[i]) << out.multi.transport;
+      }
+}
+
 }  // namespace
 }  // namespace chatty

@@ -34,6 +34,16 @@ struct Walk {
   uint32_t farthest = 0;
 };
 
+// The CSR the walks follow (closeness and harmonic centrality read the
+// distances to a vertex: in a directed graph, the in-edges), and its
+// reverse, whose rows a level pulls over (batch.h).
+inline const Csr& walk_csr(const Graph& g, DistanceMeasure m) {
+  return m == DistanceMeasure::kEccentricity || !g.directed() ? g.out() : g.in();
+}
+inline const Csr& reverse_csr(const Graph& g, DistanceMeasure m) {
+  return m == DistanceMeasure::kEccentricity && g.directed() ? g.in() : g.out();
+}
+
 // The measure of a vertex of a graph of n vertices from its walk
 // (eccentricity: infinity where the walk missed a vertex).
 double measure_of(DistanceMeasure m, const Walk& w, vid_t n);
