@@ -380,6 +380,38 @@ TEST(GpuOperators, StrongComponentsMatchTheCpu) {
   }
 }
 
+// Closeness, harmonic centrality and eccentricity on GPU devices (one
+// walks, 64 walks a level) as the CPU's, on graphs of few and of many
+// levels, undirected and directed.
+TEST(GpuOperators, DistanceMeasuresMatchTheCpu) {
+  SKIP_WITHOUT_GPU();
+  std::mt19937 rng(5);
+  std::string directed = "# Directed graph\n";
+  std::uniform_int_distribution<vid_t> any(0, 999);
+  for (int i = 0; i < 4000; ++i) directed += std::to_string(any(rng)) + " " + std::to_string(any(rng)) + "\n";
+  const Graph graphs[] = {load("kron:11"), load("grid:50x40"),
+                          load_graph(testing::write_file("gpu_walks_dir.el", directed), {})};
+  for (const Graph& g : graphs)
+    for (DistanceMeasure m :
+         {DistanceMeasure::kCloseness, DistanceMeasure::kHarmonic, DistanceMeasure::kEccentricity}) {
+      EngineOptions cpu_opt;
+      cpu_opt.distance_measure = m;
+      const AppOutput cpu = run_app(parse_app("closeness"), g, 0, cpu_opt);
+      for (int p : {1, 3}) {
+        EngineOptions gpu = cpu_opt;
+        gpu.backend = Backend::kCuda;
+        gpu.devices = p;
+        const AppOutput out = run_app(parse_app("closeness"), g, 0, gpu);
+        EXPECT_EQ(out.backend, Backend::kCuda);
+        EXPECT_TRUE(validate_app(out, g, 0, gpu).ok) << g.num_vertices() << " vertices P=" << p;
+        ASSERT_EQ(out.ranks.size(), cpu.ranks.size());
+        for (size_t v = 0; v < out.ranks.size(); ++v)
+          if (out.ranks[v] != cpu.ranks[v])
+            EXPECT_NEAR(out.ranks[v], cpu.ranks[v], 1e-6 * std::max(1.0f, std::abs(cpu.ranks[v]))) << v;
+      }
+    }
+}
+
 // A wheel: a hub above a ring of 1999 vertices. Too few edges a vertex to
 // relabel, so the hub's lower list holds the whole ring, longer than a
 // warp's shared-memory row: the rows mechanism searches it in place. The

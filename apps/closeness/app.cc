@@ -1,6 +1,8 @@
 // Distance measures of every vertex: closeness centrality (NetworkX's,
 // Wasserman and Faust's scaling for graphs in pieces), harmonic centrality
 // or eccentricity (--distance_measure), from a walk of every vertex.
+#include "apps/closeness/app.h"
+
 #include <omp.h>
 
 #include <algorithm>
@@ -36,8 +38,6 @@ double measure_of(DistanceMeasure m, const Walk& w, vid_t n) {
   return 0;
 }
 
-// The measures of walks from `sources` (64 a batch, batch.h) over c, whose
-// reverse is r, from levels' counts: added to `walks` as each level ends.
 void add_level(std::span<Walk> walks, const uint64_t* counts, uint32_t depth) {
   for (size_t j = 0; j < walks.size(); ++j) {
     if (!counts[j]) continue;
@@ -145,11 +145,6 @@ std::vector<double> ClosenessProgram::on_host(const Graph& g, host::HostOperator
 
 namespace {
 
-void check(const Graph&, const EngineOptions& opt) {
-  CHATTY_CHECK(opt.backend != Backend::kCuda,
-               "closeness runs on the CPU backend (--backend=cpu); its GPU kernel is not written");
-}
-
 void run_host(const AppRun& r, AppOutput& out) {
   const std::vector<double> v = run_on_host(r, ClosenessProgram{r.opt.distance_measure}, out);
   out.ranks.assign(v.begin(), v.end());
@@ -200,8 +195,8 @@ const AppSpec app_closeness{
     .whole_graph = true,
     .values = Values::kReals,
     .python_double = true,
-    .check = check,
     .run_host = run_host,
+    .run_gpu = CHATTY_GPU_ENTRY(run_closeness_gpu),
     .validate = validate,
     .traversed_edges = examined_edges,
     .summary_text = text,

@@ -8,6 +8,7 @@
 // ranks-th vertex; the engine sums the values over the ranks.
 #pragma once
 
+#include <span>
 #include <vector>
 
 #include "runtime/base/engine_options.h"
@@ -24,6 +25,7 @@ struct ClosenessProgram {
   DistanceMeasure measure = DistanceMeasure::kCloseness;
 
   std::vector<double> on_host(const Graph& g, host::HostOperators& h) const;  // apps/closeness/app.cc
+  OperatorRun<double> on_gpus(const Graph& g, cuda::GpuOperators& d) const;   // apps/closeness/gpu.cu
 };
 
 // What one walk gives: the vertices reached (the start included), the sum
@@ -43,6 +45,10 @@ inline const Csr& walk_csr(const Graph& g, DistanceMeasure m) {
 inline const Csr& reverse_csr(const Graph& g, DistanceMeasure m) {
   return m == DistanceMeasure::kEccentricity && g.directed() ? g.in() : g.out();
 }
+
+// Adds a level's counts (counts[j]: the vertices walk j reached at
+// `depth`) to the walks' sums.
+void add_level(std::span<Walk> walks, const uint64_t* counts, uint32_t depth);  // apps/closeness/app.cc
 
 // The measure of a vertex of a graph of n vertices from its walk
 // (eccentricity: infinity where the walk missed a vertex).
