@@ -413,6 +413,39 @@ TEST(GpuOperators, DistanceMeasuresMatchTheCpu) {
     }
 }
 
+// Similarity on GPU devices (one scores, whatever P): given pairs and every
+// edge, bit for bit the CPU's coefficients (the same quotients of whole
+// numbers); --top_k is refused with one line.
+TEST(GpuOperators, SimilarityMatchesTheCpuBitForBit) {
+  SKIP_WITHOUT_GPU();
+  for (const char* spec : {"kron:12", "grid:40x30", CHATTY_TEST_DATA "/facebook_combined.txt"}) {
+    const Graph loaded = load(spec);
+    const Graph g = loaded.directed() ? symmetrized(loaded) : Graph();
+    const Graph& u = loaded.directed() ? g : loaded;
+    const vid_t n = u.num_vertices();
+    PairQuery pairs;
+    for (vid_t i = 0; i < 500; ++i) pairs.pairs.push_back({(i * 7919u) % n, (i * 104729u + 1) % n});
+    const PairQuery every_edge;
+    for (const PairQuery* q : {static_cast<const PairQuery*>(&pairs), &every_edge}) {
+      const AppOutput cpu = run_app(parse_app("similarity"), u, *q, EngineOptions{});
+      for (int p : {1, 3}) {
+        EngineOptions gpu;
+        gpu.backend = Backend::kCuda;
+        gpu.devices = p;
+        const AppOutput out = run_app(parse_app("similarity"), u, *q, gpu);
+        EXPECT_EQ(out.backend, Backend::kCuda);
+        EXPECT_EQ(out.pairs, cpu.pairs) << spec;
+        EXPECT_EQ(out.scores, cpu.scores) << spec << " P=" << p;
+      }
+    }
+    PairQuery top;
+    top.top_k = 3;
+    EngineOptions gpu;
+    gpu.backend = Backend::kCuda;
+    EXPECT_THROW(run_app(parse_app("similarity"), u, top, gpu), Error);
+  }
+}
+
 // A wheel: a hub above a ring of 1999 vertices. Too few edges a vertex to
 // relabel, so the hub's lower list holds the whole ring, longer than a
 // warp's shared-memory row: the rows mechanism searches it in place. The

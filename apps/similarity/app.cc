@@ -2,6 +2,8 @@
 // jaccard_coefficient): a coefficient per pair of vertices of an
 // undirected graph, for the pairs --pairs gives, every edge, or each
 // vertex's --top_k most similar. --output writes "u v coefficient".
+#include "apps/similarity/app.h"
+
 #include <cmath>
 #include <cstdio>
 #include <map>
@@ -42,7 +44,12 @@ void check(const Graph& g, const EngineOptions&) {
 void run_host(const AppRun& r, AppOutput& out) {
   const PairQuery every_edge;
   const PairQuery& q = r.query ? *r.query : every_edge;
-  std::vector<double> v = run_on_host(r, SimilarityProgram{r.opt.similarity, &q}, out);
+  take_similarity(r, q, run_on_host(r, SimilarityProgram{r.opt.similarity, &q}, out), out);
+}
+
+}  // namespace
+
+void take_similarity(const AppRun& r, const PairQuery& q, std::vector<double> v, AppOutput& out) {
   if (!q.pairs.empty()) {
     out.pairs = q.pairs;
     out.scores = std::move(v);
@@ -60,6 +67,8 @@ void run_host(const AppRun& r, AppOutput& out) {
     out.figures.emplace_back("every_edge", 1);
   }
 }
+
+namespace {
 
 Validation fail_pair(const AppOutput& out, size_t i, const std::string& why) {
   return {false, "FAIL: pair (" + std::to_string(out.id_of(out.pairs[i].first)) + ", " +
@@ -173,6 +182,7 @@ const AppSpec app_similarity{
     .python_double = true,
     .check = check,
     .run_host = run_host,
+    .run_gpu = CHATTY_GPU_ENTRY(run_similarity_gpu),
     .validate = validate,
     .traversed_edges = traversed,
     .summary_text = text,

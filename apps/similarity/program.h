@@ -48,6 +48,7 @@ struct SimilarityProgram {
   const PairQuery* query = nullptr;
 
   std::vector<double> on_host(const Graph& g, host::HostOperators& h) const;  // apps/similarity/app.cc
+  OperatorRun<double> on_gpus(const Graph& g, cuda::GpuOperators& d) const;   // apps/similarity/gpu.cu
 };
 
 }  // namespace chatty
