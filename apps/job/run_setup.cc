@@ -267,7 +267,7 @@ RunSetup check_run_options(const RunOptions& f) {
   const ClusterPlace* rank = cluster_start(s.eopt.devices, s.eopt.net, f.communicator);
   if (rank) cluster_watch(f.rank_timeout);
   if (rank && rank->ranks > 1) agree_on_command(f);
-  if (rank) take_node_cpus(*rank, f, s.threads);
+  if (rank) take_node_cpus(*rank, f, s.threads), s.busy_cores = 0;  // the node's ranks share its cores instead
   // Ranks agree on one backend: a rank without a GPU fails all of them
   // (--backend=cuda) or takes them all to the CPU (auto).
   std::string refused;
