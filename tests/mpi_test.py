@@ -391,7 +391,7 @@ class Ranks(RankCase):
             p = run([MPIRUN, "-np", str(ranks), *unbound, CHATTY, "run", "--backend=cpu", "--graph=kron:10", *args],
                     env=env)
             self.assertEqual(p.returncode, 0, p.stderr)
-            return int(re.search(r"devices?, (\d+) threads", p.stdout).group(1))
+            return int(re.search(r"devices?, (\d+) threads?", p.stdout).group(1))
 
         for ranks in (2, 3):
             self.assertEqual(threads(ranks), max(1, cpus // ranks), ranks)
