@@ -126,17 +126,15 @@ uint64_t traversed_edges(const AppOutput& out, const Graph& g) { return app_spec
 
 namespace {
 
-// Writes line(i, buffer) for i in [0, n) to `path`, a megabyte at a time.
-template <typename Line>
-void write_lines(const std::string& path, size_t n, Line&& line) {
+// Writes append(i, buffer) for i in [0, n) to `path`, a megabyte at a time.
+template <typename Append>
+void write_buffered(const std::string& path, size_t n, Append&& append) {
   FILE* f = std::fopen(path.c_str(), "wb");
   if (!f) throw Error(path + ": cannot write: " + std::strerror(errno));
   std::string buf;
   bool ok = true;
-  char tmp[96];
   for (size_t i = 0; i < n && ok; ++i) {
-    const int len = line(i, tmp, sizeof tmp);
-    buf.append(tmp, size_t(len));
+    append(i, buf);
     if (buf.size() > (1 << 20)) {
       ok = std::fwrite(buf.data(), 1, buf.size(), f) == buf.size();
       buf.clear();
@@ -145,6 +143,16 @@ void write_lines(const std::string& path, size_t n, Line&& line) {
   ok = ok && std::fwrite(buf.data(), 1, buf.size(), f) == buf.size();
   ok = (std::fclose(f) == 0) && ok;
   if (!ok) throw Error(path + ": write failed: " + std::strerror(errno));
+}
+
+// Writes line(i, tmp, size), a line formatted into a small buffer, for i in [0, n).
+template <typename Line>
+void write_lines(const std::string& path, size_t n, Line&& line) {
+  write_buffered(path, n, [&](size_t i, std::string& buf) {
+    char tmp[96];
+    const int len = line(i, tmp, sizeof tmp);
+    buf.append(tmp, size_t(len));
+  });
 }
 
 void write_pairs_to(const AppOutput& out, const std::string& path) {
@@ -160,22 +168,11 @@ void write_pairs_to(const AppOutput& out, const std::string& path) {
 // "id c1 c2 ...": a vertex's community at each level, named by its least
 // input id.
 void write_levels_to(const AppOutput& out, const std::string& path) {
-  FILE* f = std::fopen(path.c_str(), "wb");
-  if (!f) throw Error(path + ": cannot write: " + std::strerror(errno));
-  std::string buf;
-  bool ok = true;
-  for (size_t v = 0; v < out.ints.size() && ok; ++v) {
+  write_buffered(path, out.ints.size(), [&](size_t v, std::string& buf) {
     buf.append(std::to_string(out.id_of(vid_t(v))));
     for (const std::vector<uint32_t>& level : out.levels) buf.append(" ").append(std::to_string(out.id_of(level[v])));
     buf.push_back('\n');
-    if (buf.size() > (1 << 20)) {
-      ok = std::fwrite(buf.data(), 1, buf.size(), f) == buf.size();
-      buf.clear();
-    }
-  }
-  ok = ok && std::fwrite(buf.data(), 1, buf.size(), f) == buf.size();
-  ok = (std::fclose(f) == 0) && ok;
-  if (!ok) throw Error(path + ": write failed: " + std::strerror(errno));
+  });
 }
 
 void write_values_to(const AppOutput& out, const std::string& path) {
