@@ -77,11 +77,6 @@ struct Settle {
   }
 };
 
-struct Plus {
-  template <typename T>
-  CHATTY_HD T operator()(T a, T b) const {
-    return a + b;
-  }
-};
+using ops::Plus;
 
 }  // namespace chatty::bc

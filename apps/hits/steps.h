@@ -3,6 +3,7 @@
 // the scaling of both raw vectors with their change.
 #pragma once
 
+#include "runtime/base/operators.h"
 #include "runtime/base/types.h"
 
 namespace chatty::hits {
@@ -28,9 +29,7 @@ struct Settle {
   }
 };
 
-struct Plus {
-  CHATTY_HD double operator()(double a, double b) const { return a + b; }
-};
+using ops::Plus;
 
 // 1 / sum, or 0 where every value is 0 (a graph without edges).
 CHATTY_HD inline double scale_of(double sum) { return sum > 0 ? 1 / sum : 0.0; }

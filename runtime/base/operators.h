@@ -116,27 +116,14 @@ CHATTY_HD inline Common count_common(const vid_t* a, size_t na, const vid_t* b, 
 // Atomics a functor written once for both backends uses on shared
 // per-vertex values: the GPU's instructions in device code, std::atomic_ref
 // (relaxed: the operators' barriers order the steps) on the host.
-CHATTY_HD inline int32_t atomic_load(const int32_t* p) {
+template <typename T>
+concept Word32 = std::is_same_v<T, int32_t> || std::is_same_v<T, uint32_t>;
+template <Word32 T>
+CHATTY_HD inline T atomic_load(const T* p) {
 #ifdef __CUDA_ARCH__
-  return *static_cast<const volatile int32_t*>(p);
+  return *static_cast<const volatile T*>(p);
 #else
-  return std::atomic_ref<int32_t>(*const_cast<int32_t*>(p)).load(std::memory_order_relaxed);
-#endif
-}
-// Swaps *p from `expected` to `desired`; returns what *p held.
-CHATTY_HD inline int32_t atomic_cas(int32_t* p, int32_t expected, int32_t desired) {
-#ifdef __CUDA_ARCH__
-  return atomicCAS(p, expected, desired);
-#else
-  std::atomic_ref<int32_t>(*p).compare_exchange_strong(expected, desired, std::memory_order_relaxed);
-  return expected;
-#endif
-}
-CHATTY_HD inline uint32_t atomic_load(const uint32_t* p) {
-#ifdef __CUDA_ARCH__
-  return *static_cast<const volatile uint32_t*>(p);
-#else
-  return std::atomic_ref<uint32_t>(*const_cast<uint32_t*>(p)).load(std::memory_order_relaxed);
+  return std::atomic_ref<T>(*const_cast<T*>(p)).load(std::memory_order_relaxed);
 #endif
 }
 CHATTY_HD inline void atomic_store(uint32_t* p, uint32_t v) {
@@ -146,11 +133,13 @@ CHATTY_HD inline void atomic_store(uint32_t* p, uint32_t v) {
   std::atomic_ref<uint32_t>(*p).store(v, std::memory_order_relaxed);
 #endif
 }
-CHATTY_HD inline uint32_t atomic_cas(uint32_t* p, uint32_t expected, uint32_t desired) {
+// Swaps *p from `expected` to `desired`; returns what *p held.
+template <Word32 T>
+CHATTY_HD inline T atomic_cas(T* p, std::type_identity_t<T> expected, std::type_identity_t<T> desired) {
 #ifdef __CUDA_ARCH__
   return atomicCAS(p, expected, desired);
 #else
-  std::atomic_ref<uint32_t>(*p).compare_exchange_strong(expected, desired, std::memory_order_relaxed);
+  std::atomic_ref<T>(*p).compare_exchange_strong(expected, desired, std::memory_order_relaxed);
   return expected;
 #endif
 }
@@ -177,5 +166,13 @@ CHATTY_HD inline void atomic_add(double* p, double v) {
   std::atomic_ref<double>(*p).fetch_add(v, std::memory_order_relaxed);
 #endif
 }
+
+// The sum of two values: a reduce's or a gather's fold, on either backend.
+struct Plus {
+  template <typename T>
+  CHATTY_HD T operator()(T a, T b) const {
+    return a + b;
+  }
+};
 
 }  // namespace chatty::ops
