@@ -122,12 +122,9 @@ OperatorRun<double> BcProgram::on_gpus(const Graph& g, cuda::GpuOperators& d) co
   uint64_t examined = 0;  // list entries read, every device's
   dev.for_each([&](BcDevice& x) { examined += x.edges; });
   dev.release();
-  r.device_seconds = dev.seconds();
   r.edges = examined;
-  r.how = "none (every GPU device holds the graph and runs its sources)";
-  r.setup_seconds = dev.setup_seconds();
-  r.run_seconds = run_seconds;
-  r.structure_bytes = (uint64_t(n) + 1) * sizeof(eid_t) + m * sizeof(vid_t);
+  dev.record(r, run_seconds, "none (every GPU device holds the graph and runs its sources)",
+             (uint64_t(n) + 1) * sizeof(eid_t) + m * sizeof(vid_t));
   return r;
 }
 

@@ -122,11 +122,8 @@ OperatorRun<double> ClosenessProgram::on_gpus(const Graph& g, cuda::GpuOperators
   throw_if_interrupted();
   dev.release();
   out.values = std::move(value);
-  out.device_seconds = dev.seconds();
-  out.how = "none (one GPU device holds the graph's reverse; 64 walks a level, multi-source BFS)";
-  out.setup_seconds = dev.setup_seconds();
-  out.run_seconds = run_seconds;
-  out.structure_bytes = structure;
+  dev.record(out, run_seconds, "none (one GPU device holds the graph's reverse; 64 walks a level, multi-source BFS)",
+             structure);
   return out;
 }
 

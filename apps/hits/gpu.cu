@@ -126,12 +126,8 @@ OperatorRun<double> HitsProgram::on_gpus(const Graph& g, cuda::GpuOperators& d) 
   dev.sum_into(r.values, 2 * size_t(n), [](HitsDevice& x) { return x.both.get(); });
   dev.release();
   if (outcome) *outcome = found;
-  r.device_seconds = dev.seconds();
   r.edges = 2 * m * uint64_t(found.iterations);
-  r.how = "none (one GPU device holds the graph and its reverse)";
-  r.setup_seconds = dev.setup_seconds();
-  r.run_seconds = run_seconds;
-  r.structure_bytes = bytes - (64u << 20);
+  dev.record(r, run_seconds, "none (one GPU device holds the graph and its reverse)", bytes - (64u << 20));
   return r;
 }
 

@@ -159,11 +159,7 @@ OperatorRun<uint64_t> SccProgram::on_gpus(const Graph& g, cuda::GpuOperators& d)
   dev.sum_into(label, n, [](SccDevice& x) { return x.label.get(); });  // one device: its labels
   dev.release();
   r.values.assign(label.begin(), label.end());
-  r.device_seconds = dev.seconds();
-  r.how = "none (one GPU device holds the graph and its reverse)";
-  r.setup_seconds = dev.setup_seconds();
-  r.run_seconds = run_seconds;
-  r.structure_bytes = structure;
+  dev.record(r, run_seconds, "none (one GPU device holds the graph and its reverse)", structure);
   return r;
 }
 

@@ -86,11 +86,7 @@ OperatorRun<double> SimilarityProgram::on_gpus(const Graph& g, cuda::GpuOperator
   dev.sum_into(scores, at.size(), [](SimilarityDevice& x) { return x.scores.get(); });  // one device: its scores
   dev.release();
   for (size_t i = 0; i < at.size(); ++i) r.values[at[i]] = scores[i];
-  r.device_seconds = dev.seconds();
-  r.how = "none (one GPU device holds the graph; a thread a pair)";
-  r.setup_seconds = dev.setup_seconds();
-  r.run_seconds = run_seconds;
-  r.structure_bytes = structure;
+  dev.record(r, run_seconds, "none (one GPU device holds the graph; a thread a pair)", structure);
   return r;
 }
 

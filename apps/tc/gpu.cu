@@ -80,12 +80,9 @@ OperatorRun<uint64_t> TcProgram::on_gpus(const Graph& g, cuda::GpuOperators& d) 
 
   OperatorRun<uint64_t> r;
   r.values = relabel ? to_old_order(per_vertex, o.old_of_new) : std::move(per_vertex);
-  r.device_seconds = dev.seconds();
   r.edges = m;
-  r.how = "none (every GPU device holds the lower lists)";
-  r.setup_seconds = dev.setup_seconds();
-  r.run_seconds = orient_seconds + count_seconds;
-  r.structure_bytes = (uint64_t(n) + 1) * sizeof(eid_t) + m * sizeof(vid_t);
+  dev.record(r, orient_seconds + count_seconds, "none (every GPU device holds the lower lists)",
+             (uint64_t(n) + 1) * sizeof(eid_t) + m * sizeof(vid_t));
   return r;
 }
 

@@ -21,6 +21,8 @@
 #include "runtime/base/status.h"
 #include "runtime/cuda/device_array.cuh"
 #include "runtime/cuda/gpu_plan.h"
+#include "runtime/engine/operator_program.h"
+#include "runtime/engine/operator_program.h"
 #include "runtime/graph/graph.h"
 
 namespace chatty::cuda {
@@ -175,6 +177,16 @@ class DeviceSet {
   }
 
   double setup_seconds() const { return setup_.empty() ? 0 : *std::max_element(setup_.begin(), setup_.end()); }
+  // Into an operator program's run: each device's time, the setup apart
+  // from `run_seconds`, how the devices reach their data, the structure's bytes.
+  template <typename V>
+  void record(OperatorRun<V>& r, double run_seconds, std::string how, uint64_t structure_bytes) const {
+    r.device_seconds = seconds_;
+    r.setup_seconds = setup_seconds();
+    r.run_seconds = run_seconds;
+    r.how = std::move(how);
+    r.structure_bytes = structure_bytes;
+  }
   const std::vector<double>& seconds() const { return seconds_; }
 
  private:
