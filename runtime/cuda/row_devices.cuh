@@ -22,7 +22,6 @@
 #include "runtime/cuda/device_array.cuh"
 #include "runtime/cuda/gpu_plan.h"
 #include "runtime/engine/operator_program.h"
-#include "runtime/engine/operator_program.h"
 #include "runtime/graph/graph.h"
 
 namespace chatty::cuda {
