@@ -13,8 +13,9 @@ thread <= 1.1.
 import argparse
 import json
 import os
-import statistics
 import subprocess
+
+from bench_centrality import spread
 
 
 def run(chatty, app, graph, threads):
@@ -23,10 +24,6 @@ def run(chatty, app, graph, threads):
         cmd.append(f"--threads={threads}")
     out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
     return json.loads(out.strip().splitlines()[-1])["compute_s"]
-
-
-def spread(xs):
-    return f"{statistics.median(xs):.3f} [{min(xs):.3f}-{max(xs):.3f}]"
 
 
 def main():
