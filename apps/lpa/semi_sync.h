@@ -59,9 +59,9 @@ std::optional<std::vector<std::vector<vid_t>>> greedy_classes(const Csr& c, cons
 }
 
 // Greedy colouring, largest degree first (ties in id order). Sequential,
-// as the greedy rule is: colours a byte each while they fit (a few hundred
-// on kron:20), so that the colours, read at random, stay in the core's
-// cache.
+// as the greedy rule is: colours a byte each while they fit (up to 255;
+// kron:20 takes 186), so that the colours, read at random, stay in the
+// core's cache.
 inline std::vector<std::vector<vid_t>> colour_classes(const Csr& c) {
   const vid_t n = c.num_vertices();
   // The order by a counting sort on the degree, ids ascending within one.
