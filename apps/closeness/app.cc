@@ -11,7 +11,6 @@
 #include <cmath>
 #include <cstdio>
 #include <limits>
-#include <numeric>
 #include <span>
 
 #include "apps/closeness/batch.h"
@@ -123,9 +122,7 @@ void single_walks(host::HostOperators& h, const Csr& c, DistanceMeasure measure,
 std::vector<double> ClosenessProgram::on_host(const Graph& g, host::HostOperators& h) const {
   const Csr& c = walk_csr(g, measure);
   const vid_t n = c.num_vertices();
-  std::vector<vid_t> every(n);
-  std::iota(every.begin(), every.end(), vid_t(0));
-  const std::vector<vid_t> mine = h.share().rank_items(std::span<const vid_t>(every));  // every ranks-th vertex
+  const std::vector<vid_t> mine = walk_starts(h.share(), n);
   std::vector<double> value(n, 0.0);
   if (n == 0) return value;
   vid_t hub = 0;

@@ -3,7 +3,6 @@
 // walk's new vertices counted by atomics; the levels' counts come back to
 // the host, which keeps the walks' sums. Any other device adds zeros.
 #include <memory>
-#include <numeric>
 #include <span>
 #include <vector>
 
@@ -90,9 +89,7 @@ OperatorRun<double> ClosenessProgram::on_gpus(const Graph& g, cuda::GpuOperators
   const Csr& r = reverse_csr(g, measure);
   const vid_t n = r.num_vertices();
   const eid_t m = r.num_edges();
-  std::vector<vid_t> every(n);
-  std::iota(every.begin(), every.end(), vid_t(0));
-  const std::vector<vid_t> mine = d.share().rank_items(std::span<const vid_t>(every));  // every ranks-th vertex
+  const std::vector<vid_t> mine = walk_starts(d.share(), n);
   OperatorRun<double> out;
   out.values.assign(n, 0.0);
   if (mine.empty()) {

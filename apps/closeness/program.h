@@ -14,6 +14,7 @@
 #include "runtime/base/engine_options.h"
 #include "runtime/base/program.h"
 #include "runtime/engine/operator_program.h"
+#include "runtime/engine/work_share.h"
 #include "runtime/graph/graph.h"
 
 namespace chatty {
@@ -44,6 +45,13 @@ inline const Csr& walk_csr(const Graph& g, DistanceMeasure m) {
 }
 inline const Csr& reverse_csr(const Graph& g, DistanceMeasure m) {
   return m == DistanceMeasure::kEccentricity && g.directed() ? g.in() : g.out();
+}
+
+// The vertices this rank walks from: every ranks-th one.
+inline std::vector<vid_t> walk_starts(const WorkShare& share, vid_t n) {
+  std::vector<vid_t> every(n);
+  for (vid_t v = 0; v < n; ++v) every[v] = v;
+  return share.rank_items(std::span<const vid_t>(every));
 }
 
 // Adds a level's counts (counts[j]: the vertices walk j reached at
