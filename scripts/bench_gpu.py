@@ -14,8 +14,9 @@ machine:
     device-to-device copy of chatty_copy_bench (read + write).
   * variants (--part variants): each mechanism the defaults did not pick
     against the default in the same run, both validated where the app is:
-    --gpu_gather=groups and binned (PageRank; tiled is the default),
-    --gpu_steps_per_sync=1 (BFS: a sync per superstep; 16 is the default),
+    --gpu_wave=4096 and 65536 (BFS, SSSP: thin supersteps inside one
+    cooperative launch; 0, none, is the default), --gpu_gather=streamed
+    (PageRank; tiled is the default), --gpu_steps_per_sync=1 (BFS: a sync per superstep; 16 is the default),
     --gpu_lb=twc (BFS and SSSP; split, hubs' edges shared by every block, is
     the default), --gpu_bucket_min=thread (SSSP; warp is the default), and
     the CPU's SSSP bucket width on the GPU.
@@ -103,10 +104,11 @@ def part_apps(binary, graphs, a, ref, results):
 # rule (mean weight x 8 / degree^2: 1 on kron, 64 on grids with weights
 # 1..255, about 100 on road's lengths, mean about 105 at degree 2.9)
 # against the GPU's (the mean weight).
-VARIANTS = (("pr", {"kron": "--gpu_gather=groups", "grid": "--gpu_gather=groups",
-             "road": "--gpu_gather=groups"}),
-            ("pr", {"kron": "--gpu_gather=binned", "grid": "--gpu_gather=binned",
-             "road": "--gpu_gather=binned"}),
+# The wave rows measure --gpu_wave's threshold (0, no waves, is the
+# default until they do).
+VARIANTS = (("bfs", {"kron": "--gpu_wave=4096", "grid": "--gpu_wave=4096", "road": "--gpu_wave=4096"}),
+            ("bfs", {"kron": "--gpu_wave=65536", "grid": "--gpu_wave=65536", "road": "--gpu_wave=65536"}),
+            ("sssp", {"kron": "--gpu_wave=4096", "grid": "--gpu_wave=4096", "road": "--gpu_wave=4096"}),
             ("pr", {"kron": "--gpu_gather=streamed", "grid": "--gpu_gather=streamed",
              "road": "--gpu_gather=streamed"}),
             ("bfs", {"kron": "--gpu_steps_per_sync=1", "grid": "--gpu_steps_per_sync=1",
@@ -122,7 +124,8 @@ VARIANTS = (("pr", {"kron": "--gpu_gather=groups", "grid": "--gpu_gather=groups"
 
 
 def part_variants(binary, graphs, a, ref, results):
-    print(f"{'graph':16} {'app':5} {'variant':26} {'default ms':>10} {'variant ms':>10} {'ratio':>6}")
+    print(f"{'graph':16} {'app':5} {'variant':26} {'default ms':>10} {'variant ms':>10} {'ratio':>6} "
+          f"{'us/step':>8} {'variant':>8}")
     for spec, path in graphs.items():
         for app, flags in VARIANTS:
             flag = flags[spec.split(":")[0]]
@@ -133,8 +136,9 @@ def part_variants(binary, graphs, a, ref, results):
             var = run(binary, path, app, "cuda", 1, *extra, flag, validate=True)
             r = var["compute_s"] / base["compute_s"]
             name = flag
+            per_step = [x["compute_s"] * 1e6 / max(1, x["iterations"]) for x in (base, var)]
             print(f"{spec:16} {app:5} {name:26} {base['compute_s'] * 1e3:10.2f} {var['compute_s'] * 1e3:10.2f} "
-                  f"{r:6.2f}")
+                  f"{r:6.2f} {per_step[0]:8.1f} {per_step[1]:8.1f}")
             results["variants"].append({"graph": spec, "app": app, "variant": name, "default_s": base["compute_s"],
                                         "variant_s": var["compute_s"], "ratio": r,
                                         "iterations": [base["iterations"], var["iterations"]]})

@@ -34,7 +34,7 @@ runs out). Measured on an H200 (2026-11-26) in brackets:
   bench     150  BFS/SSSP/WCC/PR on kron:22, grid:2000x2000 and road:2000x2000, GPU vs the same binary's CPU,
                  copy bench [25-30 before the road graph joined]
   operators  90  TC (rows, entries), BC (4 sources) and HITS (validated) on kron:22, GPU vs CPU [11 at kron:21, no HITS]
-  variants  200  each performance variant against its default on kron and the grid, validated [107 for 14 rows, H200;
+  variants  230  each performance variant against its default on kron and the grid, validated [107 for 14 rows, H200;
                  16 rows need about 190 on the H100: 150 cut it at row 13]
   pytests   120  gpu_cli_test.py (MPI ranks of GPU devices too) and reference_test.py (cuda) [26-30]
   ncu        30  one PageRank run profiled: a kernel must show in the report [4-5]
@@ -173,22 +173,25 @@ phase gtests 150 gtests
 sed -n '/^\[==========\] .* ran/,$p' "$LOGS/gtests.out" 2>/dev/null | grep -E '^\[  (PASSED|SKIPPED|FAILED)  ?\]' |
   sed 's/^/  gtests: /' >>"$SUMMARY"
 
-sanitize() {  # TOOL APPS...: each app at P = 1 and 3 on kron:10
+sanitize() {  # TOOL APPS...: each app at P = 1 and 3 on kron:10; APP+FLAG runs it with FLAG
   local tool=$1; shift
   command -v compute-sanitizer >/dev/null || { echo "compute-sanitizer is not installed here"; return 4; }
   [[ $FIRECRACKER == 1 ]] || { echo "a gVisor machine: compute-sanitizer refuses its device"; return 4; }
   local bad=0
-  for app in "$@"; do
+  for entry in "$@"; do
+    local app=${entry%%+*} flags=()
+    [[ $entry == *+* ]] && flags=("${entry#*+}")
     for p in 1 3; do
-      echo "== $tool $app P=$p"
+      echo "== $tool $entry P=$p"
       timeout 40 compute-sanitizer --tool "$tool" --error-exitcode 9 "$CHATTY" run --backend=cuda --app="$app" \
-        --graph=kron:10 --devices=$p --validate || { echo "$tool: $app P=$p exit $?"; bad=1; }
+        --graph=kron:10 --devices=$p --validate "${flags[@]}" || { echo "$tool: $entry P=$p exit $?"; bad=1; }
     done
   done
   return $bad
 }
 export -f sanitize
-phase memcheck 120 sanitize memcheck bfs sssp wcc pr kcore tc bc katz eigenvector ppr hits scc closeness similarity
+phase memcheck 120 sanitize memcheck bfs sssp wcc pr kcore tc bc katz eigenvector ppr hits scc closeness similarity \
+  bfs+--gpu_wave=64 sssp+--gpu_wave=64
 grep -E "ERROR SUMMARY|exit [0-9]" "$LOGS/memcheck.log" 2>/dev/null | sort | uniq -c | sed 's/^/  memcheck: /' >>"$SUMMARY"
 
 phase bench 150 python3 "$ROOT/scripts/bench_gpu.py" --build "$BIN" --part apps --json "$OUT/bench.json"
@@ -198,7 +201,7 @@ phase operators 90 python3 "$ROOT/scripts/bench_gpu.py" --build "$BIN" --part op
   --json "$LOGS/operators.json"
 sed -n '/^---/,$p' "$LOGS/operators.log" 2>/dev/null | sed 's/^/  /' >>"$SUMMARY"
 
-phase variants 200 python3 "$ROOT/scripts/bench_gpu.py" --build "$BIN" --part variants --json "$OUT/variants.json" \
+phase variants 230 python3 "$ROOT/scripts/bench_gpu.py" --build "$BIN" --part variants --json "$OUT/variants.json" \
   --road '' --only "${GPU_CHECK_VARIANTS:-}"
 sed -n '/^---/,$p' "$LOGS/variants.log" 2>/dev/null | sed 's/^/  /' >>"$SUMMARY"
 
@@ -218,9 +221,9 @@ ncu_check() {  # a profiled kernel must show in the report, not only ncu's exit 
 export -f ncu_check
 phase ncu 30 ncu_check
 
-phase racecheck 50 sanitize racecheck bfs bc
+phase racecheck 50 sanitize racecheck bfs bc bfs+--gpu_wave=64
 phase initcheck 40 sanitize initcheck bfs pr
-phase synccheck 40 sanitize synccheck bfs
+phase synccheck 40 sanitize synccheck bfs bfs+--gpu_wave=64 sssp+--gpu_wave=64
 phase bench_virtual 90 python3 "$ROOT/scripts/bench_gpu.py" --build "$BIN" --part virtual --scale 20 \
   --json "$OUT/bench_virtual.json"
 sed -n '/^---/,$p' "$LOGS/bench_virtual.log" 2>/dev/null | sed 's/^/  /' >>"$SUMMARY"

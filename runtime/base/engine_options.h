@@ -135,6 +135,11 @@ struct EngineOptions {
   // queues this many supersteps behind each other before the host reads
   // their status.
   int gpu_steps_per_sync = 16;  // 0.64x the time of 1 on grid:2000x2000 BFS (H200, docs/gpu.md)
+  // A lone GPU device runs supersteps whose frontier has at most this many
+  // vertices (BFS, WCC's propagation) or that improved at most this many
+  // (SSSP) as a wave: many levels in one launch (kernels/wave.h). 0: never,
+  // until a GPU measures the threshold.
+  uint64_t gpu_wave = 0;
 };
 
 // Each parse_* throws chatty::Error naming the flag and its choices.

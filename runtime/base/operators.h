@@ -167,6 +167,49 @@ CHATTY_HD inline void atomic_add(double* p, double v) {
 #endif
 }
 
+// Sets the bits of v in *p.
+CHATTY_HD inline void atomic_or(uint32_t* p, uint32_t v) {
+#ifdef __CUDA_ARCH__
+  atomicOr(p, v);
+#else
+  std::atomic_ref<uint32_t>(*p).fetch_or(v, std::memory_order_relaxed);
+#endif
+}
+// 64-bit counts (queue lengths, bucket minima): adds v, returns what *p held.
+CHATTY_HD inline uint64_t atomic_add(uint64_t* p, uint64_t v) {
+#ifdef __CUDA_ARCH__
+  static_assert(sizeof(uint64_t) == sizeof(unsigned long long));
+  return atomicAdd(reinterpret_cast<unsigned long long*>(p), static_cast<unsigned long long>(v));
+#else
+  return std::atomic_ref<uint64_t>(*p).fetch_add(v, std::memory_order_relaxed);
+#endif
+}
+// Lowers *p to v where v is less.
+CHATTY_HD inline void atomic_min(uint64_t* p, uint64_t v) {
+#ifdef __CUDA_ARCH__
+  atomicMin(reinterpret_cast<unsigned long long*>(p), static_cast<unsigned long long>(v));
+#else
+  std::atomic_ref<uint64_t> a(*p);
+  uint64_t now = a.load(std::memory_order_relaxed);
+  while (v < now && !a.compare_exchange_weak(now, v, std::memory_order_relaxed)) {
+  }
+#endif
+}
+// Folds `offer` into *p with P::reduce; true if the value changed. Reads
+// first, so an offer that cannot improve costs no atomic (Ito et al.: a
+// CAS loop, never a lock).
+template <typename P>
+CHATTY_HD inline bool reduce_into(uint32_t* p, uint32_t offer) {
+  uint32_t old = atomic_load(p);
+  while (true) {
+    const uint32_t now = P::reduce(old, offer);
+    if (now == old) return false;
+    const uint32_t prev = atomic_cas(p, old, now);
+    if (prev == old) return true;
+    old = prev;
+  }
+}
+
 // The sum of two values: a reduce's or a gather's fold, on either backend.
 struct Plus {
   template <typename T>

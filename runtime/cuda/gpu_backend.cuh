@@ -117,11 +117,13 @@ class GpuBackend {
       if constexpr (P::kKind == ProgramKind::kGather) {
         dev->ops.main(run_, gd, prog_, part_, dangling0_);
       } else if constexpr (ordered_program<P>()) {
-        dev->ops.main(run_, gd, prog_, plan_.delta, opt_.gpu_lb, opt_.gpu_bucket_min == GpuBucketMin::kWarp);
+        dev->ops.main(run_, gd, prog_, plan_.delta, opt_.gpu_lb, opt_.gpu_bucket_min == GpuBucketMin::kWarp,
+                      opt_.gpu_wave > 0);
       } else if (plan_.family == Family::kLinking) {
         dev->ops.links(run_, gd, g_.directed(), opt_.gpu_lb);
       } else {
-        dev->ops.main(run_, gd, prog_, P::kPullable && opt_.direction != Direction::kPush, opt_.gpu_lb);
+        dev->ops.main(run_, gd, prog_, P::kPullable && opt_.direction != Direction::kPush, opt_.gpu_lb,
+                      opt_.gpu_wave > 0);
       }
       gd.sync();
     });

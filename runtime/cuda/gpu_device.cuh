@@ -11,6 +11,7 @@
 #include "kernels/cuda/gather.cuh"
 #include "kernels/cuda/gather_plan.h"
 #include "kernels/cuda/launch.h"
+#include "kernels/wave.h"
 #include "runtime/cuda/device_array.cuh"
 #include "runtime/cuda/gpu_plan.h"
 
@@ -45,6 +46,7 @@ class GpuDevice {
   DeviceArray<uint8_t> boundary;
   DeviceArray<uint8_t> shared;  // WCC: vertices peers may hold in a tree
   DeviceArray<Counters> counters;
+  DeviceArray<wave::Counts> wave_counts;     // frontier programs: a wave's own counts
   DeviceArray<vid_t> heavy;                  // gather: owned vertices with kHeavyDegree+ in-edges
   DeviceArray<vid_t> samples, sample_roots;  // WCC: the vertices whose roots vote for the giant
   int group = 32;                            // gather: lanes per vertex
@@ -85,6 +87,7 @@ class GpuDevice {
       CHATTY_CUDA(cudaMemsetAsync(stamp.get(), 0, size_t(n) * 4, stream));
       CHATTY_CUDA(cudaMemsetAsync(claim.get(), 0, size_t(n) * 4, stream));
       CHATTY_CUDA(cudaMemsetAsync(front.get(), 0, front.size() * 4, stream));
+      wave_counts.allocate(1);
     }
     if (needs.frontier && needs.split_hubs) list_split_hubs(g.out());
     if (needs.labels) {

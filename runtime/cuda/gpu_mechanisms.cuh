@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "kernels/cuda/traversal.cuh"
+#include "kernels/cuda/wave.cuh"
 #include "runtime/cuda/gpu_superstep.cuh"
 #include "runtime/drivers/agreed.h"
 
@@ -119,6 +120,8 @@ class GpuOps {
   Agreed sync(int parity, bool pull = false) {
     Agreed a{run_.sync(dev_, parity, ok_, clk_, slots_, pull)};
     ++k_;
+    // A wave's levels took a superstep index each (its claim marks).
+    if (waved_) k_ += uint32_t(a.all[size_t(dev_.d)].supersteps - 1), waved_ = false;
     after_sync_ = true;
     return a;
   }
@@ -129,6 +132,8 @@ class GpuOps {
     after_sync_ = false;
   }
   bool lone() const { return run_.D == 1; }
+  // A lone device on a GPU that launches cooperatively, where the run asked for waves.
+  bool can_wave() const { return lone() && wave_blocks_ > 0; }
 
  protected:
   // Runs body() unless an earlier op failed.
@@ -136,6 +141,35 @@ class GpuOps {
   void guard(F body) {
     ok_ = ok_ && guarded(run_, body);
   }
+  // Where waves are asked for (--gpu_wave) on a lone device: the blocks a
+  // wave of W launches (0 where the GPU cannot).
+  template <typename W>
+  void plan_waves(bool asked) {
+    if (asked && lone()) wave_blocks_ = wave_blocks<W>(dev_.gpu, dev_.sms);
+  }
+  // Runs the wave `w` from `bucket` in the superstep's compute phase.
+  template <typename W>
+  void run_wave(const W& w, uint64_t bucket) {
+    guard([&] {
+      phase(clk_, dev_, kCompute, [&] { launch_wave(w, bucket, wave_blocks_, dev_.stream); });
+      waved_ = true;
+    });
+  }
+  // The wave's view of the device: its rows, counts and results.
+  wave::Shared wave_shared(vid_t* first, vid_t* second, ull* size, vid_t* hubs, ull* scout, ull* low,
+                           const wave::Limits& limits) const {
+    const auto u64 = [](ull* p) { return reinterpret_cast<uint64_t*>(p); };
+    Counters* c = dev_.c();
+    wave::Out out{u64(size), u64(scout), u64(low), u64(&c->steps), u64(&c->edges), u64(&c->updated), nullptr};
+    return wave::Shared{wave::Rows{dev_.off.get(), dev_.targets.get(), dev_.weights.get()},
+                        dev_.wave_counts.get(),
+                        {first, second},
+                        u64(size),
+                        hubs,
+                        limits,
+                        out};
+  }
+
   // Starts a superstep's device work: its counters cleared.
   void reset_step() {
     reset_step_kernel<<<1, 1, 0, dev_.stream>>>(dev_.c(), after_sync_);
@@ -148,6 +182,8 @@ class GpuOps {
   SlotSources slots_;  // the family's status slots: set by each ops class
   uint32_t k_ = 0;     // superstep index: stamps and claims are per superstep
   bool after_sync_ = true;
+  unsigned wave_blocks_ = 0;
+  bool waved_ = false;  // a wave ran since the last sync
   bool ok_ = true;
 };
 

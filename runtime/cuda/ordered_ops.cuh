@@ -16,7 +16,8 @@ template <typename P>
 class OrderedOps : public GpuOps {
  public:
   static constexpr Family kFamily = Family::kOrdered;  // the driver that runs it (runtime/engine/run_program.h)
-  OrderedOps(GpuRun& run, GpuDevice& dev, const P& prog, uint64_t delta, GpuLb lb, bool warp_min)
+  // `waves`: --gpu_wave asks for them.
+  OrderedOps(GpuRun& run, GpuDevice& dev, const P& prog, uint64_t delta, GpuLb lb, bool warp_min, bool waves)
       : GpuOps(run, dev), prog_(prog), delta_(delta), lb_(lb), warp_min_(warp_min), relax_{prog,
                                                                                            dev.targets.get(),
                                                                                            dev.weights.get(),
@@ -26,6 +27,7 @@ class OrderedOps : public GpuOps {
                                                                                            dev.changed.get(),
                                                                                            &dev.c()->changed} {
     slots_.word[kBucketSlot.index] = &dev.c()->bucket;
+    plan_waves<wave::OrderedWave<P>>(waves);
   }
 
   void start(const std::vector<vid_t>& all_start) {
@@ -78,6 +80,20 @@ class OrderedOps : public GpuOps {
         CHATTY_CUDA_LAUNCHED("pile_changed_kernel");
       });
     });
+  }
+
+  // Buckets from `bucket` on in one launch: the pile (flag 1 in `stamp`)
+  // is split and relaxed level by level, and left with its lowest bucket.
+  void wave(uint64_t bucket, const wave::Limits& limits) {
+    Counters* c = dev_.c();
+    const wave::OrderedWave<P> w{
+        wave_shared(dev_.pile.get(), dev_.rest.get(), &c->pile, dev_.changed.get(), nullptr, &c->bucket, limits),
+        prog_,
+        dev_.values.get(),
+        dev_.stamp.get(),
+        dev_.active.get(),
+        delta_};
+    run_wave(w, bucket);
   }
 
   void compact(int parity) {

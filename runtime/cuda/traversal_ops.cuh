@@ -16,7 +16,8 @@ template <typename P>
 class TraversalOps : public GpuOps {
  public:
   static constexpr Family kFamily = Family::kTraversal;  // the driver that runs it (runtime/engine/run_program.h)
-  TraversalOps(GpuRun& run, GpuDevice& dev, const P& prog, bool can_pull, GpuLb lb)
+  // `waves`: --gpu_wave asks for them.
+  TraversalOps(GpuRun& run, GpuDevice& dev, const P& prog, bool can_pull, GpuLb lb, bool waves)
       : GpuOps(run, dev),
         prog_(prog),
         front_(can_pull ? dev.front.get() : nullptr),
@@ -24,6 +25,7 @@ class TraversalOps : public GpuOps {
         relax_{prog, dev.targets.get(), dev.weights.get(), dev.values.get(), dev.claim.get(),
                0,    dev.changed.get(), &dev.c()->changed} {
     slots_.word[kScoutSlot.index] = &dev.c()->scout;
+    plan_waves<wave::TraversalWave<P>>(waves);
   }
 
   void start(const std::vector<vid_t>& all_start) {
@@ -86,6 +88,21 @@ class TraversalOps : public GpuOps {
       phase(clk_, dev_, kCompact,
             [&] { cuda::compact(run_, dev_, parity, dev_.changed.get(), &dev_.c()->changed, 0, dev_.values.get()); });
     });
+  }
+
+  // Push supersteps in one launch from the active queue, which holds the
+  // last one's frontier at the end (and the bitmap, where pull steps read it).
+  void wave(const wave::Limits& limits) {
+    Counters* c = dev_.c();
+    const wave::TraversalWave<P> w{
+        wave_shared(dev_.active.get(), dev_.changed.get(), &c->active, dev_.pile.get(), &c->scout, nullptr, limits),
+        prog_,
+        dev_.values.get(),
+        dev_.claim.get(),
+        k_ + 1,
+        front_,
+        front_ ? uint64_t(dev_.front.size()) : 0};
+    run_wave(w, 0);
   }
 
   // The activation kernel keeps the active queue in both directions.

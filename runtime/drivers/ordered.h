@@ -8,6 +8,10 @@
 //                                // lowest bucket the device's pending and sent vertices are in
 //   void compact(int parity);
 //   Agreed sync(int parity);
+// and, where a device can (a lone GPU device, kernels/wave.h):
+//   bool can_wave();
+//   void wave(uint64_t bucket, wave::Limits);  // buckets inside one launch
+//                                // while the pile stays within the limits
 #pragma once
 
 #include <algorithm>
@@ -15,6 +19,7 @@
 
 #include "runtime/base/program.h"
 #include "runtime/drivers/agreed.h"
+#include "runtime/drivers/wave_rule.h"
 
 namespace chatty {
 
@@ -23,21 +28,30 @@ namespace chatty {
 inline constexpr StatusSlot<uint64_t> kBucketSlot{0, Fold::kMin};
 
 template <typename P, typename Ops>
-void drive_ordered(Ops& dev, const P& prog, const std::vector<vid_t>& start, uint64_t delta) {
+void drive_ordered(Ops& dev, const P& prog, const std::vector<vid_t>& start, uint64_t delta,
+                   const WaveRule& waves = WaveRule()) {
   constexpr uint64_t kNone = ~uint64_t(0);
   uint64_t bucket = kNone;
   for (vid_t v : start) bucket = std::min<uint64_t>(bucket, prog.priority(prog.init(v)) / delta);
+  // A superstep that improved few vertices is followed by a wave, which
+  // ends by itself once the pile grows wide.
+  bool wave = waves.fits(start.size(), 0);
   dev.start(start);
   for (int k = 0; bucket != kNone; ++k) {
     const int parity = k & 1;
     dev.merge(parity);
-    dev.relax(bucket);
+    if (wave) {
+      if constexpr (requires { dev.wave(bucket, wave::Limits{}); }) dev.wave(bucket, waves.limits());
+    } else {
+      dev.relax(bucket);
+    }
     dev.compact(parity);
     const Agreed a = dev.sync(parity);
     if (a.failed()) return;
     // Every sent record is also counted in its sender's bucket, so kNone
     // means no device has work and nothing is in flight.
     bucket = a.fold(kBucketSlot);
+    wave = waves.fits(a.sum(&DeviceStatus::updated), 0);
   }
 }
 

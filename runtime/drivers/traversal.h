@@ -14,6 +14,9 @@
 // and, where a device can run supersteps without a sync (a lone GPU device):
 //   bool lone();                 // no peers: nothing to exchange
 //   void step_on();              // end the superstep without a sync
+//   bool can_wave();             // lone, and able to run a wave (kernels/wave.h)
+//   void wave(wave::Limits);     // push supersteps inside one launch while the
+//                                // frontier stays within the limits
 #pragma once
 
 #include <algorithm>
@@ -22,6 +25,7 @@
 #include "runtime/base/engine_options.h"
 #include "runtime/base/program.h"
 #include "runtime/drivers/agreed.h"
+#include "runtime/drivers/wave_rule.h"
 #include "runtime/engine/superstep_decisions.h"
 #include "runtime/graph/graph.h"
 
@@ -93,30 +97,38 @@ void drive_traversal(Ops& dev, const P& prog, const Graph& g, const TraversalSta
   int batch = 1;
   if constexpr (requires { dev.step_on(); }) batch = dev.lone() ? opt.gpu_steps_per_sync : 1;
   ThinRun thin(batch);
+  const WaveRule waves = wave_rule_of(dev, opt);
+  bool wave = !pull && waves.fits(start.vertices.size(), start.scout);
   dev.start(start.vertices);
   for (int k = 0;; ++k) {
     const int parity = k & 1;
     dev.merge(parity);
-    if (pull)
+    if (pull) {
       dev.pull(level);
-    else
+    } else if (wave) {
+      if constexpr (requires { dev.wave(wave::Limits{}); }) dev.wave(waves.limits());
+    } else {
       dev.push();
+    }
     if (P::kUniformFrontier) level = prog.scatter(level, 0, 0, 1);
     dev.compact(parity);
     if constexpr (requires { dev.step_on(); }) {
-      if (thin.skip_sync(pull)) {
+      if (!wave && thin.skip_sync(pull)) {
         dev.step_on();
         continue;
       }
     }
     const Agreed a = dev.sync(parity, pull);
     if (a.failed() || a.quiet()) return;
+    if (wave && P::kUniformFrontier)  // the levels past the wave's first
+      for (uint64_t i = 1; i < a.all[0].supersteps; ++i) level = prog.scatter(level, 0, 0, 1);
     thin.saw(a.sum(&DeviceStatus::updated), a.all[0].supersteps);
     if (can_pull && opt.direction == Direction::kAuto) {
       const bool was_pull = pull;
       pull = direction.next(pull, a.sum(&DeviceStatus::updated), a.fold(kScoutSlot));
       if (was_pull && !pull) dev.resume_push();
     }
+    wave = !pull && waves.fits(a.sum(&DeviceStatus::active), a.fold(kScoutSlot));
   }
 }
 

@@ -113,7 +113,7 @@ GatherEnd drive_family(Ops& ops, const P& prog, const Graph& g, const RunPlan<ty
     if constexpr (Ops::kFamily == Family::kLinking)
       drive_connectivity(ops, g.num_vertices());
     else if constexpr (Ops::kFamily == Family::kOrdered)
-      drive_ordered(ops, prog, plan.start.vertices, plan.delta);
+      drive_ordered(ops, prog, plan.start.vertices, plan.delta, wave_rule_of(ops, opt));
     else
       drive_traversal(ops, prog, g, plan.start, opt);
     return GatherEnd{};
