@@ -5,6 +5,7 @@
 #pragma once
 
 #include <omp.h>
+#include <sys/mman.h>
 
 #include <algorithm>
 #include <cmath>
@@ -134,11 +135,25 @@ using ParsedBody = BasicParsedBody<EdgeList>;
 // for one line without its newline; returns an error message or "" (an empty
 // message means the line was fine, data or comment). It may keep per-thread
 // state, so one copy is made per thread.
+// Drops the whole pages of a read-only file map in [from, to) from the
+// process (the page cache keeps them); returns where the next drop starts.
+inline const char* release_pages(const char* from, const char* to) {
+  constexpr uintptr_t kPage = 4096;
+  const uintptr_t a = (reinterpret_cast<uintptr_t>(from) + kPage - 1) & ~(kPage - 1);
+  const uintptr_t b = reinterpret_cast<uintptr_t>(to) & ~(kPage - 1);
+  if (a >= b) return from;
+  madvise(reinterpret_cast<void*>(a), b - a, MADV_DONTNEED);
+  return reinterpret_cast<const char*>(b);
+}
+
 // Parses bytes [begin, end) of base in parallel; `name` and `first_line`
-// (the line number of `begin`) place errors.
+// (the line number of `begin`) place errors. `mapped`: base is a map of
+// the file, whose pages each thread gives back behind it (they would
+// otherwise stay in the process's memory beside the edges they became).
 template <typename LineParser, typename List = typename ListOf<LineParser>::type>
 BasicParsedBody<List> parse_span(const char* base, size_t begin, size_t end, const std::string& name,
-                                 uint64_t first_line, const LineParser& proto, Progress& progress) {
+                                 uint64_t first_line, const LineParser& proto, Progress& progress,
+                                 bool mapped = false) {
   const size_t size = std::max(begin, end);
   // Small spans are not worth a team: a tiny graph loads on one thread.
   const int threads = size - begin < (size_t(1) << 16) ? 1 : omp_get_max_threads();
@@ -163,6 +178,11 @@ BasicParsedBody<List> parse_span(const char* base, size_t begin, size_t end, con
     const char* p = base + cut[size_t(t)];
     const char* end_t = base + cut[size_t(t) + 1];
     const char* last_report = p;
+    const char* released = p;
+    // Room for the shortest lines ("0 1"): untouched room costs address
+    // space only, and the lists never grow by copying.
+    if constexpr (requires { el.src.reserve(1); })
+      el.src.reserve(size_t(end_t - p) / 4 + 1), el.dst.reserve(size_t(end_t - p) / 4 + 1);
     uint64_t n_lines = 0;
     while (p < end_t) {
       const char* nl = static_cast<const char*>(std::memchr(p, '\n', size_t(end_t - p)));
@@ -178,6 +198,7 @@ BasicParsedBody<List> parse_span(const char* base, size_t begin, size_t end, con
       if (p - last_report > (1 << 22)) {
         progress.add(uint64_t(p - last_report));
         last_report = p;
+        if (mapped) released = release_pages(released, p);
       }
     }
     lines[size_t(t)] = n_lines;
@@ -223,7 +244,7 @@ BasicParsedBody<List> parse_text(TextSource& src, size_t begin, uint64_t first_l
   for (bool first = true; src.next(b); first = false) {
     const size_t from = first ? std::min(begin, b.size) : 0;
     const size_t to = end_marker && b.last ? end_marker_at(b.data, from, b.size) : b.size;
-    BasicParsedBody<List> part = parse_span(b.data, from, to, src.path(), line_no, proto, progress);
+    BasicParsedBody<List> part = parse_span(b.data, from, to, src.path(), line_no, proto, progress, src.mapped());
     line_no += part.lines;
     if (!src.mapped()) progress.add(b.size - from);
     all.append(std::move(part));

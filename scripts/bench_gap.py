@@ -10,7 +10,11 @@ an edge list (GAP reads it with -s, symmetrized) and as .cgr (ours).
                                [--rounds 3]
 
 Prints per app and graph our median compute time, GAP's median trial time,
-and ours / GAP's as the median and range over rounds."""
+and ours / GAP's as the median and range over rounds. The app `load`
+times loading the edge list on each side instead (GAP's converter: its
+read and build times; ours: `chatty info`'s load time, the same work:
+parse, symmetrize, sort, dedupe) and each side's peak memory (the
+process's maximum resident set)."""
 import argparse
 import json
 import os
@@ -58,6 +62,29 @@ def gap(gapdir, el, app, repeat, source):
     return statistics.median(times)
 
 
+def peak_run_rss(args):
+    """Runs args; (stdout, the process's peak resident bytes)."""
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        p = subprocess.Popen(args, stdout=out, stderr=err)
+        _, status, usage = os.wait4(p.pid, 0)
+        out.seek(0), err.seek(0)
+        if status != 0:
+            raise SystemExit(f"{args[0]} failed ({status}): {err.read().decode()}")
+        return out.read().decode(), usage.ru_maxrss * 1024
+
+
+def load_ours(chatty, el):
+    out, peak = peak_run_rss([chatty, "info", "--json", "--undirected", f"--graph={el}"])
+    return json.loads(out.strip().splitlines()[-1])["load_s"], peak
+
+
+def load_gap(gapdir, el):
+    out, peak = peak_run_rss([os.path.join(gapdir, "converter"), "-f", el, "-s", "-b", os.devnull])
+    read = float(re.search(r"Read Time:\s+([0-9.]+)", out).group(1))
+    build = float(re.search(r"Build Time:\s+([0-9.]+)", out).group(1))
+    return read + build, peak
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--gap", required=True, help="a built gapbs directory")
@@ -87,6 +114,9 @@ def main():
                 subprocess.run([a.chatty, "generate", spec, wel], check=True, capture_output=True)
                 subprocess.run([a.chatty, "convert", wel, wcgr, "--undirected"], check=True, capture_output=True)
             for app in a.apps:
+                if app == "load":
+                    compare_loading(a, spec, el)
+                    continue
                 files = (wel, wcgr) if weighted and app == "sssp" else (el, cgr)
                 mine, theirs = [], []
                 for _ in range(a.rounds):
@@ -95,6 +125,22 @@ def main():
                 ratios = [m / t for m, t in zip(mine, theirs)]
                 print(f"{app:5} {spec:22} ours {statistics.median(mine):8.3f} s  GAP {statistics.median(theirs):8.3f} s  "
                       f"ours/GAP {statistics.median(ratios):.2f} ({min(ratios):.2f}-{max(ratios):.2f})", flush=True)
+
+
+def compare_loading(a, spec, el):
+    mine, theirs = [], []
+    for _ in range(a.rounds):
+        theirs.append(load_gap(a.gap, el))
+        mine.append(load_ours(a.chatty, el))
+    ratios = [m[0] / t[0] for m, t in zip(mine, theirs)]
+    peak_m, peak_t = max(m[1] for m in mine), max(t[1] for t in theirs)
+    info = subprocess.run([a.chatty, "info", "--json", "--undirected", f"--graph={el}"], check=True,
+                          capture_output=True, text=True).stdout
+    edges = json.loads(info.strip().splitlines()[-1])["edges"]
+    print(f"load  {spec:22} ours {statistics.median(m[0] for m in mine):8.3f} s  "
+          f"GAP {statistics.median(t[0] for t in theirs):8.3f} s  ours/GAP {statistics.median(ratios):.2f} "
+          f"({min(ratios):.2f}-{max(ratios):.2f});  peak ours {peak_m / 1e6:.0f} MB "
+          f"({peak_m / edges:.1f} B/edge)  GAP {peak_t / 1e6:.0f} MB ({peak_t / edges:.1f} B/edge)", flush=True)
 
 
 if __name__ == "__main__":

@@ -18,20 +18,51 @@ namespace chatty {
 namespace {
 
 // Calls f(u, v, w) for each edge to be stored (both directions when
-// symmetrizing, self loops filtered), parallel over each list.
+// symmetrizing, self loops filtered) whose row u lies in [lo, hi).
 template <typename F>
-void for_each_stored_edge(const std::vector<EdgeList>& lists, bool weighted, const BuildOptions& opt, F&& f) {
+void for_each_edge_of_rows(const std::vector<EdgeList>& lists, bool weighted, const BuildOptions& opt, vid_t lo,
+                           vid_t hi, F&& f) {
+  lo = std::max(lo, opt.rows_lo), hi = std::min(hi, opt.rows_hi);
+  if (lo >= hi) return;
+  const vid_t span = hi - lo;
   for (const EdgeList& l : lists) {
     const size_t m = l.size();
-#pragma omp parallel for schedule(static, 4096)
+    const vid_t* src = l.src.data();
+    const vid_t* dst = l.dst.data();
     for (size_t i = 0; i < m; ++i) {
-      vid_t u = l.src[i], v = l.dst[i];
+      const vid_t u = src[i], v = dst[i];
       if (u == v && opt.drop_self_loops) continue;
-      weight_t w = weighted ? l.weight[i] : 0;
-      if (u >= opt.rows_lo && u < opt.rows_hi) f(u, v, w);
-      if (opt.symmetrize && u != v && v >= opt.rows_lo && v < opt.rows_hi) f(v, u, w);
+      const weight_t w = weighted ? l.weight[i] : 0;
+      if (u - lo < span) f(u, v, w);
+      if (opt.symmetrize && u != v && v - lo < span) f(v, u, w);
     }
   }
+}
+
+// Every thread of the team owns a range of rows, bounds[t] .. bounds[t+1],
+// and reads every list, storing only its own rows' edges: no atomics, so
+// the stores into random rows stream (an atomic per edge waits for each
+// store before it, most of which miss). The price, every thread reading
+// every list, is one sequential pass per thread.
+template <typename F>
+void for_each_edge_by_owner(const std::vector<EdgeList>& lists, bool weighted, const BuildOptions& opt,
+                            const std::vector<vid_t>& bounds, F&& f) {
+  const int owners = int(bounds.size()) - 1;
+  // A loop, not a team of `owners`: a smaller team still covers every range.
+#pragma omp parallel for schedule(static, 1)
+  for (int t = 0; t < owners; ++t)
+    for_each_edge_of_rows(lists, weighted, opt, bounds[size_t(t)], bounds[size_t(t) + 1], f);
+}
+
+// Row ranges for `owners` threads: by id, or by stored edges once `off` holds row starts.
+std::vector<vid_t> owner_bounds(vid_t n, int owners, const eid_t* off = nullptr) {
+  std::vector<vid_t> b(size_t(owners) + 1, n);
+  b[0] = 0;
+  for (int t = 1; t < owners; ++t)
+    b[size_t(t)] = off ? vid_t(std::upper_bound(off, off + n, off[n] / eid_t(owners) * eid_t(t)) - off - 1)
+                       : vid_t(uint64_t(n) * uint64_t(t) / uint64_t(owners));
+  for (int t = 1; t <= owners; ++t) b[size_t(t)] = std::max(b[size_t(t)], b[size_t(t) - 1]);
+  return b;
 }
 
 }  // namespace
@@ -122,23 +153,24 @@ Graph build_graph(std::vector<EdgeList>&& lists, vid_t n, bool weighted, const B
     for (size_t i = 0; i < l.size(); i += 1 + l.size() / 64)  // cheap sanity probe
       CHATTY_CHECK(l.src[i] < n && l.dst[i] < n, "internal: edge id beyond |V|");
 
-  for_each_stored_edge(lists, weighted, opt, [&](vid_t u, vid_t, weight_t) {
-    std::atomic_ref<eid_t>(off[u]).fetch_add(1, std::memory_order_relaxed);
-  });
+  const int owners = std::max(1, omp_get_max_threads());
+  for_each_edge_by_owner(lists, weighted, opt, owner_bounds(n, owners), [&](vid_t u, vid_t, weight_t) { ++off[u]; });
   const eid_t m = parallel_exclusive_scan(off, off, n);
   csr.targets.allocate(m);
   if (weighted) csr.weights.allocate(m);
   {
-    Buffer<eid_t> cursor(n);
-#pragma omp parallel for schedule(static)
-    for (size_t v = 0; v < n; ++v) cursor[v] = off[v];
+    // Each row's start serves as its cursor, so after the scatter off[v]
+    // holds row v's end: one shift puts the starts back (no second array).
+    const std::vector<vid_t> bounds = owner_bounds(n, owners, off);
     vid_t* tgt = csr.targets.mutable_data();
     weight_t* wgt = weighted ? csr.weights.mutable_data() : nullptr;
-    for_each_stored_edge(lists, weighted, opt, [&](vid_t u, vid_t v, weight_t w) {
-      eid_t pos = std::atomic_ref<eid_t>(cursor[u]).fetch_add(1, std::memory_order_relaxed);
+    for_each_edge_by_owner(lists, weighted, opt, bounds, [&](vid_t u, vid_t v, weight_t w) {
+      const eid_t pos = off[u]++;
       tgt[pos] = v;
       if (wgt) wgt[pos] = w;
     });
+    if (n > 0) std::memmove(off + 1, off, size_t(n) * sizeof(eid_t));
+    off[0] = 0;
   }
   lists.clear();
   lists.shrink_to_fit();
