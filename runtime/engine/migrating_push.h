@@ -32,6 +32,20 @@ struct PushTask {
 
 using host::PushSums;
 
+// A lone device's frontier whose rows one thread relaxes in about the time
+// its team takes to start and meet: a grid's or a road's wavefront of a
+// few thousand edges, every superstep of such a run. The more cores, the
+// dearer the team's start, and the more a thin step gains alone. Reading
+// the rows' offsets is what the relaxation does first anyway.
+inline constexpr eid_t kAloneEdges = 16384;
+inline bool thin_frontier(const Queue& in, const GraphChunk& g) {
+  if (in.count <= size_t(cpu::kGrain)) return true;
+  if (in.count > size_t(kAloneEdges)) return false;
+  eid_t edges = 0;
+  for (size_t i = 0; i < in.count; ++i) edges += g.out_degree[in.ids[i]];
+  return edges <= kAloneEdges;
+}
+
 // The push step over device d's frontier `in` (vertices of its chunk g), with
 // blocks of it relaxed by peers and blocks of theirs relaxed here; with
 // `remote`, peers on other ranks too (runtime/host/remote_push.h). `out`
@@ -71,9 +85,7 @@ PushSums push_step(MigrationBoard<PushTask<typename P::Value>>& board, int d, co
     s.edges += edges;
     if constexpr (kScout) s.scout += scout;
   };
-  // A lone device's frontier of one block is not worth starting its team
-  // (a grid's wavefront starts and ends thin).
-  if (omp_get_max_threads() == 1 || (board.devices() == 1 && in.count <= size_t(cpu::kGrain))) {
+  if (omp_get_max_threads() == 1 || (board.devices() == 1 && thin_frontier(in, g))) {
     if (remote) remote->begin_step(val, &claimed, /*shared=*/false);
     board.run(d, sums, alone, remote);
   } else {
