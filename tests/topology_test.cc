@@ -185,20 +185,22 @@ TEST(TopologyJson, BadFilesAreClearErrors) {
 // The busy cores: /proc/stat's per-CPU lines (the summary line and other
 // lines ignored), and a CPU busy for more than half the window between two
 // samples, among the CPUs the process may use.
-TEST(BusyCores, ProcStatLinesAndTheHalfWindowRule) {
+TEST(BusyCores, ProcStatLinesAndTheThreeQuartersRule) {
   const std::string before =
       "cpu  300 0 100 600 0 0 0 0 0 0\n"
       "cpu0 100 0 0 300 0 0 0 0 0 0\n"
       "cpu1 100 0 50 250 0 0 0 0 0 0\n"
       "cpu2 100 0 50 50 0 0 0 0 0 0\n"
+      "cpu3 100 0 0 100 0 0 0 0 0 0\n"
       "intr 12345 0 0\n";
   const std::string after =
       "cpu  600 0 100 900 0 0 0 0 0 0\n"
-      "cpu0 190 0 0 310 0 0 0 0 0 0\n"    // 90 of 100 ticks busy
-      "cpu1 110 0 50 340 0 0 0 0 0 0\n"   // 10 of 100
-      "cpu2 150 0 50 100 0 0 0 0 0 0\n";  // 50 of 100: not more than half
+      "cpu0 190 0 0 310 0 0 0 0 0 0\n"     // 90 of 100 ticks busy
+      "cpu1 110 0 50 340 0 0 0 0 0 0\n"    // 10 of 100
+      "cpu2 175 0 50 125 0 0 0 0 0 0\n"    // 75 of 100: not more than three quarters
+      "cpu3 110 0 0 110 0 0 0 80 80 0\n";  // 80 stolen by the hypervisor, 80 a guest's (in user): 10 of 20
   const std::vector<CpuTimes> b = parse_proc_stat(before), a = parse_proc_stat(after);
-  ASSERT_EQ(b.size(), 3u);
+  ASSERT_EQ(b.size(), 4u);
   EXPECT_EQ(b[1].cpu, 1);
   EXPECT_EQ(b[1].total, 400u);
   EXPECT_EQ(b[1].idle, 250u);

@@ -21,7 +21,10 @@ std::vector<CpuTimes> parse_proc_stat(const std::string& text) {
     CpuTimes t;
     fields >> t.cpu;
     unsigned long long x = 0;
-    for (int i = 0; fields >> x; ++i) {
+    // user nice system idle iowait irq softirq steal [guest guest_nice]:
+    // guest time is already in user's, and time the hypervisor stole is
+    // no process of this machine holding the CPU, so neither counts.
+    for (int i = 0; i < 7 && fields >> x; ++i) {
       t.total += x;
       if (i == 3 || i == 4) t.idle += x;  // idle, iowait
     }
@@ -38,7 +41,7 @@ int busy_between(const std::vector<CpuTimes>& before, const std::vector<CpuTimes
     const auto a = std::find_if(after.begin(), after.end(), [&](const CpuTimes& x) { return x.cpu == b.cpu; });
     if (a == after.end() || a->total <= b.total) continue;
     const unsigned long long total = a->total - b.total, idle = a->idle - b.idle;
-    busy += 2 * (total - std::min(idle, total)) > total;
+    busy += 4 * (total - std::min(idle, total)) > 3 * total;
   }
   return busy;
 }
@@ -73,8 +76,10 @@ int busy_cores_now() {
   if (busy >= 0 && Clock::now() - at < std::chrono::seconds(1)) return busy;
   const std::vector<CpuTimes> before = sample();
   if (before.empty()) return 0;
-  // /proc/stat counts in clock ticks (10 ms): a window of a few ticks.
-  std::this_thread::sleep_for(std::chrono::milliseconds(30));
+  // /proc/stat counts in clock ticks (10 ms): a window of five, in which
+  // work that holds a core fills four or more, and a process starting
+  // beside this one (the shell's next command in a pipe) fewer.
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
   busy = busy_between(before, sample(), allowed_cpus());
   at = Clock::now();
   return busy;

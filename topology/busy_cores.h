@@ -9,7 +9,8 @@
 
 namespace chatty {
 
-// One CPU's times from /proc/stat (clock ticks): all of them, and the idle ones (idle + iowait).
+// One CPU's times from /proc/stat (clock ticks): all of them but steal and
+// guest, and the idle ones (idle + iowait).
 struct CpuTimes {
   int cpu = -1;
   unsigned long long total = 0, idle = 0;
@@ -18,8 +19,8 @@ struct CpuTimes {
 // The per-CPU lines ("cpuN ...") of /proc/stat's text.
 std::vector<CpuTimes> parse_proc_stat(const std::string& text);
 
-// The CPUs in `allowed` (empty: every one) busy for more than half of the
-// time between two samples.
+// The CPUs in `allowed` (empty: every one) busy for more than three
+// quarters of the time between two samples.
 int busy_between(const std::vector<CpuTimes>& before, const std::vector<CpuTimes>& after,
                  const std::vector<int>& allowed);
 
