@@ -100,6 +100,15 @@ CHATTY_HD inline uint64_t seen(const uint64_t* p) {
 #endif
 }
 
+// A count other lanes may read meanwhile.
+CHATTY_HD inline void put(uint64_t* p, uint64_t v) {
+#ifdef __CUDA_ARCH__
+  *static_cast<volatile uint64_t*>(p) = v;
+#else
+  std::atomic_ref<uint64_t>(*p).store(v, std::memory_order_relaxed);
+#endif
+}
+
 // What both waves share: the rows, the counts, the hub list and the ending.
 struct Shared {
   Rows rows;
@@ -110,10 +119,12 @@ struct Shared {
   Limits limits;
   Out out;
 
+  // A lane may still read the slot's hub count, 0, from the level before
+  // (no barrier follows a level without hubs): stores it can race with.
   CHATTY_HD void clear(uint32_t slot) const {
     Counts& c = *counts;
-    c.size[slot] = c.scout[slot] = c.front[slot] = c.hubs[slot] = 0;
-    c.low[slot] = ~uint64_t(0);
+    put(&c.size[slot], 0), put(&c.scout[slot], 0), put(&c.front[slot], 0), put(&c.hubs[slot], 0);
+    put(&c.low[slot], ~uint64_t(0));
   }
   CHATTY_HD uint64_t queued(uint32_t k) const { return k == 0 ? seen(start) : seen(&counts->size[k % 3]); }
   // v joins level k + 1's queue.
