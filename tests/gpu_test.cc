@@ -313,6 +313,28 @@ TEST(GpuBackendVariants, WavesKeepEveryAnswer) {
   EXPECT_EQ(b.multi.supersteps(), run_app(parse_app("bfs"), grid, 0, EngineOptions{}).multi.supersteps());
 }
 
+// Label propagation on a GPU device gives the CPU's labels exactly: the
+// same classes, swept in the same order, with the same tie rule (on kron,
+// whose hubs' rows are sorted by the segmented sort's large-segment path,
+// a grid, whose rows tie often, and ego-Facebook symmetrized), and its
+// answer passes the verifier; P = 2 devices leave the second idle.
+TEST(GpuOperators, LabelPropagationMatchesTheCpu) {
+  SKIP_WITHOUT_GPU();
+  for (const char* spec : {"kron:13", "grid:60x50", CHATTY_TEST_DATA "/facebook_combined.txt"}) {
+    SCOPED_TRACE(spec);
+    const Graph loaded = load(spec);
+    const Graph g = loaded.directed() ? symmetrized(loaded) : loaded;
+    const AppOutput cpu = run_app(parse_app("lpa"), g, 0, EngineOptions{});
+    for (int p : {1, 2}) {
+      EngineOptions gpu;
+      gpu.backend = Backend::kCuda, gpu.devices = p;
+      AppOutput got = run_app(parse_app("lpa"), g, 0, gpu);
+      EXPECT_EQ(got.ints, cpu.ints) << p << " devices";
+      EXPECT_TRUE(app_spec(parse_app("lpa")).validate(got, g, 0, gpu).ok) << p << " devices";
+    }
+  }
+}
+
 // Triangle counting and betweenness on GPU devices equal the CPU's: the
 // per-vertex triangles exactly, by rows and by entries (on relabelled kron and facebook, and the
 // unrelabelled urand; directed Facebook symmetrized for TC), BC within 1e-6

@@ -1,6 +1,8 @@
 // LPA: label propagation communities, each vertex labelled by the id whose
 // label its community took (semi_sync.h), NetworkX's
 // label_propagation_communities exactly.
+#include "apps/lpa/app.h"
+
 #include <vector>
 
 #include "apps/host_run.h"
@@ -65,6 +67,7 @@ const AppSpec app_lpa{
     .whole_graph = true,
     .check = check,
     .run_host = run_host,
+    .run_gpu = CHATTY_GPU_ENTRY(run_lpa_gpu),
     .validate = validate,
     .relabel = relabel,
     .traversed_edges = examined_edges,

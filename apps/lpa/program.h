@@ -24,6 +24,7 @@ struct LpaProgram {
   using Value = uint64_t;  // the community's label: a vertex id
 
   std::vector<uint64_t> on_host(const Graph& g, host::HostOperators& h) const;  // apps/lpa/app.cc
+  OperatorRun<uint64_t> on_gpus(const Graph& g, cuda::GpuOperators& d) const;   // apps/lpa/gpu.cu
 };
 
 }  // namespace chatty

@@ -10,6 +10,7 @@
 
 #include <cuda_runtime.h>
 
+#include <cub/device/device_segmented_sort.cuh>
 #include <vector>
 
 #include "kernels/cuda/cuda_check.h"
@@ -115,6 +116,20 @@ void compute(const OpStream& s, uint64_t lo, uint64_t hi, F f) {
   const Launch l = launch_for(hi - lo, s.multiprocessors);
   compute_kernel<<<l.grid, l.block, 0, s.stream>>>(lo, hi, f);
   CHATTY_CUDA_LAUNCHED("compute_kernel");
+}
+
+// Sorts each segment i < segments of `in`, [at[i], at[i + 1]), into the
+// same place of `out`, ascending; `items`: their entries together. `room`:
+// the sort's scratch, grown here and kept by the caller from call to call.
+inline void sort_segments(const OpStream& s, const uint32_t* in, uint32_t* out, uint64_t items, uint64_t segments,
+                          const uint64_t* at, DeviceArray<uint8_t>& room) {
+  if (items == 0 || segments == 0) return;
+  size_t bytes = 0;
+  CHATTY_CUDA(cub::DeviceSegmentedSort::SortKeys(nullptr, bytes, in, out, int64_t(items), int64_t(segments), at, at + 1,
+                                                 s.stream));
+  if (room.size() < bytes) room.allocate(bytes);
+  CHATTY_CUDA(cub::DeviceSegmentedSort::SortKeys(room.get(), bytes, in, out, int64_t(items), int64_t(segments), at,
+                                                 at + 1, s.stream));
 }
 
 // The level after `cur`; see host::advance for f's answers and the
