@@ -204,10 +204,14 @@ TEST(BusyCores, ProcStatLinesAndTheThreeQuartersRule) {
   EXPECT_EQ(b[1].cpu, 1);
   EXPECT_EQ(b[1].total, 400u);
   EXPECT_EQ(b[1].idle, 250u);
-  EXPECT_EQ(busy_between(b, a, {}), 1);
-  EXPECT_EQ(busy_between(b, a, {1, 2}), 0) << "cpu0 is not this process's";
-  EXPECT_EQ(busy_between(b, parse_proc_stat("cpu0 500 0 0 300 0 0 0 0 0 0\ncpu1 100 0 50 250 0 0 0 0 0 0\n"), {}), 1)
+  EXPECT_EQ(busy_cpus(b, a, {}), std::vector<int>{0});
+  EXPECT_TRUE(busy_cpus(b, a, {1, 2}).empty()) << "cpu0 is not this process's";
+  EXPECT_EQ(busy_cpus(b, parse_proc_stat("cpu0 500 0 0 300 0 0 0 0 0 0\ncpu1 100 0 50 250 0 0 0 0 0 0\n"), {}),
+            std::vector<int>{0})
       << "a CPU whose times did not move, or that is gone, counts as idle";
+  // Busy in both windows: held by other work; in one only: a passing process.
+  EXPECT_EQ(busy_in_both({0, 2}, {2, 3}), 1);
+  EXPECT_EQ(busy_in_both({0}, {}), 0);
   EXPECT_GE(busy_cores_now(), 0);
 }
 

@@ -33,17 +33,22 @@ std::vector<CpuTimes> parse_proc_stat(const std::string& text) {
   return out;
 }
 
-int busy_between(const std::vector<CpuTimes>& before, const std::vector<CpuTimes>& after,
-                 const std::vector<int>& allowed) {
-  int busy = 0;
+std::vector<int> busy_cpus(const std::vector<CpuTimes>& before, const std::vector<CpuTimes>& after,
+                           const std::vector<int>& allowed) {
+  std::vector<int> busy;
   for (const CpuTimes& b : before) {
     if (!allowed.empty() && std::find(allowed.begin(), allowed.end(), b.cpu) == allowed.end()) continue;
     const auto a = std::find_if(after.begin(), after.end(), [&](const CpuTimes& x) { return x.cpu == b.cpu; });
     if (a == after.end() || a->total <= b.total) continue;
     const unsigned long long total = a->total - b.total, idle = a->idle - b.idle;
-    busy += 4 * (total - std::min(idle, total)) > 3 * total;
+    if (4 * (total - std::min(idle, total)) > 3 * total) busy.push_back(b.cpu);
   }
   return busy;
+}
+
+int busy_in_both(const std::vector<int>& first, const std::vector<int>& second) {
+  return int(std::count_if(first.begin(), first.end(),
+                           [&](int c) { return std::find(second.begin(), second.end(), c) != second.end(); }));
 }
 
 namespace {
@@ -76,11 +81,15 @@ int busy_cores_now() {
   if (busy >= 0 && Clock::now() - at < std::chrono::seconds(1)) return busy;
   const std::vector<CpuTimes> before = sample();
   if (before.empty()) return 0;
-  // /proc/stat counts in clock ticks (10 ms): a window of five, in which
-  // work that holds a core fills four or more, and a process starting
-  // beside this one (the shell's next command in a pipe) fewer.
-  std::this_thread::sleep_for(std::chrono::milliseconds(50));
-  busy = busy_between(before, sample(), allowed_cpus());
+  // /proc/stat counts in clock ticks (10 ms): two windows of four, in each
+  // of which work that holds a core fills more than three; a process that
+  // starts beside this one (the next command of a shell pipe, tens of
+  // milliseconds of work) fills one window at most.
+  const std::vector<int> allowed = allowed_cpus();
+  std::this_thread::sleep_for(std::chrono::milliseconds(40));
+  const std::vector<CpuTimes> middle = sample();
+  std::this_thread::sleep_for(std::chrono::milliseconds(40));
+  busy = busy_in_both(busy_cpus(before, middle, allowed), busy_cpus(middle, sample(), allowed));
   at = Clock::now();
   return busy;
 }

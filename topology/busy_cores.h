@@ -21,12 +21,14 @@ std::vector<CpuTimes> parse_proc_stat(const std::string& text);
 
 // The CPUs in `allowed` (empty: every one) busy for more than three
 // quarters of the time between two samples.
-int busy_between(const std::vector<CpuTimes>& before, const std::vector<CpuTimes>& after,
-                 const std::vector<int>& allowed);
+std::vector<int> busy_cpus(const std::vector<CpuTimes>& before, const std::vector<CpuTimes>& after,
+                           const std::vector<int>& allowed);
+// How many CPUs both lists hold: busy in two windows in a row.
+int busy_in_both(const std::vector<int>& first, const std::vector<int>& second);
 
-// The CPUs this process may run on that are busy now, sampled over a few
-// milliseconds (at most once a second: later calls reuse the sample); 0
-// where /proc/stat cannot be read.
+// The CPUs this process may run on that are busy now, sampled over two
+// windows of 40 ms (at most once a second: later calls reuse the sample);
+// 0 where /proc/stat cannot be read.
 int busy_cores_now();
 
 }  // namespace chatty
