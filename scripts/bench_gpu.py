@@ -15,8 +15,10 @@ machine:
   * variants (--part variants): each mechanism the defaults did not pick
     against the default in the same run, both validated where the app is:
     --gpu_wave=4096 and 65536 (BFS, SSSP: thin supersteps inside one
-    cooperative launch; 0, none, is the default), --gpu_gather=streamed
-    (PageRank; tiled is the default), --gpu_steps_per_sync=1 (BFS: a sync per superstep; 16 is the default),
+    cooperative launch; 0, none, is the default), --reorder=bfs (PageRank:
+    a breadth-first order, in-neighbours' contributions on nearby lines;
+    degree order is the default), --gpu_gather=streamed (PageRank; tiled is
+    the default), --gpu_steps_per_sync=1 (BFS: a sync per superstep; 16 is the default),
     --gpu_lb=twc (BFS and SSSP; split, hubs' edges shared by every block, is
     the default), --gpu_bucket_min=thread (SSSP; warp is the default), and
     the CPU's SSSP bucket width on the GPU.
@@ -109,6 +111,7 @@ def part_apps(binary, graphs, a, ref, results):
 VARIANTS = (("bfs", {"kron": "--gpu_wave=4096", "grid": "--gpu_wave=4096", "road": "--gpu_wave=4096"}),
             ("bfs", {"kron": "--gpu_wave=65536", "grid": "--gpu_wave=65536", "road": "--gpu_wave=65536"}),
             ("sssp", {"kron": "--gpu_wave=4096", "grid": "--gpu_wave=4096", "road": "--gpu_wave=4096"}),
+            ("pr", {"kron": "--reorder=bfs", "grid": "--reorder=bfs", "road": "--reorder=bfs"}),
             ("pr", {"kron": "--gpu_gather=streamed", "grid": "--gpu_gather=streamed",
              "road": "--gpu_gather=streamed"}),
             ("bfs", {"kron": "--gpu_steps_per_sync=1", "grid": "--gpu_steps_per_sync=1",

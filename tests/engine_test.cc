@@ -295,6 +295,38 @@ TEST(Reorder, WithinChunksKeepsEveryChunk) {
   EXPECT_THROW(reorder_by_degree(g, {0, 700, 100, g.num_vertices()}), Error);
 }
 
+// Breadth-first relabelling: every vertex stays in its chunk, each chunk's
+// vertices in the order one breadth-first walk from the hub visits them
+// (a walk's level never comes before the level it grew from), edges map
+// one to one, and BFS on the relabelled graph gives the input's depths.
+TEST(Reorder, BreadthFirstWithinChunks) {
+  for (const char* spec : {"kron:10", "grid:30x20"}) {
+    SCOPED_TRACE(spec);
+    const Graph g = load_graph(spec, {});
+    const vid_t n = g.num_vertices();
+    const std::vector<vid_t> chunks = {0, n / 3, n / 2, n};
+    const Reordered r = reorder_by_bfs(g, chunks);
+    ASSERT_EQ(r.graph.num_edges(), g.num_edges());
+    vid_t hub = 0;
+    for (vid_t v = 1; v < n; ++v)
+      if (g.out_degree(v) > g.out_degree(hub)) hub = v;
+    const std::vector<uint32_t> depth = reference::bfs(g, hub);
+    for (size_t d = 0; d + 1 < chunks.size(); ++d)
+      for (vid_t i = chunks[d]; i < chunks[d + 1]; ++i) {
+        const vid_t old = r.old_of_new[i];
+        EXPECT_TRUE(old >= chunks[d] && old < chunks[d + 1]) << i;
+        EXPECT_EQ(r.new_of_old[old], i);
+        EXPECT_EQ(r.graph.out_degree(i), g.out_degree(old));
+        if (i > chunks[d] && depth[old] != kInfinity) {
+          EXPECT_LE(depth[r.old_of_new[i - 1]], depth[old]) << i;
+        }
+      }
+    const std::vector<uint32_t> moved = reference::bfs(r.graph, r.new_of_old[hub]);
+    for (vid_t v = 0; v < n; ++v) EXPECT_EQ(moved[r.new_of_old[v]], depth[v]) << v;
+  }
+  EXPECT_THROW(reorder_by_bfs(load_graph("kron:8", {}), {0, 5}), Error);
+}
+
 // The transport table: every name --comm may give parses to its entry and
 // back, a name means one transport per world, host devices and ranks have
 // one default each, the policy's structure placement is not a --comm

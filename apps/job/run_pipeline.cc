@@ -56,6 +56,8 @@ Prepared prepare_rank(const RunSetup& s, const ClusterPlace& rank, std::string n
     p.g = std::move(rg.g);
     p.weights_made = add_default_weights(s.app, p.g, s.default_weights, s.seed);  // on input ids, as in one process
     if (s.reorders()) {  // within chunks: every rank derives the same ids from the degrees alone
+      CHATTY_CHECK(s.reorder != Reorder::kBfs,
+                   "--reorder=bfs needs every row of the graph, which ranks split: use --reorder=degree");
       Reordered r = reorder_by_degree(p.g, rg.bounds);
       p.g = std::move(r.graph);
       p.old_of_new = std::move(r.old_of_new);
@@ -101,7 +103,8 @@ Prepared prepare_loaded(const RunSetup& s, Graph g, LoadInfo info, std::string n
   // travel with their edges.
   p.weights_made = add_default_weights(s.app, p.g, s.default_weights, s.seed);
   if (s.reorders()) {
-    Reordered r = reorder_by_degree(p.g, p.part ? p.part->bounds : std::vector<vid_t>{});
+    const std::vector<vid_t> chunks = p.part ? p.part->bounds : std::vector<vid_t>{};
+    Reordered r = s.reorder == Reorder::kBfs ? reorder_by_bfs(p.g, chunks) : reorder_by_degree(p.g, chunks);
     if (s.validate) p.input = p.g;
     p.g = std::move(r.graph);
     p.old_of_new = std::move(r.old_of_new);

@@ -102,8 +102,9 @@ void parse_sources(RunSetup& s, const RunOptions& f) {
 Reorder parse_reorder(const std::string& s) {
   if (s == "auto") return Reorder::kAuto;
   if (s == "degree") return Reorder::kDegree;
+  if (s == "bfs") return Reorder::kBfs;
   if (s == "none") return Reorder::kNone;
-  throw Error("--reorder must be auto, degree or none (got '" + s + "')");
+  throw Error("--reorder must be auto, degree, bfs or none (got '" + s + "')");
 }
 
 // A fingerprint of this process's executable file, read whole (a few ms):

@@ -16,7 +16,7 @@
 
 namespace chatty::job {
 
-enum class Reorder { kAuto, kDegree, kNone };
+enum class Reorder { kAuto, kDegree, kBfs, kNone };
 
 struct RunSetup {
   App app = parse_app("bfs");
@@ -42,7 +42,10 @@ struct RunSetup {
   bool default_app = false, default_graph = false;
 
   bool has_source() const { return app_spec(app).needs_source; }
-  bool reorders() const { return reorder == Reorder::kDegree || (reorder == Reorder::kAuto && app_spec(app).reorders); }
+  bool reorders() const {
+    return reorder == Reorder::kDegree || reorder == Reorder::kBfs ||
+           (reorder == Reorder::kAuto && app_spec(app).reorders);
+  }
 };
 
 // Applies --threads (0: OpenMP's default) to the calling thread's teams,

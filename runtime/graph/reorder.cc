@@ -47,16 +47,33 @@ Csr relabel(const Csr& c, const Reordered& r, vid_t lo, vid_t hi, bool held) {
   return out;
 }
 
+// The chunks' bounds, checked; [0, |V|) where none are given.
+std::vector<vid_t> chunk_bounds(const std::vector<vid_t>& chunks, vid_t n) {
+  CHATTY_CHECK(chunks.empty() || (chunks.size() >= 2 && chunks.front() == 0 && chunks.back() == n &&
+                                  std::is_sorted(chunks.begin(), chunks.end())),
+               "reorder: chunk bounds must rise from 0 to |V|");
+  return chunks.empty() ? std::vector<vid_t>{0, n} : chunks;
+}
+
+// r's graph: g relabelled by r's maps (a rank's rows stay its own).
+void relabel_graph(const Graph& g, const std::vector<vid_t>& b, Reordered& r) {
+  const vid_t lo = g.rows_lo(), hi = g.rows_hi();
+  CHATTY_CHECK(
+      g.holds_all_rows() || (std::binary_search(b.begin(), b.end(), lo) && std::binary_search(b.begin(), b.end(), hi)),
+      "reorder: a rank's rows must be whole chunks (internal error)");
+  r.graph = Graph(relabel(g.out(), r, lo, hi, !g.holds_all_rows()), g.directed());
+  if (!g.holds_all_rows()) {
+    r.graph.hold_rows(lo, hi);
+    if (g.directed() && g.has_in()) r.graph.set_in(relabel(g.in(), r, lo, hi, true));
+  }
+}
+
 }  // namespace
 
 Reordered reorder_by_degree(const Graph& g, const std::vector<vid_t>& chunks) {
   const Csr& c = g.out();
   const vid_t n = g.num_vertices();
-  CHATTY_CHECK(chunks.empty() || (chunks.size() >= 2 && chunks.front() == 0 && chunks.back() == n &&
-                                  std::is_sorted(chunks.begin(), chunks.end())),
-               "reorder: chunk bounds must rise from 0 to |V|");
-  const std::vector<vid_t> whole = {0, n};
-  const std::vector<vid_t>& b = chunks.empty() ? whole : chunks;
+  const std::vector<vid_t> b = chunk_bounds(chunks, n);
   Reordered r;
   r.old_of_new.resize(n);
   r.new_of_old.resize(n);
@@ -80,15 +97,47 @@ Reordered reorder_by_degree(const Graph& g, const std::vector<vid_t>& chunks) {
       r.new_of_old[v] = i;
     }
   }
-  const vid_t lo = g.rows_lo(), hi = g.rows_hi();
-  CHATTY_CHECK(
-      g.holds_all_rows() || (std::binary_search(b.begin(), b.end(), lo) && std::binary_search(b.begin(), b.end(), hi)),
-      "reorder: a rank's rows must be whole chunks (internal error)");
-  r.graph = Graph(relabel(c, r, lo, hi, !g.holds_all_rows()), g.directed());
-  if (!g.holds_all_rows()) {
-    r.graph.hold_rows(lo, hi);
-    if (g.directed() && g.has_in()) r.graph.set_in(relabel(g.in(), r, lo, hi, true));
+  relabel_graph(g, b, r);
+  return r;
+}
+
+Reordered reorder_by_bfs(const Graph& g, const std::vector<vid_t>& chunks) {
+  const Csr& c = g.out();
+  const vid_t n = g.num_vertices();
+  const std::vector<vid_t> b = chunk_bounds(chunks, n);
+  CHATTY_CHECK(g.holds_all_rows(), "--reorder=bfs needs every row of the graph: under ranks, use --reorder=degree");
+  std::vector<vid_t> order;  // the visits
+  order.reserve(n);
+  std::vector<uint8_t> seen(n, 0);
+  auto walk_from = [&](vid_t s) {
+    size_t head = order.size();
+    seen[s] = 1, order.push_back(s);
+    for (; head < order.size(); ++head) {
+      const vid_t u = order[head];
+      for (eid_t e = c.offsets[u]; e < c.offsets[u + 1]; ++e)
+        if (const vid_t v = c.targets[e]; !seen[v]) seen[v] = 1, order.push_back(v);
+    }
+  };
+  if (n > 0) {
+    vid_t hub = 0;
+    for (vid_t v = 1; v < n; ++v)
+      if (c.degree(v) > c.degree(hub)) hub = v;
+    walk_from(hub);
   }
+  for (vid_t v = 0; v < n; ++v)
+    if (!seen[v]) walk_from(v);
+  // Each chunk's vertices in visit order, from the chunk's first id.
+  std::vector<vid_t> next(b.begin(), b.end() - 1);
+  Reordered r;
+  r.old_of_new.resize(n);
+  r.new_of_old.resize(n);
+  for (vid_t v : order) {
+    const size_t d = size_t(std::upper_bound(b.begin(), b.end(), v) - b.begin()) - 1;
+    const vid_t i = next[d]++;
+    r.old_of_new[i] = v;
+    r.new_of_old[v] = i;
+  }
+  relabel_graph(g, b, r);
   return r;
 }
 
