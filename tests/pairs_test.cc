@@ -10,10 +10,12 @@
 #include <map>
 
 #include "apps/ktruss/reference.h"
+#include "apps/ktruss/steps.h"
 #include "apps/run_app.h"
 #include "apps/similarity/reference.h"
 #include "datasets/generators.h"
 #include "datasets/load.h"
+#include "runtime/graph/upper_edges.h"
 #include "test_util.h"
 
 namespace chatty {
@@ -129,6 +131,61 @@ TEST(Ktruss, MatchesTheReferenceAtEveryDeviceCount) {
       for (size_t i = 0; i < out.pairs.size(); ++i)
         ASSERT_EQ(out.ints[i], want.at(out.pairs[i])) << spec << " " << p << " devices, edge " << i;
     }
+  }
+}
+
+// GPU devices' k-truss steps (apps/ktruss/steps.h) run here one item after
+// another, with gpu.cu's loop of levels and rounds written out: the host's
+// truss numbers, on kron (hubs) and ego-Facebook (trusses up to 97).
+TEST(Ktruss, GpuStepsGiveTheHostsNumbers) {
+  for (const char* spec : {"kron:10", CHATTY_TEST_DATA "/facebook_combined.txt"}) {
+    SCOPED_TRACE(spec);
+    const Graph loaded = load_graph(spec, {});
+    const Graph g = loaded.directed() ? symmetrized(loaded) : loaded;
+    const Csr& c = g.out();
+    const UpperEdges up = upper_edges(c);
+    const size_t m = up.count();
+    std::vector<uint32_t> number_of(c.num_edges()), support(m), truss(m, 0);
+    std::vector<vid_t> lo(m), hi(m), round(m), next(m);
+    std::vector<uint8_t> peeled(m, 0), in_round(m, 0);
+    uint64_t joined = 0;
+    const eid_t* off = c.offsets.data();
+    const vid_t* tgt = c.targets.data();
+    const ktruss::NumberEntries number{
+        off, tgt, up.first.data(), up.above.data(), g.num_vertices(), number_of.data(), lo.data(), hi.data()};
+    for (size_t j = 0; j < c.num_edges(); ++j) number(j);
+    const ktruss::Support count{off, tgt, lo.data(), hi.data(), support.data()};
+    for (size_t k = 0; k < m; ++k) count(k);
+    size_t left = m;
+    uint32_t level = 0;
+    while (left > 0) {
+      size_t n = 0;
+      const ktruss::AtLevel at{peeled.data(), support.data(), level};
+      for (vid_t k = 0; k < m; ++k)
+        if (at(k)) round[n++] = k;
+      if (n == 0) {
+        level = UINT32_MAX;
+        for (size_t k = 0; k < m; ++k)
+          level = ktruss::Least{}(level, ktruss::LeastLeft{peeled.data(), support.data()}(k));
+        continue;
+      }
+      while (n > 0) {
+        for (size_t i = 0; i < n; ++i) ktruss::Mark{round.data(), in_round.data(), 1}(i);
+        joined = 0;
+        const ktruss::Break brk{off,          tgt,           number_of.data(), lo.data(),      hi.data(),
+                                round.data(), peeled.data(), in_round.data(),  support.data(), next.data(),
+                                &joined,      level};
+        for (size_t i = 0; i < n; ++i) brk(i);
+        for (size_t i = 0; i < n; ++i)
+          ktruss::Settle{round.data(), peeled.data(), in_round.data(), truss.data(), level}(i);
+        std::swap(round, next);
+        left -= n;
+        n = size_t(joined);
+      }
+    }
+    const AppOutput want = run_app(parse_app("ktruss"), g, 0, EngineOptions{});
+    ASSERT_EQ(want.ints.size(), m);
+    for (size_t k = 0; k < m; ++k) ASSERT_EQ(truss[k], want.ints[k]) << k;
   }
 }
 

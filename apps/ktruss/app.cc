@@ -1,6 +1,8 @@
 // Truss numbers (cuGraph's k_truss, NetworkX's k_truss): every edge of an
 // undirected graph with the largest k whose k-truss holds it. --output
 // writes "u v truss"; the k-truss is the edges of truss number k or more.
+#include "apps/ktruss/app.h"
+
 #include <cstdio>
 #include <vector>
 
@@ -114,6 +116,7 @@ const AppSpec app_ktruss{
     .per_pair = true,
     .check = check,
     .run_host = run_host,
+    .run_gpu = CHATTY_GPU_ENTRY(run_ktruss_gpu),
     .validate = validate,
     .traversed_edges = traversed,
     .summary_text = text,

@@ -22,6 +22,7 @@ struct KtrussProgram {
   using Value = uint64_t;  // per edge u < v (UpperEdges' numbers): its truss number
 
   std::vector<uint64_t> on_host(const Graph& g, host::HostOperators& h) const;  // apps/ktruss/app.cc
+  OperatorRun<uint64_t> on_gpus(const Graph& g, cuda::GpuOperators& d) const;   // apps/ktruss/gpu.cu
 };
 
 }  // namespace chatty
