@@ -171,6 +171,20 @@ struct Shared {
   }
 };
 
+// The rows of list[0, n) relaxed by w, a group of lanes to a row; long
+// rows are listed for every lane to share after the level's barrier.
+template <typename W>
+CHATTY_HD void relax_rows(const W& w, const vid_t* list, uint64_t n, uint32_t k, uint64_t lane, uint64_t lanes,
+                          Tally& t) {
+  const Shared& s = w.s;
+  const uint64_t G = s.limits.group, groups = lanes / G, r = lane % G;
+  for (uint64_t i = lane / G; i < n; i += groups) {
+    const vid_t u = list[i];
+    if (s.leave_to_all(u, k, r)) continue;
+    for (eid_t x = s.rows.off[u] + r; x < s.rows.off[u + 1]; x += G) w.relax(u, x, k, t);
+  }
+}
+
 // Push levels of a traversal program (BFS, WCC by propagation): each queued
 // vertex offers to its out-neighbours; the first to change a vertex in
 // level k (claim mark epoch + k) queues it.
@@ -194,13 +208,7 @@ struct TraversalWave {
   }
   template <typename Barrier>
   CHATTY_HD void level(uint32_t k, uint64_t, uint64_t lane, uint64_t lanes, Tally& t, Barrier&) const {
-    const uint64_t G = s.limits.group, groups = lanes / G, r = lane % G, n = s.queued(k);
-    const vid_t* in = s.queue[k & 1];
-    for (uint64_t i = lane / G; i < n; i += groups) {
-      const vid_t u = in[i];
-      if (s.leave_to_all(u, k, r)) continue;
-      for (eid_t x = s.rows.off[u] + r; x < s.rows.off[u + 1]; x += G) relax(u, x, k, t);
-    }
+    relax_rows(*this, s.queue[k & 1], s.queued(k), k, lane, lanes, t);
   }
   CHATTY_HD uint64_t bucket_after(uint32_t, uint64_t b) const { return b; }
   template <typename Barrier>
@@ -258,12 +266,7 @@ struct OrderedWave {
       }
     }
     barrier();
-    const uint64_t G = s.limits.group, groups = lanes / G, r = lane % G, m = seen(&s.counts->front[slot]);
-    for (uint64_t i = lane / G; i < m; i += groups) {
-      const vid_t u = current[i];
-      if (s.leave_to_all(u, k, r)) continue;
-      for (eid_t x = s.rows.off[u] + r; x < s.rows.off[u + 1]; x += G) relax(u, x, k, t);
-    }
+    relax_rows(*this, current, seen(&s.counts->front[slot]), k, lane, lanes, t);
   }
   CHATTY_HD uint64_t bucket_after(uint32_t k, uint64_t) const { return seen(&s.counts->low[(k + 1) % 3]); }
   template <typename Barrier>
