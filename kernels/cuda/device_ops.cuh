@@ -1,6 +1,6 @@
-// Device building blocks the kernels share: the reduce as a CAS loop
-// (Ito et al.: never a lock), warp-aggregated appends to a queue, bitmaps,
-// and union-find on the label array.
+// Device building blocks the kernels share: warp-aggregated appends to a
+// queue, bitmaps, and union-find on the label array (the reduce as a CAS
+// loop is ops::reduce_into, the same on both backends).
 #pragma once
 
 #include <cooperative_groups.h>
@@ -14,20 +14,6 @@ namespace chatty::cuda {
 
 using ull = unsigned long long;
 inline constexpr unsigned kFullMask = 0xffffffffu;
-
-// Folds `offer` into *addr with P::reduce; true if the value changed. Reads
-// first, so offers that cannot improve cost no atomic.
-template <typename P>
-__device__ __forceinline__ bool atomic_reduce(uint32_t* addr, uint32_t offer) {
-  uint32_t old = *reinterpret_cast<volatile uint32_t*>(addr);
-  while (true) {
-    const uint32_t now = P::reduce(old, offer);
-    if (now == old) return false;
-    const uint32_t prev = atomicCAS(addr, old, now);
-    if (prev == old) return true;
-    old = prev;
-  }
-}
 
 // Position for the calling thread in a queue whose length is *count: one
 // atomic per group of threads that arrive together (warp aggregation).

@@ -8,6 +8,7 @@
 #pragma once
 
 #include "kernels/cuda/advance.cuh"
+#include "runtime/base/operators.h"
 #include "runtime/base/status_data.h"
 
 namespace chatty::cuda {
@@ -39,7 +40,7 @@ struct PushRelax {
   __device__ void operator()(vid_t u, eid_t e) const {
     const vid_t v = targets[e];
     const uint32_t offer = prog.scatter(values[u], u, v, weights ? weights[e] : 1u);
-    if (atomic_reduce<P>(&values[v], offer) && atomicExch(&claim[v], epoch) != epoch)
+    if (ops::reduce_into<P>(&values[v], offer) && atomicExch(&claim[v], epoch) != epoch)
       changed[append_slot(changed_count)] = v;
   }
 };
@@ -97,7 +98,7 @@ __global__ void merge_kernel(const Update<uint32_t>* rec, ull count, uint32_t* v
   ull updated = 0;
   for (ull i = ull(blockIdx.x) * blockDim.x + threadIdx.x; i < count; i += ull(gridDim.x) * blockDim.x) {
     const vid_t v = rec[i].v;
-    if (!atomic_reduce<P>(&values[v], rec[i].value)) continue;
+    if (!ops::reduce_into<P>(&values[v], rec[i].value)) continue;
     if (front) set_bit(front, v);
     if (v < lo || v >= hi) continue;
     ++updated;
