@@ -91,24 +91,6 @@ CHATTY_HD inline uint64_t append(uint64_t* count) {
 #endif
 }
 
-// A count another lane wrote before the last barrier.
-CHATTY_HD inline uint64_t seen(const uint64_t* p) {
-#ifdef __CUDA_ARCH__
-  return *static_cast<const volatile uint64_t*>(p);
-#else
-  return std::atomic_ref<uint64_t>(*const_cast<uint64_t*>(p)).load(std::memory_order_relaxed);
-#endif
-}
-
-// A count other lanes may read meanwhile.
-CHATTY_HD inline void put(uint64_t* p, uint64_t v) {
-#ifdef __CUDA_ARCH__
-  *static_cast<volatile uint64_t*>(p) = v;
-#else
-  std::atomic_ref<uint64_t>(*p).store(v, std::memory_order_relaxed);
-#endif
-}
-
 // What both waves share: the rows, the counts, the hub list and the ending.
 struct Shared {
   Rows rows;
@@ -123,10 +105,15 @@ struct Shared {
   // (no barrier follows a level without hubs): stores it can race with.
   CHATTY_HD void clear(uint32_t slot) const {
     Counts& c = *counts;
-    put(&c.size[slot], 0), put(&c.scout[slot], 0), put(&c.front[slot], 0), put(&c.hubs[slot], 0);
-    put(&c.low[slot], ~uint64_t(0));
+    ops::atomic_store(&c.size[slot], 0);
+    ops::atomic_store(&c.scout[slot], 0);
+    ops::atomic_store(&c.front[slot], 0);
+    ops::atomic_store(&c.hubs[slot], 0);
+    ops::atomic_store(&c.low[slot], ~uint64_t(0));
   }
-  CHATTY_HD uint64_t queued(uint32_t k) const { return k == 0 ? seen(start) : seen(&counts->size[k % 3]); }
+  CHATTY_HD uint64_t queued(uint32_t k) const {
+    return k == 0 ? ops::atomic_load(start) : ops::atomic_load(&counts->size[k % 3]);
+  }
   // v joins level k + 1's queue.
   CHATTY_HD void enqueue(vid_t v, uint32_t k, Tally& t) const {
     const uint32_t next = (k + 1) % 3;
@@ -143,15 +130,15 @@ struct Shared {
   // After level k's barrier: every lane reads the same and ends alike.
   CHATTY_HD End verdict(uint32_t k, bool by_edges) const {
     const uint32_t next = (k + 1) % 3;
-    const uint64_t n = seen(&counts->size[next]);
+    const uint64_t n = ops::atomic_load(&counts->size[next]);
     if (n == 0) return kEmpty;
-    if (n > limits.items || (by_edges && seen(&counts->scout[next]) > limits.edges)) return kWide;
+    if (n > limits.items || (by_edges && ops::atomic_load(&counts->scout[next]) > limits.edges)) return kWide;
     return k + 1 >= limits.levels ? kLevels : kRunning;
   }
   // The last queue (level `k`'s appends) into buffer 0, `set(v)` for each.
   template <typename F>
   CHATTY_HD void keep_last(uint32_t k, uint64_t lane, uint64_t lanes, F&& set) const {
-    const uint64_t n = seen(&counts->size[(k + 1) % 3]);
+    const uint64_t n = ops::atomic_load(&counts->size[(k + 1) % 3]);
     const vid_t* from = queue[(k + 1) & 1];
     for (uint64_t i = lane; i < n; i += lanes) {
       if (from != queue[0]) queue[0][i] = from[i];
@@ -163,13 +150,28 @@ struct Shared {
     if (t.updated) ops::atomic_add(out.updated, t.updated);
     if (lane != 0) return;
     const uint32_t next = (k + 1) % 3;
-    *out.size = seen(&counts->size[next]);
-    if (out.scout) *out.scout = seen(&counts->scout[next]);
-    if (out.low) *out.low = seen(&counts->low[next]);
+    *out.size = ops::atomic_load(&counts->size[next]);
+    if (out.scout) *out.scout = ops::atomic_load(&counts->scout[next]);
+    if (out.low) *out.low = ops::atomic_load(&counts->low[next]);
     *out.extra_levels += k;
     if (out.end) *out.end = end;
   }
 };
+
+// Edge x of u's row: u's value, scattered along it, folded into its
+// target's; whether that improved it.
+struct Offer {
+  vid_t v;
+  uint32_t value;
+  bool improved;
+};
+template <typename P>
+CHATTY_HD Offer offer_along(const Rows& rows, const P& prog, uint32_t* values, vid_t u, eid_t x, Tally& t) {
+  const vid_t v = rows.targets[x];
+  const uint32_t value = prog.scatter(ops::atomic_load(&values[u]), u, v, rows.weights ? rows.weights[x] : 1u);
+  ++t.edges;
+  return Offer{v, value, ops::reduce_into<P>(&values[v], value)};
+}
 
 // The rows of list[0, n) relaxed by w, a group of lanes to a row; long
 // rows are listed for every lane to share after the level's barrier.
@@ -200,11 +202,8 @@ struct TraversalWave {
 
   static constexpr bool kByEdges = true;
   CHATTY_HD void relax(vid_t u, eid_t x, uint32_t k, Tally& t) const {
-    const vid_t v = s.rows.targets[x];
-    const uint32_t offer = prog.scatter(ops::atomic_load(&values[u]), u, v, s.rows.weights ? s.rows.weights[x] : 1u);
-    ++t.edges;
-    if (ops::reduce_into<P>(&values[v], offer) && ops::atomic_exchange(&claim[v], epoch + k) != epoch + k)
-      s.enqueue(v, k, t);
+    const Offer o = offer_along(s.rows, prog, values, u, x, t);
+    if (o.improved && ops::atomic_exchange(&claim[o.v], epoch + k) != epoch + k) s.enqueue(o.v, k, t);
   }
   template <typename Barrier>
   CHATTY_HD void level(uint32_t k, uint64_t, uint64_t lane, uint64_t lanes, Tally& t, Barrier&) const {
@@ -241,12 +240,10 @@ struct OrderedWave {
 
   static constexpr bool kByEdges = false;
   CHATTY_HD void relax(vid_t u, eid_t x, uint32_t k, Tally& t) const {
-    const vid_t v = s.rows.targets[x];
-    const uint32_t offer = prog.scatter(ops::atomic_load(&values[u]), u, v, s.rows.weights ? s.rows.weights[x] : 1u);
-    ++t.edges;
-    if (!ops::reduce_into<P>(&values[v], offer)) return;
-    ops::atomic_min(&s.counts->low[(k + 1) % 3], prog.priority(offer) / delta);
-    if (ops::atomic_exchange(&pending[v], 1u) == 0) s.enqueue(v, k, t);
+    const Offer o = offer_along(s.rows, prog, values, u, x, t);
+    if (!o.improved) return;
+    ops::atomic_min(&s.counts->low[(k + 1) % 3], prog.priority(o.value) / delta);
+    if (ops::atomic_exchange(&pending[o.v], 1u) == 0) s.enqueue(o.v, k, t);
   }
   template <typename Barrier>
   CHATTY_HD void level(uint32_t k, uint64_t bucket, uint64_t lane, uint64_t lanes, Tally& t, Barrier& barrier) const {
@@ -266,9 +263,9 @@ struct OrderedWave {
       }
     }
     barrier();
-    relax_rows(*this, current, seen(&s.counts->front[slot]), k, lane, lanes, t);
+    relax_rows(*this, current, ops::atomic_load(&s.counts->front[slot]), k, lane, lanes, t);
   }
-  CHATTY_HD uint64_t bucket_after(uint32_t k, uint64_t) const { return seen(&s.counts->low[(k + 1) % 3]); }
+  CHATTY_HD uint64_t bucket_after(uint32_t k, uint64_t) const { return ops::atomic_load(&s.counts->low[(k + 1) % 3]); }
   template <typename Barrier>
   CHATTY_HD void finish(uint32_t k, uint64_t lane, uint64_t lanes, Barrier&) const {
     s.keep_last(k, lane, lanes, [](vid_t) {});
@@ -290,7 +287,7 @@ CHATTY_HD End run_wave(const W& w, uint64_t lane, uint64_t lanes, uint64_t bucke
     if (lane == 0) s.clear((k + 2) % 3);
     w.level(k, bucket, lane, lanes, t, barrier);
     barrier();
-    const uint64_t hubs = seen(&s.counts->hubs[k % 3]);
+    const uint64_t hubs = ops::atomic_load(&s.counts->hubs[k % 3]);
     for (uint64_t h = 0; h < hubs; ++h) {
       const vid_t u = s.hubs[h];
       for (eid_t x = s.rows.off[u] + lane; x < s.rows.off[u + 1]; x += lanes) w.relax(u, x, k, t);

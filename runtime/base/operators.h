@@ -118,7 +118,10 @@ CHATTY_HD inline Common count_common(const vid_t* a, size_t na, const vid_t* b, 
 // (relaxed: the operators' barriers order the steps) on the host.
 template <typename T>
 concept Word32 = std::is_same_v<T, int32_t> || std::is_same_v<T, uint32_t>;
-template <Word32 T>
+// What loads and stores take: 32-bit values and 64-bit counts.
+template <typename T>
+concept Word = Word32<T> || std::is_same_v<T, uint64_t>;
+template <Word T>
 CHATTY_HD inline T atomic_load(const T* p) {
 #ifdef __CUDA_ARCH__
   return *static_cast<const volatile T*>(p);
@@ -126,11 +129,12 @@ CHATTY_HD inline T atomic_load(const T* p) {
   return std::atomic_ref<T>(*const_cast<T*>(p)).load(std::memory_order_relaxed);
 #endif
 }
-CHATTY_HD inline void atomic_store(uint32_t* p, uint32_t v) {
+template <Word T>
+CHATTY_HD inline void atomic_store(T* p, std::type_identity_t<T> v) {
 #ifdef __CUDA_ARCH__
-  *static_cast<volatile uint32_t*>(p) = v;
+  *static_cast<volatile T*>(p) = v;
 #else
-  std::atomic_ref<uint32_t>(*p).store(v, std::memory_order_relaxed);
+  std::atomic_ref<T>(*p).store(v, std::memory_order_relaxed);
 #endif
 }
 // Swaps *p from `expected` to `desired`; returns what *p held.
