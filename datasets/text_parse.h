@@ -5,7 +5,6 @@
 #pragma once
 
 #include <omp.h>
-#include <sys/mman.h>
 
 #include <algorithm>
 #include <cmath>
@@ -19,6 +18,7 @@
 
 #include "datasets/progress.h"
 #include "datasets/text_source.h"
+#include "runtime/base/buffer.h"
 #include "runtime/base/status.h"
 #include "runtime/graph/graph_builder.h"
 
@@ -135,17 +135,6 @@ using ParsedBody = BasicParsedBody<EdgeList>;
 // for one line without its newline; returns an error message or "" (an empty
 // message means the line was fine, data or comment). It may keep per-thread
 // state, so one copy is made per thread.
-// Drops the whole pages of a read-only file map in [from, to) from the
-// process (the page cache keeps them); returns where the next drop starts.
-inline const char* release_pages(const char* from, const char* to) {
-  constexpr uintptr_t kPage = 4096;
-  const uintptr_t a = (reinterpret_cast<uintptr_t>(from) + kPage - 1) & ~(kPage - 1);
-  const uintptr_t b = reinterpret_cast<uintptr_t>(to) & ~(kPage - 1);
-  if (a >= b) return from;
-  madvise(reinterpret_cast<void*>(a), b - a, MADV_DONTNEED);
-  return reinterpret_cast<const char*>(b);
-}
-
 // Parses bytes [begin, end) of base in parallel; `name` and `first_line`
 // (the line number of `begin`) place errors. `mapped`: base is a map of
 // the file, whose pages each thread gives back behind it (they would
@@ -198,7 +187,7 @@ BasicParsedBody<List> parse_span(const char* base, size_t begin, size_t end, con
       if (p - last_report > (1 << 22)) {
         progress.add(uint64_t(p - last_report));
         last_report = p;
-        if (mapped) released = release_pages(released, p);
+        if (mapped) released = release_file_pages(released, p);
       }
     }
     lines[size_t(t)] = n_lines;

@@ -16,6 +16,17 @@
 
 namespace chatty {
 
+// Drops the pages wholly inside [from, to) of a read-only file map from the
+// process's memory, to be read again from the file if touched (the page
+// cache keeps them); returns where the pages dropped end (`from` when none).
+inline const char* release_file_pages(const char* from, const char* to) {
+  const uintptr_t page = uintptr_t(sysconf(_SC_PAGESIZE));
+  const uintptr_t a = (uintptr_t(from) + page - 1) & ~(page - 1), b = uintptr_t(to) & ~(page - 1);
+  if (a >= b) return from;
+  madvise(reinterpret_cast<void*>(a), b - a, MADV_DONTNEED);
+  return reinterpret_cast<const char*>(b);
+}
+
 template <typename T>
 class Buffer {
   static_assert(std::is_trivially_copyable_v<T>);
@@ -73,9 +84,7 @@ class Buffer {
   // Anything else is left alone.
   void release_resident(size_t lo, size_t hi) const {
     if (!file_mapped_ || hi <= lo) return;
-    const uintptr_t page = uintptr_t(sysconf(_SC_PAGESIZE));
-    const uintptr_t a = (uintptr_t(view_ + lo) + page - 1) & ~(page - 1), b = uintptr_t(view_ + hi) & ~(page - 1);
-    if (a < b) madvise(reinterpret_cast<void*>(a), b - a, MADV_DONTNEED);
+    release_file_pages(reinterpret_cast<const char*>(view_ + lo), reinterpret_cast<const char*>(view_ + hi));
   }
   const T* data() const { return view_; }
   // Only owned buffers are writable.
