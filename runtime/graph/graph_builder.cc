@@ -54,13 +54,20 @@ void for_each_edge_by_owner(const std::vector<EdgeList>& lists, bool weighted, c
     for_each_edge_of_rows(lists, weighted, opt, bounds[size_t(t)], bounds[size_t(t) + 1], f);
 }
 
-// Row ranges for `owners` threads: by id, or by stored edges once `off` holds row starts.
-std::vector<vid_t> owner_bounds(vid_t n, int owners, const eid_t* off = nullptr) {
-  std::vector<vid_t> b(size_t(owners) + 1, n);
-  b[0] = 0;
-  for (int t = 1; t < owners; ++t)
-    b[size_t(t)] = off ? vid_t(std::upper_bound(off, off + n, off[n] / eid_t(owners) * eid_t(t)) - off - 1)
-                       : vid_t(uint64_t(n) * uint64_t(t) / uint64_t(owners));
+// Row ranges for `owners` threads over the rows stored, [lo, hi) (a rank's
+// rows, not every vertex's): even in ids, or in stored edges once `off`
+// holds row starts.
+std::vector<vid_t> owner_bounds(vid_t lo, vid_t hi, int owners, const eid_t* off = nullptr) {
+  std::vector<vid_t> b(size_t(owners) + 1, hi);
+  b[0] = lo;
+  for (int t = 1; t < owners; ++t) {
+    if (off) {
+      const eid_t at = off[lo] + (off[hi] - off[lo]) / eid_t(owners) * eid_t(t);
+      b[size_t(t)] = vid_t(std::upper_bound(off + lo, off + hi, at) - off - 1);
+    } else {
+      b[size_t(t)] = lo + vid_t(uint64_t(hi - lo) * uint64_t(t) / uint64_t(owners));
+    }
+  }
   for (int t = 1; t <= owners; ++t) b[size_t(t)] = std::max(b[size_t(t)], b[size_t(t) - 1]);
   return b;
 }
@@ -154,14 +161,16 @@ Graph build_graph(std::vector<EdgeList>&& lists, vid_t n, bool weighted, const B
       CHATTY_CHECK(l.src[i] < n && l.dst[i] < n, "internal: edge id beyond |V|");
 
   const int owners = std::max(1, omp_get_max_threads());
-  for_each_edge_by_owner(lists, weighted, opt, owner_bounds(n, owners), [&](vid_t u, vid_t, weight_t) { ++off[u]; });
+  const vid_t rows_lo = std::min(opt.rows_lo, n), rows_hi = std::max(rows_lo, std::min(opt.rows_hi, n));
+  for_each_edge_by_owner(lists, weighted, opt, owner_bounds(rows_lo, rows_hi, owners),
+                         [&](vid_t u, vid_t, weight_t) { ++off[u]; });
   const eid_t m = parallel_exclusive_scan(off, off, n);
   csr.targets.allocate(m);
   if (weighted) csr.weights.allocate(m);
   {
     // Each row's start serves as its cursor, so after the scatter off[v]
     // holds row v's end: one shift puts the starts back (no second array).
-    const std::vector<vid_t> bounds = owner_bounds(n, owners, off);
+    const std::vector<vid_t> bounds = owner_bounds(rows_lo, rows_hi, owners, off);
     vid_t* tgt = csr.targets.mutable_data();
     weight_t* wgt = weighted ? csr.weights.mutable_data() : nullptr;
     for_each_edge_by_owner(lists, weighted, opt, bounds, [&](vid_t u, vid_t v, weight_t w) {
