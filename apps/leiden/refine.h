@@ -46,6 +46,7 @@ struct Refining {
   std::vector<int64_t> vext;    // per vertex: its weight to the rest of its community of P
   std::vector<int64_t> joined;  // per mover: its weight to the community it joins
   std::vector<uint8_t> alone, round;
+  louvain::RoundLists lists;
 };
 
 template <typename W>
@@ -66,10 +67,12 @@ void refine(host::TeamThread& t, const Rows<W>& r, const Masses& mass, const Mov
     f.round[v] = louvain::round_of(sc.level, kRefineSweep, v);
     return 1 + r.off[v + 1] - r.off[v];
   });
+  f.lists.build(t, f.round);
   for (uint8_t j = 0; j < kRounds; ++j) {
-    host::compute(t, 0, n, [&](int, size_t i) -> uint64_t {
-      const vid_t v = vid_t(i);
-      if (f.round[v] != j || !f.alone[v]) return 0;
+    const size_t lo = f.lists.first[j], hi = f.lists.first[j + 1];
+    host::compute(t, lo, hi, [&](int, size_t i) -> uint64_t {
+      const vid_t v = f.lists.order[i];
+      if (!f.alone[v]) return 0;
       const vid_t own = s.comm[v];
       const int64_t k = mass.k[v], kc = s.stot[own];
       if (k == 0 || !well_connected(f.vext[v], k, kc, sc.resolution, two_m)) return 0;
@@ -92,16 +95,17 @@ void refine(host::TeamThread& t, const Rows<W>& r, const Masses& mass, const Mov
     });
     // The joins: the movers' degrees and outside weights go to the
     // communities they join (integers, any order), which are alone no more.
-    host::compute(t, 0, n, [&](size_t i) {
-      const vid_t v = vid_t(i), c = f.next[v];
-      if (f.round[v] != j || c == v) return;
+    host::compute(t, lo, hi, [&](size_t i) {
+      const vid_t v = f.lists.order[i], c = f.next[v];
+      if (c == v) return;
       std::atomic_ref<int64_t>(f.rstot[c]).fetch_add(mass.k[v], std::memory_order_relaxed);
       std::atomic_ref<int64_t>(f.rext[c]).fetch_add(f.vext[v] - 2 * f.joined[v], std::memory_order_relaxed);
       std::atomic_ref<uint8_t>(f.alone[c]).store(0, std::memory_order_relaxed);
       f.alone[v] = 0, f.rstot[v] = 0, f.rext[v] = 0;
     });
-    host::compute(t, 0, n, [&](size_t v) {
-      if (f.round[v] == j) f.ref[v] = f.next[v];
+    host::compute(t, lo, hi, [&](size_t i) {
+      const vid_t v = f.lists.order[i];
+      f.ref[v] = f.next[v];
     });
   }
 }

@@ -137,6 +137,29 @@ struct LevelScale {
   double tolerance = 0;  // a sweep that gains no more ends the level
 };
 
+// A sweep's vertices listed by round: round j's are order[first[j],
+// first[j + 1]), so that a round's steps visit its own vertices and a
+// sweep of many rounds costs one pass over every vertex, not one a round.
+struct RoundLists {
+  std::vector<vid_t> order;
+  size_t first[kRounds + 1] = {};
+
+  // Lists the vertices of `round` (collective; on one thread: a pass of
+  // counting and one of placing).
+  void build(host::TeamThread& t, const std::vector<uint8_t>& round) {
+    t.single([&] {
+      size_t count[kRounds] = {};
+      for (const uint8_t j : round) ++count[j];
+      first[0] = 0;
+      for (int j = 0; j < kRounds; ++j) first[j + 1] = first[j] + count[j];
+      order.resize(round.size());
+      size_t at[kRounds];
+      std::copy(first, first + kRounds, at);
+      for (size_t v = 0; v < round.size(); ++v) order[at[round[v]]++] = vid_t(v);
+    });
+  }
+};
+
 // The state of a level's moving: a community per vertex (a vertex of the
 // level), each community's weighted degree, and the weight inside
 // communities. `next` equals `comm` between the steps of a round.
@@ -144,6 +167,7 @@ struct Moving {
   std::vector<vid_t> comm, next, best_comm;
   std::vector<int64_t> stot, best_stot;
   std::vector<uint8_t> active, round;
+  RoundLists lists;
   uint64_t inside = 0;
 };
 
@@ -162,9 +186,9 @@ inline double current_modularity(host::TeamThread& t, const Moving& s, const Lev
 template <typename W>
 void decide(host::TeamThread& t, const Rows<W>& r, const Masses& mass, Moving& s, const LevelScale& sc, uint8_t j) {
   const double two_m = 2.0 * double(sc.m);
-  host::compute(t, 0, r.n, [&](int, size_t i) -> uint64_t {
-    const vid_t v = vid_t(i);
-    if (s.round[v] != j || !s.active[v]) return 0;
+  host::compute(t, s.lists.first[j], s.lists.first[j + 1], [&](int, size_t i) -> uint64_t {
+    const vid_t v = s.lists.order[i];
+    if (!s.active[v]) return 0;
     s.active[v] = 0;
     const vid_t own = s.comm[v];
     const int64_t k = mass.k[v];
@@ -175,11 +199,13 @@ void decide(host::TeamThread& t, const Rows<W>& r, const Masses& mass, Moving& s
       tally.each([&](vid_t c, int64_t) { __builtin_prefetch(&s.stot[c]); });
       vid_t best = own;
       double best_score = score(tally.at(own), s.stot[own] - k);
-      tally.each([&](vid_t c, int64_t to) {
+      const auto consider = [&](vid_t c, int64_t to) {
         if (c == own) return;
         const double x = score(to, s.stot[c]);
         if (x > best_score || (x == best_score && best != own && c < best)) best = c, best_score = x;
-      });
+      };
+      tally.each(consider);
+      if (s.stot[v] == 0) consider(v, 0);
       return best;
     };
     if (hi - lo <= ShortTally::kCap) {
@@ -219,10 +245,9 @@ struct RoundMoves {
 template <typename W>
 RoundMoves apply(host::TeamThread& t, const Rows<W>& r, const Masses& mass, Moving& s, uint8_t j) {
   return host::reduce<RoundMoves>(
-      t, 0, r.n, RoundMoves{},
+      t, s.lists.first[j], s.lists.first[j + 1], RoundMoves{},
       [&](size_t i) -> RoundMoves {
-        const vid_t v = vid_t(i);
-        if (s.round[v] != j) return {};
+        const vid_t v = s.lists.order[i];
         const vid_t from = s.comm[v], to = s.next[v];
         if (from == to) return {};
         std::atomic_ref<int64_t>(s.stot[from]).fetch_sub(mass.k[v], std::memory_order_relaxed);
@@ -244,8 +269,9 @@ RoundMoves apply(host::TeamThread& t, const Rows<W>& r, const Masses& mass, Movi
 }
 
 inline void commit(host::TeamThread& t, Moving& s, uint8_t j) {
-  host::compute(t, 0, s.comm.size(), [&](size_t v) {
-    if (s.round[v] == j) s.comm[v] = s.next[v];
+  host::compute(t, s.lists.first[j], s.lists.first[j + 1], [&](size_t i) {
+    const vid_t v = s.lists.order[i];
+    s.comm[v] = s.next[v];
   });
 }
 
@@ -299,6 +325,7 @@ LevelResult move_level(host::TeamThread& t, const Rows<W>& r, const Masses& mass
   bool current_is_best = true;
   for (uint32_t sweep = 0; sweep < kMaxSweeps && !t.interrupted(); ++sweep) {
     host::compute(t, 0, n, [&](size_t v) { s.round[v] = round_of(sc.level, sweep, vid_t(v)); });
+    s.lists.build(t, s.round);
     uint64_t moved = 0;
     for (uint8_t j = 0; j < kRounds; ++j) {
       decide(t, r, mass, s, sc, j);

@@ -65,7 +65,7 @@ inline double modularity(uint64_t inside, Squares squares, uint64_t m, double re
 // every vertex at once loses a third of the modularity on kron:16). Which
 // round a vertex falls in changes every sweep, so no pair keeps deciding
 // together.
-inline constexpr uint8_t kRounds = 8;
+inline constexpr uint8_t kRounds = 32;
 inline uint8_t round_of(uint32_t level, uint32_t sweep, uint32_t v) {
   return uint8_t(hash2((uint64_t(level) << 32) | sweep, v) % kRounds);
 }

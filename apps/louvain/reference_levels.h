@@ -79,6 +79,7 @@ inline Moved move(const Level& l, uint64_t m, double resolution, uint32_t level,
         active[v] = false;
         std::map<uint32_t, int64_t> to;
         for (const auto& [u, w] : l.adj[v]) to[out.comm[u]] += int64_t(w);
+        if (stot[v] == 0) to[v] = 0;
         const uint32_t own = out.comm[v];
         const int64_t k = l.k[v];
         // The map's order makes the first of equal scores the lowest numbered.
