@@ -13,6 +13,7 @@
 #include "apps/ktruss/steps.h"
 #include "apps/run_app.h"
 #include "apps/similarity/reference.h"
+#include "apps/similarity/top_k.h"
 #include "datasets/generators.h"
 #include "datasets/load.h"
 #include "runtime/graph/upper_edges.h"
@@ -76,6 +77,60 @@ TEST(Similarity, EveryEdgeAndTopKMatchTheReference) {
       const AppOutput best_p = run_app(similarity(), g, top, on(p, m));
       EXPECT_EQ(best_p.pairs, best.pairs) << p;
       EXPECT_EQ(best_p.scores, best.scores) << p;
+    }
+  }
+}
+
+// GPU devices' --top_k steps (apps/similarity/top_k.h) run here one item
+// after another, with gpu.cu's batch lists and a sort per query vertex:
+// the host's slots bit for bit, on kron (hubs, ties) and ego-Facebook,
+// K past some vertices' two-hop counts.
+TEST(Similarity, GpuTopKStepsGiveTheHostsSlots) {
+  for (const char* spec : {"kron:10", CHATTY_TEST_DATA "/facebook_combined.txt"}) {
+    SCOPED_TRACE(spec);
+    const Graph loaded = load_graph(spec, {});
+    const Graph g = loaded.directed() ? symmetrized(loaded) : loaded;
+    const Csr& c = g.out();
+    const uint32_t k = 6;
+    std::vector<vid_t> query;
+    for (vid_t v = 0; v < g.num_vertices(); v += 13) query.push_back(v);
+    for (Similarity m : {Similarity::kJaccard, Similarity::kOverlap}) {
+      std::vector<vid_t> via, source;
+      std::vector<uint64_t> hop_at, at;
+      uint64_t entries = 0;
+      for (vid_t s : query) {
+        at.push_back(entries);
+        for (eid_t e = c.offsets[s]; e < c.offsets[s + 1]; ++e) {
+          via.push_back(c.targets[e]), source.push_back(s), hop_at.push_back(entries);
+          entries += c.degree(c.targets[e]);
+        }
+      }
+      at.push_back(entries), hop_at.push_back(entries);
+      std::vector<vid_t> gathered(entries);
+      const similarity::GatherTwoHops gather{c.offsets.data(), c.targets.data(), via.data(),     source.data(),
+                                             hop_at.data(),    via.size(),       gathered.data()};
+      for (size_t j = 0; j < entries; ++j) gather(j);
+      for (size_t i = 0; i < query.size(); ++i)
+        std::sort(gathered.begin() + std::ptrdiff_t(at[i]), gathered.begin() + std::ptrdiff_t(at[i + 1]));
+      std::vector<double> slots(query.size() * 2 * k, -1.0);
+      const similarity::BestK best{c.offsets.data(), query.data(), at.data(), gathered.data(), m, k, slots.data()};
+      for (size_t i = 0; i < query.size(); ++i) best(i);
+      const PairQuery top{{}, query, k};
+      const AppOutput want = run_app(similarity(), g, top, on(1, m));
+      size_t at_pair = 0;
+      for (size_t i = 0; i < query.size(); ++i)
+        for (uint32_t j = 0; j < k; ++j) {
+          const double score = slots[(i * k + j) * 2], other = slots[(i * k + j) * 2 + 1];
+          if (other == 0) {
+            EXPECT_EQ(score, 0) << query[i];
+            continue;
+          }
+          ASSERT_LT(at_pair, want.pairs.size());
+          EXPECT_EQ(want.pairs[at_pair], VertexPair(query[i], vid_t(other - 1))) << query[i] << " #" << j;
+          EXPECT_EQ(want.scores[at_pair], score) << query[i] << " #" << j;
+          ++at_pair;
+        }
+      EXPECT_EQ(at_pair, want.pairs.size());
     }
   }
 }
