@@ -6,6 +6,8 @@
 #include "apps/bc/brandes.h"
 #include "apps/bc/reference.h"
 #include "apps/run_app.h"
+#include "apps/wbc/reference.h"
+#include "apps/wbc/steps.h"
 #include "datasets/load.h"
 #include "test_util.h"
 
@@ -84,6 +86,62 @@ TEST(Bc, BothSplitsMatchTheReference) {
   EXPECT_EQ(bc::probe_levels(kron.out(), hub, 2), bc::Levels::kLarge);
   EXPECT_EQ(bc::probe_levels(kron.out(), isolated, 2), bc::Levels::kUnsure);
   omp_set_num_threads(threads);
+}
+
+// GPU devices' weighted Brandes (apps/wbc/steps.h) run here one item after
+// another, with gpu.cu's rounds and layers written out: the reference's
+// scores, on a road graph (its lengths) and on kron with weights 1..3 (many
+// shortest paths of equal length); and the app's own run on host devices.
+TEST(Wbc, GpuStepsGiveTheReferencesScores) {
+  const Graph kron = load_graph("kron:9", {});
+  std::string text;
+  for (vid_t u = 0; u < kron.num_vertices(); ++u)
+    for (eid_t e = kron.out().offsets[u]; e < kron.out().offsets[u + 1]; ++e)
+      if (const vid_t v = kron.out().targets[e]; u < v)
+        text += std::to_string(u) + " " + std::to_string(v) + " " + std::to_string(1 + (u * 7 + v * 13) % 3) + "\n";
+  LoadOptions sym;
+  sym.build.symmetrize = true;
+  const Graph graphs[] = {load_graph("road:30x20", {}), load_graph(testing::write_file("wbc_kron.wel", text), sym)};
+  for (const Graph& g : graphs) {
+    ASSERT_TRUE(g.weighted());
+    const Csr& c = g.out();
+    const vid_t n = g.num_vertices();
+    const std::vector<vid_t> sources{0, 5, n / 2, n - 1};
+    std::vector<uint64_t> dist(n), tail(1);
+    std::vector<double> sigma(n), share(n), score(n, 0.0);
+    std::vector<uint32_t> pending(n), changed(1);
+    std::vector<uint8_t> now(n), next(n, 0);
+    std::vector<vid_t> order(n);
+    const eid_t* off = c.offsets.data();
+    const vid_t* tgt = c.targets.data();
+    const weight_t* w = c.weights.data();
+    for (vid_t s : sources) {
+      for (vid_t v = 0; v < n; ++v) wbc::Reset{dist.data(), sigma.data(), pending.data(), now.data()}(v);
+      wbc::Seed{dist.data(), sigma.data(), now.data(), order.data()}(s);
+      for (changed[0] = 1; changed[0];) {
+        changed[0] = 0;
+        for (vid_t v = 0; v < n; ++v) wbc::Relax{off, tgt, w, dist.data(), now.data(), next.data(), changed.data()}(v);
+        std::swap(now, next);
+      }
+      for (vid_t v = 0; v < n; ++v) wbc::CountPredecessors{off, tgt, w, dist.data(), pending.data()}(v);
+      tail[0] = 1;
+      std::vector<uint64_t> layer{0, 1};
+      while (layer[layer.size() - 2] < layer.back()) {
+        const wbc::PassPaths pass{off, tgt, w, dist.data(), sigma.data(), pending.data(), order.data(), tail.data()};
+        for (uint64_t i = layer[layer.size() - 2]; i < layer.back(); ++i) pass(i);
+        layer.push_back(tail[0]);
+      }
+      for (size_t j = layer.size() - 1; j-- > 0;)
+        for (uint64_t i = layer[j]; i < layer[j + 1]; ++i)
+          wbc::Settle{off, tgt, w, dist.data(), sigma.data(), order.data(), share.data(), score.data(), s}(i);
+    }
+    const std::vector<double> want = reference::weighted_betweenness(g, sources);
+    expect_near_all(std::vector<float>(score.begin(), score.end()), want, "steps");
+    EngineOptions o;
+    o.devices = 2;
+    const AppOutput out = run_app(parse_app("wbc"), g, sources, o);
+    expect_near_all(out.ranks, want, "host run");
+  }
 }
 
 TEST(Bc, VerifierCatchesAWrongScore) {

@@ -394,6 +394,35 @@ TEST(GpuOperators, TrianglesAndBetweennessMatchTheCpu) {
   }
 }
 
+// Weighted betweenness on GPU devices (sources spread over them): within
+// rounding of the CPU's scores and valid by its verifier, on a road graph
+// (its lengths) and on kron and ego-Facebook with the default weights.
+TEST(GpuOperators, WeightedBetweennessMatchesTheCpu) {
+  SKIP_WITHOUT_GPU();
+  for (const char* spec : {"road:40x30", "kron:12", CHATTY_TEST_DATA "/facebook_combined.txt"}) {
+    const Graph g = load(spec);
+    const vid_t n = g.num_vertices();
+    const std::vector<vid_t> sources{default_source(g), 1, n / 3, n - 1};
+    const AppOutput cpu = run_app(parse_app("wbc"), g, sources, EngineOptions{});
+    for (int p : {1, 3}) {
+      EngineOptions gpu;
+      gpu.backend = Backend::kCuda;
+      gpu.devices = p;
+      const AppOutput out = run_app(parse_app("wbc"), g, sources, gpu);
+      EXPECT_EQ(out.backend, Backend::kCuda);
+      ASSERT_EQ(out.ranks.size(), cpu.ranks.size());
+      double worst = 0;
+      for (size_t v = 0; v < out.ranks.size(); ++v)
+        worst = std::max(worst, std::abs(double(out.ranks[v]) - double(cpu.ranks[v])) /
+                                    std::max(1.0, std::abs(double(cpu.ranks[v]))));
+      EXPECT_LT(worst, 1e-6) << spec << " P=" << p;
+      const Validation v = validate_app(out, g, sources[0], gpu);
+      EXPECT_TRUE(v.ok) << spec << " P=" << p << ": " << v.message;
+      EXPECT_GT(out.multi.edges(), 0u);
+    }
+  }
+}
+
 // HITS on GPU devices (one computes, whatever P): valid by its verifier
 // and within float rounding of the CPU's hubs and authorities, with and
 // without weights, on a directed graph with dangling vertices too.

@@ -9,8 +9,8 @@
 
 #include "apps/host_run.h"
 #include "apps/summaries.h"
+#include "apps/wbc/app.h"
 #include "apps/wbc/dijkstra_brandes.h"
-#include "apps/wbc/program.h"
 #include "apps/wbc/reference.h"
 #include "runtime/host/operators.h"
 
@@ -36,9 +36,7 @@ std::vector<double> WbcProgram::on_host(const Graph& g, host::HostOperators& h) 
 
 namespace {
 
-void check(const Graph& g, const EngineOptions& opt) {
-  CHATTY_CHECK(opt.backend != Backend::kCuda,
-               "wbc runs on the CPU backend (--backend=cpu); its GPU kernel is not written");
+void check(const Graph& g, const EngineOptions&) {
   CHATTY_CHECK(g.weighted(), "wbc reads edge weights: the graph has none");
 }
 
@@ -75,6 +73,7 @@ const AppSpec app_wbc{
     .python_double = true,
     .check = check,
     .run_host = run_host,
+    .run_gpu = CHATTY_GPU_ENTRY(run_wbc_gpu),
     .validate = validate,
     .traversed_edges = examined_edges,
     .summary_text = text,

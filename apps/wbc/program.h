@@ -1,8 +1,9 @@
 // Weighted betweenness centrality as an operator program: each vertex's
 // dependencies over shortest weighted paths, summed over the sources.
 // Every rank holds the whole graph and runs every ranks-th source; on the
-// host a source per thread (dijkstra_brandes.h). The engine sums the scores
-// over the ranks.
+// host a source per thread (dijkstra_brandes.h), on GPU devices a source
+// per device at a time (steps.h). The engine sums the scores over the
+// devices and ranks.
 #pragma once
 
 #include <span>
@@ -21,6 +22,7 @@ struct WbcProgram {
   std::span<const vid_t> sources;
 
   std::vector<double> on_host(const Graph& g, host::HostOperators& h) const;  // apps/wbc/app.cc
+  OperatorRun<double> on_gpus(const Graph& g, cuda::GpuOperators& d) const;   // apps/wbc/gpu.cu
 };
 
 }  // namespace chatty

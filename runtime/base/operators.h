@@ -163,6 +163,14 @@ CHATTY_HD inline uint32_t atomic_sub(uint32_t* p, uint32_t v) {
   return std::atomic_ref<uint32_t>(*p).fetch_sub(v, std::memory_order_relaxed);
 #endif
 }
+// Adds v to *p; returns what *p held.
+CHATTY_HD inline uint32_t atomic_add(uint32_t* p, uint32_t v) {
+#ifdef __CUDA_ARCH__
+  return atomicAdd(p, v);
+#else
+  return std::atomic_ref<uint32_t>(*p).fetch_add(v, std::memory_order_relaxed);
+#endif
+}
 CHATTY_HD inline void atomic_add(double* p, double v) {
 #ifdef __CUDA_ARCH__
   atomicAdd(p, v);
@@ -188,15 +196,16 @@ CHATTY_HD inline uint64_t atomic_add(uint64_t* p, uint64_t v) {
   return std::atomic_ref<uint64_t>(*p).fetch_add(v, std::memory_order_relaxed);
 #endif
 }
-// Lowers *p to v where v is less.
-CHATTY_HD inline void atomic_min(uint64_t* p, uint64_t v) {
+// Lowers *p to v where v is less; returns what *p held.
+CHATTY_HD inline uint64_t atomic_min(uint64_t* p, uint64_t v) {
 #ifdef __CUDA_ARCH__
-  atomicMin(reinterpret_cast<unsigned long long*>(p), static_cast<unsigned long long>(v));
+  return atomicMin(reinterpret_cast<unsigned long long*>(p), static_cast<unsigned long long>(v));
 #else
   std::atomic_ref<uint64_t> a(*p);
   uint64_t now = a.load(std::memory_order_relaxed);
   while (v < now && !a.compare_exchange_weak(now, v, std::memory_order_relaxed)) {
   }
+  return now;
 #endif
 }
 // Folds `offer` into *p with P::reduce; true if the value changed. Reads
