@@ -5,10 +5,13 @@
 // with NetworkX's.)
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <numeric>
 #include <random>
 
 #include "apps/leiden/reference.h"
+#include "apps/louvain/device_levels.h"
 #include "apps/louvain/reference.h"
 #include "apps/run_app.h"
 #include "datasets/load.h"
@@ -43,6 +46,103 @@ AppOutput run_louvain(const Graph& g, int devices, double resolution = 1.0, uint
 
 AppOutput run_leiden(const Graph& g, int devices, double resolution = 1.0, uint32_t max_level = 0) {
   return run_louvain(g, devices, resolution, max_level, "leiden");
+}
+
+// The mechanisms device_levels.h asks of a backend, as plain loops: GPU
+// devices' Louvain driver runs here on them.
+struct SerialDevice {
+  template <typename T>
+  struct Array {
+    std::vector<T> v;
+    void allocate(size_t n) { v.assign(n, T{}); }
+    T* get() const { return const_cast<T*>(v.data()); }
+  };
+  template <typename F>
+  void compute(uint64_t lo, uint64_t hi, F f) {
+    for (uint64_t i = lo; i < hi; ++i) f(size_t(i));
+  }
+  uint64_t scan(const uint64_t* in, uint64_t* out, uint64_t n) {
+    uint64_t sum = 0;
+    for (uint64_t i = 0; i < n; ++i) {
+      const uint64_t x = in[i];
+      out[i] = sum, sum += x;
+    }
+    return sum;
+  }
+  template <typename K>
+  void sort_range(const K* key, K* key_out, const uint64_t* val, uint64_t* val_out, uint64_t lo, uint64_t hi) {
+    std::vector<uint64_t> order(hi - lo);
+    std::iota(order.begin(), order.end(), lo);
+    std::stable_sort(order.begin(), order.end(), [&](uint64_t a, uint64_t b) { return key[a] < key[b]; });
+    for (uint64_t i = 0; i < order.size(); ++i) key_out[lo + i] = key[order[i]], val_out[lo + i] = val[order[i]];
+  }
+  void sort_runs(const uint32_t* key, uint32_t* key_out, const uint64_t* val, uint64_t* val_out, uint64_t,
+                 uint64_t segments, const uint64_t* at) {
+    for (uint64_t i = 0; i < segments; ++i) sort_range(key, key_out, val, val_out, at[i], at[i + 1]);
+  }
+  void sort_keys(const uint64_t* key, uint64_t* key_out, const uint64_t* val, uint64_t* val_out, uint64_t items) {
+    sort_range(key, key_out, val, val_out, 0, items);
+  }
+  uint64_t reduce_by_key(const uint64_t* key, const uint64_t* val, uint64_t items, uint64_t* key_out,
+                         uint64_t* sum_out) {
+    uint64_t runs = 0;
+    for (uint64_t i = 0; i < items; ++i) {
+      if (i == 0 || key[i] != key[i - 1]) key_out[runs] = key[i], sum_out[runs++] = 0;
+      sum_out[runs - 1] += val[i];
+    }
+    return runs;
+  }
+  template <typename T>
+  void get(T* host, const T* device, size_t n) {
+    std::copy_n(device, n, host);
+  }
+  template <typename T>
+  void put(T* device, const T* host, size_t n) {
+    std::copy_n(host, n, device);
+  }
+  template <typename T>
+  void zero(T* device, size_t n) {
+    std::fill_n(device, n, T{});
+  }
+};
+
+// GPU devices' Louvain (device_levels.h over device_steps.h) run here on
+// plain loops: the host run's communities, modularity and levels, on
+// power-law, grid, weighted and self-looped graphs, at two resolutions,
+// with every level kept and cut by max_level.
+TEST(Louvain, DeviceStepsGiveTheHostsCommunities) {
+  std::mt19937 rng(3);
+  Edges e;
+  for (vid_t i = 0; i < 2400; ++i) {
+    const vid_t u = rng() % 600, v = i % 7 == 0 ? rng() % 600 : u / 30 * 30 + rng() % 30;
+    e.push_back({u, v});
+  }
+  LoadOptions sym;
+  sym.build.symmetrize = true;
+  const Graph graphs[] = {load_graph("kron:10", {}), load_graph("grid:25x20", {}),
+                          undirected("device_weighted", 600, e, true, 9),
+                          load_graph(CHATTY_TEST_DATA "/facebook_combined.txt", sym)};
+  for (const Graph& g : graphs) {
+    for (double resolution : {1.0, 0.5}) {
+      for (uint32_t max_level : {0u, 2u}) {
+        SCOPED_TRACE(std::to_string(g.num_vertices()) + " vertices, resolution " + std::to_string(resolution) +
+                     ", max_level " + std::to_string(max_level));
+        std::vector<std::vector<uint32_t>> kept;
+        LouvainProgram p{resolution, 1e-7, max_level, nullptr, &kept};
+        SerialDevice b;
+        louvain::dev::Levels<SerialDevice> levels(b, g.out(), g.weighted() ? g.out().weights.data() : nullptr, p);
+        louvain::Outcome found;
+        const std::vector<uint32_t> labels = levels.run(found);
+        EngineOptions o;
+        o.resolution = resolution, o.max_level = max_level, o.keep_levels = true;
+        const AppOutput want = run_app(parse_app("louvain"), g, 0, o);
+        EXPECT_EQ(labels, want.ints);
+        EXPECT_EQ(found.modularity, want.figure("modularity"));
+        EXPECT_EQ(double(found.levels), want.figure("levels"));
+        EXPECT_EQ(kept, want.levels);
+      }
+    }
+  }
 }
 
 // Cliques of `size` in a ring, each joined to the next by one edge.

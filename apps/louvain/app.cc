@@ -2,6 +2,8 @@
 // each vertex labelled by its community's least vertex id; the summary
 // gives the modularity and the levels, as NetworkX's louvain_partitions
 // counts them.
+#include "apps/louvain/app.h"
+
 #include <cmath>
 #include <cstdio>
 #include <vector>
@@ -57,6 +59,7 @@ const AppSpec app_louvain{
     .whole_graph = true,
     .check = check,
     .run_host = louvain::run_communities<LouvainProgram>,
+    .run_gpu = CHATTY_GPU_ENTRY(run_louvain_gpu),
     .validate = validate,
     .relabel = relabel_least_ids,
     .traversed_edges = examined_edges,

@@ -11,6 +11,7 @@
 #include "apps/labels.h"
 #include "apps/louvain/program.h"
 #include "apps/louvain/reference.h"
+#include "apps/louvain/run_communities.h"
 #include "runtime/base/status.h"
 
 namespace chatty::louvain {
@@ -19,21 +20,9 @@ inline void check_undirected(const Graph& g, const char* app) {
   CHATTY_CHECK(!g.directed(), std::string(app) + " needs an undirected graph (use --symmetrize)");
 }
 
-// Runs P{resolution, threshold, max_level, &outcome} and reports the
-// modularity and the levels where this process computed them.
 template <typename P>
 void run_communities(const AppRun& r, AppOutput& out) {
-  Outcome found;
-  P program{r.opt.resolution, r.opt.threshold, r.opt.max_level, &found};
-  if constexpr (requires { program.passes; }) program.passes = r.opt.passes;
-  out.levels.clear();
-  if (r.opt.keep_levels) program.levels = &out.levels;
-  const std::vector<uint64_t> label = run_on_host(r, program, out);
-  out.ints.assign(label.begin(), label.end());
-  out.figures.clear();
-  if (!found.computed) return;
-  out.figures = {{"modularity", found.modularity}, {"levels", double(found.levels)}};
-  if constexpr (requires { program.passes; }) out.figures.emplace_back("passes", double(found.passes));
+  run_communities_by<P>(r, out, [&](const P& program) { return run_on_host(r, program, out); });
 }
 
 using Reference = reference::LouvainResult (*)(const Graph&, const EngineOptions& opt);

@@ -129,14 +129,6 @@ void tally_row(const Rows<W>& r, vid_t v, const vid_t* comm, T& tally) {
   }
 }
 
-// What a level's sweeps decide with: the run's sums and choices.
-struct LevelScale {
-  uint64_t m = 0;  // total edge weight of the input
-  double resolution = 1.0;
-  uint32_t level = 0;
-  double tolerance = 0;  // a sweep that gains no more ends the level
-};
-
 // A sweep's vertices listed by round: round j's are order[first[j],
 // first[j + 1]), so that a round's steps visit its own vertices and a
 // sweep of many rounds costs one pass over every vertex, not one a round.
@@ -274,12 +266,6 @@ inline void commit(host::TeamThread& t, Moving& s, uint8_t j) {
     s.comm[v] = s.next[v];
   });
 }
-
-// What a level's moving found.
-struct LevelResult {
-  double start = 0, modularity = 0;  // before and after
-  bool improved() const { return modularity > start; }
-};
 
 // The level's moving phase (collective) from singletons, or from the
 // partition `start` (a community number below r.n per vertex: Leiden's

@@ -8,10 +8,12 @@
 // round decide together against the communities the rounds before left,
 // then move. Decisions read nothing a round changes, and the sums are
 // integers, so the result is the same at every device count. An operator
-// program (levels.h): the team shares each step; under ranks, rank 0
-// computes the communities and the others add zeros.
+// program (levels.h): the team shares each step; on GPU devices one device
+// runs the same levels (device_levels.h); under ranks, rank 0 computes the
+// communities and the others add zeros.
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 #include <vector>
 
@@ -36,12 +38,13 @@ struct Outcome {
 // joining a community holding `stot` of weighted degree (itself not
 // counted) to which it has edges of weight `to`: the term of NetworkX's
 // gain that differs between communities. Made once per vertex (the
-// division with it), then one multiply per community; one expression, so
-// that the run and the reference decide alike to the last bit.
+// division with it), then one fused multiply-add per community (one
+// rounding, whatever a compiler would contract): the run, the reference and
+// GPU devices decide alike to the last bit.
 class Score {
  public:
-  Score(int64_t k, double resolution, double two_m) : per_stot_(resolution * double(k) / two_m) {}
-  double operator()(int64_t to, int64_t stot) const { return double(to) - double(stot) * per_stot_; }
+  CHATTY_HD Score(int64_t k, double resolution, double two_m) : per_stot_(resolution * double(k) / two_m) {}
+  CHATTY_HD double operator()(int64_t to, int64_t stot) const { return fma(-double(stot), per_stot_, double(to)); }
 
  private:
   double per_stot_;
@@ -66,7 +69,7 @@ inline double modularity(uint64_t inside, Squares squares, uint64_t m, double re
 // round a vertex falls in changes every sweep, so no pair keeps deciding
 // together.
 inline constexpr uint8_t kRounds = 32;
-inline uint8_t round_of(uint32_t level, uint32_t sweep, uint32_t v) {
+CHATTY_HD inline uint8_t round_of(uint32_t level, uint32_t sweep, uint32_t v) {
   return uint8_t(hash2((uint64_t(level) << 32) | sweep, v) % kRounds);
 }
 
@@ -86,6 +89,20 @@ inline constexpr double kFirstTolerance = 3e-3;  // kron:20: 0.59x the time of 1
 inline constexpr double kLouvainFirstTolerance = 1e-2;
 inline constexpr double kRefineTolerance = 1e-4;
 
+// What a level's sweeps decide with: the run's sums and choices.
+struct LevelScale {
+  uint64_t m = 0;  // total edge weight of the input
+  double resolution = 1.0;
+  uint32_t level = 0;
+  double tolerance = 0;  // a sweep that gains no more ends the level
+};
+
+// What a level's moving found.
+struct LevelResult {
+  double start = 0, modularity = 0;  // before and after
+  bool improved() const { return modularity > start; }
+};
+
 }  // namespace louvain
 
 struct LouvainProgram {
@@ -101,6 +118,7 @@ struct LouvainProgram {
   std::vector<std::vector<uint32_t>>* levels = nullptr;
 
   std::vector<uint64_t> on_host(const Graph& g, host::HostOperators& h) const;  // apps/louvain/app.cc
+  OperatorRun<uint64_t> on_gpus(const Graph& g, cuda::GpuOperators& d) const;   // apps/louvain/gpu.cu
 };
 
 }  // namespace chatty
