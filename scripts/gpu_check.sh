@@ -190,7 +190,7 @@ sanitize() {  # TOOL APPS...: each app at P = 1 and 3 on kron:10; APP+FLAG runs 
   return $bad
 }
 export -f sanitize
-phase memcheck 120 sanitize memcheck bfs sssp wcc pr kcore tc bc wbc katz eigenvector ppr hits scc closeness similarity lpa ktruss louvain \
+phase memcheck 120 sanitize memcheck bfs sssp wcc pr kcore tc bc wbc katz eigenvector ppr hits scc closeness similarity lpa ktruss louvain leiden \
   bfs+--gpu_wave=64 sssp+--gpu_wave=64 similarity+--top_k=5
 grep -E "ERROR SUMMARY|exit [0-9]" "$LOGS/memcheck.log" 2>/dev/null | sort | uniq -c | sed 's/^/  memcheck: /' >>"$SUMMARY"
 

@@ -384,6 +384,36 @@ TEST(GpuOperators, LouvainMatchesTheCpu) {
   }
 }
 
+// Leiden on GPU devices (one computes, whatever P): the CPU's communities
+// (each connected), modularity, levels, passes and kept cuts, on the same
+// graphs as Louvain's, at a resolution where some vertices are not well
+// connected too.
+TEST(GpuOperators, LeidenMatchesTheCpu) {
+  SKIP_WITHOUT_GPU();
+  for (const char* spec : {"kron:13", "grid:60x50", "road:40x30", CHATTY_TEST_DATA "/facebook_combined.txt"}) {
+    SCOPED_TRACE(spec);
+    const Graph loaded = load(spec);
+    const Graph g = loaded.directed() ? symmetrized(loaded) : loaded;
+    for (double resolution : {1.0, 6.0}) {
+      EngineOptions o;
+      o.resolution = resolution, o.keep_levels = true;
+      const AppOutput cpu = run_app(parse_app("leiden"), g, 0, o);
+      for (int p : {1, 2}) {
+        EngineOptions gpu = o;
+        gpu.backend = Backend::kCuda, gpu.devices = p;
+        const AppOutput got = run_app(parse_app("leiden"), g, 0, gpu);
+        EXPECT_EQ(got.backend, Backend::kCuda);
+        EXPECT_EQ(got.ints, cpu.ints) << p << " devices, resolution " << resolution;
+        EXPECT_EQ(got.figure("modularity"), cpu.figure("modularity"));
+        EXPECT_EQ(got.figure("levels"), cpu.figure("levels"));
+        EXPECT_EQ(got.figure("passes"), cpu.figure("passes"));
+        EXPECT_EQ(got.levels, cpu.levels);
+        EXPECT_TRUE(app_spec(parse_app("leiden")).validate(got, g, 0, gpu).ok) << p << " devices";
+      }
+    }
+  }
+}
+
 // Triangle counting and betweenness on GPU devices equal the CPU's: the
 // per-vertex triangles exactly, by rows and by entries (on relabelled kron and facebook, and the
 // unrelabelled urand; directed Facebook symmetrized for TC), BC within 1e-6

@@ -10,6 +10,7 @@
 #include <numeric>
 #include <random>
 
+#include "apps/leiden/device_levels.h"
 #include "apps/leiden/reference.h"
 #include "apps/louvain/device_levels.h"
 #include "apps/louvain/reference.h"
@@ -130,15 +131,57 @@ TEST(Louvain, DeviceStepsGiveTheHostsCommunities) {
         std::vector<std::vector<uint32_t>> kept;
         LouvainProgram p{resolution, 1e-7, max_level, nullptr, &kept};
         SerialDevice b;
-        louvain::dev::Levels<SerialDevice> levels(b, g.out(), g.weighted() ? g.out().weights.data() : nullptr, p);
+        louvain::dev::Levels<SerialDevice> levels(b, g.out(), g.weighted() ? g.out().weights.data() : nullptr,
+                                                  resolution);
         louvain::Outcome found;
-        const std::vector<uint32_t> labels = levels.run(found);
+        const std::vector<uint32_t> labels = levels.louvain(p, found);
         EngineOptions o;
         o.resolution = resolution, o.max_level = max_level, o.keep_levels = true;
         const AppOutput want = run_app(parse_app("louvain"), g, 0, o);
         EXPECT_EQ(labels, want.ints);
         EXPECT_EQ(found.modularity, want.figure("modularity"));
         EXPECT_EQ(double(found.levels), want.figure("levels"));
+        EXPECT_EQ(kept, want.levels);
+      }
+    }
+  }
+}
+
+// GPU devices' Leiden (apps/leiden/device_levels.h over Louvain's blocks)
+// run here on plain loops: the host run's communities, modularity, levels,
+// passes and kept cuts, with passes and levels cut too.
+TEST(Leiden, DeviceStepsGiveTheHostsCommunities) {
+  std::mt19937 rng(4);
+  Edges e;
+  for (vid_t i = 0; i < 2400; ++i) {
+    const vid_t u = rng() % 600, v = i % 7 == 0 ? rng() % 600 : u / 30 * 30 + rng() % 30;
+    e.push_back({u, v});
+  }
+  LoadOptions sym;
+  sym.build.symmetrize = true;
+  const Graph graphs[] = {load_graph("kron:10", {}), load_graph("grid:25x20", {}),
+                          undirected("device_leiden", 600, e, true, 9),
+                          load_graph(CHATTY_TEST_DATA "/facebook_combined.txt", sym)};
+  for (const Graph& g : graphs) {
+    for (double resolution : {1.0, 0.5, 6.0}) {  // 6: some vertices not well connected to their community
+      for (uint32_t cut : {0u, 1u, 3u}) {        // 0: none; 1: one pass; 3: max_level 3
+        SCOPED_TRACE(std::to_string(g.num_vertices()) + " vertices, resolution " + std::to_string(resolution) +
+                     ", cut " + std::to_string(cut));
+        std::vector<std::vector<uint32_t>> kept;
+        LeidenProgram p{resolution, 1e-7, cut == 3 ? 3u : 0u, nullptr, cut == 1 ? 1u : 0u, &kept};
+        SerialDevice b;
+        louvain::dev::Levels<SerialDevice> levels(b, g.out(), g.weighted() ? g.out().weights.data() : nullptr,
+                                                  resolution);
+        leiden::dev::Passes<SerialDevice> passes(levels);
+        louvain::Outcome found;
+        const std::vector<uint32_t> labels = passes.leiden(p, found);
+        EngineOptions o;
+        o.resolution = resolution, o.max_level = p.max_level, o.passes = p.passes, o.keep_levels = true;
+        const AppOutput want = run_app(parse_app("leiden"), g, 0, o);
+        EXPECT_EQ(labels, want.ints);
+        EXPECT_EQ(found.modularity, want.figure("modularity"));
+        EXPECT_EQ(double(found.levels), want.figure("levels"));
+        EXPECT_EQ(double(found.passes), want.figure("passes"));
         EXPECT_EQ(kept, want.levels);
       }
     }

@@ -1,6 +1,8 @@
 // Leiden: communities of an undirected graph by modularity (levels.h),
 // each connected, each vertex labelled by its community's least vertex id;
 // the summary gives the modularity and the levels.
+#include "apps/leiden/app.h"
+
 #include <cmath>
 #include <cstdio>
 #include <vector>
@@ -66,6 +68,7 @@ const AppSpec app_leiden{
     .whole_graph = true,
     .check = check,
     .run_host = louvain::run_communities<LeidenProgram>,
+    .run_gpu = CHATTY_GPU_ENTRY(run_leiden_gpu),
     .validate = validate,
     .relabel = relabel_least_ids,
     .traversed_edges = examined_edges,

@@ -10,8 +10,8 @@
 // no vertex moves), until one gains no more than `threshold`, as igraph's
 // n_iterations=-1; `max_level` caps the levels of all passes together. Deterministic:
 // the same communities at every device count. An operator program: the
-// team shares each step; under ranks, rank 0 computes and the others add
-// zeros.
+// team shares each step; on GPU devices one device runs the same passes
+// (device_levels.h); under ranks, rank 0 computes and the others add zeros.
 #pragma once
 
 #include <cstdint>
@@ -23,6 +23,19 @@
 #include "runtime/graph/graph.h"
 
 namespace chatty {
+
+namespace leiden {
+
+// The refinement's sweep draws its rounds apart from every moving sweep's.
+inline constexpr uint32_t kRefineSweep = 0xFFFFFFFFu;
+
+// Whether a set of degree `k_s` with `ext` weight to the rest of its
+// community (of degree `k_c`) is well connected to it.
+CHATTY_HD inline bool well_connected(int64_t ext, int64_t k_s, int64_t k_c, double resolution, double two_m) {
+  return double(ext) >= resolution * double(k_s) * double(k_c - k_s) / two_m;
+}
+
+}  // namespace leiden
 
 struct LeidenProgram {
   static constexpr ProgramKind kKind = ProgramKind::kOperators;
@@ -38,6 +51,7 @@ struct LeidenProgram {
   std::vector<std::vector<uint32_t>>* levels = nullptr;
 
   std::vector<uint64_t> on_host(const Graph& g, host::HostOperators& h) const;  // apps/leiden/app.cc
+  OperatorRun<uint64_t> on_gpus(const Graph& g, cuda::GpuOperators& d) const;   // apps/leiden/gpu.cu
 };
 
 }  // namespace chatty

@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "apps/leiden/program.h"
 #include "apps/louvain/level.h"
 #include "runtime/host/operators.h"
 
@@ -27,15 +28,6 @@ using louvain::Masses;
 using louvain::Moving;
 using louvain::Rows;
 using louvain::Tally;
-
-// The refinement's sweep draws its rounds apart from every moving sweep's.
-inline constexpr uint32_t kRefineSweep = 0xFFFFFFFFu;
-
-// Whether a set of degree `k_s` with `ext` weight to the rest of its
-// community (of degree `k_c`) is well connected to it.
-inline bool well_connected(int64_t ext, int64_t k_s, int64_t k_c, double resolution, double two_m) {
-  return double(ext) >= resolution * double(k_s) * double(k_c - k_s) / two_m;
-}
 
 // The refined partition: a community per vertex (numbered by the vertex it
 // started from), and per community its degree and its weight to the rest

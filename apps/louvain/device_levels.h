@@ -46,7 +46,7 @@ class Levels {
 
  public:
   // Uploads the input's rows (weights: the graph's, or null for ones).
-  Levels(B& b, const Csr& c, const weight_t* weights, const LouvainProgram& p) : b_(b), p_(p) {
+  Levels(B& b, const Csr& c, const weight_t* weights, double resolution) : b_(b), resolution_(resolution) {
     n0_ = c.num_vertices();
     const eid_t m0 = c.num_edges();
     input_.allocate(n0_, m0), cur_.allocate(n0_, m0), next_.allocate(n0_, m0);
@@ -79,27 +79,26 @@ class Levels {
 
   // Each input vertex's community, named by its least vertex id;
   // `outcome` gets the modularity and the levels.
-  std::vector<uint32_t> run(Outcome& outcome) {
+  std::vector<uint32_t> louvain(const LouvainProgram& p, Outcome& outcome) {
     b_.compute(0, n0_, Identity{of_.get()});
-    scale_ = {m_, p_.resolution, 0, kLouvainFirstTolerance};
+    LevelScale scale{m_, resolution_, 0, kLouvainFirstTolerance};
     uint32_t levels = 0;
     double modularity = 0, before = 0;
     const auto run_level = [&](const Level& l) -> bool {
-      const LevelResult lr = move_level(l, scale_, nullptr);
+      const LevelResult lr = move_level(l, scale, nullptr);
       if (levels > 0 && !lr.improved()) return false;
       if (levels == 0) before = lr.start;
-      group(l.n);
+      group(comm_.get(), l.n);
       b_.compute(0, n0_, Follow{of_.get(), next_of_.get()});
       modularity = lr.modularity, ++levels;
-      if ((p_.max_level && levels >= p_.max_level) || modularity - before <= p_.threshold) return false;
-      if (p_.levels) {  // what a run cut here gives
+      if ((p.max_level && levels >= p.max_level) || modularity - before <= p.threshold) return false;
+      if (p.levels) {  // what a run cut here gives
         if (levels > 1) last_moves(levels);
-        p_.levels->push_back(least_labels(levels > 1 ? comm_.get() : of_.get()));
+        p.levels->push_back(least_labels(levels > 1 ? comm_.get() : of_.get()));
       }
       before = modularity;
-      scale_.tolerance /= 10, ++scale_.level;
+      scale.tolerance /= 10, ++scale.level;
       contract(l, count_of_);
-      std::swap(cur_, next_);
       return true;
     };
     if (m_ == 0) {
@@ -114,25 +113,46 @@ class Levels {
     }
     std::vector<uint32_t> label = least_labels(of_.get());
     outcome = {modularity, levels, true};
-    if (p_.levels) p_.levels->resize(levels - 1), p_.levels->push_back(label);
+    if (p.levels) p.levels->resize(levels - 1), p.levels->push_back(label);
     return label;
   }
 
   // Row entries the sweeps gathered and the contractions read.
   uint64_t examined() const { return examined_; }
 
- private:
+  // The building blocks the drivers compose (this one and Leiden's,
+  // apps/leiden/device_levels.h).
+  B& mechanisms() { return b_; }
+  uint64_t m() const { return m_; }
+  vid_t vertices() const { return n0_; }
+  const Level& input() const { return input_; }
+  const Level& current() const { return cur_; }  // the last contraction
+  vid_t* of() { return of_.get(); }              // each input vertex's vertex of the level
+  MovingState moving() { return state(); }
+  // Arrays free between the blocks: a round's list and its sorted rows.
+  struct Scratch {
+    uint64_t *flag, *place, *len, *at;
+    vid_t *list, *key, *key_out;
+    uint64_t *weight, *weight_out, *sums;
+  };
+  Scratch scratch() {
+    return {flag_.get(), place_.get(),   len_.get(),    at_.get(),         list_.get(),
+            key_.get(),  key_out_.get(), weight_.get(), weight_out_.get(), sums_.get()};
+  }
+  // Σ stot² of the first n communities of `stot` (a device array), and the modularity with `inside`.
+  double modularity_of(const int64_t* stot, vid_t n, uint64_t inside) {
+    b_.get(stot_host_.data(), stot, n);
+    Squares squares = 0;
+    for (vid_t c = 0; c < n; ++c) squares += Squares(stot_host_[c]) * Squares(stot_host_[c]);
+    return modularity(inside, squares, m_, resolution_);
+  }
+  const vid_t* next_of() const { return next_of_.get(); }
   MovingState state() {
     return {comm_.get(),      next_comm_.get(), best_comm_.get(), stot_.get(),
             best_stot_.get(), active_.get(),    round_.get()};
   }
 
-  double modularity_now(vid_t n, uint64_t inside) {
-    b_.get(stot_host_.data(), stot_.get(), n);
-    Squares squares = 0;
-    for (vid_t c = 0; c < n; ++c) squares += Squares(stot_host_[c]) * Squares(stot_host_[c]);
-    return modularity(inside, squares, m_, scale_.resolution);
-  }
+  double modularity_now(vid_t n, uint64_t inside) { return modularity_of(stot_.get(), n, inside); }
 
   // level.h's move_level: sweeps of rounds from singletons or `start`,
   // leaving the best partition a sweep reached in comm_.
@@ -188,16 +208,18 @@ class Levels {
 
   // The input's vertices move once more from the communities in of_.
   double last_moves(uint32_t levels) {
-    const LevelScale last{m_, p_.resolution, levels, kRefineTolerance};
+    const LevelScale last{m_, resolution_, levels, kRefineTolerance};
     return move_level(input_, last, of_.get()).modularity;
   }
 
-  // contract.h's group: the communities with members numbered in order.
-  void group(vid_t n) {
+  // contract.h's group: the communities of `by` with members numbered in
+  // order (next_of() each vertex's); returns how many.
+  vid_t group(const vid_t* by, vid_t n) {
     b_.zero(used_.get(), size_t(n) + 1);
-    b_.compute(0, n, MarkUsed{comm_.get(), used_.get()});
+    b_.compute(0, n, MarkUsed{by, used_.get()});
     count_of_ = vid_t(b_.scan(used_.get(), id_.get(), n));
-    b_.compute(0, n, NextOf{comm_.get(), id_.get(), next_of_.get()});
+    b_.compute(0, n, NextOf{by, id_.get(), next_of_.get()});
+    return count_of_;
   }
 
   // contract.h's contract: the next level's graph into next_.
@@ -225,6 +247,7 @@ class Levels {
     const eid_t end = eid_t(total);
     b_.put(x.off.get() + count, &end, 1);
     x.n = count, x.m = eid_t(runs);
+    std::swap(cur_, next_);
   }
 
   // Each input vertex labelled by the least vertex of its community in `comm`.
@@ -237,11 +260,11 @@ class Levels {
     return label;
   }
 
+ private:
   B& b_;
-  const LouvainProgram& p_;
+  double resolution_;
   vid_t n0_ = 0, count_of_ = 0;
   uint64_t m_ = 0, examined_ = 0;
-  LevelScale scale_;
   Level input_, cur_, next_;
   Array<vid_t> comm_, next_comm_, best_comm_, list_, next_of_, of_, key_, key_out_;
   Array<int64_t> stot_, best_stot_;
