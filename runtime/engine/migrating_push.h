@@ -33,11 +33,12 @@ struct PushTask {
 using host::PushSums;
 
 // A lone device's frontier whose rows one thread relaxes in about the time
-// its team takes to start and meet: a grid's or a road's wavefront of a
-// few thousand edges, every superstep of such a run. The more cores, the
-// dearer the team's start, and the more a thin step gains alone. Reading
-// the rows' offsets is what the relaxation does first anyway.
-inline constexpr eid_t kAloneEdges = 16384;
+// its team takes to start and meet. Not a grid's or a road's wavefront of
+// a few thousand edges: the team shares those faster (grid:1000x1000 BFS
+// at 2 threads, medians of 15: 23-26 ms against 30-35 ms alone, road
+// 21-23 against 31-33; SSSP the same either way). Reading the rows'
+// offsets is what the relaxation does first anyway.
+inline constexpr eid_t kAloneEdges = 1024;
 inline bool thin_frontier(const Queue& in, const GraphChunk& g) {
   if (in.count <= size_t(cpu::kGrain)) return true;
   if (in.count > size_t(kAloneEdges)) return false;
