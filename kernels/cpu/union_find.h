@@ -36,6 +36,28 @@ inline vid_t uf_union(vid_t u, vid_t v, vid_t* comp) {
   return kNoRoot;
 }
 
+// uf_union that also halves the paths it climbs (each vertex passed on the
+// way points at its grandparent after): a pass that links several edges of
+// a vertex before any compression keeps its trees shallow. A halving store
+// writes an ancestor over a non-root's parent, which any concurrent store
+// there also does: roots change only by the CAS.
+inline vid_t uf_union_halving(vid_t u, vid_t v, vid_t* comp) {
+  auto at = [comp](vid_t x) { return std::atomic_ref<vid_t>(comp[x]); };
+  vid_t p1 = at(u).load(std::memory_order_relaxed);
+  vid_t p2 = at(v).load(std::memory_order_relaxed);
+  while (p1 != p2) {
+    const vid_t high = p1 > p2 ? p1 : p2, low = p1 + p2 - high;
+    vid_t p_high = at(high).load(std::memory_order_relaxed);
+    if (p_high == low) return kNoRoot;
+    if (p_high == high && at(high).compare_exchange_strong(p_high, low, std::memory_order_relaxed)) return high;
+    const vid_t grand = at(p_high).load(std::memory_order_relaxed);
+    if (grand != p_high) at(high).store(grand, std::memory_order_relaxed);
+    p1 = grand;
+    p2 = at(low).load(std::memory_order_relaxed);
+  }
+  return kNoRoot;
+}
+
 // The same for a thread that links alone (a device whose team is one
 // thread): plain loads and stores. The CAS of the shared form is a full
 // fence on x86, which keeps the core from overlapping one union's cache
@@ -130,27 +152,23 @@ inline void uf_compress_list(const vid_t* list, size_t count, vid_t* comp) {
 // Afforest's stages on one device that holds every vertex (g's chunk
 // starts at 0 and ends at |V|), on the calling thread's team.
 
-// Sample round r: links every vertex to its r-th neighbour, then
+// The sample rounds [0, rounds) in one pass: links every vertex to each of
+// its first `rounds` neighbours (halving the paths it climbs), then
 // compresses; returns the edges linked.
-inline uint64_t afforest_sample_round(const CsrChunk& chunk, eid_t r, vid_t* comp) {
-  // A copy per thread (firstprivate): through a reference or a shared
-  // variable, a label store could be a store to the chunk's bounds.
+inline uint64_t afforest_sample(const CsrChunk& chunk, eid_t rounds, vid_t* comp) {
   const CsrChunk g = chunk;
   const vid_t n = g.hi;
   uint64_t edges = 0;
 #pragma omp parallel for schedule(dynamic, 16384) firstprivate(g) reduction(+ : edges)
   for (vid_t u = 0; u < n; ++u) {
-    // The neighbour's id is a line per vertex: fetched further ahead.
     if (u + 4 * kPrefetchAhead < n) __builtin_prefetch(g.targets + g.begin(u + 4 * kPrefetchAhead));
     if (u + kPrefetchAhead < n) {
-      const eid_t ahead = g.begin(u + kPrefetchAhead) + r;
+      const eid_t ahead = g.begin(u + kPrefetchAhead);
       if (ahead < g.end(u + kPrefetchAhead)) __builtin_prefetch(comp + g.targets[ahead]);
     }
-    const eid_t e = g.begin(u) + r;
-    if (e < g.end(u)) {
-      uf_link(u, g.targets[e], comp);
-      ++edges;
-    }
+    const eid_t lo = g.begin(u), hi = std::min(g.end(u), lo + rounds);
+    for (eid_t e = lo; e < hi; ++e) uf_union_halving(u, g.targets[e], comp);
+    edges += hi - lo;
   }
   uf_compress(n, comp);
   return edges;

@@ -50,11 +50,12 @@ class ConnectivityOps {
   // so the next round's finds stay short.
   void link_sample() {
     c_.begin(kCompute);
+    if (c_.solo()) {
+      mine_.edges += cpu::afforest_sample(g_.out, kSample, label_);
+      c_.end();
+      return;
+    }
     for (eid_t r = 0; r < kSample; ++r) {
-      if (c_.solo()) {
-        mine_.edges += cpu::afforest_sample_round(g_.out, r, label_);
-        continue;
-      }
       mine_.edges += sample_phase(int(r));
       compress();
     }
