@@ -90,13 +90,9 @@ OperatorRun<double> ClosenessProgram::on_gpus(const Graph& g, cuda::GpuOperators
   const vid_t n = r.num_vertices();
   const eid_t m = r.num_edges();
   const std::vector<vid_t> mine = walk_starts(d.share(), n);
+  if (mine.empty()) return nothing_here<double>(n, "none (this rank walks from no vertex)");
   OperatorRun<double> out;
   out.values.assign(n, 0.0);
-  if (mine.empty()) {
-    out.device_seconds = {0.0};
-    out.how = "none (this rank walks from no vertex)";
-    return out;
-  }
   const uint64_t structure = (uint64_t(n) + 1) * sizeof(eid_t) + m * sizeof(vid_t);
   const uint64_t bytes = structure + uint64_t(n) * 3 * sizeof(uint64_t) + (64u << 20);
   const cuda::RowDevices& rd = d.place(1, bytes, "closeness");

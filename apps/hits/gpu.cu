@@ -88,13 +88,9 @@ OperatorRun<double> HitsProgram::on_gpus(const Graph& g, cuda::GpuOperators& d) 
   const Csr& in = g.in();
   const vid_t n = g.num_vertices();
   const eid_t m = c.num_edges();
+  if (d.share().rank != 0) return nothing_here<double>(2 * size_t(n), "none (rank 0 computes the scores)");
   OperatorRun<double> r;
   r.values.assign(2 * size_t(n), 0.0);
-  if (d.share().rank != 0) {
-    r.device_seconds = {0.0};
-    r.how = "none (rank 0 computes the scores)";
-    return r;
-  }
   const uint64_t weights = c.weights.empty() ? 0 : 2 * m * sizeof(weight_t);
   const uint64_t bytes = 2 * ((uint64_t(n) + 1) * sizeof(eid_t) + m * sizeof(vid_t)) + weights +
                          uint64_t(n) * (sizeof(vid_t) + 4 * sizeof(double)) + (64u << 20);

@@ -79,13 +79,9 @@ OperatorRun<uint64_t> KtrussProgram::on_gpus(const Graph& g, cuda::GpuOperators&
   const vid_t n = g.num_vertices();
   const UpperEdges up = upper_edges(c);
   const size_t m = up.count();
+  if (d.share().rank != 0) return nothing_here<uint64_t>(m, "none (rank 0 computes the truss numbers)");
   OperatorRun<uint64_t> r;
   r.values.assign(m, 0);
-  if (d.share().rank != 0) {
-    r.device_seconds = {0.0};
-    r.how = "none (rank 0 computes the truss numbers)";
-    return r;
-  }
   const uint64_t structure = (uint64_t(n) + 1) * sizeof(eid_t) + c.num_edges() * sizeof(vid_t);
   const uint64_t bytes = structure + uint64_t(n) * 2 * sizeof(eid_t) + c.num_edges() * sizeof(uint32_t) +
                          m * (4 * sizeof(vid_t) + 2 * sizeof(uint32_t) + 2) + (64u << 20);

@@ -32,13 +32,9 @@ OperatorRun<uint64_t> LeidenProgram::on_gpus(const Graph& g, cuda::GpuOperators&
   const Csr& c = g.out();
   const vid_t n = g.num_vertices();
   const eid_t m = c.num_edges();
+  if (d.share().rank != 0) return nothing_here<uint64_t>(n, "none (rank 0 computes the communities)");
   OperatorRun<uint64_t> r;
   r.values.assign(n, 0);
-  if (d.share().rank != 0) {
-    r.device_seconds = {0.0};
-    r.how = "none (rank 0 computes the communities)";
-    return r;
-  }
   // Louvain's arrays (apps/louvain/gpu.cu) and the refinement's and passes'.
   const uint64_t structure = (uint64_t(n) + 1) * sizeof(eid_t) + m * sizeof(vid_t);
   const uint64_t bytes = 260 * (uint64_t(n) + 1) + 120 * (uint64_t(m) + 1) + (64u << 20);

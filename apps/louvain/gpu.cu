@@ -31,13 +31,9 @@ OperatorRun<uint64_t> LouvainProgram::on_gpus(const Graph& g, cuda::GpuOperators
   const Csr& c = g.out();
   const vid_t n = g.num_vertices();
   const eid_t m = c.num_edges();
+  if (d.share().rank != 0) return nothing_here<uint64_t>(n, "none (rank 0 computes the communities)");
   OperatorRun<uint64_t> r;
   r.values.assign(n, 0);
-  if (d.share().rank != 0) {
-    r.device_seconds = {0.0};
-    r.how = "none (rank 0 computes the communities)";
-    return r;
-  }
   // Three levels' graphs, the moving state, the rows' sort keys and CUB's room.
   const uint64_t structure = (uint64_t(n) + 1) * sizeof(eid_t) + m * sizeof(vid_t);
   const uint64_t bytes = 200 * (uint64_t(n) + 1) + 120 * (uint64_t(m) + 1) + (64u << 20);

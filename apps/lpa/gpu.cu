@@ -155,13 +155,9 @@ OperatorRun<uint64_t> LpaProgram::on_gpus(const Graph& g, cuda::GpuOperators& d)
   const Csr& c = g.out();
   const vid_t n = g.num_vertices();
   const eid_t m = c.num_edges();
+  if (d.share().rank != 0) return nothing_here<uint64_t>(n, "none (rank 0 computes the communities)");
   OperatorRun<uint64_t> r;
   r.values.assign(n, 0);
-  if (d.share().rank != 0) {
-    r.device_seconds = {0.0};
-    r.how = "none (rank 0 computes the communities)";
-    return r;
-  }
   const double t0 = omp_get_wtime();
   const Classes k = list_classes(c, lpa::colour_classes(c));
   const double colour_seconds = omp_get_wtime() - t0;

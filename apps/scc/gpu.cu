@@ -122,13 +122,9 @@ OperatorRun<uint64_t> SccProgram::on_gpus(const Graph& g, cuda::GpuOperators& d)
   const vid_t n = g.num_vertices();
   const eid_t m = out.num_edges();
   CHATTY_CHECK(n < (vid_t(1) << 31), "scc: at most 2^31 vertices");
+  if (d.share().rank != 0) return nothing_here<uint64_t>(n, "none (rank 0 computes the components)");
   OperatorRun<uint64_t> r;
   r.values.assign(n, 0);
-  if (d.share().rank != 0) {
-    r.device_seconds = {0.0};
-    r.how = "none (rank 0 computes the components)";
-    return r;
-  }
   const uint64_t structure = 2 * ((uint64_t(n) + 1) * sizeof(eid_t) + m * sizeof(vid_t));
   const uint64_t bytes = structure + uint64_t(n) * (4 * sizeof(uint32_t) + 5 * sizeof(vid_t) + 2 * 8) + (64u << 20);
   const cuda::RowDevices& rd = d.place(1, bytes, "scc");

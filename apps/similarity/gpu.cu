@@ -95,13 +95,9 @@ OperatorRun<double> top_k_on_gpu(const Csr& c, Similarity measure, const PairQue
   std::vector<vid_t> vertices;
   for (size_t i = size_t(share.rank); i < items; i += size_t(share.ranks))
     mine.push_back(i), vertices.push_back(q.of.empty() ? vid_t(i) : q.of[i]);
+  if (mine.empty()) return nothing_here<double>(items * 2 * k, "none (this rank has no vertex to score)");
   OperatorRun<double> r;
   r.values.assign(items * 2 * k, 0.0);
-  if (mine.empty()) {
-    r.device_seconds = {0.0};
-    r.how = "none (this rank has no vertex to score)";
-    return r;
-  }
   // Batches [cut[b], cut[b + 1]) of `vertices`, and the largest's sizes.
   std::vector<size_t> cut{0};
   uint64_t widest = 0, hops = 0, room = 0, batch_hops = 0;
@@ -177,13 +173,9 @@ OperatorRun<double> SimilarityProgram::on_gpus(const Graph& g, cuda::GpuOperator
     ends.push_back(all[i].first), ends.push_back(all[i].second);
     at.push_back(i);
   }
+  if (at.empty()) return nothing_here<double>(all.size(), "none (this rank scores no pair)");
   OperatorRun<double> r;
   r.values.assign(all.size(), 0.0);
-  if (at.empty()) {
-    r.device_seconds = {0.0};
-    r.how = "none (this rank scores no pair)";
-    return r;
-  }
   const uint64_t structure = (uint64_t(c.num_vertices()) + 1) * sizeof(eid_t) + c.num_edges() * sizeof(vid_t);
   const uint64_t bytes = structure + at.size() * (2 * sizeof(vid_t) + sizeof(double)) + (64u << 20);
   const cuda::RowDevices& rd = d.place(1, bytes, "similarity");

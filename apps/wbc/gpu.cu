@@ -91,13 +91,10 @@ OperatorRun<double> WbcProgram::on_gpus(const Graph& g, cuda::GpuOperators& d) c
     if (size_t(at) >= of_device.size()) of_device.resize(size_t(at) + 1);
     of_device[size_t(at)].push_back(sources[i]);
   }
+  // A rank without sources adds zeros to the sum.
+  if (of_device.empty()) return nothing_here<double>(n, "none (this rank ran no source)");
   OperatorRun<double> r;
   r.values.assign(n, 0.0);
-  if (of_device.empty()) {  // this rank has no source: its share of the sum is zero
-    r.device_seconds = {0.0};
-    r.how = "none (this rank ran no source)";
-    return r;
-  }
   const int D = int(of_device.size());
   const uint64_t structure = (uint64_t(n) + 1) * sizeof(eid_t) + m * (sizeof(vid_t) + sizeof(weight_t));
   const uint64_t bytes = structure +

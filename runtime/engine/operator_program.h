@@ -52,6 +52,18 @@ struct OperatorRun {
   uint64_t structure_bytes = 0;
 };
 
+// The run of a process whose share is empty (a rank-0 program on another
+// rank, a rank without sources): `count` zeros for the sum over the ranks,
+// no device time, and `how` saying who computes.
+template <typename V>
+OperatorRun<V> nothing_here(size_t count, std::string how) {
+  OperatorRun<V> r;
+  r.values.assign(count, V{});
+  r.device_seconds = {0.0};
+  r.how = std::move(how);
+  return r;
+}
+
 // Runs a share of `prog` on this process's `devices` devices with
 // run_share(const WorkShare&), sums the values over the ranks, and records
 // the run in `stats`.
