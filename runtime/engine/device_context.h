@@ -15,6 +15,7 @@
 
 #include "comm/mailboxes.h"
 #include "runtime/base/frontier.h"
+#include "runtime/base/parallel.h"
 #include "runtime/base/status_data.h"
 #include "runtime/engine/multi_stats.h"
 #include "runtime/engine/superstep_sync.h"
@@ -31,7 +32,7 @@ class DeviceContext {
       : d(d),
         lo(part.begin(d)),
         hi(part.end(d)),
-        values((replica.resize(n), replica)),
+        values((resize_touched(replica, n), replica)),
         marks(n),
         part_(part),
         mb_(sync.mailboxes()),

@@ -68,7 +68,7 @@ class TraversalOps {
         remote_(make_remote_push(c, g, prog, exposed, cache_bytes)) {
     if (can_pull) {
       const vid_t first = cpu::pull_blocks_begin(c.lo);
-      pending_ids_.resize(c.hi - first);
+      resize_touched(pending_ids_, c.hi - first);
       pending_count_.resize((c.hi - first + cpu::kPullBlock - 1) / cpu::kPullBlock);
     }
   }
