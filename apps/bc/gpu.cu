@@ -74,13 +74,7 @@ OperatorRun<double> BcProgram::on_gpus(const Graph& g, cuda::GpuOperators& d) co
   // rank's devices count); devices beyond the sources would have nothing
   // to do and are not made.
   const WorkShare& share = d.share();
-  std::vector<std::vector<vid_t>> of_device;
-  for (size_t i = 0; i < sources.size(); ++i) {
-    const int at = share.device_of_item(i);
-    if (at < 0) continue;
-    if (size_t(at) >= of_device.size()) of_device.resize(size_t(at) + 1);
-    of_device[size_t(at)].push_back(sources[i]);
-  }
+  const std::vector<std::vector<vid_t>> of_device = share.device_items(sources);
   // A rank without sources adds zeros to the sum.
   if (of_device.empty()) return nothing_here<double>(n, "none (this rank ran no source)");
   OperatorRun<double> r;

@@ -29,7 +29,7 @@ class Passes {
 
   // Each input vertex's community, named by its least vertex id;
   // `outcome` gets the modularity, the levels and the passes.
-  std::vector<uint32_t> leiden(const LeidenProgram& p, louvain::Outcome& outcome) {
+  std::vector<uint32_t> run(const LeidenProgram& p, louvain::Outcome& outcome) {
     const vid_t n0 = l_.vertices();
     const uint64_t m = l_.m();
     outcome = {};

@@ -16,7 +16,6 @@ namespace chatty::leiden::dev {
 using louvain::dev::Counters;
 using louvain::dev::kItself;
 using louvain::dev::LevelRows;
-using louvain::dev::segment_of;
 
 // refine.h's Refining.
 struct RefineState {
@@ -76,7 +75,7 @@ struct RefineGather {
   vid_t* key;
   uint64_t* weight;
   CHATTY_HD void operator()(size_t j) const {
-    const uint64_t i = segment_of(at, count, j);
+    const uint64_t i = ops::segment_of(at, count, j);
     const vid_t v = list[i];
     const eid_t e = r.off[v] + (j - at[i]);
     const vid_t u = r.tgt[e];

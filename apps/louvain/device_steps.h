@@ -115,19 +115,6 @@ struct List {
   }
 };
 
-// The last i with at[i] <= j (at ascending, at[0] = 0).
-CHATTY_HD inline uint64_t segment_of(const uint64_t* at, uint64_t count, uint64_t j) {
-  uint64_t lo = 0, hi = count;
-  while (hi - lo > 1) {
-    const uint64_t mid = (lo + hi) / 2;
-    if (at[mid] <= j)
-      lo = mid;
-    else
-      hi = mid;
-  }
-  return lo;
-}
-
 // Entry j of the listed vertices' rows: the community at its other end
 // (kItself for a self-loop) and its weight.
 struct GatherRows {
@@ -139,7 +126,7 @@ struct GatherRows {
   vid_t* key;
   uint64_t* weight;
   CHATTY_HD void operator()(size_t j) const {
-    const uint64_t i = segment_of(at, count, j);
+    const uint64_t i = ops::segment_of(at, count, j);
     const vid_t v = list[i];
     const eid_t e = r.off[v] + (j - at[i]);
     const vid_t u = r.tgt[e];

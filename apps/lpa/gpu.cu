@@ -77,14 +77,7 @@ struct GatherLabels {
   const uint32_t* label;
   uint32_t* out;
   CHATTY_HD void operator()(size_t j) const {
-    uint64_t lo = 0, hi = count;  // the last member whose row starts at or before j
-    while (hi - lo > 1) {
-      const uint64_t mid = (lo + hi) / 2;
-      if (row[mid] <= j)
-        lo = mid;
-      else
-        hi = mid;
-    }
+    const uint64_t lo = ops::segment_of(row, count, j);  // the member whose row holds entry j
     const vid_t v = members[lo];
     out[j] = label[targets[offsets[v] + (j - row[lo])]];
   }

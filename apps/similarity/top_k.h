@@ -10,6 +10,7 @@
 #include <cstdint>
 
 #include "apps/similarity/program.h"
+#include "runtime/base/operators.h"
 #include "runtime/base/types.h"
 
 namespace chatty::similarity {
@@ -28,14 +29,7 @@ struct GatherTwoHops {
   uint64_t hops;
   vid_t* out;
   CHATTY_HD void operator()(size_t j) const {
-    uint64_t lo = 0, hi = hops;  // the last hop whose entries start at or before j
-    while (hi - lo > 1) {
-      const uint64_t mid = (lo + hi) / 2;
-      if (hop_at[mid] <= j)
-        lo = mid;
-      else
-        hi = mid;
-    }
+    const uint64_t lo = ops::segment_of(hop_at, hops, j);
     const vid_t w = targets[offsets[via[lo]] + (j - hop_at[lo])];
     out[j] = w == source[lo] ? kSelf : w;
   }

@@ -84,13 +84,7 @@ OperatorRun<double> WbcProgram::on_gpus(const Graph& g, cuda::GpuOperators& d) c
   const vid_t n = g.num_vertices();
   const eid_t m = c.num_edges();
   const WorkShare& share = d.share();
-  std::vector<std::vector<vid_t>> of_device;
-  for (size_t i = 0; i < sources.size(); ++i) {
-    const int at = share.device_of_item(i);
-    if (at < 0) continue;
-    if (size_t(at) >= of_device.size()) of_device.resize(size_t(at) + 1);
-    of_device[size_t(at)].push_back(sources[i]);
-  }
+  const std::vector<std::vector<vid_t>> of_device = share.device_items(sources);
   // A rank without sources adds zeros to the sum.
   if (of_device.empty()) return nothing_here<double>(n, "none (this rank ran no source)");
   OperatorRun<double> r;

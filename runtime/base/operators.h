@@ -223,6 +223,20 @@ CHATTY_HD inline bool reduce_into(uint32_t* p, uint32_t offer) {
   }
 }
 
+// The segment of item j: the last i < count with starts[i] <= j (starts
+// ascending from 0), by binary search; a thread an item finds its row this way.
+CHATTY_HD inline uint64_t segment_of(const uint64_t* starts, uint64_t count, uint64_t j) {
+  uint64_t lo = 0, hi = count;
+  while (hi - lo > 1) {
+    const uint64_t mid = (lo + hi) / 2;
+    if (starts[mid] <= j)
+      lo = mid;
+    else
+      hi = mid;
+  }
+  return lo;
+}
+
 // The sum of two values: a reduce's or a gather's fold, on either backend.
 struct Plus {
   template <typename T>

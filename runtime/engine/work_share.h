@@ -24,6 +24,19 @@ struct WorkShare {
     const int at = int(i % size_t(devices)) - first;
     return at >= 0 && at < local ? at : -1;
   }
+  // The items each of this process's devices runs, by device_of_item;
+  // devices past the last one with an item are left out (nothing to make).
+  template <typename T>
+  std::vector<std::vector<T>> device_items(std::span<const T> items) const {
+    std::vector<std::vector<T>> of_device;
+    for (size_t i = 0; i < items.size(); ++i) {
+      const int at = device_of_item(i);
+      if (at < 0) continue;
+      if (size_t(at) >= of_device.size()) of_device.resize(size_t(at) + 1);
+      of_device[size_t(at)].push_back(items[i]);
+    }
+    return of_device;
+  }
   // The items this rank runs: every ranks-th, from its own.
   template <typename T>
   std::vector<T> rank_items(std::span<const T> items) const {
