@@ -355,63 +355,43 @@ TEST(GpuOperators, LabelPropagationMatchesTheCpu) {
   }
 }
 
-// Louvain on GPU devices (one computes, whatever P): the CPU's communities,
-// modularity, levels and every level's cut (--keep_levels), on kron (hubs
-// past a segmented sort's small segments), a grid, a road graph (its
-// lengths as weights) and ego-Facebook, at two resolutions.
-TEST(GpuOperators, LouvainMatchesTheCpu) {
-  SKIP_WITHOUT_GPU();
+// A community app on GPU devices (one computes, whatever P) at each
+// resolution: the CPU's communities, modularity, levels, every level's cut
+// (--keep_levels) and, for Leiden, passes; on kron (hubs past a segmented
+// sort's small segments), a grid, a road graph (its lengths as weights)
+// and ego-Facebook; the verifier's pass.
+void expect_gpu_communities(const char* app, std::initializer_list<double> resolutions) {
   for (const char* spec : {"kron:13", "grid:60x50", "road:40x30", CHATTY_TEST_DATA "/facebook_combined.txt"}) {
     SCOPED_TRACE(spec);
     const Graph loaded = load(spec);
     const Graph g = loaded.directed() ? symmetrized(loaded) : loaded;
-    for (double resolution : {1.0, 0.5}) {
+    for (double resolution : resolutions) {
       EngineOptions o;
       o.resolution = resolution, o.keep_levels = true;
-      const AppOutput cpu = run_app(parse_app("louvain"), g, 0, o);
+      const AppOutput cpu = run_app(parse_app(app), g, 0, o);
       for (int p : {1, 2}) {
         EngineOptions gpu = o;
         gpu.backend = Backend::kCuda, gpu.devices = p;
-        const AppOutput got = run_app(parse_app("louvain"), g, 0, gpu);
+        const AppOutput got = run_app(parse_app(app), g, 0, gpu);
         EXPECT_EQ(got.backend, Backend::kCuda);
         EXPECT_EQ(got.ints, cpu.ints) << p << " devices, resolution " << resolution;
-        EXPECT_EQ(got.figure("modularity"), cpu.figure("modularity"));
-        EXPECT_EQ(got.figure("levels"), cpu.figure("levels"));
+        EXPECT_EQ(got.figures, cpu.figures);  // modularity, levels, Leiden's passes
         EXPECT_EQ(got.levels, cpu.levels);
-        EXPECT_TRUE(app_spec(parse_app("louvain")).validate(got, g, 0, gpu).ok) << p << " devices";
+        EXPECT_TRUE(app_spec(parse_app(app)).validate(got, g, 0, gpu).ok) << p << " devices";
       }
     }
   }
 }
 
-// Leiden on GPU devices (one computes, whatever P): the CPU's communities
-// (each connected), modularity, levels, passes and kept cuts, on the same
-// graphs as Louvain's, at a resolution where some vertices are not well
-// connected too.
+TEST(GpuOperators, LouvainMatchesTheCpu) {
+  SKIP_WITHOUT_GPU();
+  expect_gpu_communities("louvain", {1.0, 0.5});
+}
+
+// Leiden also at a resolution where some vertices are not well connected.
 TEST(GpuOperators, LeidenMatchesTheCpu) {
   SKIP_WITHOUT_GPU();
-  for (const char* spec : {"kron:13", "grid:60x50", "road:40x30", CHATTY_TEST_DATA "/facebook_combined.txt"}) {
-    SCOPED_TRACE(spec);
-    const Graph loaded = load(spec);
-    const Graph g = loaded.directed() ? symmetrized(loaded) : loaded;
-    for (double resolution : {1.0, 6.0}) {
-      EngineOptions o;
-      o.resolution = resolution, o.keep_levels = true;
-      const AppOutput cpu = run_app(parse_app("leiden"), g, 0, o);
-      for (int p : {1, 2}) {
-        EngineOptions gpu = o;
-        gpu.backend = Backend::kCuda, gpu.devices = p;
-        const AppOutput got = run_app(parse_app("leiden"), g, 0, gpu);
-        EXPECT_EQ(got.backend, Backend::kCuda);
-        EXPECT_EQ(got.ints, cpu.ints) << p << " devices, resolution " << resolution;
-        EXPECT_EQ(got.figure("modularity"), cpu.figure("modularity"));
-        EXPECT_EQ(got.figure("levels"), cpu.figure("levels"));
-        EXPECT_EQ(got.figure("passes"), cpu.figure("passes"));
-        EXPECT_EQ(got.levels, cpu.levels);
-        EXPECT_TRUE(app_spec(parse_app("leiden")).validate(got, g, 0, gpu).ok) << p << " devices";
-      }
-    }
-  }
+  expect_gpu_communities("leiden", {1.0, 6.0});
 }
 
 // Triangle counting and betweenness on GPU devices equal the CPU's: the

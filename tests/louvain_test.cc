@@ -107,12 +107,11 @@ struct SerialDevice {
   }
 };
 
-// GPU devices' Louvain (device_levels.h over device_steps.h) run here on
-// plain loops: the host run's communities, modularity and levels, on
-// power-law, grid, weighted and self-looped graphs, at two resolutions,
-// with every level kept and cut by max_level.
-TEST(Louvain, DeviceStepsGiveTheHostsCommunities) {
-  std::mt19937 rng(3);
+// The graphs the device drivers' host tests run on: power-law, grid, a
+// weighted one with self-loops and 20 planted groups (`name`, drawn by
+// `seed`), and ego-Facebook.
+std::vector<Graph> device_test_graphs(const std::string& name, unsigned seed) {
+  std::mt19937 rng(seed);
   Edges e;
   for (vid_t i = 0; i < 2400; ++i) {
     const vid_t u = rng() % 600, v = i % 7 == 0 ? rng() % 600 : u / 30 * 30 + rng() % 30;
@@ -120,9 +119,20 @@ TEST(Louvain, DeviceStepsGiveTheHostsCommunities) {
   }
   LoadOptions sym;
   sym.build.symmetrize = true;
-  const Graph graphs[] = {load_graph("kron:10", {}), load_graph("grid:25x20", {}),
-                          undirected("device_weighted", 600, e, true, 9),
-                          load_graph(CHATTY_TEST_DATA "/facebook_combined.txt", sym)};
+  std::vector<Graph> graphs;
+  graphs.push_back(load_graph("kron:10", {}));
+  graphs.push_back(load_graph("grid:25x20", {}));
+  graphs.push_back(undirected(name, 600, e, true, 9));
+  graphs.push_back(load_graph(CHATTY_TEST_DATA "/facebook_combined.txt", sym));
+  return graphs;
+}
+
+// GPU devices' Louvain (device_levels.h over device_steps.h) run here on
+// plain loops: the host run's communities, modularity and levels, on
+// power-law, grid, weighted and self-looped graphs, at two resolutions,
+// with every level kept and cut by max_level.
+TEST(Louvain, DeviceStepsGiveTheHostsCommunities) {
+  const std::vector<Graph> graphs = device_test_graphs("device_weighted", 3);
   for (const Graph& g : graphs) {
     for (double resolution : {1.0, 0.5}) {
       for (uint32_t max_level : {0u, 2u}) {
@@ -151,17 +161,7 @@ TEST(Louvain, DeviceStepsGiveTheHostsCommunities) {
 // run here on plain loops: the host run's communities, modularity, levels,
 // passes and kept cuts, with passes and levels cut too.
 TEST(Leiden, DeviceStepsGiveTheHostsCommunities) {
-  std::mt19937 rng(4);
-  Edges e;
-  for (vid_t i = 0; i < 2400; ++i) {
-    const vid_t u = rng() % 600, v = i % 7 == 0 ? rng() % 600 : u / 30 * 30 + rng() % 30;
-    e.push_back({u, v});
-  }
-  LoadOptions sym;
-  sym.build.symmetrize = true;
-  const Graph graphs[] = {load_graph("kron:10", {}), load_graph("grid:25x20", {}),
-                          undirected("device_leiden", 600, e, true, 9),
-                          load_graph(CHATTY_TEST_DATA "/facebook_combined.txt", sym)};
+  const std::vector<Graph> graphs = device_test_graphs("device_leiden", 4);
   for (const Graph& g : graphs) {
     for (double resolution : {1.0, 0.5, 6.0}) {  // 6: some vertices not well connected to their community
       for (uint32_t cut : {0u, 1u, 3u}) {        // 0: none; 1: one pass; 3: max_level 3
@@ -174,7 +174,7 @@ TEST(Leiden, DeviceStepsGiveTheHostsCommunities) {
                                                   resolution);
         leiden::dev::Passes<SerialDevice> passes(levels);
         louvain::Outcome found;
-        const std::vector<uint32_t> labels = passes.leiden(p, found);
+        const std::vector<uint32_t> labels = passes.run(p, found);
         EngineOptions o;
         o.resolution = resolution, o.max_level = p.max_level, o.passes = p.passes, o.keep_levels = true;
         const AppOutput want = run_app(parse_app("leiden"), g, 0, o);
