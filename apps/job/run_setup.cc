@@ -258,6 +258,7 @@ RunSetup check_run_options(const RunOptions& f) {
     CHATTY_CHECK(f.gpu_steps_per_sync >= 1 && f.gpu_steps_per_sync <= 1024, "--gpu_steps_per_sync must be 1..1024");
     s.eopt.gpu_steps_per_sync = f.gpu_steps_per_sync;
     s.eopt.gpu_wave = f.gpu_wave;
+    s.eopt.cpu_wave = f.cpu_wave;
     s.lopt = load_options(f);
   });
   // The watchdogs read each other once a second: a shorter deadline would

@@ -140,6 +140,10 @@ struct EngineOptions {
   // (SSSP) as a wave: many levels in one launch (kernels/wave.h). 0: never,
   // until a GPU measures the threshold.
   uint64_t gpu_wave = 0;
+  // The only CPU device runs push supersteps whose frontier has at most
+  // this many vertices as a wave: levels apart by a barrier of its team
+  // instead of a superstep each (kernels/cpu/push_wave.h). 0: never.
+  uint64_t cpu_wave = 4096;
 };
 
 // Each parse_* throws chatty::Error naming the flag and its choices.

@@ -134,6 +134,8 @@ class GpuOps {
   bool lone() const { return run_.D == 1; }
   // A lone device on a GPU that launches cooperatively, where the run asked for waves.
   bool can_wave() const { return lone() && wave_blocks_ > 0; }
+  // The widest frontier this device runs as a wave (0: none).
+  uint64_t wave_items(const EngineOptions& opt) const { return can_wave() ? opt.gpu_wave : 0; }
 
  protected:
   // Runs body() unless an earlier op failed.

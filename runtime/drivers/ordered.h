@@ -9,7 +9,7 @@
 //   void compact(int parity);
 //   Agreed sync(int parity);
 // and, where a device can (a lone GPU device, kernels/wave.h):
-//   bool can_wave();
+//   uint64_t wave_items(const EngineOptions&);  // the widest pile it runs as a wave (0: none)
 //   void wave(uint64_t bucket, wave::Limits);  // buckets inside one launch
 //                                // while the pile stays within the limits
 #pragma once

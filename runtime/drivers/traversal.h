@@ -14,9 +14,12 @@
 // and, where a device can run supersteps without a sync (a lone GPU device):
 //   bool lone();                 // no peers: nothing to exchange
 //   void step_on();              // end the superstep without a sync
-//   bool can_wave();             // lone, and able to run a wave (kernels/wave.h)
-//   void wave(wave::Limits);     // push supersteps inside one launch while the
-//                                // frontier stays within the limits
+// and, where a lone device can run push supersteps as a wave (a GPU's in
+// one launch, kernels/wave.h; the host's in one parallel region,
+// kernels/cpu/push_wave.h):
+//   uint64_t wave_items(const EngineOptions&);  // the widest frontier it runs as one (0: none)
+//   void wave(wave::Limits);     // push supersteps while the frontier stays
+//                                // within the limits
 #pragma once
 
 #include <algorithm>
@@ -106,7 +109,13 @@ void drive_traversal(Ops& dev, const P& prog, const Graph& g, const TraversalSta
     if (pull) {
       dev.pull(level);
     } else if (wave) {
-      if constexpr (requires { dev.wave(wave::Limits{}); }) dev.wave(waves.limits());
+      if constexpr (requires { dev.wave(wave::Limits{}); }) {
+        wave::Limits limits = waves.limits();
+        // A wave runs push levels only: it ends where the switch would pull.
+        if (can_pull && opt.direction == Direction::kAuto)
+          limits.edges = std::min<uint64_t>(limits.edges, direction.pull_above());
+        dev.wave(limits);
+      }
     } else {
       dev.push();
     }

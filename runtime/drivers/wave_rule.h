@@ -23,7 +23,7 @@ class WaveRule {
   static constexpr uint32_t kGroup = 4;
 
   WaveRule() = default;
-  // `items`: --gpu_wave, the widest frontier a wave runs (0: none).
+  // `items`: the widest frontier a wave runs (0: none).
   explicit WaveRule(uint64_t items) : items_(items) {}
 
   bool on() const { return items_ > 0; }
@@ -37,11 +37,11 @@ class WaveRule {
   uint64_t items_ = 0;
 };
 
-// The rule of a device that can run waves, as --gpu_wave asks; else none.
+// The rule of a device that can run waves, as its option asks
+// (--gpu_wave, --cpu_wave); else none.
 template <typename Ops>
 WaveRule wave_rule_of(const Ops& dev, const EngineOptions& opt) {
-  if constexpr (requires { dev.can_wave(); })
-    if (opt.gpu_wave > 0 && dev.can_wave()) return WaveRule(opt.gpu_wave);
+  if constexpr (requires { dev.wave_items(opt); }) return WaveRule(dev.wave_items(opt));
   return WaveRule();
 }
 

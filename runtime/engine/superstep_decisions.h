@@ -40,6 +40,10 @@ class DirectionSwitch {
     }
     return pull;
   }
+  // The out-degree sum past which a frontier after the current push one
+  // would turn to pull: where a run of push levels without the switch
+  // (a wave) must end.
+  uint64_t pull_above() const { return uint64_t(double(edges_to_check_ - std::min(edges_to_check_, scout_)) / alpha_); }
 
  private:
   uint64_t edges_to_check_, scout_, prev_awake_ = 0;

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "kernels/cpu/pull_advance.h"
+#include "kernels/cpu/push_wave.h"
 #include "runtime/drivers/traversal.h"
 #include "runtime/engine/device_context.h"
 #include "runtime/engine/family.h"
@@ -169,6 +170,30 @@ class TraversalOps {
     }
   }
 
+  // The only device (nothing to exchange between levels) runs thin push
+  // steps as waves, up to --cpu_wave vertices.
+  uint64_t wave_items(const EngineOptions& opt) const { return c_.solo() ? opt.cpu_wave : 0; }
+
+  // Push supersteps in one parallel region from the active queue, which
+  // holds the last one's frontier at the end.
+  void wave(const wave::Limits& limits) {
+    c_.begin(kCompute);
+    // A first-visit program claims nothing: its second bitmap is never read.
+    if constexpr (!P::kPullable)
+      if (wave_claims_.size() != g_.n) wave_claims_ = Bitmap(g_.n);
+    Bitmap* claims[2] = {&claimed_, P::kPullable ? &claimed_ : &wave_claims_};
+    const cpu::WaveRun r =
+        cpu::push_wave(g_.out, g_.out_degree, prog_, c_.values.data(), active_, claims, limits, wave_lanes_);
+    mine_.edges = r.edges;
+    mine_.updated = r.updated;
+    mine_.active = active_.count;
+    mine_.supersteps = r.levels;
+    mine_.at(kScoutSlot) = r.scout;
+    changed_.count = 0;
+    front_current_ = false;
+    c_.end();
+  }
+
   void compact(int) { c_.compact(changed_.ids.data(), changed_.count); }
 
   Agreed sync(int parity, bool pull) {
@@ -218,6 +243,8 @@ class TraversalOps {
   Queue active_, changed_;
   Queue arrived_;  // merged since the last push step, while front_ is not current
   Bitmap claimed_, front_, next_;
+  Bitmap wave_claims_;                     // a wave's second (cpu::push_wave)
+  std::vector<cpu::WaveLane> wave_lanes_;  // a wave's threads' queues
   PushBoard<V>& push_board_;
   PullBoard<V>& pull_board_;
   std::unique_ptr<RemotePush<P>> remote_;  // null: no help across ranks
