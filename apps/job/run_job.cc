@@ -95,6 +95,7 @@ JobResult run_job(const RunSetup& s, const Prepared& p, const std::vector<vid_t>
 
   r.say("graph       %s\n", graph_line(p, s.default_graph).c_str());
   r.say("load        %.3f s\n", p.load_s);
+  if (!p.old_of_new.empty()) r.say("reorder     %.3f s of it (--reorder)\n", p.reorder_s);
   r.say("backend     %s\n", s.choice.reason.c_str());
   // Several sources run one by one (BFS, SSSP: a median over them), or at
   // once (BC: its scores sum over them).
@@ -238,6 +239,7 @@ JobResult run_job(const RunSetup& s, const Prepared& p, const std::vector<vid_t>
       if (several) j.add("sources", st.sources).add("source_times", st.source_seconds);
     }
     j.add("reordered", !p.old_of_new.empty());
+    if (!p.old_of_new.empty()) j.add("reorder_s", p.reorder_s);
     j.add("backend", st.backend).add("devices", st.devices).add("threads", st.threads);
     j.add("ranks", st.ranks).add("devices_per_rank", c ? c->local : s.eopt.devices);
     if (c) j.add("fabric", fabric);

@@ -90,7 +90,7 @@ enum class OptionScope { kInput, kRun };
   X(int32, repeat, 1, kRun, "run the app this many times on the loaded graph and report the median") \
   X(bool, validate, false, kRun, "check the result against the sequential reference, and the graph against a second, independent " "reading of the file") \
   X(string, output, "", kRun, "write 'id value' per vertex to this file") \
-  X(string, reorder, "auto", kRun, "relabel vertices before running: auto (by degree, for pr), degree, bfs (breadth-first order: " "neighbours get nearby ids) or none; results and --source use the input's ids") \
+  X(string, reorder, "auto", kRun, "relabel vertices before running: auto (by degree for pr, katz and eigenvector on GPU devices; none on " "the CPU, where relabelling costs more than a run saves), degree, bfs (breadth-first order: neighbours " "get nearby ids) or none; results and --source use the input's ids") \
   X(string, trace, "", kRun, "write per-superstep statistics of the last run to this CSV file") \
   X(bool, no_default_weights, false, kRun, "SSSP: do not add weights 1..255 to an unweighted graph (error instead)") \
   X(double, rank_timeout, 60, kRun, "ranks: end the job when a rank shows no sign of life for this many seconds (stopped, hung); 0: " "never") \

@@ -22,6 +22,7 @@ struct Prepared {
   std::vector<vid_t> old_of_new, new_of_old;
   std::unique_ptr<Partition> part;
   double load_s = 0, partition_s = 0;
+  double reorder_s = 0;  // of load_s, relabelling (--reorder): the run's price for its faster kernel
   LoadInfo info;
   bool weights_made = false;  // SSSP's deterministic weights on a file without them
   std::string name;           // what reports call the graph (--graph's value)
