@@ -85,10 +85,12 @@ inline std::vector<uint64_t> count(host::HostOperators& h, const Graph& g, const
         read += ops::intersect_sorted(
             nu, size_t(pv - nu), w, w_len, [&](size_t i, size_t) { ++k, ++slot[i]; }, v);
       } else {
-        const vid_t* p = w;
-        for (; p != w + w_len && *p < v; ++p)
+        // The part below v found first, so that the probe loop tests
+        // nothing but the marks.
+        const vid_t* end = std::lower_bound(w, w + w_len, v);
+        for (const vid_t* p = w; p != end; ++p)
           if (marked.has(*p)) ++k, ++slot[marked.position(*p)];
-        read += uint64_t(p - w);
+        read += uint64_t(end - w);
       }
       add(v, k);
       at_u += k;
