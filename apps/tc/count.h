@@ -27,7 +27,7 @@ namespace chatty::tc {
 // out in the input's order without a second array. `into`: the caller's
 // zeroed array of |V| counts to add to (else one is made). Returns the
 // counts; h records the devices' time and the list entries read.
-inline constexpr size_t kMergeBelow = 16;  // lower lists this short are merged, not marked
+inline constexpr size_t kMergeBelow = 8;  // lower lists this short are merged, not marked
 
 inline std::vector<uint64_t> count(host::HostOperators& h, const Graph& g, const host::DeviceRanges& ranges,
                                    const vid_t* old_of_new = nullptr, std::vector<uint64_t>* into = nullptr) {
