@@ -42,6 +42,15 @@ def networkit():
     return nk
 
 
+def igraph_module():
+    try:
+        import igraph
+    except ImportError:
+        subprocess.run([sys.executable, "-m", "pip", "install", "-q", "igraph"], check=True)
+        import igraph
+    return igraph
+
+
 def ours(chatty, cgr, app, args, threads, out):
     cmd = [chatty, "run", f"--app={app}", f"--graph={cgr}", f"--threads={threads}", "--json", "--quiet",
            f"--output={out}"] + args
@@ -122,11 +131,7 @@ def main():
 
 
 def bench_ppr(a, d, cgr, n, linked):
-    try:
-        import igraph
-    except ImportError:
-        subprocess.run([sys.executable, "-m", "pip", "install", "-q", "igraph"], check=True)
-        import igraph
+    igraph = igraph_module()
     el, out = os.path.join(d, "g.el"), os.path.join(d, "ppr.txt")
     G = igraph.Graph.Read_Edgelist(el, directed=False)
     G.add_vertices(max(0, n - G.vcount()))

@@ -24,7 +24,7 @@ import time
 
 import numpy as np
 
-from bench_centrality import generated, networkit, spread
+from bench_centrality import generated, igraph_module, networkit, spread
 
 
 def ours(chatty, path, threads, out, app="louvain"):
@@ -48,15 +48,6 @@ def nk_graph(nk, n, e, weighted):
         if u != v and not G.hasEdge(u, v):
             G.addEdge(u, v, w) if weighted else G.addEdge(u, v)
     return G
-
-
-def igraph_module():
-    try:
-        import igraph
-    except ImportError:
-        subprocess.run([sys.executable, "-m", "pip", "install", "-q", "igraph"], check=True)
-        import igraph
-    return igraph
 
 
 def igraph_leiden(ig, n, e, weighted):

@@ -34,6 +34,7 @@ struct alignas(64) WaveLane {
   size_t size[2] = {0, 0};
   uint64_t scout[2] = {0, 0};  // out-degree sums of the queues
   uint64_t edges = 0;          // relaxed over the wave
+  uint64_t queued = 0;         // vertices queued over the wave
 };
 
 // What a wave did.
@@ -102,14 +103,13 @@ WaveRun push_wave(const CsrChunk& g, const Degrees& degree, const P& prog, typen
   for (WaveLane& l : lanes) {
     for (std::vector<vid_t>& v : l.queue)
       if (v.size() < room) v.resize(room);
-    l.size[0] = l.size[1] = l.scout[0] = l.scout[1] = l.edges = 0;
+    l.size[0] = l.size[1] = l.scout[0] = l.scout[1] = l.edges = l.queued = 0;
   }
   WaveRun run;
 #pragma omp parallel num_threads(team) if (team > 1)
   {
     const int t = omp_get_thread_num(), T = omp_get_num_threads();
     WaveLane& me = lanes[size_t(t)];
-    uint64_t queued = 0;
     uint32_t k = 0;
     wave::End end = wave::kRunning;
     for (;; ++k) {
@@ -126,7 +126,7 @@ WaveRun push_wave(const CsrChunk& g, const Degrees& degree, const P& prog, typen
             for (size_t x = i; x < j; ++x) claims[out]->reset_atomic(ids[x]);
         push_block<true>(g, degree, prog, val, val, ids, i, j, claim, scout, edges, [&](vid_t v) { next[at++] = v; });
       });
-      me.size[out] = at, me.scout[out] = scout, me.edges += edges, queued += at;
+      me.size[out] = at, me.scout[out] = scout, me.edges += edges, me.queued += at;
 #pragma omp barrier
       size_t size = 0;
       uint64_t scouts = 0;
@@ -149,12 +149,11 @@ WaveRun push_wave(const CsrChunk& g, const Degrees& degree, const P& prog, typen
     if constexpr (!P::kPullable)
       for (size_t x = 0; x < me.size[last]; ++x) claims[k & 1]->reset_atomic(mine[x]);
 #pragma omp barrier
-#pragma omp critical(chatty_push_wave)
-    run.updated += queued;
     if (t == 0) {
       run.end = end, run.levels = k + 1;
       q.count = 0;
-      for (const WaveLane& l : lanes) q.count += l.size[last], run.scout += l.scout[last], run.edges += l.edges;
+      for (const WaveLane& l : lanes)
+        q.count += l.size[last], run.scout += l.scout[last], run.edges += l.edges, run.updated += l.queued;
     }
   }
   return run;
