@@ -168,6 +168,45 @@ TEST(Engine, WccUnionFindAndLabelPropagationAgree) {
   EXPECT_EQ(a, reference::wcc(g));
 }
 
+// Afforest on the only CPU device (kernels/cpu/union_find.h), both ways of
+// linking its sample: paths of nearby ids, cut every few vertices into
+// components, with links inside blocks of 16384 ids (linked without
+// atomics first) and across them (a second pass with CAS), and random
+// pairs (one pass with CAS); components that join only through the rest
+// stage's edges, and trees that a smaller root joins there, relabelling them.
+// Undirected and directed, at several team sizes, against the reference.
+TEST(Engine, AfforestLinksBothWaysToTheReference) {
+  constexpr vid_t n = 3 * 16384 + 1000;
+  const int saved = omp_get_max_threads();
+  for (bool local : {true, false}) {
+    for (bool directed : {false, true}) {
+      EdgeList e;
+      const auto add = [&](vid_t u, vid_t v) { e.src.push_back(u), e.dst.push_back(v); };
+      uint64_t x = 12345;
+      const auto next = [&x] { return x = x * 6364136223846793005ull + 1442695040888963407ull, vid_t(x >> 33); };
+      for (vid_t u = 1; u < n; ++u) {
+        if (local && u % 97 != 0) add(u, u - 1);                       // runs of 97 ids, some crossing a block's end
+        if (!local && u % 5 != 0) add(u, next() % n);                  // random pairs, some vertices left alone
+        if (u % 1013 == 0) add(u, (u * 7919) % n);                     // far links: a giant forms
+        if (local && u % 4099 == 0) add(u, std::min(n - 1, u + 200));  // a third neighbour: the rest stage links it
+      }
+      add(5, n - 2);  // vertex 5's third neighbour: the rest stage hangs n - 2's tree under 0
+      BuildOptions opt;
+      opt.symmetrize = !directed;
+      std::vector<EdgeList> lists;
+      lists.push_back(std::move(e));
+      const Graph g = build_graph(std::move(lists), n, false, opt);
+      const auto want = reference::wcc(g);
+      for (int t : {1, 2, 3, 5}) {
+        omp_set_num_threads(t);
+        EXPECT_EQ(run_app(parse_app("wcc"), g, 0, {}).ints, want)
+            << (local ? "local" : "random") << (directed ? " directed" : " undirected") << " threads " << t;
+      }
+    }
+  }
+  omp_set_num_threads(saved);
+}
+
 // Thin push supersteps run as waves on the only CPU device
 // (kernels/cpu/push_wave.h): the same answers and, for BFS, the same
 // levels as one superstep each, at any team size, whether waves end by an

@@ -4,13 +4,17 @@
 // smallest id of its tree and the final labels are the smallest id of each
 // component - the same fixed point as min-label propagation.
 //  1. link each vertex to its first few neighbours (a sparse sample),
-//  2. compress, and guess the giant component from a random sample,
+//  2. guess the giant component from the roots of a random sample,
 //  3. link the remaining edges of vertices outside the giant component
 //     (on an undirected graph its inner edges cannot change anything).
+// Parents always have smaller ids than their children.
 #pragma once
+
+#include <omp.h>
 
 #include <algorithm>
 #include <atomic>
+#include <vector>
 
 #include "kernels/cpu/push_advance.h"
 
@@ -78,6 +82,25 @@ inline vid_t uf_union_alone(vid_t u, vid_t v, vid_t* comp) {
   return kNoRoot;
 }
 
+// uf_union_alone that also halves the paths it climbs, for a thread that
+// owns every vertex the union can reach (a block linked on its own).
+inline void uf_union_local(vid_t u, vid_t v, vid_t* comp) {
+  vid_t p1 = comp[u], p2 = comp[v];
+  while (p1 != p2) {
+    const vid_t high = p1 > p2 ? p1 : p2, low = p1 + p2 - high;
+    const vid_t p_high = comp[high];
+    if (p_high == low) return;
+    if (p_high == high) {
+      comp[high] = low;
+      return;
+    }
+    const vid_t grand = comp[p_high];
+    comp[high] = grand;
+    p1 = grand;
+    p2 = comp[low];
+  }
+}
+
 // Returns whether it re-parented a root (whether any label can change).
 inline bool uf_link(vid_t u, vid_t v, vid_t* comp) { return uf_union(u, v, comp) != kNoRoot; }
 
@@ -104,6 +127,25 @@ inline vid_t uf_flatten(vid_t v, vid_t* comp) {
   }
 }
 
+// Points v and the vertices on its path at its root while other threads
+// link; returns the root it found. Parents only ever have smaller ids and
+// trees only merge, so writing the root over a parent with a larger id
+// keeps the vertex in its tree and the forest acyclic; a parent at or
+// below the root's id (the root itself, or one a concurrent link put
+// above it) is left alone, and so is every root: a CAS may be re-parenting
+// it. The label may trail a link that lands after the find.
+inline vid_t uf_flatten_linking(vid_t v, vid_t* comp) {
+  const vid_t root = uf_find(v, comp);
+  for (vid_t x = v; x > root;) {
+    std::atomic_ref<vid_t> at(comp[x]);
+    const vid_t parent = at.load(std::memory_order_relaxed);
+    if (parent <= root) break;
+    at.store(root, std::memory_order_relaxed);
+    x = parent;
+  }
+  return root;
+}
+
 // Joins the trees of u and v, flattening both paths first; for a thread
 // that links alone (a device applying the unions its peers sent).
 inline bool uf_link_alone(vid_t u, vid_t v, vid_t* comp) {
@@ -121,11 +163,16 @@ inline constexpr vid_t kPrefetchAhead = 16;
 // root, on the calling thread (others may flatten the same paths); returns
 // how many vertices of [lo, hi) are not roots.
 inline vid_t uf_compress_serial(vid_t lo, vid_t hi, vid_t* comp) {
+  auto at = [comp](vid_t x) { return std::atomic_ref<vid_t>(comp[x]).load(std::memory_order_relaxed); };
   vid_t inner = 0;
   for (vid_t v = lo; v < hi; ++v) {
     if (v + kPrefetchAhead < hi)  // other threads may be flattening that vertex: an atomic read
-      __builtin_prefetch(comp + std::atomic_ref<vid_t>(comp[v + kPrefetchAhead]).load(std::memory_order_relaxed));
-    inner += uf_flatten(v, comp) != v;
+      __builtin_prefetch(comp + at(v + kPrefetchAhead));
+    // Most vertices are roots or hang under one already: two loads, no walk.
+    const vid_t parent = at(v);
+    if (parent == v) continue;
+    ++inner;
+    if (at(parent) != parent) uf_flatten(v, comp);
   }
   return inner;
 }
@@ -152,43 +199,114 @@ inline void uf_compress_list(const vid_t* list, size_t count, vid_t* comp) {
 // Afforest's stages on one device that holds every vertex (g's chunk
 // starts at 0 and ends at |V|), on the calling thread's team.
 
-// The sample rounds [0, rounds) in one pass: links every vertex to each of
-// its first `rounds` neighbours (halving the paths it climbs), then
-// compresses; returns the edges linked.
+// The sample rounds [0, rounds) link every vertex to each of its first
+// `rounds` neighbours. Where most of these links stay inside a block of
+// kLinkBlock ids (a grid, a road, a relabelled graph: neighbours have
+// nearby ids), each block's links go first on one thread without atomics
+// (its forest holds only its own vertices until the cross-block links
+// start), and the vertices with a link leaving their block are listed for
+// a second pass with CAS. A CAS is a full fence, which keeps a core from
+// overlapping one union's misses with the next one's. Elsewhere (a
+// power-law graph, whose first neighbours are hubs anywhere) one pass
+// links with CAS, halving the paths it climbs.
+inline constexpr vid_t kLinkBlock = 16384;
+
+// Whether most of the sampled links of a fixed spread of vertices stay
+// inside their block.
+inline bool sample_links_local(const CsrChunk& g, eid_t rounds) {
+  const vid_t n = g.hi, step = std::max<vid_t>(1, n / 1024);
+  uint64_t inside = 0, all = 0;
+  for (vid_t u = step / 2; u < n; u += step) {
+    const vid_t lo = u / kLinkBlock * kLinkBlock;
+    for (eid_t e = g.begin(u); e < std::min(g.end(u), g.begin(u) + rounds); ++e, ++all)
+      inside += g.targets[e] >= lo && g.targets[e] - lo < kLinkBlock;
+  }
+  return 2 * inside > all;
+}
+
+inline uint64_t afforest_sample_local(const CsrChunk& chunk, eid_t rounds, vid_t* comp) {
+  const CsrChunk g = chunk;
+  const vid_t n = g.hi;
+  const vid_t blocks = (n + kLinkBlock - 1) / kLinkBlock;
+  std::vector<std::vector<vid_t>> leaving(static_cast<size_t>(omp_get_max_threads()));
+  uint64_t edges = 0;
+#pragma omp parallel firstprivate(g) reduction(+ : edges)
+  {
+    std::vector<vid_t>& mine = leaving[size_t(omp_get_thread_num())];
+#pragma omp for schedule(dynamic, 1)
+    for (vid_t b = 0; b < blocks; ++b) {
+      const vid_t lo = b * kLinkBlock, hi = std::min(n, lo + kLinkBlock);
+      for (vid_t u = lo; u < hi; ++u) {
+        const eid_t first = g.begin(u), last = std::min(g.end(u), first + rounds);
+        bool leaves = false;
+        for (eid_t e = first; e < last; ++e) {
+          const vid_t v = g.targets[e];
+          if (v >= lo && v < hi)
+            uf_union_local(u, v, comp);
+          else
+            leaves = true;
+        }
+        if (leaves) mine.push_back(u);
+        edges += last - first;
+      }
+    }
+    for (const std::vector<vid_t>& list : leaving) {
+#pragma omp for schedule(dynamic, 1024) nowait
+      for (size_t i = 0; i < list.size(); ++i) {
+        const vid_t u = list[i], lo = u / kLinkBlock * kLinkBlock;
+        for (eid_t e = g.begin(u); e < std::min(g.end(u), g.begin(u) + rounds); ++e)
+          if (const vid_t v = g.targets[e]; v < lo || v - lo >= kLinkBlock) uf_union_halving(u, v, comp);
+      }
+    }
+  }
+  return edges;
+}
+
+// The sample rounds; returns the edges linked. The trees are left as
+// linked: afforest_rest flattens them as it passes.
 inline uint64_t afforest_sample(const CsrChunk& chunk, eid_t rounds, vid_t* comp) {
   const CsrChunk g = chunk;
   const vid_t n = g.hi;
   uint64_t edges = 0;
+  if (sample_links_local(g, rounds)) {
+    edges = afforest_sample_local(g, rounds, comp);
+  } else {
 #pragma omp parallel for schedule(dynamic, 16384) firstprivate(g) reduction(+ : edges)
-  for (vid_t u = 0; u < n; ++u) {
-    if (u + 4 * kPrefetchAhead < n) __builtin_prefetch(g.targets + g.begin(u + 4 * kPrefetchAhead));
-    if (u + kPrefetchAhead < n) {
-      const eid_t ahead = g.begin(u + kPrefetchAhead);
-      if (ahead < g.end(u + kPrefetchAhead)) __builtin_prefetch(comp + g.targets[ahead]);
+    for (vid_t u = 0; u < n; ++u) {
+      if (u + 4 * kPrefetchAhead < n) __builtin_prefetch(g.targets + g.begin(u + 4 * kPrefetchAhead));
+      if (u + kPrefetchAhead < n) {
+        const eid_t ahead = g.begin(u + kPrefetchAhead);
+        if (ahead < g.end(u + kPrefetchAhead)) __builtin_prefetch(comp + g.targets[ahead]);
+      }
+      const eid_t lo = g.begin(u), hi = std::min(g.end(u), lo + rounds);
+      for (eid_t e = lo; e < hi; ++e) uf_union_halving(u, g.targets[e], comp);
+      edges += hi - lo;
     }
-    const eid_t lo = g.begin(u), hi = std::min(g.end(u), lo + rounds);
-    for (eid_t e = lo; e < hi; ++e) uf_union_halving(u, g.targets[e], comp);
-    edges += hi - lo;
   }
-  uf_compress(n, comp);
   return edges;
 }
 
-// Links every edge from `skip` on of the vertices not labelled `giant`
-// (on an undirected graph the giant's inner edges cannot change anything),
-// then compresses; returns the edges linked.
+// Points every vertex at its root and links every edge from `skip` on of
+// the vertices whose root is not `giant` (on an undirected graph the
+// giant's inner edges cannot change anything; kNoRoot: every vertex's);
+// returns the edges linked. Flattening as it goes saves the pass a
+// compression would take; where a link moved a root, a compression after
+// brings the labels that trail it up to date.
 inline uint64_t afforest_rest(const CsrChunk& chunk, eid_t skip, vid_t giant, vid_t* comp) {
   const CsrChunk g = chunk;  // a copy, as above
   const vid_t n = g.hi;
-  uint64_t edges = 0;
-#pragma omp parallel for schedule(dynamic, kGrain) firstprivate(g) reduction(+ : edges)
+  uint64_t edges = 0, moved = 0;
+  // Chunks of a few thousand: most vertices are the giant's, a find each.
+#pragma omp parallel for schedule(dynamic, 4096) firstprivate(g) reduction(+ : edges, moved)
   for (vid_t u = 0; u < n; ++u) {
-    if (std::atomic_ref<vid_t>(comp[u]).load(std::memory_order_relaxed) == giant) continue;
+    if (u + kPrefetchAhead < n)
+      __builtin_prefetch(comp + std::atomic_ref<vid_t>(comp[u + kPrefetchAhead]).load(std::memory_order_relaxed));
+    if (uf_flatten_linking(u, comp) == giant) continue;
     const eid_t lo = g.begin(u) + skip, hi = g.end(u);
-    for (eid_t e = lo; e < hi; ++e) uf_link(u, g.targets[e], comp);
+    for (eid_t e = lo; e < hi; ++e) moved += uf_link(u, g.targets[e], comp);
     edges += hi > lo ? hi - lo : 0;
   }
-  uf_compress(n, comp);
+  if (moved) uf_compress(n, comp);
   return edges;
 }
 

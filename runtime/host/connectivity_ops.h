@@ -69,7 +69,10 @@ class ConnectivityOps {
     if (!c_.solo()) sample_phase(-1);
     if (!g_.directed && c_.hi > c_.lo) {
       std::vector<vid_t> roots(1024);
-      for (uint64_t i = 0; i < roots.size(); ++i) roots[i] = label_[c_.lo + vid_t(hash2(0xAF, i) % (c_.hi - c_.lo))];
+      for (uint64_t i = 0; i < roots.size(); ++i) {
+        const vid_t v = c_.lo + vid_t(hash2(0xAF, i) % (c_.hi - c_.lo));
+        roots[i] = c_.solo() ? cpu::uf_find(v, label_) : label_[v];  // a lone device's sample is not compressed
+      }
       vote_for_giant(roots, mine_);
     }
     c_.end();
