@@ -210,7 +210,11 @@ class OrderedOps {
       };
 #pragma omp barrier
       const size_t fresh = tail.load(std::memory_order_relaxed);
-#pragma omp for schedule(dynamic, cpu::kGrain) nowait
+      // A late bucket holds a few dozen vertices of hundreds of edges each
+      // (kron's tail: hundreds of them in a row): grabs of 64 would leave
+      // all of it to one thread.
+      const size_t grain = std::clamp<size_t>(fresh / (4 * size_t(omp_get_num_threads())), 1, cpu::kGrain);
+#pragma omp for schedule(dynamic, grain) nowait
       for (size_t i = 0; i < fresh; ++i) {
         cpu::prefetch_ahead(sb.frontier.data(), i, fresh, val, g.offsets, g.lo);
         relax(sb.frontier[i]);
