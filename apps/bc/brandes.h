@@ -11,6 +11,7 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -28,29 +29,70 @@ struct Scores {
   bool by_source = false;
 };
 
+// The forward advance's functor on the host: CountPaths, which a pull
+// advance may also run (from every vertex not yet reached).
+struct CountPathsBothWays : CountPaths {
+  bool wanted(vid_t v) const { return ops::atomic_load(depth + v) < 0; }
+};
+
 // Adds the sources' dependencies to score[], one source at a time, each
-// level shared by the team.
-inline void brandes_by_levels(host::HostOperators& h, const Csr& c, std::span<const vid_t> sources, double* score) {
+// level shared by the team. With `in` (an undirected graph's CSR, its own
+// reverse), a level whose frontier's edges pass the unexplored ones over
+// alpha is found by pull, as a BFS's (Beamer's rule): every vertex not yet reached
+// sums the paths of its in-neighbours in the frontier, without atomics
+// and without reading the frontier's edges into the levels already seen,
+// and marks those in-edges in its own row (`preds`). On the way back,
+// such a level's vertices pass their shares to their marked predecessors
+// (an atomic add each); a level found by push is gathered from its
+// predecessors' marked successor edges, as before.
+inline void brandes_by_levels(host::HostOperators& h, const Csr& c, std::span<const vid_t> sources, double* score,
+                              const Csr* in = nullptr) {
   const vid_t n = c.num_vertices();
   std::vector<int32_t> depth(n);
   std::vector<double> sigma(n), share(n);  // share: (1 + dependency) / paths, once settled
+  std::vector<double> passed(in ? n : 0);  // shares passed back by a pulled level, per predecessor
   host::EdgeMarks on_path(c.num_edges());
+  std::optional<host::EdgeMarks> preds;
+  if (in) preds.emplace(c.num_edges());
   host::LevelQueue queue(n);
   h.team([&](host::TeamThread& t) {
+    std::vector<uint8_t> pulled;  // per level: found by pull (every thread steps the same levels)
+    bool preds_dirty = false;
     for (const vid_t s : sources) {
       if (t.interrupted()) break;  // the team's run throws at its end
       host::compute(t, 0, n, Reset{depth.data(), sigma.data()});
       on_path.clear(t);
+      if (preds_dirty) preds->clear(t), preds_dirty = false;
       if (t.lead()) Seed{depth.data(), sigma.data()}(s);  // seen by all after start's barrier
-      for (host::Level l = queue.start(t, c, {&s, 1}); !l.empty();)
-        l = host::advance(t, c, queue, l, CountPaths{depth.data(), sigma.data(), l.index + 1}, ops::Direction::kPush,
-                          &on_path);
+      pulled.assign(1, 0);
+      for (host::Level l = queue.start(t, c, {&s, 1}); !l.empty();) {
+        const bool pull = in && l.pull;
+        pulled.push_back(pull);
+        preds_dirty |= pull;
+        l = host::advance(t, c, queue, l, CountPathsBothWays{{depth.data(), sigma.data(), l.index + 1}},
+                          in ? ops::Direction::kAuto : ops::Direction::kPush, pull ? &*preds : &on_path, in);
+      }
       // Deepest first; the deepest level has no successors (its
       // dependencies are zero) but its shares are still set.
+      const Settle settle{sigma.data(), share.data(), score, s};
       for (int d = queue.levels() - 1; d >= 0; --d) {
         const std::span<const vid_t> level = queue.level(d);
-        host::gather<double>(t, c, level.data(), 0, level.size(), SuccessorShare{share.data()}, Plus{},
-                             Settle{sigma.data(), share.data(), score, s}, &on_path);
+        if (d + 1 < queue.levels() && pulled[size_t(d) + 1]) {
+          const std::span<const vid_t> after = queue.level(d + 1);
+          host::compute(t, 0, after.size(), [&](size_t i) {
+            const vid_t w = after[i];
+            preds->for_each(in->offsets[w], in->offsets[w + 1],
+                            [&](eid_t e) { ops::atomic_add(&passed[in->targets[e]], share[w]); });
+          });
+          host::compute(t, 0, level.size(), [&](size_t i) {
+            const vid_t v = level[i];
+            settle(v, passed[v]);
+            passed[v] = 0;
+          });
+        } else {
+          host::gather<double>(t, c, level.data(), 0, level.size(), SuccessorShare{share.data()}, Plus{}, settle,
+                               &on_path);
+        }
       }
     }
   });
@@ -82,7 +124,7 @@ inline Scores brandes(host::HostOperators& h, const Graph& g, std::span<const vi
     out.by_source = true;
     return out;
   }
-  brandes_by_levels(h, c, sources, out.score.data());
+  brandes_by_levels(h, c, sources, out.score.data(), g.directed() ? nullptr : &c);
   return out;
 }
 

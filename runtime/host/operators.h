@@ -186,18 +186,19 @@ inline constexpr eid_t kFetchAhead = 12;
 
 // The level after `cur`: f(u, v, e) is called for the edges between the
 // level's vertices and the rest, and answers ops::Visit bits (kJoin: v
-// joins the next level, claimed by f once; kMark: e is marked in `marks`,
-// push only; kStop: v is done, pull only). Push walks each level vertex
-// u's out-edges (c). Pull walks every wanted v's in-edges (`in`, the
-// reverse CSR) from level vertices; it needs f.wanted(v) (v may still
-// join) and `in`, and is taken when asked or, with kAuto, when the
-// engine's rule says so. Returns the next level on every thread.
+// joins the next level, claimed by f once; kMark: e is marked in `marks`;
+// kStop: v is done, pull only). Push walks each level vertex u's
+// out-edges (c), e numbering c's edges. Pull walks every wanted v's
+// in-edges (`in`, the reverse CSR) from level vertices, e numbering in's
+// edges; it needs f.wanted(v) (v may still join) and `in`, and is taken
+// when asked or, with kAuto, when the engine's rule says so. Returns the
+// next level on every thread.
 template <typename C, typename F>
 Level advance(TeamThread& t, const C& c, LevelQueue& q, const Level& cur, F&& f, Direction dir = Direction::kPush,
               EdgeMarks* marks = nullptr, const Csr* in = nullptr) {
   thread_local detail::Found found;
   constexpr bool pullable = ops::Pullable<std::decay_t<F>>;
-  const bool can_pull = pullable && in && !marks;
+  const bool can_pull = pullable && in;
   const bool pull = can_pull && (dir == Direction::kPull || (dir == Direction::kAuto && cur.pull));
   // The joined vertices' out-edges feed the rule only: a load per vertex
   // that a fixed direction does not pay.
@@ -222,12 +223,15 @@ Level advance(TeamThread& t, const C& c, LevelQueue& q, const Level& cur, F&& f,
         const vid_t v = vid_t(i);
         if (!f.wanted(v)) return uint64_t(0);
         uint64_t read = 0;  // in-edges looked at, the one that stopped the scan included
-        for (eid_t e = in->offsets[v]; e < in->offsets[v + 1]; ++e) {
+        const eid_t lo = in->offsets[v], hi = in->offsets[v + 1];
+        EdgeMarks::RowWriter marked(marks, lo, hi);
+        for (eid_t e = lo; e < hi; ++e) {
           const vid_t u = in->targets[e];
           ++read;
           if (!((level[u >> 6] >> (u & 63)) & 1)) continue;
           const unsigned visit = f(u, v, e);
           if (visit & kJoin) found.list.push_back(v), found.edges += scout ? c.degree(v) : 0;
+          if (visit & kMark) marked.mark(e);
           if (visit & kStop) break;
         }
         return read;
