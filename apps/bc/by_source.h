@@ -38,7 +38,7 @@ class SourceRun {
     order_[0] = s;
     bounds_.assign({0, 1});
     for (int32_t d = 0; bounds_[size_t(d)] < bounds_[size_t(d) + 1]; ++d) {
-      const CountPaths count{depth_.data(), sigma_.data(), d + 1};
+      const CountPathsOn<false> count{depth_.data(), sigma_.data(), d + 1};
       size_t tail = bounds_[size_t(d) + 1];
       for (size_t i = bounds_[size_t(d)]; i < bounds_[size_t(d) + 1]; ++i) {
         const vid_t u = order_[i];

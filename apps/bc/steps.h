@@ -30,20 +30,31 @@ struct Seed {
 
 // The forward advance's edge u -> v, u at depth next - 1: v unreached
 // joins level `next`; every edge into level `next` is on a shortest path,
-// adds u's paths to v's and is marked for the way back.
-struct CountPaths {
+// adds u's paths to v's and is marked for the way back. kShared: other
+// threads visit the same vertices, so the claim is a CAS and the add
+// atomic; a thread that runs a source alone (by_source.h) uses plain
+// loads and stores, whose misses overlap where a locked instruction's
+// fence would keep them apart.
+template <bool kShared>
+struct CountPathsOn {
   int32_t* depth;
   double* sigma;
   int32_t next;
   CHATTY_HD unsigned operator()(vid_t u, vid_t v, eid_t) const {
-    int32_t seen = ops::atomic_load(depth + v);
     unsigned visit = ops::kSkip;
-    if (seen < 0) {
-      seen = ops::atomic_cas(depth + v, -1, next);
-      if (seen < 0) seen = next, visit = ops::kJoin;
+    if constexpr (kShared) {
+      int32_t seen = ops::atomic_load(depth + v);
+      if (seen < 0) {
+        seen = ops::atomic_cas(depth + v, -1, next);
+        if (seen < 0) seen = next, visit = ops::kJoin;
+      }
+      if (seen != next) return visit;
+      ops::atomic_add(sigma + v, sigma[u]);
+    } else {
+      if (depth[v] < 0) depth[v] = next, visit = ops::kJoin;
+      if (depth[v] != next) return visit;
+      sigma[v] += sigma[u];
     }
-    if (seen != next) return visit;
-    ops::atomic_add(sigma + v, sigma[u]);
     return visit | ops::kMark;
   }
   // Host push advances: v's depth and paths are read at random.
@@ -54,6 +65,7 @@ struct CountPaths {
 #endif
   }
 };
+using CountPaths = CountPathsOn<true>;
 
 // The backward gather over v's marked edges (to its successors w): what
 // each successor passes back per path, (1 + delta(w)) / sigma(w), kept in
