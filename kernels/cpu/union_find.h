@@ -63,9 +63,12 @@ inline vid_t uf_union_halving(vid_t u, vid_t v, vid_t* comp) {
 }
 
 // The same for a thread that links alone (a device whose team is one
-// thread): plain loads and stores. The CAS of the shared form is a full
-// fence on x86, which keeps the core from overlapping one union's cache
-// misses with the next one's.
+// thread, or a block linked on its own): plain loads and stores. The CAS
+// of the shared form is a full fence on x86, which keeps the core from
+// overlapping one union's cache misses with the next one's. kHalve: each
+// vertex passed on the way points at its grandparent after, as
+// uf_union_halving's.
+template <bool kHalve = false>
 inline vid_t uf_union_alone(vid_t u, vid_t v, vid_t* comp) {
   vid_t p1 = comp[u], p2 = comp[v];
   while (p1 != p2) {
@@ -76,29 +79,12 @@ inline vid_t uf_union_alone(vid_t u, vid_t v, vid_t* comp) {
       comp[high] = low;
       return high;
     }
-    p1 = comp[p_high];
-    p2 = comp[low];
-  }
-  return kNoRoot;
-}
-
-// uf_union_alone that also halves the paths it climbs, for a thread that
-// owns every vertex the union can reach (a block linked on its own).
-inline void uf_union_local(vid_t u, vid_t v, vid_t* comp) {
-  vid_t p1 = comp[u], p2 = comp[v];
-  while (p1 != p2) {
-    const vid_t high = p1 > p2 ? p1 : p2, low = p1 + p2 - high;
-    const vid_t p_high = comp[high];
-    if (p_high == low) return;
-    if (p_high == high) {
-      comp[high] = low;
-      return;
-    }
     const vid_t grand = comp[p_high];
-    comp[high] = grand;
+    if constexpr (kHalve) comp[high] = grand;
     p1 = grand;
     p2 = comp[low];
   }
+  return kNoRoot;
 }
 
 // Returns whether it re-parented a root (whether any label can change).
@@ -210,17 +196,16 @@ inline void uf_compress_list(const vid_t* list, size_t count, vid_t* comp) {
 // power-law graph, whose first neighbours are hubs anywhere) one pass
 // links with CAS, halving the paths it climbs.
 inline constexpr vid_t kLinkBlock = 16384;
+inline bool same_link_block(vid_t u, vid_t v) { return u / kLinkBlock == v / kLinkBlock; }
 
 // Whether most of the sampled links of a fixed spread of vertices stay
 // inside their block.
 inline bool sample_links_local(const CsrChunk& g, eid_t rounds) {
   const vid_t n = g.hi, step = std::max<vid_t>(1, n / 1024);
   uint64_t inside = 0, all = 0;
-  for (vid_t u = step / 2; u < n; u += step) {
-    const vid_t lo = u / kLinkBlock * kLinkBlock;
+  for (vid_t u = step / 2; u < n; u += step)
     for (eid_t e = g.begin(u); e < std::min(g.end(u), g.begin(u) + rounds); ++e, ++all)
-      inside += g.targets[e] >= lo && g.targets[e] - lo < kLinkBlock;
-  }
+      inside += same_link_block(u, g.targets[e]);
   return 2 * inside > all;
 }
 
@@ -241,8 +226,8 @@ inline uint64_t afforest_sample_local(const CsrChunk& chunk, eid_t rounds, vid_t
         bool leaves = false;
         for (eid_t e = first; e < last; ++e) {
           const vid_t v = g.targets[e];
-          if (v >= lo && v < hi)
-            uf_union_local(u, v, comp);
+          if (same_link_block(u, v))
+            uf_union_alone<true>(u, v, comp);
           else
             leaves = true;
         }
@@ -253,9 +238,9 @@ inline uint64_t afforest_sample_local(const CsrChunk& chunk, eid_t rounds, vid_t
     for (const std::vector<vid_t>& list : leaving) {
 #pragma omp for schedule(dynamic, 1024) nowait
       for (size_t i = 0; i < list.size(); ++i) {
-        const vid_t u = list[i], lo = u / kLinkBlock * kLinkBlock;
+        const vid_t u = list[i];
         for (eid_t e = g.begin(u); e < std::min(g.end(u), g.begin(u) + rounds); ++e)
-          if (const vid_t v = g.targets[e]; v < lo || v - lo >= kLinkBlock) uf_union_halving(u, v, comp);
+          if (const vid_t v = g.targets[e]; !same_link_block(u, v)) uf_union_halving(u, v, comp);
       }
     }
   }
