@@ -38,7 +38,7 @@ class Passes {
     uint32_t levels = 0, total = 0;
     bool started = false;
     double before = 0;
-    louvain::LevelScale scale{m, p.resolution, 0, louvain::kFirstTolerance};
+    louvain::LevelScale scale{m, p.resolution, 0, louvain::kFirstTolerance, kLeidenRounds};
     // What a run cut after this level by max_level gives.
     const auto keep_cut = [&] {
       const double q = connected_modularity();
@@ -76,7 +76,7 @@ class Passes {
         b_.compute(0, n0, louvain::dev::Identity{part_.get()});
       }
       levels = 0, started = pass > 0;
-      scale.tolerance = louvain::kFirstTolerance, scale.level = 0;
+      scale.tolerance = louvain::kFirstTolerance, scale.level = salt_of(pass, 0);
       if (m == 0) {
         levels = total = 1;  // no edge: every vertex alone, NetworkX's one partition
       } else if (run_level(l_.input())) {
@@ -111,8 +111,8 @@ class Passes {
     const louvain::dev::MovingState s = l_.moving();
     const RefineState f = state();
     const typename Levels::Scratch x = l_.scratch();
-    b_.compute(0, n, RefineStart{r, s.comm, f, sc.level});
-    for (uint8_t j = 0; j < louvain::kRounds; ++j) {
+    b_.compute(0, n, RefineStart{r, s.comm, f, sc.level, sc.rounds});
+    for (uint8_t j = 0; j < sc.rounds; ++j) {
       b_.compute(0, n, RefinePick{r, s.comm, s.stot, f, j, sc.resolution, two_m, x.flag});
       const uint64_t count = b_.scan(x.flag, x.place, n);
       if (count == 0) continue;
@@ -123,8 +123,9 @@ class Passes {
         b_.compute(0, entries, RefineGather{r, s.comm, f.ref, x.list, x.at, count, x.key, x.weight});
         b_.sort_runs(x.key, x.key_out, x.weight, x.weight_out, entries, count, x.at);
       }
-      b_.compute(0, count,
-                 RefineDecide{r, s.comm, s.stot, f, x.list, x.at, x.key_out, x.weight_out, j, sc.resolution, two_m});
+      b_.compute(
+          0, count,
+          RefineDecide{r, s.comm, s.stot, f, x.list, x.at, x.key_out, x.weight_out, j, sc.resolution, two_m, sc.level});
       b_.compute(0, count, RefineJoin{r, f, x.list});
       b_.compute(0, count, RefineCommit{f, x.list});
     }

@@ -38,13 +38,14 @@ struct RefineStart {
   const vid_t* comm;
   RefineState f;
   uint32_t level;
+  uint8_t rounds;
   CHATTY_HD void operator()(size_t i) const {
     const vid_t v = vid_t(i);
     int64_t ext = 0;
     for (eid_t e = r.off[v]; e < r.off[v + 1]; ++e)
       if (const vid_t u = r.tgt[e]; u != v && comm[u] == comm[v]) ext += int64_t(r.w[e]);
     f.ref[v] = f.next[v] = v, f.rstot[v] = r.k[v], f.rext[v] = f.vext[v] = ext, f.alone[v] = 1;
-    f.round[v] = louvain::round_of(level, kRefineSweep, v);
+    f.round[v] = louvain::round_of(level, kRefineSweep, v, rounds);
   }
 };
 
@@ -84,9 +85,9 @@ struct RefineGather {
   }
 };
 
-// A decider's join (refine.h): the refined community, well connected to
-// its community and not a lone one of this round, that gains the most and
-// no less than nothing (ties: the lowest number); itself if none.
+// A decider's join (refine.h): among the refined communities well
+// connected to its community and not lone ones of this round, and itself,
+// the one TieDraw picks near the most gain.
 struct RefineDecide {
   LevelRows r;
   const vid_t* comm;
@@ -98,26 +99,31 @@ struct RefineDecide {
   const uint64_t* weight;
   uint8_t j;
   double resolution, two_m;
+  uint32_t salt;  // the level's (salt_of)
   CHATTY_HD void operator()(size_t i) const {
     const vid_t v = list[i];
     const int64_t k = r.k[v], kc = stot[comm[v]];
     const louvain::Score score(k, resolution, two_m);
-    vid_t best = v;
+    // Each candidate with its weight from v, by the sorted runs of keys.
+    const auto each = [&](auto&& visit) {
+      for (uint64_t a = at[i], end = at[i + 1]; a < end;) {
+        const vid_t c = key[a];
+        if (c == kItself) break;
+        int64_t to = 0;
+        for (; a < end && key[a] == c; ++a) to += int64_t(weight[a]);
+        if ((f.alone[c] && f.round[c] == j) || !well_connected(f.rext[c], f.rstot[c], kc, resolution, two_m)) continue;
+        visit(c, to, score(to, f.rstot[c]));
+      }
+    };
     double best_gain = 0;
-    int64_t best_to = 0;
-    bool found = false;
-    for (uint64_t a = at[i], end = at[i + 1]; a < end;) {
-      const vid_t c = key[a];
-      if (c == kItself) break;
-      int64_t to = 0;
-      for (; a < end && key[a] == c; ++a) to += int64_t(weight[a]);
-      if ((f.alone[c] && f.round[c] == j) || !well_connected(f.rext[c], f.rstot[c], kc, resolution, two_m)) continue;
-      const double gain = score(to, f.rstot[c]);
-      if (!(gain >= 0)) continue;
-      if (!found || gain > best_gain || (gain == best_gain && c < best)) best = c, best_gain = gain, best_to = to;
-      found = true;
-    }
-    f.next[v] = best, f.joined[v] = found ? best_to : 0;
+    each([&](vid_t, int64_t, double gain) { best_gain = gain > best_gain ? gain : best_gain; });
+    TieDraw draw(salt, v, best_gain);
+    int64_t joined = 0;
+    each([&](vid_t c, int64_t to, double gain) {
+      draw.offer(c, gain);
+      if (draw.pick() == c) joined = to;
+    });
+    f.next[v] = draw.pick(), f.joined[v] = draw.pick() == v ? 0 : joined;
   }
 };
 

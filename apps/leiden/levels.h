@@ -89,7 +89,7 @@ inline std::vector<uint32_t> communities(host::HostOperators& h, const Graph& g,
         p.levels->emplace_back(cut.begin(), cut.end());
       });
     };
-    LevelScale scale{m_total, p.resolution, 0, louvain::kFirstTolerance};
+    LevelScale scale{m_total, p.resolution, 0, louvain::kFirstTolerance, kLeidenRounds};
     uint32_t levels = 0, total = 0;  // this pass's levels, every pass's
     bool started = false;            // the pass starts from the best pass's communities
     double before = 0;
@@ -120,7 +120,7 @@ inline std::vector<uint32_t> communities(host::HostOperators& h, const Graph& g,
       return true;
     };
     // Passes as igraph's n_iterations=-1 runs them: each from the best
-    // one's communities, until one raises modularity by no more than the
+    // one's communities, in an order of its own, until one raises modularity by no more than the
     // threshold (the best stays the answer). max_level counts the levels of
     // every pass, so that a run cut at level l is the first l levels of the
     // whole run (NetworkX's leiden_partitions against max_level).
@@ -128,7 +128,7 @@ inline std::vector<uint32_t> communities(host::HostOperators& h, const Graph& g,
       host::compute(t, 0, n, [&](size_t v) { of[v] = vid_t(v), part[v] = pass ? best[v] : vid_t(v); });
       if (pass) t.single([&] { start.assign(best.begin(), best.end()); });
       levels = 0, started = pass > 0;
-      scale.tolerance = louvain::kFirstTolerance, scale.level = 0;
+      scale.tolerance = louvain::kFirstTolerance, scale.level = salt_of(uint32_t(pass), 0);
       if (scale.m == 0) {
         levels = total = 1;  // no edge: every vertex alone, NetworkX's one partition
       } else if (run_level(input, mass)) {

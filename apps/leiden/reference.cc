@@ -12,9 +12,10 @@ namespace {
 
 using levels::Level;
 
-// The refinement of `comm` (refine.h), one vertex after another.
+// The refinement of `comm` (refine.h), one vertex after another; `salt`
+// the level's (salt_of).
 std::vector<uint32_t> refine(const Level& l, const std::vector<uint32_t>& comm, uint64_t m, double resolution,
-                             uint32_t level) {
+                             uint32_t salt) {
   const uint32_t n = uint32_t(l.k.size());
   const double two_m = 2.0 * double(m);
   std::vector<int64_t> stot(n, 0), vext(n, 0);
@@ -27,8 +28,9 @@ std::vector<uint32_t> refine(const Level& l, const std::vector<uint32_t>& comm, 
   std::vector<int64_t> rstot = l.k, rext = vext;
   std::vector<bool> alone(n, true);
   std::vector<uint8_t> round(n);
-  for (uint32_t v = 0; v < n; ++v) ref[v] = v, round[v] = louvain::round_of(level, leiden::kRefineSweep, v);
-  for (uint8_t j = 0; j < louvain::kRounds; ++j) {
+  for (uint32_t v = 0; v < n; ++v)
+    ref[v] = v, round[v] = louvain::round_of(salt, leiden::kRefineSweep, v, leiden::kLeidenRounds);
+  for (uint8_t j = 0; j < leiden::kLeidenRounds; ++j) {
     std::vector<uint32_t> next = ref;
     std::vector<int64_t> joined(n, 0);
     for (uint32_t v = 0; v < n; ++v) {
@@ -39,12 +41,15 @@ std::vector<uint32_t> refine(const Level& l, const std::vector<uint32_t>& comm, 
       for (const auto& [u, w] : l.adj[v])
         if (comm[u] == comm[v]) to[ref[u]] += int64_t(w);
       const louvain::Score score(k, resolution, two_m);
+      std::map<uint32_t, double> gain;  // of the candidates
       double best_gain = 0;
-      for (const auto& [c, w] : to) {  // ascending: the first of equal gains is the lowest numbered
+      for (const auto& [c, w] : to) {
         if ((alone[c] && round[c] == j) || !leiden::well_connected(rext[c], rstot[c], kc, resolution, two_m)) continue;
-        const double gain = score(w, rstot[c]);
-        if (gain > best_gain || (gain == best_gain && next[v] == v)) next[v] = c, best_gain = gain, joined[v] = w;
+        best_gain = std::max(best_gain, gain[c] = score(w, rstot[c]));
       }
+      leiden::TieDraw draw(salt, v, best_gain);
+      for (const auto& [c, x] : gain) draw.offer(c, x);
+      next[v] = draw.pick(), joined[v] = next[v] == v ? 0 : to[next[v]];
     }
     for (uint32_t v = 0; v < n; ++v) {
       const uint32_t c = next[v];
@@ -84,8 +89,8 @@ namespace {
 // One pass of levels from the partition `from` (every vertex alone where
 // empty): the communities, split into connected parts, and the levels.
 // `max_level` (0: none) caps this pass's levels.
-LouvainResult leiden_pass(const Graph& g, const std::vector<uint32_t>& from, double resolution, double threshold,
-                          uint32_t max_level) {
+LouvainResult leiden_pass(const Graph& g, const std::vector<uint32_t>& from, uint32_t pass, double resolution,
+                          double threshold, uint32_t max_level) {
   Level l = levels::input_level(g);
   const size_t n = l.k.size();
   int64_t degrees = 0;
@@ -98,7 +103,9 @@ LouvainResult leiden_pass(const Graph& g, const std::vector<uint32_t>& from, dou
   double before = 0, tolerance = louvain::kFirstTolerance;
   for (uint32_t level = 0; m > 0; ++level, tolerance /= 10) {
     const bool started = level > 0 || !from.empty();
-    const levels::Moved moved = levels::move(l, m, resolution, level, tolerance, started ? &start : nullptr);
+    const uint32_t salt = leiden::salt_of(pass, level);
+    const levels::Moved moved =
+        levels::move(l, m, resolution, salt, tolerance, started ? &start : nullptr, leiden::kLeidenRounds);
     if (level > 0 && !(moved.modularity > moved.start)) break;
     if (level == 0) before = moved.start;
     for (size_t v = 0; v < n; ++v) part[v] = moved.comm[of[v]];
@@ -107,7 +114,7 @@ LouvainResult leiden_pass(const Graph& g, const std::vector<uint32_t>& from, dou
     if ((max_level && out.levels >= max_level) || (!again && moved.modularity - before <= threshold)) break;
     before = moved.modularity;
     uint32_t count = 0;
-    const std::vector<uint32_t> id = levels::renumber(refine(l, moved.comm, m, resolution, level), count);
+    const std::vector<uint32_t> id = levels::renumber(refine(l, moved.comm, m, resolution, salt), count);
     if (count == l.k.size()) break;
     for (uint32_t& x : of) x = id[x];
     std::map<uint32_t, uint32_t> first;  // each community's first refined community
@@ -130,11 +137,11 @@ LouvainResult leiden_pass(const Graph& g, const std::vector<uint32_t>& from, dou
 // than the threshold; max_level caps the levels of all passes together,
 // and the levels reported are those up to the end of the best pass.
 LouvainResult leiden(const Graph& g, double resolution, double threshold, uint32_t max_level, uint32_t passes) {
-  LouvainResult best = leiden_pass(g, {}, resolution, threshold, max_level);
+  LouvainResult best = leiden_pass(g, {}, 0, resolution, threshold, max_level);
   uint32_t total = best.levels;
   for (uint32_t pass = 1; g.num_edges() > 0 && !(max_level && total >= max_level) && !(passes && pass >= passes);
        ++pass) {
-    LouvainResult next = leiden_pass(g, best.labels, resolution, threshold, max_level ? max_level - total : 0);
+    LouvainResult next = leiden_pass(g, best.labels, pass, resolution, threshold, max_level ? max_level - total : 0);
     total += next.levels;
     if (next.modularity - best.modularity <= threshold) break;
     best = std::move(next);

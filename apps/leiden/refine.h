@@ -2,8 +2,8 @@
 // P a level's moving left in s.comm, on the host operators: every vertex
 // starts alone; in one sweep of rounds, a vertex still alone and well
 // connected to its community C of P joins the refined community inside C,
-// well connected to C too, that gains the most modularity (no loss; ties:
-// the lowest number). A refined community grows by edges only, so each is
+// well connected to C too, that gains the most modularity (no loss; near
+// ties drawn, program.h's TieDraw). A refined community grows by edges only, so each is
 // connected; the next level contracts them and starts from P.
 // "Well connected" is the paper's for modularity: a set S of C with
 // E(S, C - S) >= resolution * K_S (K_C - K_S) / 2m. A round's vertices
@@ -12,6 +12,7 @@
 // device count.
 #pragma once
 
+#include <algorithm>
 #include <atomic>
 #include <cstdint>
 #include <vector>
@@ -22,7 +23,6 @@
 
 namespace chatty::leiden {
 
-using louvain::kRounds;
 using louvain::LevelScale;
 using louvain::Masses;
 using louvain::Moving;
@@ -56,11 +56,11 @@ void refine(host::TeamThread& t, const Rows<W>& r, const Masses& mass, const Mov
     for (eid_t e = r.off[v]; e < r.off[v + 1]; ++e)
       if (const vid_t u = r.tgt[e]; u != v && s.comm[u] == s.comm[v]) ext += int64_t(r.weight(e));
     f.ref[v] = f.next[v] = v, f.rstot[v] = mass.k[v], f.rext[v] = f.vext[v] = ext, f.alone[v] = 1;
-    f.round[v] = louvain::round_of(sc.level, kRefineSweep, v);
+    f.round[v] = louvain::round_of(sc.level, kRefineSweep, v, sc.rounds);
     return 1 + r.off[v + 1] - r.off[v];
   });
-  f.lists.build(t, f.round);
-  for (uint8_t j = 0; j < kRounds; ++j) {
+  f.lists.build(t, f.round, sc.rounds);
+  for (uint8_t j = 0; j < sc.rounds; ++j) {
     const size_t lo = f.lists.first[j], hi = f.lists.first[j + 1];
     host::compute(t, lo, hi, [&](int, size_t i) -> uint64_t {
       const vid_t v = f.lists.order[i];
@@ -73,15 +73,16 @@ void refine(host::TeamThread& t, const Rows<W>& r, const Masses& mass, const Mov
       for (eid_t e = r.off[v]; e < r.off[v + 1]; ++e)
         if (const vid_t u = r.tgt[e]; u != v && s.comm[u] == own) tally.add(f.ref[u], r.weight(e));
       const louvain::Score score(k, sc.resolution, two_m);
-      vid_t best = v;
+      const auto candidate = [&](vid_t c) {
+        return !(f.alone[c] && f.round[c] == j) && well_connected(f.rext[c], f.rstot[c], kc, sc.resolution, two_m);
+      };
       double best_gain = 0;
-      for (const vid_t c : tally.touched) {
-        if ((f.alone[c] && f.round[c] == j) || !well_connected(f.rext[c], f.rstot[c], kc, sc.resolution, two_m))
-          continue;
-        const double gain = score(tally.to[c], f.rstot[c]);
-        if (gain > best_gain || (gain == best_gain && (best == v || c < best))) best = c, best_gain = gain;
-      }
-      f.next[v] = best, f.joined[v] = tally.at(best);
+      for (const vid_t c : tally.touched)
+        if (candidate(c)) best_gain = std::max(best_gain, score(tally.to[c], f.rstot[c]));
+      TieDraw draw(sc.level, v, best_gain);
+      for (const vid_t c : tally.touched)
+        if (candidate(c)) draw.offer(c, score(tally.to[c], f.rstot[c]));
+      f.next[v] = draw.pick(), f.joined[v] = tally.at(draw.pick());
       tally.clear();
       return 1 + r.off[v + 1] - r.off[v];
     });

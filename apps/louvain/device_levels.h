@@ -172,9 +172,9 @@ class Levels {
     bool current_is_best = true;
     const double two_m = 2.0 * double(sc.m);
     for (uint32_t sweep = 0; sweep < kMaxSweeps && !interrupt_requested(); ++sweep) {
-      b_.compute(0, n, Rounds{s, sc.level, sweep});
+      b_.compute(0, n, Rounds{s, sc.level, sweep, sc.rounds});
       b_.zero(sums_.get(), 3);
-      for (uint8_t j = 0; j < kRounds; ++j) {
+      for (uint8_t j = 0; j < sc.rounds; ++j) {
         b_.compute(0, n, Pick{s, j, flag_.get()});
         const uint64_t count = b_.scan(flag_.get(), place_.get(), n);
         if (count == 0) continue;

@@ -86,7 +86,8 @@ struct CopyBest {
 struct Rounds {
   MovingState s;
   uint32_t level, sweep;
-  CHATTY_HD void operator()(size_t v) const { s.round[v] = round_of(level, sweep, vid_t(v)); }
+  uint8_t rounds;
+  CHATTY_HD void operator()(size_t v) const { s.round[v] = round_of(level, sweep, vid_t(v), rounds); }
 };
 
 // Round j's active vertices flagged (1) and made inactive; flag[n] = 0

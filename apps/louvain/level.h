@@ -134,19 +134,19 @@ void tally_row(const Rows<W>& r, vid_t v, const vid_t* comm, T& tally) {
 // sweep of many rounds costs one pass over every vertex, not one a round.
 struct RoundLists {
   std::vector<vid_t> order;
-  size_t first[kRounds + 1] = {};
+  size_t first[kMaxRounds + 1] = {};
 
-  // Lists the vertices of `round` (collective; on one thread: a pass of
-  // counting and one of placing).
-  void build(host::TeamThread& t, const std::vector<uint8_t>& round) {
+  // Lists the vertices of `round`, each below `rounds` (collective; on one
+  // thread: a pass of counting and one of placing).
+  void build(host::TeamThread& t, const std::vector<uint8_t>& round, uint8_t rounds) {
     t.single([&] {
-      size_t count[kRounds] = {};
+      size_t count[kMaxRounds] = {};
       for (const uint8_t j : round) ++count[j];
       first[0] = 0;
-      for (int j = 0; j < kRounds; ++j) first[j + 1] = first[j] + count[j];
+      for (int j = 0; j < rounds; ++j) first[j + 1] = first[j] + count[j];
       order.resize(round.size());
-      size_t at[kRounds];
-      std::copy(first, first + kRounds, at);
+      size_t at[kMaxRounds];
+      std::copy(first, first + rounds, at);
       for (size_t v = 0; v < round.size(); ++v) order[at[round[v]]++] = vid_t(v);
     });
   }
@@ -270,7 +270,7 @@ inline void commit(host::TeamThread& t, Moving& s, uint8_t j) {
 // The level's moving phase (collective) from singletons, or from the
 // partition `start` (a community number below r.n per vertex: Leiden's
 // levels start from the partition the level before moved to): sweeps of
-// kRounds rounds until a sweep gains no more than sc.tolerance (or moves
+// sc.rounds rounds until a sweep gains no more than sc.tolerance (or moves
 // nothing), leaving in s.comm the best partition a sweep reached.
 template <typename W>
 LevelResult move_level(host::TeamThread& t, const Rows<W>& r, const Masses& mass, Moving& s, const LevelScale& sc,
@@ -310,10 +310,10 @@ LevelResult move_level(host::TeamThread& t, const Rows<W>& r, const Masses& mass
   out.start = out.modularity = current_modularity(t, s, sc);
   bool current_is_best = true;
   for (uint32_t sweep = 0; sweep < kMaxSweeps && !t.interrupted(); ++sweep) {
-    host::compute(t, 0, n, [&](size_t v) { s.round[v] = round_of(sc.level, sweep, vid_t(v)); });
-    s.lists.build(t, s.round);
+    host::compute(t, 0, n, [&](size_t v) { s.round[v] = round_of(sc.level, sweep, vid_t(v), sc.rounds); });
+    s.lists.build(t, s.round, sc.rounds);
     uint64_t moved = 0;
-    for (uint8_t j = 0; j < kRounds; ++j) {
+    for (uint8_t j = 0; j < sc.rounds; ++j) {
       decide(t, r, mass, s, sc, j);
       const RoundMoves round = apply(t, r, mass, s, j);
       commit(t, s, j);

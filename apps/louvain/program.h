@@ -69,10 +69,12 @@ inline double modularity(uint64_t inside, Squares squares, uint64_t m, double re
 // round a vertex falls in changes every sweep, so no pair keeps deciding
 // together. 32 rather than 8: Leiden on kron:16 0.0996 against 0.0989,
 // nearer a sequential sweep's; a round visits its own list (RoundLists),
-// so more rounds cost barriers, not passes over every vertex.
+// so more rounds cost barriers, not passes over every vertex. Louvain's
+// sweeps have kRounds, Leiden's more (apps/leiden/program.h).
 inline constexpr uint8_t kRounds = 32;
-CHATTY_HD inline uint8_t round_of(uint32_t level, uint32_t sweep, uint32_t v) {
-  return uint8_t(hash2((uint64_t(level) << 32) | sweep, v) % kRounds);
+inline constexpr uint8_t kMaxRounds = 255;
+CHATTY_HD inline uint8_t round_of(uint32_t level, uint32_t sweep, uint32_t v, uint8_t rounds) {
+  return uint8_t(hash2((uint64_t(level) << 32) | sweep, v) % rounds);
 }
 
 // A level sweeps at most this often; it stops early when a sweep gains no
@@ -95,8 +97,9 @@ inline constexpr double kRefineTolerance = 1e-4;
 struct LevelScale {
   uint64_t m = 0;  // total edge weight of the input
   double resolution = 1.0;
-  uint32_t level = 0;
-  double tolerance = 0;  // a sweep that gains no more ends the level
+  uint32_t level = 0;        // salts the rounds' hash
+  double tolerance = 0;      // a sweep that gains no more ends the level
+  uint8_t rounds = kRounds;  // of each sweep, at most kMaxRounds
 };
 
 // What a level's moving found.

@@ -60,7 +60,7 @@ struct Moved {
 // deciding against the communities the rounds before left.
 // From singletons, or from `start` (a community number below n per vertex).
 inline Moved move(const Level& l, uint64_t m, double resolution, uint32_t level, double tolerance,
-                  const std::vector<uint32_t>* start = nullptr) {
+                  const std::vector<uint32_t>* start = nullptr, uint8_t rounds = louvain::kRounds) {
   const uint32_t n = uint32_t(l.k.size());
   Moved out;
   out.comm.resize(n);
@@ -72,10 +72,10 @@ inline Moved move(const Level& l, uint64_t m, double resolution, uint32_t level,
   out.start = out.modularity = level_modularity(l, out.comm, m, resolution);
   for (uint32_t sweep = 0; sweep < louvain::kMaxSweeps; ++sweep) {
     uint64_t moved = 0;
-    for (uint8_t j = 0; j < louvain::kRounds; ++j) {
+    for (uint8_t j = 0; j < rounds; ++j) {
       std::vector<uint32_t> next = out.comm;
       for (uint32_t v = 0; v < n; ++v) {
-        if (louvain::round_of(level, sweep, v) != j || !active[v]) continue;
+        if (louvain::round_of(level, sweep, v, rounds) != j || !active[v]) continue;
         active[v] = false;
         std::map<uint32_t, int64_t> to;
         for (const auto& [u, w] : l.adj[v]) to[out.comm[u]] += int64_t(w);
