@@ -85,10 +85,11 @@ class Passes {
       }
       const double q = connected_modularity();
       if (pass > 0 && q - best_q <= p.threshold) break;
+      const bool little = pass > 0 && q - best_q <= kPassGain;
       outcome = {q, total, true, pass + 1};
       best_q = q, have_best = true;
       b_.compute(0, n0, louvain::dev::CopyTo{best_.get(), label_.get()});
-      if (m == 0 || interrupt_requested() || (p.max_level && total >= p.max_level) ||
+      if (little || m == 0 || interrupt_requested() || (p.max_level && total >= p.max_level) ||
           (p.passes && pass + 1 >= p.passes))
         break;
     }

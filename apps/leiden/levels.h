@@ -138,10 +138,11 @@ inline std::vector<uint32_t> communities(host::HostOperators& h, const Graph& g,
       connected_parts(t, input, part, label);
       const double q = modularity_of(t, input, mass, label, stot, scale);
       if (pass > 0 && q - outcome.modularity <= p.threshold) break;
+      const bool little = pass > 0 && q - outcome.modularity <= kPassGain;
       t.barrier();  // every thread has read the best modularity before the lead writes it
       if (t.lead()) outcome = {q, total, true, uint32_t(pass) + 1};
       t.single([&] { best = label; });
-      if (scale.m == 0 || t.interrupted() || (p.max_level && total >= p.max_level) ||
+      if (little || scale.m == 0 || t.interrupted() || (p.max_level && total >= p.max_level) ||
           (p.passes && uint32_t(pass) + 1 >= p.passes))
         break;
     }

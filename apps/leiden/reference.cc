@@ -134,8 +134,8 @@ LouvainResult leiden_pass(const Graph& g, const std::vector<uint32_t>& from, uin
 }  // namespace
 
 // Passes, each from the best one's communities, until one gains no more
-// than the threshold; max_level caps the levels of all passes together,
-// and the levels reported are those up to the end of the best pass.
+// than kPassGain (one gaining no more than the threshold is not kept); max_level caps the levels of all passes
+// together, and the levels reported are those up to the end of the best pass.
 LouvainResult leiden(const Graph& g, double resolution, double threshold, uint32_t max_level, uint32_t passes) {
   LouvainResult best = leiden_pass(g, {}, 0, resolution, threshold, max_level);
   uint32_t total = best.levels;
@@ -144,8 +144,10 @@ LouvainResult leiden(const Graph& g, double resolution, double threshold, uint32
     LouvainResult next = leiden_pass(g, best.labels, pass, resolution, threshold, max_level ? max_level - total : 0);
     total += next.levels;
     if (next.modularity - best.modularity <= threshold) break;
+    const bool little = next.modularity - best.modularity <= leiden::kPassGain;
     best = std::move(next);
     best.levels = total;
+    if (little) break;
   }
   return best;
 }

@@ -79,7 +79,10 @@ void contract(host::TeamThread& t, const Rows<W>& r, const Masses& mass, Groupin
     out.mass.self.assign(count, 0);
   });
   // A community's tally of weights to the others; inside2 counts each edge
-  // within it twice, once from either end.
+  // within it twice, once from either end. The next vertices of the
+  // targets, and their tallies, are fetched ahead: each edge is two
+  // dependent reads at random otherwise (a third of Leiden's time on
+  // kron:20 was here).
   const auto tally_of = [&](vid_t c, Tally& tally) {
     tally.size_for(count);
     uint64_t inside2 = 0, self = 0;
@@ -87,7 +90,10 @@ void contract(host::TeamThread& t, const Rows<W>& r, const Masses& mass, Groupin
     for (eid_t i = gr.start[c]; i < gr.start[c + 1]; ++i) {
       const vid_t v = gr.members[i];
       self += mass.self[v], k += mass.k[v];
-      for (eid_t e = r.off[v]; e < r.off[v + 1]; ++e) {
+      const eid_t hi = r.off[v + 1];
+      for (eid_t e = r.off[v]; e < hi; ++e) {
+        if (e + 16 < hi) __builtin_prefetch(&gr.next_of[r.tgt[e + 16]]);
+        if (e + 8 < hi) __builtin_prefetch(&tally.to[gr.next_of[r.tgt[e + 8]]]);
         const vid_t u = r.tgt[e];
         if (u == v) continue;  // a self-loop of level 0, in mass.self
         if (const vid_t d = gr.next_of[u]; d == c)
