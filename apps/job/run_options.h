@@ -50,7 +50,7 @@ enum class OptionScope { kInput, kRun };
   X(bool, katz_normalized, true, kRun, "Katz: scale the values to unit L2 norm (NetworkX's normalized)")        \
   X(double, resolution, 1.0, kRun, "Louvain: NetworkX's resolution (below 1 favours larger communities, above 1 smaller ones)") \
   X(double, threshold, 1e-7, kRun, "Louvain: stop when a level raises modularity by no more than this (NetworkX's threshold)") \
-  X(uint32, passes, 0, kRun, "Leiden: at most this many passes of levels, each from the last one's communities (0: until one " "gains under 1e-5 modularity, as igraph's n_iterations=-1 until one changes nothing; igraph's default is 2)") \
+  X(uint32, passes, 0, kRun, "Leiden: at most this many passes of levels, each from the last one's communities (0: until three " "in a row gain under 1e-5 modularity, as igraph's n_iterations=-1 until one changes nothing; igraph's default is 2)") \
   X(uint32, max_level, 0, kRun, "Louvain: at most this many levels (0: until a level gains no more than --threshold)") \
   X(bool, keep_levels, false, kRun, "Louvain, Leiden: keep the communities of every level, each what a run cut there by " "--max_level gives (--output: a column per level; NetworkX's louvain_partitions)") \
   X(string, distance_measure, "closeness", kRun,                                                                  \

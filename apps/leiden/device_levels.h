@@ -67,6 +67,7 @@ class Passes {
       l_.contract(level, count);
       return true;
     };
+    int quiet = 0;  // passes in a row that gained no more than kPassGain
     for (uint32_t pass = 0;; ++pass) {
       b_.compute(0, n0, louvain::dev::Identity{l_.of()});
       if (pass) {
@@ -84,12 +85,14 @@ class Passes {
         }
       }
       const double q = connected_modularity();
-      if (pass > 0 && q - best_q <= p.threshold) break;
-      const bool little = pass > 0 && q - best_q <= kPassGain;
-      outcome = {q, total, true, pass + 1};
-      best_q = q, have_best = true;
-      b_.compute(0, n0, louvain::dev::CopyTo{best_.get(), label_.get()});
-      if (little || m == 0 || interrupt_requested() || (p.max_level && total >= p.max_level) ||
+      quiet = pass > 0 && q - best_q <= kPassGain ? quiet + 1 : 0;
+      const bool stop = quiet >= kQuietPasses;
+      if (pass == 0 || q - best_q > p.threshold) {
+        outcome = {q, total, true, pass + 1};
+        best_q = q, have_best = true;
+        b_.compute(0, n0, louvain::dev::CopyTo{best_.get(), label_.get()});
+      }
+      if (stop || m == 0 || interrupt_requested() || (p.max_level && total >= p.max_level) ||
           (p.passes && pass + 1 >= p.passes))
         break;
     }

@@ -124,6 +124,7 @@ inline std::vector<uint32_t> communities(host::HostOperators& h, const Graph& g,
     // threshold (the best stays the answer). max_level counts the levels of
     // every pass, so that a run cut at level l is the first l levels of the
     // whole run (NetworkX's leiden_partitions against max_level).
+    int quiet = 0;
     for (int pass = 0;; ++pass) {
       host::compute(t, 0, n, [&](size_t v) { of[v] = vid_t(v), part[v] = pass ? best[v] : vid_t(v); });
       if (pass) t.single([&] { start.assign(best.begin(), best.end()); });
@@ -137,12 +138,15 @@ inline std::vector<uint32_t> communities(host::HostOperators& h, const Graph& g,
       }
       connected_parts(t, input, part, label);
       const double q = modularity_of(t, input, mass, label, stot, scale);
-      if (pass > 0 && q - outcome.modularity <= p.threshold) break;
-      const bool little = pass > 0 && q - outcome.modularity <= kPassGain;
-      t.barrier();  // every thread has read the best modularity before the lead writes it
-      if (t.lead()) outcome = {q, total, true, uint32_t(pass) + 1};
-      t.single([&] { best = label; });
-      if (little || scale.m == 0 || t.interrupted() || (p.max_level && total >= p.max_level) ||
+      const double gain = q - outcome.modularity;
+      quiet = pass > 0 && gain <= kPassGain ? quiet + 1 : 0;
+      const bool stop = quiet >= kQuietPasses;
+      if (pass == 0 || gain > p.threshold) {
+        t.barrier();  // every thread has read the best modularity before the lead writes it
+        if (t.lead()) outcome = {q, total, true, uint32_t(pass) + 1};
+        t.single([&] { best = label; });
+      }
+      if (stop || scale.m == 0 || t.interrupted() || (p.max_level && total >= p.max_level) ||
           (p.passes && uint32_t(pass) + 1 >= p.passes))
         break;
     }

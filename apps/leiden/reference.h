@@ -12,7 +12,7 @@
 
 namespace chatty::reference {
 
-// `passes`: at most this many (0: until one gains no more than kPassGain).
+// `passes`: at most this many (0: until kQuietPasses in a row gain no more than kPassGain).
 LouvainResult leiden(const Graph& g, double resolution, double threshold, uint32_t max_level, uint32_t passes = 0);
 
 // Whether every community of `labels` is connected by the graph's edges

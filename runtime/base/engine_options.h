@@ -89,7 +89,7 @@ struct EngineOptions {
   // max_level levels (0: no limit).
   double resolution = 1.0, threshold = 1e-7;
   uint32_t max_level = 0;
-  uint32_t passes = 0;  // Leiden: at most this many passes of levels (0: until one gains under 1e-5)
+  uint32_t passes = 0;  // Leiden: at most this many passes of levels (0: until three in a row gain under 1e-5)
   // Louvain, Leiden: keep every level's communities (AppOutput::levels).
   bool keep_levels = false;
   DistanceMeasure distance_measure =
