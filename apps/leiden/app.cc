@@ -60,10 +60,8 @@ const AppSpec app_leiden{
         "threshold and max_level as Louvain's): Louvain's levels with Leiden's refinement, so every community "
         "is connected, in passes each from the last one's communities (as igraph's n_iterations=-1) until three "
         "in a row gain no more than 1e-5 modularity (max_level caps the levels of all passes); each vertex's label is "
-        "the "
-        "least input "
-        "id (the first NetworkX node, by position) of "
-        "its community; stats[\"summary\"] has the modularity and the levels. Deterministic: the same "
+        "the least input id (the first NetworkX node, by position) of its community; stats[\"summary\"] has the "
+        "modularity and the levels. Deterministic: the same "
         "communities at every device count.",
     .networkx = "leiden_communities leiden_partitions",
     .reads_weights = true,

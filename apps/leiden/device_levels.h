@@ -67,7 +67,7 @@ class Passes {
       l_.contract(level, count);
       return true;
     };
-    int quiet = 0;  // passes in a row that gained no more than kPassGain
+    QuietPasses quiet;
     for (uint32_t pass = 0;; ++pass) {
       b_.compute(0, n0, louvain::dev::Identity{l_.of()});
       if (pass) {
@@ -85,8 +85,7 @@ class Passes {
         }
       }
       const double q = connected_modularity();
-      quiet = pass > 0 && q - best_q <= kPassGain ? quiet + 1 : 0;
-      const bool stop = quiet >= kQuietPasses;
+      const bool stop = pass > 0 && quiet.end_after(q - best_q);
       if (pass == 0 || q - best_q > p.threshold) {
         outcome = {q, total, true, pass + 1};
         best_q = q, have_best = true;

@@ -120,11 +120,12 @@ inline std::vector<uint32_t> communities(host::HostOperators& h, const Graph& g,
       return true;
     };
     // Passes as igraph's n_iterations=-1 runs them: each from the best
-    // one's communities, in an order of its own, until one raises modularity by no more than the
-    // threshold (the best stays the answer). max_level counts the levels of
+    // one's communities, in an order of its own, until QuietPasses ends
+    // them; a pass that raises modularity by no more than the threshold is
+    // not kept (the best stays the answer). max_level counts the levels of
     // every pass, so that a run cut at level l is the first l levels of the
     // whole run (NetworkX's leiden_partitions against max_level).
-    int quiet = 0;
+    QuietPasses quiet;
     for (int pass = 0;; ++pass) {
       host::compute(t, 0, n, [&](size_t v) { of[v] = vid_t(v), part[v] = pass ? best[v] : vid_t(v); });
       if (pass) t.single([&] { start.assign(best.begin(), best.end()); });
@@ -139,8 +140,7 @@ inline std::vector<uint32_t> communities(host::HostOperators& h, const Graph& g,
       connected_parts(t, input, part, label);
       const double q = modularity_of(t, input, mass, label, stot, scale);
       const double gain = q - outcome.modularity;
-      quiet = pass > 0 && gain <= kPassGain ? quiet + 1 : 0;
-      const bool stop = quiet >= kQuietPasses;
+      const bool stop = pass > 0 && quiet.end_after(gain);
       if (pass == 0 || gain > p.threshold) {
         t.barrier();  // every thread has read the best modularity before the lead writes it
         if (t.lead()) outcome = {q, total, true, uint32_t(pass) + 1};

@@ -133,24 +133,24 @@ LouvainResult leiden_pass(const Graph& g, const std::vector<uint32_t>& from, uin
 
 }  // namespace
 
-// Passes, each from the best one's communities, until kQuietPasses in a
-// row gain no more than kPassGain (one gaining no more than the threshold is not kept); max_level caps the levels of
-// all passes together, and the levels reported are those up to the end of the best pass.
+// Passes, each from the best one's communities, until QuietPasses ends
+// them (one gaining no more than the threshold is not kept); max_level
+// caps the levels of all passes together, and the levels reported are
+// those up to the end of the best pass.
 LouvainResult leiden(const Graph& g, double resolution, double threshold, uint32_t max_level, uint32_t passes) {
   LouvainResult best = leiden_pass(g, {}, 0, resolution, threshold, max_level);
   uint32_t total = best.levels;
-  int quiet = 0;  // passes in a row that gained no more than kPassGain
+  leiden::QuietPasses quiet;
   for (uint32_t pass = 1; g.num_edges() > 0 && !(max_level && total >= max_level) && !(passes && pass >= passes);
        ++pass) {
     LouvainResult next = leiden_pass(g, best.labels, pass, resolution, threshold, max_level ? max_level - total : 0);
     total += next.levels;
     const double gain = next.modularity - best.modularity;
-    quiet = gain <= leiden::kPassGain ? quiet + 1 : 0;
     if (gain > threshold) {
       best = std::move(next);
       best.levels = total;
     }
-    if (quiet >= leiden::kQuietPasses) break;
+    if (quiet.end_after(gain)) break;
   }
   return best;
 }
