@@ -66,11 +66,12 @@ inline void brandes_by_levels(host::HostOperators& h, const Csr& c, std::span<co
       if (t.lead()) Seed{depth.data(), sigma.data()}(s);  // seen by all after start's barrier
       pulled.assign(1, 0);
       for (host::Level l = queue.start(t, c, {&s, 1}); !l.empty();) {
-        const bool pull = in && l.pull;
+        const ops::Direction dir = in ? ops::Direction::kAuto : ops::Direction::kPush;
+        const bool pull = host::advance_pulls<CountPathsBothWays>(l, dir, in);
         pulled.push_back(pull);
         preds_dirty |= pull;
-        l = host::advance(t, c, queue, l, CountPathsBothWays{{depth.data(), sigma.data(), l.index + 1}},
-                          in ? ops::Direction::kAuto : ops::Direction::kPush, pull ? &*preds : &on_path, in);
+        l = host::advance(t, c, queue, l, CountPathsBothWays{{depth.data(), sigma.data(), l.index + 1}}, dir,
+                          pull ? &*preds : &on_path, in);
       }
       // Deepest first; the deepest level has no successors (its
       // dependencies are zero) but its shares are still set.

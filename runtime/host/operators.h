@@ -195,11 +195,22 @@ inline constexpr eid_t kFetchAhead = 12;
 // next level on every thread.
 template <typename C, typename F>
 Level advance(TeamThread& t, const C& c, LevelQueue& q, const Level& cur, F&& f, Direction dir = Direction::kPush,
-              EdgeMarks* marks = nullptr, const Csr* in = nullptr) {
+              EdgeMarks* marks = nullptr, const Csr* in = nullptr);
+
+// Whether advance(..., cur, f, dir, marks, in) with a functor of type F
+// expands cur by pull: a caller whose marks differ by direction (in-edges
+// or out-edges) asks this first.
+template <typename F>
+bool advance_pulls(const Level& cur, Direction dir, const Csr* in) {
+  return ops::Pullable<std::decay_t<F>> && in && (dir == Direction::kPull || (dir == Direction::kAuto && cur.pull));
+}
+
+template <typename C, typename F>
+Level advance(TeamThread& t, const C& c, LevelQueue& q, const Level& cur, F&& f, Direction dir, EdgeMarks* marks,
+              const Csr* in) {
   thread_local detail::Found found;
   constexpr bool pullable = ops::Pullable<std::decay_t<F>>;
-  const bool can_pull = pullable && in;
-  const bool pull = can_pull && (dir == Direction::kPull || (dir == Direction::kAuto && cur.pull));
+  const bool pull = advance_pulls<F>(cur, dir, in);
   // The joined vertices' out-edges feed the rule only: a load per vertex
   // that a fixed direction does not pay.
   const bool scout = dir == Direction::kAuto;
