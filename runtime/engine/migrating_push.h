@@ -52,10 +52,9 @@ inline bool thin_frontier(const Queue& in, const GraphChunk& g) {
 // `remote`, peers on other ranks too (runtime/host/remote_push.h). `out`
 // gets every vertex this device's replica changed (own blocks and migrated
 // ones). Returns the step's edges, the peers' vertices relaxed here and
-// the blocks claimed from other ranks; with kScout, the out-degree sum of
-// `out` (the direction switch's scout count), which costs a miss on the
-// offsets of every changed vertex; else no scout.
-template <typename P, bool kScout = false>
+// the blocks claimed from other ranks (no scout count: cpu::degree_sum
+// sums it after the step, where its misses overlap).
+template <typename P>
 PushSums push_step(MigrationBoard<PushTask<typename P::Value>>& board, int d, const GraphChunk& g, const P& prog,
                    typename P::Value* val, const Queue& in, Queue& out, Bitmap& claimed,
                    host::RemotePush<P>* remote = nullptr) {
@@ -76,15 +75,14 @@ PushSums push_step(MigrationBoard<PushTask<typename P::Value>>& board, int d, co
   size_t k = 0;
   auto alone = [&](const PushTask<V>& t, vid_t lo, vid_t hi, PushSums& s) {
     // Counters in locals: through the references they would be reloaded
-    // after every store to the values, which may alias them. Without
-    // kScout the scout count is left unused, so that it compiles away.
+    // after every store to the values, which may alias them. The scout
+    // count is left unused, so that it compiles away.
     uint64_t scout = 0, edges = 0;
     size_t at = k;
     cpu::push_block<false>(*t.out, t.degree, prog, t.val, val, t.ids, lo, hi, claimed, scout, edges,
                            [next, &at](vid_t v) { next[at++] = v; });
     k = at;
     s.edges += edges;
-    if constexpr (kScout) s.scout += scout;
   };
   if (omp_get_max_threads() == 1 || (board.devices() == 1 && thin_frontier(in, g))) {
     if (remote) remote->begin_step(val, &claimed, /*shared=*/false);
@@ -103,7 +101,6 @@ PushSums push_step(MigrationBoard<PushTask<typename P::Value>>& board, int d, co
             cpu::push_block<true>(*t.out, t.degree, prog, t.val, val, t.ids, lo, hi, claimed, scout, edges,
                                   [&local](vid_t v) { local.push(v); });
             s.edges += edges;
-            if constexpr (kScout) s.scout += scout;
           },
           remote, omp_get_thread_num() == 0);
       local.flush();
@@ -124,7 +121,6 @@ PushSums push_step(MigrationBoard<PushTask<typename P::Value>>& board, int d, co
     theirs.clear();
   }
   cpu::release_claims<P>(out, claimed);
-  if constexpr (!kScout) sums.scout = 0;
   return sums;
 }
 

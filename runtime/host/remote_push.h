@@ -71,9 +71,9 @@ void expose_push(std::byte* region, const CsrChunk& out) {
 
 // Counts of one push step's blocks, own and migrated (Acc of the board).
 struct PushSums {
-  uint64_t edges = 0, migrated = 0, scout = 0, remote_blocks = 0;
+  uint64_t edges = 0, migrated = 0, remote_blocks = 0;
   PushSums& operator+=(const PushSums& o) {
-    edges += o.edges, migrated += o.migrated, scout += o.scout, remote_blocks += o.remote_blocks;
+    edges += o.edges, migrated += o.migrated, remote_blocks += o.remote_blocks;
     return *this;
   }
   // Into the device's status of the step.
@@ -190,11 +190,12 @@ class RemotePush {
   // relaxed into the step's replica, what changed listed for changed().
   void relax(V vu, vid_t u, const vid_t* tgt, const weight_t* w, eid_t first, eid_t last, PushSums& sums) {
     auto push = [this](vid_t v) { changed_.push_back(v); };
-    if (shared_)  // other threads of the team relax into the replica too
-      cpu::detail::relax_row<true>(degree_, prog_, vu, u, tgt, w, first, last, val_, *claimed_, sums.scout, sums.edges,
+    uint64_t scout = 0;  // unused: the step's scout count is summed over its output (cpu::degree_sum)
+    if (shared_)         // other threads of the team relax into the replica too
+      cpu::detail::relax_row<true>(degree_, prog_, vu, u, tgt, w, first, last, val_, *claimed_, scout, sums.edges,
                                    push);
     else
-      cpu::detail::relax_row<false>(degree_, prog_, vu, u, tgt, w, first, last, val_, *claimed_, sums.scout, sums.edges,
+      cpu::detail::relax_row<false>(degree_, prog_, vu, u, tgt, w, first, last, val_, *claimed_, scout, sums.edges,
                                     push);
   }
 

@@ -106,9 +106,9 @@ class TraversalOps {
   void push() {
     c_.begin(kCompute);
     PushSums sums;
-    if (c_.solo() && can_pull_) {  // every changed vertex is owned: count the scout in the step
-      sums = multi::push_step<P, true>(push_board_, c_.d, g_, prog_, c_.values.data(), active_, changed_, claimed_);
-      mine_.at(kScoutSlot) = sums.scout;
+    if (c_.solo() && can_pull_) {  // every changed vertex is owned: its scout is all of changed_'s
+      sums = multi::push_step(push_board_, c_.d, g_, prog_, c_.values.data(), active_, changed_, claimed_);
+      mine_.at(kScoutSlot) = cpu::degree_sum(changed_, g_.out_degree);
     } else {
       sums =
           multi::push_step(push_board_, c_.d, g_, prog_, c_.values.data(), active_, changed_, claimed_, remote_.get());
