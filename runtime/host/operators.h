@@ -41,6 +41,17 @@ namespace detail {
 struct Found {
   std::vector<vid_t> list;
   uint64_t edges = 0;
+  // edges = the out-degree sum of list (the push/pull rule's scout), each
+  // row's offsets fetched ahead: summed as vertices join, each was a miss
+  // right behind the join's CAS, which waits for it.
+  template <typename C>
+  void count_edges(const C& c) {
+    constexpr size_t kAhead = 16;
+    for (size_t i = 0; i < list.size(); ++i) {
+      if (i + kAhead < list.size()) __builtin_prefetch(&c.offsets[list[i + kAhead]]);
+      edges += c.degree(list[i]);
+    }
+  }
   void flush(TeamThread& t, vid_t* order, size_t base) {
     if (list.empty()) return;
     const size_t at = base + t.word(0).fetch_add(list.size(), std::memory_order_relaxed);
@@ -241,7 +252,7 @@ Level advance(TeamThread& t, const C& c, LevelQueue& q, const Level& cur, F&& f,
           ++read;
           if (!((level[u >> 6] >> (u & 63)) & 1)) continue;
           const unsigned visit = f(u, v, e);
-          if (visit & kJoin) found.list.push_back(v), found.edges += scout ? c.degree(v) : 0;
+          if (visit & kJoin) found.list.push_back(v);
           if (visit & kMark) marked.mark(e);
           if (visit & kStop) break;
         }
@@ -265,12 +276,13 @@ Level advance(TeamThread& t, const C& c, LevelQueue& q, const Level& cur, F&& f,
           if (e + kFetchAhead < hi) fn.fetch_ahead(targets[e + kFetchAhead]);
         const vid_t v = targets[e];
         const unsigned visit = fn(u, v, e);
-        if (visit & kJoin) found.list.push_back(v), found.edges += scout ? c.degree(v) : 0;
+        if (visit & kJoin) found.list.push_back(v);
         if (visit & kMark) marked.mark(e);
       }
       return uint64_t(hi - lo);
     });
   }
+  if (scout) found.count_edges(c);
   found.flush(t, order, cur.hi);
   t.barrier();
   return cur.after(cur.hi + t.word(0).load(), pull, t.word(1).load());
