@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <numeric>
 #include <random>
 
 #include "apps/bfs/program.h"
@@ -316,6 +317,31 @@ TEST(Frontier, QueueBitmapRoundTrip) {
   EXPECT_FALSE(b.set_atomic(1));
   b.reset_atomic(1);
   EXPECT_FALSE(b.get(1));
+}
+
+// Each thread fills its own words from the whole queue: every thread count
+// (ranges that split a word's owners unevenly, more threads than words)
+// gives exactly the queue's bits, whatever the bitmap held before.
+TEST(Frontier, QueueToBitmapOnEveryThreadCount) {
+  std::mt19937 rng(3);
+  const int threads = omp_get_max_threads();
+  for (size_t n : {1u, 63u, 65u, 1000u, 100003u}) {
+    std::vector<vid_t> ids(n);
+    std::iota(ids.begin(), ids.end(), 0);
+    std::shuffle(ids.begin(), ids.end(), rng);
+    Queue q(n);
+    for (size_t i = 0; i < (n + 2) / 3; ++i) q.ids[q.count++] = ids[i];
+    for (int t : {1, 2, 3, 5}) {
+      omp_set_num_threads(t);
+      Bitmap b(n);
+      for (size_t v = 0; v < n; v += 2) b.set(v);  // stale bits
+      queue_to_bitmap(q, b);
+      std::vector<bool> want(n, false);
+      for (size_t i = 0; i < q.count; ++i) want[q.ids[i]] = true;
+      for (size_t v = 0; v < n; ++v) ASSERT_EQ(b.get(v), want[v]) << "n " << n << ", " << t << " threads, vertex " << v;
+    }
+  }
+  omp_set_num_threads(threads);
 }
 
 // Word-at-a-time counting and collecting against a bit-by-bit scan, on

@@ -7,9 +7,16 @@
 namespace chatty {
 
 void queue_to_bitmap(const Queue& q, Bitmap& b) {
-  b.clear();
-#pragma omp parallel for schedule(static)
-  for (size_t i = 0; i < q.count; ++i) b.set_atomic_blind(q.ids[i]);
+  // Each thread fills its own range of words from the whole queue: its ids
+  // come in no order, and every thread's atomic ORs into the one bitmap
+  // fought over its lines (urand:20's 598K ids: 8 % of a BFS).
+  const size_t words = (b.size() + 63) / 64;
+#pragma omp parallel
+  {
+    const size_t t = size_t(omp_get_thread_num()), nt = size_t(omp_get_num_threads());
+    const size_t lo = words * t / nt * 64, hi = std::min(b.size(), words * (t + 1) / nt * 64);
+    if (lo < hi) b.fill_range(q.ids.data(), q.count, lo, hi);
+  }
 }
 
 void bitmap_to_queue(const Bitmap& b, Queue& q) {
