@@ -107,23 +107,14 @@ inline void push_block(const CsrChunk& g, const Degrees& degree, const P& prog, 
   with_weights<P::kNeedsWeights>(g, rows);
 }
 
-// The out-degree sum of q's vertices (the direction switch's scout count),
-// each vertex's offsets fetched ahead. Summed inside a push step, each is a
-// miss right behind the claim's CAS, which waits for it: half of the big
-// push step of a BFS on urand:20.
+// The out-degree sum of q's vertices (Degrees::sum), over blocks of the
+// team where q is long.
 inline uint64_t degree_sum(const Queue& q, const Degrees& degree) {
-  constexpr size_t kBlock = 4096, kAhead = 16;
-  auto sum = [&](size_t lo, size_t hi) {
-    uint64_t s = 0;
-    for (size_t i = lo; i < hi; ++i) {
-      if (i + kAhead < hi) __builtin_prefetch(degree.offsets + q.ids[i + kAhead]);
-      s += degree[q.ids[i]];
-    }
-    return s;
-  };
-  if (q.count <= 2 * kBlock) return sum(0, q.count);
-  return sum_over_blocks<uint64_t>(size_t(0), q.count, kBlock,
-                                   [&](size_t lo, size_t hi, uint64_t& s) { s += sum(lo, hi); });
+  constexpr size_t kBlock = 4096;
+  if (q.count <= 2 * kBlock) return degree.sum(q.ids.data(), q.count);
+  return sum_over_blocks<uint64_t>(size_t(0), q.count, kBlock, [&](size_t lo, size_t hi, uint64_t& s) {
+    s += degree.sum(q.ids.data() + lo, hi - lo);
+  });
 }
 
 // Clears the claims of a push step's output.

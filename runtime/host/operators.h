@@ -20,6 +20,7 @@
 #include <span>
 #include <vector>
 
+#include "runtime/base/csr_view.h"
 #include "runtime/base/operators.h"
 #include "runtime/engine/multi_stats.h"
 #include "runtime/engine/superstep_decisions.h"
@@ -41,17 +42,6 @@ namespace detail {
 struct Found {
   std::vector<vid_t> list;
   uint64_t edges = 0;
-  // edges = the out-degree sum of list (the push/pull rule's scout), each
-  // row's offsets fetched ahead: summed as vertices join, each was a miss
-  // right behind the join's CAS, which waits for it.
-  template <typename C>
-  void count_edges(const C& c) {
-    constexpr size_t kAhead = 16;
-    for (size_t i = 0; i < list.size(); ++i) {
-      if (i + kAhead < list.size()) __builtin_prefetch(&c.offsets[list[i + kAhead]]);
-      edges += c.degree(list[i]);
-    }
-  }
   void flush(TeamThread& t, vid_t* order, size_t base) {
     if (list.empty()) return;
     const size_t at = base + t.word(0).fetch_add(list.size(), std::memory_order_relaxed);
@@ -282,7 +272,9 @@ Level advance(TeamThread& t, const C& c, LevelQueue& q, const Level& cur, F&& f,
       return uint64_t(hi - lo);
     });
   }
-  if (scout) found.count_edges(c);
+  // The rule's scout, summed over the joined vertices after the step, not
+  // as each joins (Degrees::sum).
+  if (scout) found.edges += Degrees{c.offsets.data()}.sum(found.list.data(), found.list.size());
   found.flush(t, order, cur.hi);
   t.barrier();
   return cur.after(cur.hi + t.word(0).load(), pull, t.word(1).load());
