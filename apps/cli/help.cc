@@ -55,7 +55,7 @@ const std::vector<CommandHelp>& commands() {
                      "pairs",      "top_k",     "similar_to", "gpu_tc"}},
         {"devices and transports",
          {"backend", "devices", "comm", "exchange", "messages", "migrate", "numa", "straggler", "gpu_lb", "gpu_gather",
-          "gpu_bucket_min", "gpu_steps_per_sync", "gpu_wave", "cpu_wave"}},
+          "gpu_bucket_min", "gpu_steps_per_sync", "gpu_wave", "cpu_wave", "cpu_gather"}},
         {"ranks (under mpirun)", {"net", "rank_timeout"}},
         {"tuning (engine internals; the defaults are measured)",
          {"ring_bytes", "put_window_mb", "batch_bytes", "ring_lanes", "small_bytes", "migrate_block",

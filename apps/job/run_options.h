@@ -87,6 +87,7 @@ enum class OptionScope { kInput, kRun };
   X(int32, gpu_steps_per_sync, 16, kRun, "one GPU device: on long runs of thin push supersteps (grids, roads), queue this many supersteps " "before the host reads their status (BFS, label propagation)") \
   X(uint64, gpu_wave, 0, kRun, "one GPU device: run supersteps whose frontier has at most this many vertices (BFS, WCC) or that " "improved at most this many (SSSP) as waves, up to 1024 levels in one cooperative launch; 0: never") \
   X(uint64, cpu_wave, 4096, kRun, "one CPU device: run push supersteps whose frontier has at most this many vertices (BFS, label " "propagation) as waves, levels apart by a barrier of the threads, up to 1024 levels; 0: never") \
+  X(string, cpu_gather, "auto", kRun, "one CPU device, PageRank and Katz: gather over rows of in-edges (rows), over the edges laid " "out again in tiles whose random reads stay in a core's L2 (tiles; a second copy of the edges, built in " "about four supersteps' time), or tiles once the remaining supersteps repay them on graphs whose in-edges " "come from far-off ids (auto)") \
   X(int32, repeat, 1, kRun, "run the app this many times on the loaded graph and report the median") \
   X(bool, validate, false, kRun, "check the result against the sequential reference, and the graph against a second, independent " "reading of the file") \
   X(string, output, "", kRun, "write 'id value' per vertex to this file") \

@@ -259,6 +259,7 @@ RunSetup check_run_options(const RunOptions& f) {
     s.eopt.gpu_steps_per_sync = f.gpu_steps_per_sync;
     s.eopt.gpu_wave = f.gpu_wave;
     s.eopt.cpu_wave = f.cpu_wave;
+    s.eopt.cpu_gather = parse_cpu_gather(f.cpu_gather);
     s.lopt = load_options(f);
   });
   // The watchdogs read each other once a second: a shorter deadline would

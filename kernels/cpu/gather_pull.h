@@ -15,6 +15,7 @@
 #include "kernels/cpu/push_advance.h"
 #include "runtime/base/huge_pages.h"
 #include "runtime/base/parallel.h"
+#include "runtime/base/program.h"
 
 namespace chatty::cpu {
 

@@ -27,6 +27,8 @@ constexpr std::pair<GpuGather, const char*> kGpuGathers[] = {{GpuGather::kGroups
                                                              {GpuGather::kBinned, "binned"},
                                                              {GpuGather::kTiled, "tiled"},
                                                              {GpuGather::kStreamed, "streamed"}};
+constexpr std::pair<CpuGather, const char*> kCpuGathers[] = {
+    {CpuGather::kAuto, "auto"}, {CpuGather::kRows, "rows"}, {CpuGather::kTiles, "tiles"}};
 constexpr std::pair<GpuLb, const char*> kGpuLbs[] = {
     {GpuLb::kTwc, "twc"}, {GpuLb::kLb, "lb"}, {GpuLb::kSplit, "split"}};
 constexpr std::pair<GpuBucketMin, const char*> kGpuBucketMins[] = {{GpuBucketMin::kThread, "thread"},
@@ -73,6 +75,8 @@ Net parse_net(const std::string& s) { return parse_named(kNets, "net", s); }
 const char* net_name(Net n) { return name_in(kNets, n); }
 GpuGather parse_gpu_gather(const std::string& s) { return parse_named(kGpuGathers, "gpu_gather", s); }
 const char* gpu_gather_name(GpuGather g) { return name_in(kGpuGathers, g); }
+CpuGather parse_cpu_gather(const std::string& s) { return parse_named(kCpuGathers, "cpu_gather", s); }
+const char* cpu_gather_name(CpuGather g) { return name_in(kCpuGathers, g); }
 
 GpuLb parse_gpu_lb(const std::string& s) { return parse_named(kGpuLbs, "gpu_lb", s); }
 const char* gpu_lb_name(GpuLb lb) { return name_in(kGpuLbs, lb); }

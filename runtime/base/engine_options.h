@@ -41,6 +41,12 @@ enum class GpuBucketMin { kThread, kWarp };
 // contributions in L2.
 enum class GpuGather { kGroups, kBinned, kTiled, kStreamed };
 inline bool tiled_gather(GpuGather g) { return g == GpuGather::kTiled || g == GpuGather::kStreamed; }
+// A summing gather (PageRank, Katz) on a lone CPU device: over rows of
+// in-edges, or over the edges laid out again in tiles by source and target
+// strip (kernels/cpu/sum_tiles.h), whose random reads stay in a core's L2;
+// auto lays the tiles out once the run's remaining supersteps repay them,
+// on graphs whose in-edges come from far-off ids (runtime/host/sum_layout.h).
+enum class CpuGather { kAuto, kRows, kTiles };
 // Triangle counting on the GPU: a warp per row, the row's list and its hit
 // counts in shared memory; or a thread per list entry, each hit an atomic
 // on the third vertex's count (kernels/cuda/triangles.cuh).
@@ -144,6 +150,7 @@ struct EngineOptions {
   // this many vertices as a wave: levels apart by a barrier of its team
   // instead of a superstep each (kernels/cpu/push_wave.h). 0: never.
   uint64_t cpu_wave = 4096;
+  CpuGather cpu_gather = CpuGather::kAuto;
 };
 
 // Each parse_* throws chatty::Error naming the flag and its choices.
@@ -163,6 +170,8 @@ GpuLb parse_gpu_lb(const std::string& s);
 const char* gpu_lb_name(GpuLb lb);
 GpuGather parse_gpu_gather(const std::string& s);
 const char* gpu_gather_name(GpuGather g);
+CpuGather parse_cpu_gather(const std::string& s);
+const char* cpu_gather_name(CpuGather g);
 GpuBucketMin parse_gpu_bucket_min(const std::string& s);
 const char* gpu_bucket_min_name(GpuBucketMin b);
 GpuTc parse_gpu_tc(const std::string& s);

@@ -29,6 +29,7 @@
 #include "runtime/engine/family.h"
 #include "runtime/graph/graph_chunk.h"
 #include "runtime/host/remote_gather.h"
+#include "runtime/host/sum_layout.h"
 #include "runtime/migration/work_migration.h"
 
 namespace chatty::host {
@@ -51,10 +52,16 @@ class GatherOps {
   // it theirs; every device of the run has one or none), the device's
   // region there holds its gather, and `cache_bytes` bounds what it keeps
   // of the blocks it fetched.
+  // `layout` picks rows or tiles where the device may use tiles
+  // (runtime/host/sum_layout.h); elsewhere it reads rows.
   GatherOps(DeviceContext<V>& c, const GraphChunk& g, const P& prog, GatherBoard<V>& board, bool per_edge = false,
-            ExposedMemory* exposed = nullptr, size_t cache_bytes = 0)
+            ExposedMemory* exposed = nullptr, size_t cache_bytes = 0, CpuGather layout = CpuGather::kRows)
       : c_(c), g_(g), prog_(prog), board_(board), per_edge_(per_edge && !c.solo()), exposed_(exposed) {
     CHATTY_CHECK(!exposed || (!P::kMonotone && !per_edge_), "blocks migrate across ranks only for Jacobi SendAll");
+    if (!exposed_ && tiles_possible<P>(layout, c.solo(), g.in, g.out, g.n))
+      tiles_rule_ = layout == CpuGather::kTiles                         ? TilesRule::kNow
+                    : g.n >= kTilesMinVertices && !in_edges_local(g.in) ? TilesRule::kWhenTheyPay
+                                                                        : TilesRule::kNever;
     if (exposed_)
       remote_ = std::make_unique<RemoteGather<P>>(*exposed_, c.partition(), g.n, g.out_degree, prog,
                                                   vid_t(cpu::kDenseGrain), cache_bytes);
@@ -77,6 +84,7 @@ class GatherOps {
       received_.assign(size_t(c_.hi - c_.lo), 0.0);
       for_each_crossing_edge([&](int peer, vid_t, vid_t) { ++bound_[size_t(peer)]; });
     }
+    if (tiles_rule_ == TilesRule::kNow) lay_out_tiles();
     return state_.dangling;
   }
 
@@ -96,6 +104,12 @@ class GatherOps {
   void gather(double dangling) {
     c_.begin(kCompute);
     state_.dangling = dangling;
+    if constexpr (P::kSums && !P::kMonotone) {
+      if (tiles_) {
+        gather_over_tiles();
+        return;
+      }
+    }
     // A monotone program updates in place (Gauss-Seidel): fewer supersteps.
     V* next = P::kMonotone ? state_.contrib : state_.next_contrib;
     // Values where peers on other ranks reach them, when they may help.
@@ -149,7 +163,14 @@ class GatherOps {
 
   Agreed sync(int parity, bool pull) {
     c_.pull_ = pull;
-    return Agreed{c_.sync(parity, mine_)};
+    const Agreed a{c_.sync(parity, mine_)};
+    if (tiles_rule_ == TilesRule::kWhenTheyPay && !a.failed()) {
+      const double change = a.fold(kL1Slot);
+      if (++supersteps_ >= 2 && tiles_pay(prog_, supersteps_, last_change_, change, a.fold(kDanglingSlot)))
+        lay_out_tiles();
+      last_change_ = change;
+    }
+    return a;
   }
 
   // After the last superstep: the owned values into the device's replica
@@ -159,6 +180,31 @@ class GatherOps {
   }
 
  private:
+  // Every vertex's superstep over the tiles, on the device's team (a lone
+  // device: no peers to help or to send to).
+  void gather_over_tiles() {
+    cpu::GatherTask<V> task;
+    task.val = c_.values.data();
+    task.contrib = state_.contrib;
+    task.next = state_.next_contrib;
+    task.dangling_in = state_.dangling;
+    task.degree = g_.out_degree;
+    cpu::GatherSums sums;
+    cpu::gather_tiles(prog_, *tiles_, task, sums);
+    std::swap(state_.contrib, state_.next_contrib);
+    mine_ = DeviceStatus{};
+    mine_.at(kL1Slot) = sums.l1;
+    mine_.edges = sums.edges;
+    mine_.at(kDanglingSlot) = sums.dangling;
+    mine_.updated = c_.hi - c_.lo;
+    c_.end();
+  }
+
+  void lay_out_tiles() {
+    tiles_ = std::make_unique<cpu::SumTiles>(cpu::build_sum_tiles(g_.out, g_.n));
+    tiles_rule_ = TilesRule::kNever;  // decided
+  }
+
   // Calls f(peer, u, v) for every out-edge u -> v from this device's
   // vertices to a vertex that `peer` owns.
   template <typename F>
@@ -194,6 +240,11 @@ class GatherOps {
   V* own_ = nullptr;                         // with exposed_: the owned values, in the region
   const V* exposed_contrib_ = nullptr;       // with exposed_: the first published-value buffer, in the region
   double seconds_per_block_ = 0;             // with exposed_: this device's, last superstep
+  enum class TilesRule { kNever, kNow, kWhenTheyPay };
+  TilesRule tiles_rule_ = TilesRule::kNever;
+  int supersteps_ = 0;      // kWhenTheyPay: supersteps synced
+  double last_change_ = 0;  // kWhenTheyPay: the change the last of them agreed
+  std::unique_ptr<cpu::SumTiles> tiles_;
 };
 
 }  // namespace chatty::host

@@ -195,7 +195,7 @@ class HostBackend {
     const GraphChunk& chunk = chunks_[d];
     const size_t cache_bytes = size_t(opt_.migrate_cache_mb) << 20;
     if constexpr (P::kKind == ProgramKind::kGather) {
-      dev->ops.main(c, chunk, prog_, gather_board_, per_edge_, exposed_, cache_bytes);
+      dev->ops.main(c, chunk, prog_, gather_board_, per_edge_, exposed_, cache_bytes, opt_.cpu_gather);
     } else if constexpr (ordered_program<P>()) {
       dev->ops.main(c, chunk, prog_, plan_.delta, push_board_, exposed_, cache_bytes);
     } else {

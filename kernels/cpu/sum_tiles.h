@@ -1,0 +1,164 @@
+// A summing gather (PageRank, Katz) over edges laid out in tiles, on one
+// CPU device that holds the whole graph. A pull over rows reads one
+// published value per in-edge from anywhere in an array of |V| values: on
+// urand:20 that array is 4 MB, past a core's L2, and each read waits on
+// the L3 (or on memory, when neighbours on the machine fill the L3). Here
+// targets are cut into strips of 2^dst_shift ids and sources into strips
+// of 2^src_shift; the edges from source strip S to target strip D form
+// tile (D, S), stored by source, each edge as two 16-bit offsets into its
+// strips. A thread owns a target strip at a time: its sums (8K doubles)
+// and one source strip's published values (16K floats), both in its L2,
+// take every random access, and the edges stream by once, 4 bytes each,
+// as the rows' targets did. By source, not by target: a tile's edges to
+// one target in a row make each add wait on the last (urand:20 1.7x
+// slower). The sums are added up in double, at least the rows' precision
+// (runtime/base/in_sum.h). The tiles are a second copy of the edges:
+// building them costs about four supersteps over rows; the engine's rule
+// (runtime/host/sum_layout.h) lays them out when the run repays that.
+#pragma once
+
+#include <omp.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "kernels/cpu/gather_pull.h"
+#include "runtime/base/csr_view.h"
+
+namespace chatty::cpu {
+
+struct TileShape {
+  unsigned dst_shift = 0, src_shift = 0;  // 0: tiles cannot number the graph
+  vid_t dst_strips = 0, src_strips = 0;
+  size_t tiles() const { return size_t(dst_strips) * src_strips; }
+};
+
+// Strips of 8K targets and 16K sources at least, widened (sources first,
+// to 16 bits each) until the tile table has at most 4M entries; no shape
+// past 2^27 vertices. Measured supersteps on 2 cores: 4K-target strips
+// took kron:20 1.6x as long as 8K ones, 16K-target strips urand:20 1.3x.
+inline TileShape sum_tile_shape(vid_t n) {
+  constexpr unsigned kMinDst = 13, kMinSrc = 14, kMax = 16;
+  constexpr uint64_t kMaxTiles = uint64_t(1) << 22;
+  auto strips = [n](unsigned shift) { return vid_t((uint64_t(n) + (uint64_t(1) << shift) - 1) >> shift); };
+  for (unsigned d = kMinDst; d <= kMax; ++d)
+    for (unsigned s = kMinSrc; s <= kMax; ++s)
+      if (uint64_t(strips(d)) * strips(s) <= kMaxTiles) return {d, s, strips(d), strips(s)};
+  return {};
+}
+
+struct SumTiles {
+  TileShape shape;
+  vid_t n = 0;
+  // Tile (D, S) is edges [start[D * src_strips + S], start[... + S + 1]).
+  std::vector<eid_t> start;
+  // (source - S's first id) << 16 | (target - D's first id), a tile's
+  // edges by source; uninitialised storage (the build writes all of it).
+  std::unique_ptr<uint32_t[]> edges;
+  eid_t num_edges() const { return start.empty() ? 0 : start.back(); }
+};
+
+// The tiles of the out-edges `out` of all n vertices (out.lo == 0,
+// out.hi == n; sum_tile_shape(n) has shifts), on the calling thread's
+// team: a count per (source strip, target strip), then each source strip's
+// edges scattered to their tiles in source order.
+inline SumTiles build_sum_tiles(const CsrChunk& out, vid_t n) {
+  SumTiles t;
+  t.n = n;
+  const TileShape shape = t.shape = sum_tile_shape(n);
+  const unsigned ds = shape.dst_shift, ss = shape.src_shift;
+  const vid_t nd = shape.dst_strips, ns = shape.src_strips;
+  std::vector<eid_t> count(shape.tiles(), 0);  // [S * nd + D]: edges from strip S to strip D
+  const vid_t* const targets = out.targets;
+  const eid_t* const offsets = out.offsets;
+  auto sources = [&](vid_t s) {
+    const vid_t lo = s << ss;
+    return std::pair<vid_t, vid_t>{lo, std::min<vid_t>(n, lo + (vid_t(1) << ss))};
+  };
+#pragma omp parallel for schedule(dynamic, 1)
+  for (vid_t s = 0; s < ns; ++s) {
+    eid_t* const c = count.data() + size_t(s) * nd;
+    const auto [lo, hi] = sources(s);
+    for (eid_t e = offsets[lo]; e < offsets[hi]; ++e) ++c[targets[e] >> ds];
+  }
+  t.start.resize(shape.tiles() + 1);
+  eid_t at = 0;
+  for (vid_t d = 0; d < nd; ++d)
+    for (vid_t s = 0; s < ns; ++s) {
+      t.start[size_t(d) * ns + s] = at;
+      at += count[size_t(s) * nd + d];
+    }
+  t.start[shape.tiles()] = at;
+  t.edges.reset(new uint32_t[at]);
+  uint32_t* const edges = t.edges.get();
+  const vid_t mask = (vid_t(1) << ds) - 1;
+#pragma omp parallel
+  {
+    std::vector<eid_t> cursor(nd);
+#pragma omp for schedule(dynamic, 1)
+    for (vid_t s = 0; s < ns; ++s) {
+      for (vid_t d = 0; d < nd; ++d) cursor[d] = t.start[size_t(d) * ns + s];
+      const auto [lo, hi] = sources(s);
+      for (vid_t u = lo; u < hi; ++u) {
+        const uint32_t from = uint32_t(u - lo) << 16;
+        for (eid_t e = offsets[u]; e < offsets[u + 1]; ++e) {
+          const vid_t v = targets[e];
+          edges[cursor[v >> ds]++] = from | (v & mask);
+        }
+      }
+    }
+  }
+  return t;
+}
+
+// One superstep of a summing program P (P::kSums: gather is apply(sum of
+// in-values, sink)) over all t.n vertices: writes task.val and task.next
+// for each, as gather_range does over rows, and adds to `sums`; on the
+// calling thread's team.
+template <typename P>
+void gather_tiles(const P& prog, const SumTiles& t, const GatherTask<typename P::Value>& task, GatherSums& sums) {
+  static_assert(P::kSums && !P::kMonotone, "tiles sum published values of the last superstep");
+  using V = typename P::Value;
+  const TileShape shape = t.shape;
+  const vid_t nd = shape.dst_strips, ns = shape.src_strips, n = t.n, width = vid_t(1) << shape.dst_shift;
+  const V* const contrib = task.contrib;
+  const uint32_t* const edges = t.edges.get();
+  const eid_t* const start = t.start.data();
+  const eid_t* const deg = task.degree.offsets;
+  const double dangling_in = task.dangling_in;
+  double l1 = 0, dangling = 0;
+#pragma omp parallel reduction(+ : l1, dangling)
+  {
+    std::vector<double> acc(width);
+    double* const sum = acc.data();
+#pragma omp for schedule(dynamic, 1)
+    for (vid_t d = 0; d < nd; ++d) {
+      std::fill(acc.begin(), acc.end(), 0.0);
+      const eid_t* const row = start + size_t(d) * ns;
+      for (vid_t s = 0; s < ns; ++s) {
+        const V* const from = contrib + (size_t(s) << shape.src_shift);
+        for (eid_t e = row[s]; e < row[s + 1]; ++e) {
+          const uint32_t x = edges[e];
+          sum[x & 0xffff] += double(from[x >> 16]);
+        }
+      }
+      const vid_t lo = d << shape.dst_shift, hi = std::min(n, lo + width);
+      for (vid_t v = lo; v < hi; ++v) {
+        const V value = prog.apply(sum[v - lo], dangling_in);
+        l1 += std::fabs(double(value) - double(task.val[v]));
+        task.val[v] = value;
+        const eid_t out_degree = deg[v + 1] - deg[v];
+        dangling += prog.sink(value, out_degree);
+        task.next[v] = prog.publish(value, out_degree);
+      }
+    }
+  }
+  sums.l1 += l1;
+  sums.dangling += dangling;
+  sums.edges += t.num_edges();
+}
+
+}  // namespace chatty::cpu

@@ -1,0 +1,68 @@
+// When a summing gather on a lone CPU device reads tiles instead of rows
+// (--cpu_gather; kernels/cpu/sum_tiles.h). Tiles pay where rows miss the
+// cache and the run is long: a superstep over tiles took 0.55-0.65 of one
+// over rows on urand:20 and kron:20 (2 cores), and laying them out about
+// four supersteps over rows, most of it first writes to 4 bytes per edge of
+// fresh memory. A grid's or a road's in-edges come from nearby ids; rows
+// hit the cache there, and stay.
+#pragma once
+
+#include <algorithm>
+
+#include "kernels/cpu/sum_tiles.h"
+#include "runtime/base/csr_view.h"
+#include "runtime/base/engine_options.h"
+
+namespace chatty::host {
+
+// Tiles cost about this many supersteps over rows to lay out and save
+// about this share of each superstep after.
+inline constexpr double kTilesBuildSupersteps = 4, kTilesSaving = 0.4;
+// Under this many vertices the published values fit a core's L2 as they are.
+inline constexpr vid_t kTilesMinVertices = vid_t(1) << 18;
+
+// Whether most in-edges of a fixed spread of vertices come from ids within
+// a strip's width of their target: rows read nearby values.
+inline bool in_edges_local(const CsrChunk& in) {
+  const vid_t n = in.hi - in.lo, step = std::max<vid_t>(1, n / 1024);
+  constexpr vid_t kNear = vid_t(1) << 14;  // a source strip of the tiles
+  uint64_t near = 0, all = 0;
+  for (vid_t v = in.lo + step / 2; v < in.hi; v += step)
+    for (eid_t e = in.begin(v); e < in.end(v); ++e, ++all) {
+      const vid_t u = in.targets[e];
+      near += (u > v ? u - v : v - u) < kNear;
+    }
+  return 2 * near > all;
+}
+
+// Whether the run may use tiles at all: a lone device holding every
+// vertex's in- and out-edges, a program that sums last superstep's values,
+// and a graph tiles can number.
+template <typename P>
+bool tiles_possible(CpuGather choice, bool solo, const CsrChunk& in, const CsrChunk& out, vid_t n) {
+  if constexpr (!P::kSums || P::kMonotone) {
+    return false;
+  } else {
+    return choice != CpuGather::kRows && solo && in.lo == 0 && in.hi == n && out.lo == 0 && out.hi == n &&
+           cpu::sum_tile_shape(n).dst_shift != 0;
+  }
+}
+
+// --cpu_gather=auto, after `done` supersteps whose last two changes were
+// `before` and `change` (sink: the last sink mass): whether the supersteps
+// left, as the program's own convergence test sees them at the present
+// rate, repay laying the tiles out.
+template <typename P>
+bool tiles_pay(const P& prog, int done, double before, double change, double sink) {
+  const int left = prog.max_iters - done;
+  const double rate = before > 0 ? change / before : 1;
+  int remaining = 0;
+  if (!(rate < 1)) {
+    remaining = left;
+  } else {
+    for (double x = change; remaining < left && !prog.converged(x, sink); x *= rate) ++remaining;
+  }
+  return remaining * kTilesSaving > kTilesBuildSupersteps;
+}
+
+}  // namespace chatty::host
