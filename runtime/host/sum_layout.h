@@ -1,10 +1,9 @@
 // When a summing gather on a lone CPU device reads tiles instead of rows
 // (--cpu_gather; kernels/cpu/sum_tiles.h). Tiles pay where rows miss the
-// cache and the run is long: a superstep over tiles took 0.55-0.65 of one
-// over rows on urand:20 and kron:20 (2 cores), and laying them out about
-// four supersteps over rows, most of it first writes to 4 bytes per edge of
-// fresh memory. A grid's or a road's in-edges come from nearby ids; rows
-// hit the cache there, and stay.
+// cache and the run is long: a superstep over tiles took 0.6-0.7 of one
+// over rows on urand:20 and kron:20 (2 cores), and laying them out (95-105
+// ms) about 2.5 supersteps over rows. A grid's or a road's in-edges come
+// from nearby ids; rows hit the cache there, and stay.
 #pragma once
 
 #include <algorithm>
@@ -17,7 +16,7 @@ namespace chatty::host {
 
 // Tiles cost about this many supersteps over rows to lay out and save
 // about this share of each superstep after.
-inline constexpr double kTilesBuildSupersteps = 4, kTilesSaving = 0.4;
+inline constexpr double kTilesBuildSupersteps = 3, kTilesSaving = 0.3;
 // Under this many vertices the published values fit a core's L2 as they are.
 inline constexpr vid_t kTilesMinVertices = vid_t(1) << 18;
 
