@@ -58,6 +58,7 @@ class GatherOps {
             ExposedMemory* exposed = nullptr, size_t cache_bytes = 0, CpuGather layout = CpuGather::kRows)
       : c_(c), g_(g), prog_(prog), board_(board), per_edge_(per_edge && !c.solo()), exposed_(exposed) {
     CHATTY_CHECK(!exposed || (!P::kMonotone && !per_edge_), "blocks migrate across ranks only for Jacobi SendAll");
+    tiles_asked_ = layout == CpuGather::kTiles;
     if (!exposed_ && tiles_possible<P>(layout, c.solo(), g.in, g.out, g.n))
       tiles_rule_ = layout == CpuGather::kTiles                         ? TilesRule::kNow
                     : g.n >= kTilesMinVertices && !in_edges_local(g.in) ? TilesRule::kWhenTheyPay
@@ -84,7 +85,6 @@ class GatherOps {
       received_.assign(size_t(c_.hi - c_.lo), 0.0);
       for_each_crossing_edge([&](int peer, vid_t, vid_t) { ++bound_[size_t(peer)]; });
     }
-    if (tiles_rule_ == TilesRule::kNow) lay_out_tiles();
     return state_.dangling;
   }
 
@@ -105,6 +105,7 @@ class GatherOps {
     c_.begin(kCompute);
     state_.dangling = dangling;
     if constexpr (P::kSums && !P::kMonotone) {
+      if (tiles_rule_ == TilesRule::kNow) lay_out_tiles();  // in the superstep's time
       if (tiles_) {
         gather_over_tiles();
         return;
@@ -167,7 +168,7 @@ class GatherOps {
     if (tiles_rule_ == TilesRule::kWhenTheyPay && !a.failed()) {
       const double change = a.fold(kL1Slot);
       if (++supersteps_ >= 2 && tiles_pay(prog_, supersteps_, last_change_, change, a.fold(kDanglingSlot)))
-        lay_out_tiles();
+        tiles_rule_ = TilesRule::kNow;
       last_change_ = change;
     }
     return a;
@@ -200,9 +201,18 @@ class GatherOps {
     c_.end();
   }
 
+  // Where the second copy of the edges does not fit, the rule's choice
+  // keeps the rows; the user's is an error.
   void lay_out_tiles() {
-    tiles_ = std::make_unique<cpu::SumTiles>(cpu::build_sum_tiles(g_.out, g_.n));
     tiles_rule_ = TilesRule::kNever;  // decided
+    try {
+      tiles_ = std::make_unique<cpu::SumTiles>(cpu::build_sum_tiles(g_.out, g_.n));
+    } catch (const std::bad_alloc&) {
+      if (tiles_asked_)
+        throw Error("--cpu_gather=tiles: no memory for a second copy of the edges (" +
+                    std::to_string(g_.out.num_edges() * sizeof(uint32_t) >> 20) +
+                    " MiB); --cpu_gather=rows needs none");
+    }
   }
 
   // Calls f(peer, u, v) for every out-edge u -> v from this device's
@@ -242,8 +252,9 @@ class GatherOps {
   double seconds_per_block_ = 0;             // with exposed_: this device's, last superstep
   enum class TilesRule { kNever, kNow, kWhenTheyPay };
   TilesRule tiles_rule_ = TilesRule::kNever;
-  int supersteps_ = 0;      // kWhenTheyPay: supersteps synced
-  double last_change_ = 0;  // kWhenTheyPay: the change the last of them agreed
+  bool tiles_asked_ = false;  // --cpu_gather=tiles
+  int supersteps_ = 0;        // kWhenTheyPay: supersteps synced
+  double last_change_ = 0;    // kWhenTheyPay: the change the last of them agreed
   std::unique_ptr<cpu::SumTiles> tiles_;
 };
 
