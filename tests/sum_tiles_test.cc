@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 #include <random>
+#include <string>
 #include <tuple>
 #include <vector>
 
@@ -18,6 +19,7 @@
 #include "apps/registry.h"
 #include "apps/run_app.h"
 #include "datasets/load.h"
+#include "runtime/base/status.h"
 #include "runtime/graph/graph_builder.h"
 #include "runtime/graph/graph_chunk.h"
 #include "runtime/host/sum_layout.h"
@@ -177,6 +179,14 @@ TEST(SumTiles, AutoLaysTilesOutWhereRowsReadFarAndTheRunIsLong) {
   prog.max_iters = 100, prog.tolerance = 0;
   EXPECT_TRUE(host::tiles_pay(prog, 2, 1e-2, 1e-2, 0));
   EXPECT_FALSE(host::tiles_possible<PageRankProgram>(CpuGather::kRows, true, {}, {}, 0));
+}
+
+TEST(SumTiles, OptionParsesItsThreeNames) {
+  EXPECT_EQ(parse_cpu_gather("auto"), CpuGather::kAuto);
+  EXPECT_EQ(parse_cpu_gather("rows"), CpuGather::kRows);
+  EXPECT_EQ(parse_cpu_gather("tiles"), CpuGather::kTiles);
+  EXPECT_EQ(std::string(cpu_gather_name(CpuGather::kTiles)), "tiles");
+  EXPECT_THROW(parse_cpu_gather("tiled"), Error);
 }
 
 }  // namespace
