@@ -61,11 +61,23 @@ TEST(SumTiles, ShapeCoversEveryVertexWithinTheTable) {
   EXPECT_EQ(cpu::sum_tile_shape((vid_t(1) << 27) + 1).dst_shift, 0u);
 }
 
-// Decoded, the tiles hold the out-edges, each once, a tile's by source.
+// A shape of the given shifts for n vertices (the default's are 13 and 14).
+cpu::TileShape shape_of(vid_t n, unsigned dst_shift, unsigned src_shift) {
+  auto strips = [n](unsigned shift) { return vid_t((uint64_t(n) + (uint64_t(1) << shift) - 1) >> shift); };
+  return {dst_shift, src_shift, strips(dst_shift), strips(src_shift)};
+}
+
+// Decoded, the tiles hold the out-edges, each once, a tile's by source;
+// in the default shape and in the widest, whose offsets use all 16 bits.
 TEST(SumTiles, HoldEveryEdgeOnceInSourceOrder) {
-  for (vid_t n : {vid_t(5), vid_t(20011), vid_t(70000)}) {
+  for (auto [n, wide] : {std::pair{vid_t(5), false},
+                         {vid_t(20011), false},
+                         {vid_t(70000), false},
+                         {vid_t(70000), true},
+                         {vid_t(150001), true}}) {
     const Graph g = random_multigraph(n, eid_t(n) * 6, n);
-    const cpu::SumTiles t = cpu::build_sum_tiles(chunk_view(g.out(), 0, n), n);
+    const cpu::SumTiles t =
+        cpu::build_sum_tiles(chunk_view(g.out(), 0, n), n, wide ? shape_of(n, 16, 16) : cpu::TileShape{});
     const cpu::TileShape s = t.shape;
     ASSERT_EQ(t.num_edges(), g.num_edges());
     std::vector<std::pair<vid_t, vid_t>> got, want;
@@ -92,7 +104,14 @@ TEST(SumTiles, HoldEveryEdgeOnceInSourceOrder) {
   }
 }
 
-// One superstep over tiles writes what one over rows writes, on every team size.
+// Restores the team size a test changed, however it ends.
+struct TeamSize {
+  int saved = omp_get_max_threads();
+  ~TeamSize() { omp_set_num_threads(saved); }
+};
+
+// One superstep over tiles writes what one over rows writes, on every team
+// size and in a wider shape too.
 TEST(SumTiles, SuperstepMatchesTheRows) {
   const vid_t n = 40009;
   const Graph g = random_multigraph(n, eid_t(n) * 8, 3);
@@ -102,10 +121,10 @@ TEST(SumTiles, SuperstepMatchesTheRows) {
   std::mt19937 rng(7);
   std::vector<float> val(n);
   for (float& x : val) x = std::uniform_real_distribution<float>(0, 2.0f / float(n))(rng);
-  const int saved = omp_get_max_threads();
-  for (int threads : {1, 2, 5}) {
+  const TeamSize team;
+  for (auto [threads, wide] : {std::pair{1, false}, {2, false}, {5, false}, {2, true}}) {
     omp_set_num_threads(threads);
-    const cpu::SumTiles tiles = cpu::build_sum_tiles(out, n);
+    const cpu::SumTiles tiles = cpu::build_sum_tiles(out, n, wide ? shape_of(n, 15, 16) : cpu::TileShape{});
     cpu::GatherState<float> st = cpu::gather_init(n, degree, prog, val.data());
     std::vector<float> val_rows = val, val_tiles = val, next_rows(n), next_tiles(n);
     cpu::GatherTask<float> task;
@@ -123,7 +142,6 @@ TEST(SumTiles, SuperstepMatchesTheRows) {
     EXPECT_NEAR(over_tiles.dangling, rows.dangling, 1e-6 * rows.dangling);
     EXPECT_EQ(over_tiles.edges, rows.edges);
   }
-  omp_set_num_threads(saved);
 }
 
 double l1_off(const std::vector<float>& got, const std::vector<double>& want) {
@@ -150,7 +168,9 @@ TEST(SumTiles, PageRankAndKatzRunsMatchTheReferences) {
     for (CpuGather layout : {CpuGather::kRows, CpuGather::kTiles}) {
       EngineOptions o;
       o.cpu_gather = layout;
-      const std::vector<float> ranks = run_app(parse_app("pr"), g, 0, o).ranks;
+      const AppOutput out = run_app(parse_app("pr"), g, 0, o);
+      EXPECT_EQ(out.multi.gather, cpu_gather_name(layout)) << name;  // the layout asked for is the one that ran
+      const std::vector<float>& ranks = out.ranks;
       ASSERT_EQ(ranks.size(), pr.size());
       EXPECT_LT(l1_off(ranks, pr), 1e-6) << name << " " << cpu_gather_name(layout);
       o.katz_alpha = katz_alpha, o.katz_normalized = false;

@@ -97,6 +97,7 @@ JsonValue multi_json(const AppOutput& out, double partition_s, int local) {
   x.add("bytes_structure", ms.structure_bytes).add("bytes_application", ms.bytes(0));
   x.add("bytes_status", ms.bytes(1)).add("migrated", ms.migrated()).add("exchange", ms.exchange);
   x.add("messages", ms.messages);
+  if (!ms.gather.empty()) x.add("cpu_gather", ms.gather);
   if (out.backend == Backend::kCpu)  // GPU compaction does not tell offers from updates
     x.add("bytes_offers", ms.bytes(2)).add("bytes_updates", ms.bytes(0) - ms.bytes(2));
   for (int p = 0; p < kPhases; ++p) x.add(std::string(phase_name(p)) + "_s", ms.seconds(p));

@@ -26,11 +26,13 @@
 #include <cstring>
 #include <memory>
 #include <new>
+#include <utility>
 #include <vector>
 
 #include "kernels/cpu/gather_pull.h"
 #include "runtime/base/csr_view.h"
 #include "runtime/base/huge_pages.h"
+#include "runtime/base/status.h"
 
 #if defined(__AVX__) && !defined(__CUDACC__)
 #include <immintrin.h>
@@ -73,14 +75,23 @@ struct SumTiles {
   eid_t num_edges() const { return start.empty() ? 0 : start.back(); }
 };
 
-// The tiles of the out-edges `out` of all n vertices (out.lo == 0,
-// out.hi == n; sum_tile_shape(n) has shifts), on the calling thread's
-// team: a count per (source strip, target strip), then each source strip's
-// edges scattered to their tiles in source order.
-inline SumTiles build_sum_tiles(const CsrChunk& out, vid_t n) {
+// The tiles of the out-edges `out` of all n vertices, in `shape` (by
+// default sum_tile_shape(n); tests pass wider ones), on the calling
+// thread's team: a count per (source strip, target strip), then each
+// source strip's edges scattered to their tiles in source order. Throws
+// chatty::Error where out does not hold all n rows or the shape cannot
+// number them, std::bad_alloc where the memory is not there (before the
+// team starts: its threads' buffers are allocated first).
+inline SumTiles build_sum_tiles(const CsrChunk& out, vid_t n, TileShape shape = {}) {
+  if (shape.dst_shift == 0) shape = sum_tile_shape(n);
+  CHATTY_CHECK(out.lo == 0 && out.hi == n, "tiles need every row");
+  CHATTY_CHECK(shape.dst_shift >= 1 && shape.dst_shift <= 16 && shape.src_shift >= 1 && shape.src_shift <= 16 &&
+                   (uint64_t(shape.dst_strips) << shape.dst_shift) >= n &&
+                   (uint64_t(shape.src_strips) << shape.src_shift) >= n,
+               "a tile shape that numbers every vertex in 16 bits");
   SumTiles t;
   t.n = n;
-  const TileShape shape = t.shape = sum_tile_shape(n);
+  t.shape = shape;
   const unsigned ds = shape.dst_shift, ss = shape.src_shift;
   const vid_t nd = shape.dst_strips, ns = shape.src_strips;
   std::vector<eid_t> count(shape.tiles(), 0);  // [S * nd + D]: edges from strip S to strip D
@@ -105,11 +116,12 @@ inline SumTiles build_sum_tiles(const CsrChunk& out, vid_t n) {
       at += count[size_t(s) * nd + d];
     }
   t.start[shape.tiles()] = at;
-  // 64-byte lines (a target strip's next 16 edges) filled in the L1 and
-  // written whole, bypassing the cache: a plain store to each of the
-  // strips' scattered tails read its line from memory first and left the
-  // scatter at memory latency. Lines a tile shares with its neighbours (its
-  // first and last) are written entry by entry.
+  // 64-byte lines (a target strip's next 16 edges) filled in a buffer of
+  // the thread's (8 KB for urand:20's 128 strips) and written whole,
+  // bypassing the cache: a plain store to each of the strips' scattered
+  // tails read its line from memory first and left the scatter at memory
+  // latency. A line a tile shares with its neighbours (its first and last)
+  // gets only the tile's own entries, by an ordinary copy.
   const size_t bytes = (size_t(at) * sizeof(uint32_t) + 63) / 64 * 64;
   t.edges.reset(static_cast<uint32_t*>(std::aligned_alloc(64, std::max<size_t>(bytes, 64))));
   if (!t.edges) throw std::bad_alloc();
@@ -119,11 +131,17 @@ inline SumTiles build_sum_tiles(const CsrChunk& out, vid_t n) {
   struct alignas(64) Line {
     uint32_t x[16];
   };
+  const size_t team = size_t(omp_get_max_threads());
+  std::vector<Line> lines(team * nd);
+  std::vector<eid_t> bases(team * nd);                       // where strip d's line starts in `edges`
+  std::vector<uint32_t> fills(team * nd), slots(team * nd);  // its entries so far; the first that is this tile's
 #pragma omp parallel
   {
-    std::vector<Line> line(nd);
-    std::vector<eid_t> base(nd);                    // where strip d's line starts in `edges`
-    std::vector<uint32_t> fill(nd), from_slot(nd);  // its entries so far; the first that is this tile's
+    const size_t me = size_t(omp_get_thread_num()) * nd;
+    Line* const line = lines.data() + me;
+    eid_t* const base = bases.data() + me;
+    uint32_t* const fill = fills.data() + me;
+    uint32_t* const from_slot = slots.data() + me;
     auto write = [&](vid_t d, uint32_t lo, uint32_t hi) {
       uint32_t* const to = edges + base[d];
 #if defined(__AVX__) && !defined(__CUDACC__)
@@ -146,7 +164,8 @@ inline SumTiles build_sum_tiles(const CsrChunk& out, vid_t n) {
       const auto [lo, hi] = sources(s);
       for (vid_t u = lo; u < hi; ++u) {
         const uint32_t from = uint32_t(u - lo) << 16;
-        for (eid_t e = offsets[u]; e < offsets[u + 1]; ++e) {
+        const eid_t first = offsets[u], last = offsets[u + 1];  // locals: `base` may alias the offsets
+        for (eid_t e = first; e < last; ++e) {
           const vid_t v = targets[e], d = v >> ds;
           uint32_t k = fill[d];
           line[d].x[k] = from | (v & mask);
@@ -183,13 +202,13 @@ void gather_tiles(const P& prog, const SumTiles& t, const GatherTask<typename P:
   const eid_t* const deg = task.degree.offsets;
   const double dangling_in = task.dangling_in;
   double l1 = 0, dangling = 0;
+  std::vector<double> sums_of_team(size_t(omp_get_max_threads()) * width);  // a strip's sums per thread
 #pragma omp parallel reduction(+ : l1, dangling)
   {
-    std::vector<double> acc(width);
-    double* const sum = acc.data();
+    double* const sum = sums_of_team.data() + size_t(omp_get_thread_num()) * width;
 #pragma omp for schedule(dynamic, 1)
     for (vid_t d = 0; d < nd; ++d) {
-      std::fill(acc.begin(), acc.end(), 0.0);
+      std::fill(sum, sum + width, 0.0);
       const eid_t* const row = start + size_t(d) * ns;
       for (vid_t s = 0; s < ns; ++s) {
         const V* const from = contrib + (size_t(s) << shape.src_shift);

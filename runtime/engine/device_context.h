@@ -191,6 +191,8 @@ class DeviceContext {
 
   bool pull_ = false;  // direction of the current superstep, for stats
 
+  MultiStats& stats() { return stats_; }
+
  private:
   // Makes `s` hold `bytes`, or, where they do not fit in memory, leaves it
   // empty and fails the device's next sync: every device stops there

@@ -36,6 +36,7 @@ struct MultiStats {
   std::string transport;
   std::string exchange = "broadcast";  // how records find their peers: broadcast or per-peer
   std::string messages = "sendall";    // a value once per reading device, or per_edge (exchange_policy.h)
+  std::string gather;                  // a lone CPU device's summing gather: rows or tiles (--cpu_gather); else empty
   uint64_t structure_bytes = 0;        // edge structure of the largest chunk a device holds (its CSR/CSC)
   std::vector<MultiStep> steps;
   // Seconds in each phase over the run, per device: the steps' means hide

@@ -60,9 +60,10 @@ class GatherOps {
     CHATTY_CHECK(!exposed || (!P::kMonotone && !per_edge_), "blocks migrate across ranks only for Jacobi SendAll");
     tiles_asked_ = layout == CpuGather::kTiles;
     if (!exposed_ && tiles_possible<P>(layout, c.solo(), g.in, g.out, g.n))
-      tiles_rule_ = layout == CpuGather::kTiles                         ? TilesRule::kNow
-                    : g.n >= kTilesMinVertices && !in_edges_local(g.in) ? TilesRule::kWhenTheyPay
-                                                                        : TilesRule::kNever;
+      tiles_rule_ = layout == CpuGather::kTiles ? TilesRule::kNow
+                    : g.n >= kTilesMinVertices && !in_edges_local(g.in) && tiles_fit(g.out.num_edges())
+                        ? TilesRule::kWhenTheyPay
+                        : TilesRule::kNever;
     if (exposed_)
       remote_ = std::make_unique<RemoteGather<P>>(*exposed_, c.partition(), g.n, g.out_degree, prog,
                                                   vid_t(cpu::kDenseGrain), cache_bytes);
@@ -175,8 +176,10 @@ class GatherOps {
   }
 
   // After the last superstep: the owned values into the device's replica
-  // (with exposed memory they lived in the region).
+  // (with exposed memory they lived in the region), and a lone device's
+  // layout into the run's statistics.
   void finish() {
+    if (c_.solo()) c_.stats().gather = tiles_ ? "tiles" : "rows";
     if (exposed_) std::copy(own_, own_ + (c_.hi - c_.lo), c_.values.begin() + c_.lo);
   }
 

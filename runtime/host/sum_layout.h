@@ -6,7 +6,10 @@
 // from nearby ids; rows hit the cache there, and stay.
 #pragma once
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <cstdint>
 
 #include "kernels/cpu/sum_tiles.h"
 #include "runtime/base/csr_view.h"
@@ -14,8 +17,9 @@
 
 namespace chatty::host {
 
-// Tiles cost about this many supersteps over rows to lay out and save
-// about this share of each superstep after.
+// Tiles cost about this many supersteps over rows to lay out (2.5
+// measured, and a margin) and save about this share of each superstep
+// after (0.3-0.4 measured).
 inline constexpr double kTilesBuildSupersteps = 3, kTilesSaving = 0.3;
 // Under this many vertices the published values fit a core's L2 as they are.
 inline constexpr vid_t kTilesMinVertices = vid_t(1) << 18;
@@ -32,6 +36,14 @@ inline bool in_edges_local(const CsrChunk& in) {
       near += (u > v ? u - v : v - u) < kNear;
     }
   return 2 * near > all;
+}
+
+// Whether a second copy of the edges, 4 bytes each, fits in half of the
+// memory the machine has free: the rule's choice does not push a run into
+// swap or the OOM killer (a failed allocation only ends its own try).
+inline bool tiles_fit(eid_t edges) {
+  const long pages = sysconf(_SC_AVPHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+  return pages <= 0 || page <= 0 || double(edges) * sizeof(uint32_t) <= 0.5 * double(pages) * double(page);
 }
 
 // Whether the run may use tiles at all: a lone device holding every
@@ -55,13 +67,12 @@ template <typename P>
 bool tiles_pay(const P& prog, int done, double before, double change, double sink) {
   const int left = prog.max_iters - done;
   const double rate = before > 0 ? change / before : 1;
+  const int enough = int(kTilesBuildSupersteps / kTilesSaving) + 1;  // supersteps that repay the build
+  if (left < enough) return false;
+  if (!(rate < 1)) return true;
   int remaining = 0;
-  if (!(rate < 1)) {
-    remaining = left;
-  } else {
-    for (double x = change; remaining < left && !prog.converged(x, sink); x *= rate) ++remaining;
-  }
-  return remaining * kTilesSaving > kTilesBuildSupersteps;
+  for (double x = change; remaining < enough && !prog.converged(x, sink); x *= rate) ++remaining;
+  return remaining >= enough;
 }
 
 }  // namespace chatty::host
