@@ -61,12 +61,6 @@ TEST(SumTiles, ShapeCoversEveryVertexWithinTheTable) {
   EXPECT_EQ(cpu::sum_tile_shape((vid_t(1) << 27) + 1).dst_shift, 0u);
 }
 
-// A shape of the given shifts for n vertices (the default's are 13 and 14).
-cpu::TileShape shape_of(vid_t n, unsigned dst_shift, unsigned src_shift) {
-  auto strips = [n](unsigned shift) { return vid_t((uint64_t(n) + (uint64_t(1) << shift) - 1) >> shift); };
-  return {dst_shift, src_shift, strips(dst_shift), strips(src_shift)};
-}
-
 // Decoded, the tiles hold the out-edges, each once, a tile's by source;
 // in the default shape and in the widest, whose offsets use all 16 bits.
 TEST(SumTiles, HoldEveryEdgeOnceInSourceOrder) {
@@ -77,7 +71,7 @@ TEST(SumTiles, HoldEveryEdgeOnceInSourceOrder) {
                          {vid_t(150001), true}}) {
     const Graph g = random_multigraph(n, eid_t(n) * 6, n);
     const cpu::SumTiles t =
-        cpu::build_sum_tiles(chunk_view(g.out(), 0, n), n, wide ? shape_of(n, 16, 16) : cpu::TileShape{});
+        cpu::build_sum_tiles(chunk_view(g.out(), 0, n), n, wide ? cpu::tile_shape(n, 16, 16) : cpu::TileShape{});
     const cpu::TileShape s = t.shape;
     ASSERT_EQ(t.num_edges(), g.num_edges());
     std::vector<std::pair<vid_t, vid_t>> got, want;
@@ -124,7 +118,7 @@ TEST(SumTiles, SuperstepMatchesTheRows) {
   const TeamSize team;
   for (auto [threads, wide] : {std::pair{1, false}, {2, false}, {5, false}, {2, true}}) {
     omp_set_num_threads(threads);
-    const cpu::SumTiles tiles = cpu::build_sum_tiles(out, n, wide ? shape_of(n, 15, 16) : cpu::TileShape{});
+    const cpu::SumTiles tiles = cpu::build_sum_tiles(out, n, wide ? cpu::tile_shape(n, 15, 16) : cpu::TileShape{});
     cpu::GatherState<float> st = cpu::gather_init(n, degree, prog, val.data());
     std::vector<float> val_rows = val, val_tiles = val, next_rows(n), next_tiles(n);
     cpu::GatherTask<float> task;

@@ -46,6 +46,12 @@ struct TileShape {
   size_t tiles() const { return size_t(dst_strips) * src_strips; }
 };
 
+// The shape of the given shifts for n vertices.
+inline TileShape tile_shape(vid_t n, unsigned dst_shift, unsigned src_shift) {
+  auto strips = [n](unsigned shift) { return vid_t((uint64_t(n) + (uint64_t(1) << shift) - 1) >> shift); };
+  return {dst_shift, src_shift, strips(dst_shift), strips(src_shift)};
+}
+
 // Strips of 8K targets and 16K sources at least, widened (sources first,
 // to 16 bits each) until the tile table has at most 4M entries; no shape
 // past 2^27 vertices. Measured supersteps on 2 cores: 4K-target strips
@@ -53,10 +59,9 @@ struct TileShape {
 inline TileShape sum_tile_shape(vid_t n) {
   constexpr unsigned kMinDst = 13, kMinSrc = 14, kMax = 16;
   constexpr uint64_t kMaxTiles = uint64_t(1) << 22;
-  auto strips = [n](unsigned shift) { return vid_t((uint64_t(n) + (uint64_t(1) << shift) - 1) >> shift); };
   for (unsigned d = kMinDst; d <= kMax; ++d)
     for (unsigned s = kMinSrc; s <= kMax; ++s)
-      if (uint64_t(strips(d)) * strips(s) <= kMaxTiles) return {d, s, strips(d), strips(s)};
+      if (const TileShape shape = tile_shape(n, d, s); shape.tiles() <= kMaxTiles) return shape;
   return {};
 }
 

@@ -139,15 +139,7 @@ class GatherOps {
       seconds_per_block_ = seconds_per_block(omp_get_wtime() - t0, omp_get_max_threads(),
                                              std::ceil(double(c_.hi - c_.lo) / cpu::kDenseGrain));
     }
-    if constexpr (!P::kMonotone) std::swap(state_.contrib, state_.next_contrib);
-    mine_ = DeviceStatus{};
-    mine_.at(kL1Slot) = sums.l1;
-    mine_.edges = sums.edges;
-    mine_.at(kDanglingSlot) = sums.dangling;
-    mine_.updated = c_.hi - c_.lo;
-    mine_.migrated = sums.migrated;
-    mine_.migrated_blocks = sums.remote_blocks;
-    c_.end();
+    end_superstep(sums);
   }
 
   void compact(int) {
@@ -195,12 +187,20 @@ class GatherOps {
     task.degree = g_.out_degree;
     cpu::GatherSums sums;
     cpu::gather_tiles(prog_, *tiles_, task, sums);
-    std::swap(state_.contrib, state_.next_contrib);
+    end_superstep(sums);
+  }
+
+  // The superstep's published values become the next one's input, and its
+  // sums this device's status.
+  void end_superstep(const cpu::GatherSums& sums) {
+    if constexpr (!P::kMonotone) std::swap(state_.contrib, state_.next_contrib);
     mine_ = DeviceStatus{};
     mine_.at(kL1Slot) = sums.l1;
     mine_.edges = sums.edges;
     mine_.at(kDanglingSlot) = sums.dangling;
     mine_.updated = c_.hi - c_.lo;
+    mine_.migrated = sums.migrated;
+    mine_.migrated_blocks = sums.remote_blocks;
     c_.end();
   }
 
