@@ -91,7 +91,7 @@ std::vector<uint64_t> TcProgram::on_host(const Graph& g0, host::HostOperators& h
   }
   // Each device counts the rows of its range (ranks: their devices' ranges).
   const host::DeviceRanges ranges = h.rows(g->num_vertices(), [&](vid_t v) { return g->out_degree(v) + 1; });
-  return tc::count(h, *g, ranges, relabel ? relabelled.old_of_new.data() : nullptr, zeroed);
+  return tc::count(h, *g, ranges, relabel ? relabelled.old_of_new.data() : nullptr, zeroed, relabel);
 }
 
 extern const AppSpec app_tc;

@@ -25,12 +25,15 @@ namespace chatty::tc {
 // shared counts once per row and edge. With `old_of_new` (g is a
 // relabelling), each count lands at the vertex's old id, so the counts come
 // out in the input's order without a second array. `into`: the caller's
-// zeroed array of |V| counts to add to (else one is made). Returns the
-// counts; h records the devices' time and the list entries read.
+// zeroed array of |V| counts to add to (else one is made). `lower_only`:
+// every list holds only ids below its vertex (an orientation), so no list
+// is searched for where its lower part ends. Returns the counts; h records
+// the devices' time and the list entries read.
 inline constexpr size_t kMergeBelow = 8;  // lower lists this short are merged, not marked
 
 inline std::vector<uint64_t> count(host::HostOperators& h, const Graph& g, const host::DeviceRanges& ranges,
-                                   const vid_t* old_of_new = nullptr, std::vector<uint64_t>* into = nullptr) {
+                                   const vid_t* old_of_new = nullptr, std::vector<uint64_t>* into = nullptr,
+                                   bool lower_only = false) {
   const Csr& c = g.out();
   const vid_t n = c.num_vertices();
   std::vector<uint64_t> out;
@@ -51,7 +54,7 @@ inline std::vector<uint64_t> count(host::HostOperators& h, const Graph& g, const
     const vid_t u = vid_t(row);
     const vid_t* nu = tgt + off[u];
     const vid_t* row_end = tgt + off[u + 1];
-    const vid_t* lower_end = nu;
+    const vid_t* lower_end = lower_only ? row_end : nu;
     while (lower_end != row_end && *lower_end < u) ++lower_end;
     const size_t len = size_t(lower_end - nu);
     if (len < 2) return len;
@@ -87,7 +90,7 @@ inline std::vector<uint64_t> count(host::HostOperators& h, const Graph& g, const
       } else {
         // The part below v found first, so that the probe loop tests
         // nothing but the marks.
-        const vid_t* end = std::lower_bound(w, w + w_len, v);
+        const vid_t* end = lower_only ? w + w_len : std::lower_bound(w, w + w_len, v);
         for (const vid_t* p = w; p != end; ++p)
           if (marked.has(*p)) ++k, ++slot[marked.position(*p)];
         read += uint64_t(end - w);
