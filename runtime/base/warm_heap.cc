@@ -10,7 +10,9 @@
 namespace chatty {
 namespace {
 
-constexpr size_t kBlock = size_t(16) << 20;
+// Just under chatty's mmap threshold (32 MiB): one freed block alone can
+// hold any array the heap serves, whatever lies between the blocks.
+constexpr size_t kBlock = size_t(31) << 20;
 
 // One write per page: the fault backs the whole page.
 void write_pages(char* p, size_t bytes, size_t page) {

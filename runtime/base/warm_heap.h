@@ -12,8 +12,8 @@
 
 namespace chatty {
 
-// Allocates `bytes` in blocks the heap serves itself (16 MiB, under the
-// mmap threshold), writes each page of them on the calling thread's team,
+// Allocates `bytes` in blocks the heap serves itself (31 MiB, under
+// chatty's mmap threshold), writes each page of them on the calling thread's team,
 // and frees them; each other thread of the team does the same with
 // `per_thread` bytes of its own arena (the heap its later allocations come
 // from). The memory stays with the process only where freed memory is kept
