@@ -5,8 +5,10 @@
 #include <gtest/gtest.h>
 #include <malloc.h>
 #include <omp.h>
+#include <sys/resource.h>
 
 #include <cstdlib>
+#include <cstring>
 
 namespace chatty {
 namespace {
@@ -19,9 +21,10 @@ constexpr bool kOwnMalloc = true;
 
 TEST(WarmHeap, WrittenPagesServeTheNextAllocations) {
   if (!kOwnMalloc) GTEST_SKIP() << "a sanitizer's allocator";
-  // As chatty's main: freed memory stays in the heap.
-  mallopt(M_MMAP_THRESHOLD, 32 << 20);
-  mallopt(M_TRIM_THRESHOLD, 1 << 30);
+  // As chatty's main: freed memory stays in the heap (for the rest of this
+  // process; ctest runs each test in its own).
+  keep_freed_memory();
+  EXPECT_TRUE(freed_memory_kept());
   constexpr size_t kBytes = size_t(40) << 20;  // more than one block, a partial last one
   EXPECT_EQ(warm_heap(kBytes, size_t(1) << 20), kBytes);
   const struct mallinfo2 after = mallinfo2();
@@ -33,6 +36,13 @@ TEST(WarmHeap, WrittenPagesServeTheNextAllocations) {
   void* b = std::malloc(size_t(12) << 20);
   ASSERT_TRUE(a && b);
   EXPECT_EQ(mallinfo2().arena, after.arena);
+  // Their pages were written already: writing them all faults on few.
+  rusage before{};
+  getrusage(RUSAGE_SELF, &before);
+  std::memset(a, 1, size_t(16) << 20);
+  rusage later{};
+  getrusage(RUSAGE_SELF, &later);
+  EXPECT_LT(later.ru_minflt - before.ru_minflt, 256) << "of 4096 pages";
   std::free(a);
   std::free(b);
 }

@@ -1,5 +1,4 @@
 // chatty: the ChattyGraph command line.
-#include <malloc.h>
 
 #include <algorithm>
 #include <atomic>
@@ -20,6 +19,7 @@
 #include "apps/cli/help.h"
 #include "cpu_cluster/cluster.h"
 #include "runtime/base/status.h"
+#include "runtime/base/warm_heap.h"
 
 DECLARE_double(rank_timeout);
 
@@ -157,11 +157,10 @@ int fail(const char* what) {
 
 int main(int argc, char** argv) {
   std::set_terminate(on_terminate);
-  // Keep freed working arrays (frontiers, per-device replicas; up to 32 MiB
-  // each) in the heap instead of returning them to the OS: every --repeat
-  // run would otherwise fault in fresh pages (thousands per run on kron:20).
-  mallopt(M_MMAP_THRESHOLD, 32 << 20);
-  mallopt(M_TRIM_THRESHOLD, 1 << 30);
+  // Keep freed working arrays (frontiers, per-device replicas) in the heap
+  // instead of returning them to the OS: every --repeat run would otherwise
+  // fault in fresh pages (thousands per run on kron:20).
+  chatty::keep_freed_memory();
   const std::string invoked = invoked_command(argc, argv);
   g_start_timeout = given_rank_timeout(argc, argv);
   if (const std::string refused = chatty::cluster_meet(invoked, g_start_timeout, invoked == "run"); !refused.empty()) {

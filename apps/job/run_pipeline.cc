@@ -30,10 +30,10 @@ void mark_readers(const RunSetup& s, const Graph& g, Partition& part, const Clus
 // The CPU runs' working arrays (labels, frontiers, queues: BFS takes 25
 // bytes a vertex) on pages backed now, while the graph is prepared, not in
 // the timed runs (warm_heap.h): GAP's kernels run on the pages its builder
-// wrote and freed. An array past malloc's mmap threshold (32 MiB) is mapped
-// afresh whatever is done here.
+// wrote and freed. Only where the process keeps freed memory (the CLI);
+// elsewhere the pages would go back to the system when freed.
 void warm_run_memory(const RunSetup& s, const Graph& g) {
-  if (s.eopt.backend != Backend::kCpu) return;
+  if (s.eopt.backend != Backend::kCpu || !freed_memory_kept()) return;
   const uint64_t bytes = std::min({uint64_t(32) * g.num_vertices(), uint64_t(256) << 20, available_memory() / 8});
   warm_heap(bytes, bytes / 8);
 }

@@ -1,30 +1,51 @@
 #include "runtime/base/warm_heap.h"
 
+#include <malloc.h>
 #include <omp.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstdlib>
 #include <vector>
 
 namespace chatty {
 namespace {
 
-// Just under chatty's mmap threshold (32 MiB): one freed block alone can
-// hold any array the heap serves, whatever lies between the blocks.
+constexpr int kMmapThreshold = 32 << 20;
+// Just under the mmap threshold: one freed block alone holds an array of
+// up to that size, whatever lies between the blocks; larger ones are served
+// from the blocks where they lie side by side.
 constexpr size_t kBlock = size_t(31) << 20;
 
-// One write per page: the fault backs the whole page.
+std::atomic<bool> g_kept{false};
+
+// One write per page (the fault backs the whole page), and the last byte:
+// a block starts inside a page.
 void write_pages(char* p, size_t bytes, size_t page) {
-  for (size_t at = 0; at < bytes; at += page) static_cast<volatile char*>(p)[at] = 0;
+  auto* v = static_cast<volatile char*>(p);
+  for (size_t at = 0; at < bytes; at += page) v[at] = 0;
+  if (bytes) v[bytes - 1] = 0;
 }
 
 }  // namespace
 
+void keep_freed_memory() {
+  mallopt(M_MMAP_THRESHOLD, kMmapThreshold);
+  mallopt(M_TRIM_THRESHOLD, 1 << 30);
+  g_kept.store(true, std::memory_order_relaxed);
+}
+
+bool freed_memory_kept() { return g_kept.load(std::memory_order_relaxed); }
+
 size_t warm_heap(size_t bytes, size_t per_thread) {
   const size_t page = size_t(sysconf(_SC_PAGESIZE));
+  per_thread = std::min(per_thread, kBlock);
+  // Room for every block first: a failed push_back would leak the blocks.
   std::vector<char*> blocks;
   std::vector<size_t> sizes;
+  blocks.reserve(bytes / kBlock + 1);
+  sizes.reserve(bytes / kBlock + 1);
   for (size_t done = 0; done < bytes; done += kBlock) {
     const size_t take = std::min(kBlock, bytes - done);
     char* p = static_cast<char*>(std::malloc(take));
