@@ -42,24 +42,22 @@ size_t warm_heap(size_t bytes, size_t per_thread) {
   const size_t page = size_t(sysconf(_SC_PAGESIZE));
   per_thread = std::min(per_thread, kBlock);
   // Room for every block first: a failed push_back would leak the blocks.
+  // Block b holds bytes [b * kBlock, min(bytes, (b + 1) * kBlock)).
+  auto size_of = [bytes](size_t b) { return std::min(kBlock, bytes - b * kBlock); };
   std::vector<char*> blocks;
-  std::vector<size_t> sizes;
   blocks.reserve(bytes / kBlock + 1);
-  sizes.reserve(bytes / kBlock + 1);
   for (size_t done = 0; done < bytes; done += kBlock) {
-    const size_t take = std::min(kBlock, bytes - done);
-    char* p = static_cast<char*>(std::malloc(take));
+    char* p = static_cast<char*>(std::malloc(size_of(blocks.size())));
     if (!p) break;
     blocks.push_back(p);
-    sizes.push_back(take);
   }
   size_t written = 0;
 #pragma omp parallel reduction(+ : written)
   {
 #pragma omp for schedule(dynamic, 1)
     for (size_t b = 0; b < blocks.size(); ++b) {
-      write_pages(blocks[b], sizes[b], page);
-      written += sizes[b];
+      write_pages(blocks[b], size_of(b), page);
+      written += size_of(b);
     }
     if (omp_get_thread_num() != 0 && per_thread > 0)
       if (char* own = static_cast<char*>(std::malloc(per_thread))) {
