@@ -28,7 +28,7 @@ struct HitsDevice {
   cuda::OpStream ops{nullptr, 1};
 };
 
-struct Fill {
+struct StartValues {
   vid_t* order;
   double* both;
   double start;
@@ -107,7 +107,7 @@ OperatorRun<double> HitsProgram::on_gpus(const Graph& g, cuda::GpuOperators& d) 
     x->both.allocate(std::max<size_t>(2 * size_t(n), 1));
     x->raw_hub.allocate(std::max<vid_t>(n, 1));
     x->raw_auth.allocate(std::max<vid_t>(n, 1));
-    cuda::compute(x->ops, 0, 2 * uint64_t(n), Fill{x->order.get(), x->both.get(), n ? 1.0 / double(n) : 0.0, n});
+    cuda::compute(x->ops, 0, 2 * uint64_t(n), StartValues{x->order.get(), x->both.get(), n ? 1.0 / double(n) : 0.0, n});
     x->stream.sync();
     return x;
   });

@@ -53,7 +53,7 @@ struct OwnId {
   uint32_t* x;
   CHATTY_HD void operator()(size_t i) const { x[list[i]] = list[i]; }
 };
-struct Fill {
+struct OpenAll {
   uint32_t* label;
   uint32_t* stamp;
   CHATTY_HD void operator()(size_t v) const { label[v] = scc::kOpen, stamp[v] = 0; }
@@ -89,7 +89,7 @@ template <int L>
 void components(SccDevice& x, const Csr& out, const Csr& in) {
   const vid_t n = out.num_vertices();
   const cuda::OpStream& s = x.ops;
-  cuda::compute(s, 0, n, Fill{x.label.get(), x.stamp.get()});
+  cuda::compute(s, 0, n, OpenAll{x.label.get(), x.stamp.get()});
   uint32_t level = 0;
   for (;;) {
     size_t m = still_open(x, n);
