@@ -6,14 +6,13 @@
 // from nearby ids; rows hit the cache there, and stay.
 #pragma once
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <cstdint>
 
 #include "kernels/cpu/sum_tiles.h"
 #include "runtime/base/csr_view.h"
 #include "runtime/base/engine_options.h"
+#include "runtime/base/memory.h"
 
 namespace chatty::host {
 
@@ -39,12 +38,12 @@ inline bool in_edges_local(const CsrChunk& in) {
 }
 
 // Whether a second copy of the edges, 4 bytes each, fits in half of the
-// memory the machine has free: the rule's choice does not push a run into
-// swap or the OOM killer (a failed allocation only ends its own try).
-inline bool tiles_fit(eid_t edges) {
-  const long pages = sysconf(_SC_AVPHYS_PAGES), page = sysconf(_SC_PAGESIZE);
-  return pages <= 0 || page <= 0 || double(edges) * sizeof(uint32_t) <= 0.5 * double(pages) * double(page);
-}
+// memory that can be allocated without swapping (MemAvailable, which counts
+// the page cache the kernel would drop, as a mapped graph's file fills it;
+// free memory alone would refuse the tiles on any box that has read a big
+// file): the rule's choice does not push a run into swap or the OOM killer
+// (a failed allocation only ends its own try).
+inline bool tiles_fit(eid_t edges) { return double(edges) * sizeof(uint32_t) <= 0.5 * double(available_memory()); }
 
 // Whether the run may use tiles at all: a lone device holding every
 // vertex's in- and out-edges, a program that sums last superstep's values,
