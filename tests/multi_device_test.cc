@@ -92,20 +92,20 @@ struct OneDevice {
 };
 const OneDevice& one_device(const std::string& spec, App app, const Graph& g, vid_t s, const EngineOptions& one) {
   static std::map<std::pair<std::string, std::string>, OneDevice> done;
-  auto [it, fresh] = done.try_emplace({spec, app_name(app)});
-  if (fresh) {
-    it->second.out = run_app(app, g, s, one);
-    it->second.v = validate_app(it->second.out, g, s, one);
-  }
-  return it->second;
+  const std::pair<std::string, std::string> key{spec, app_name(app)};
+  if (const auto it = done.find(key); it != done.end()) return it->second;
+  OneDevice d;  // kept only once computed: a run that throws leaves nothing behind
+  d.out = run_app(app, g, s, one);
+  d.v = validate_app(d.out, g, s, one);
+  return done.emplace(key, std::move(d)).first->second;
 }
 
 // Whether two outputs hold the same values, all that a verifier reads (no
 // verifier reads the device count or transport): the same verdict then.
 bool same_values(const AppOutput& a, const AppOutput& b) {
   return a.ints == b.ints && a.levels == b.levels && a.ranks == b.ranks && a.second == b.second &&
-         a.counts == b.counts && a.sources == b.sources && a.figures == b.figures &&
-         a.multi.converged == b.multi.converged;
+         a.counts == b.counts && a.pairs == b.pairs && a.scores == b.scores && a.sources == b.sources &&
+         a.figures == b.figures && a.multi.converged == b.multi.converged;
 }
 
 // Every registered app that accepts the graph: valid by its verifier, and
