@@ -33,7 +33,8 @@ inline constexpr size_t kMergeBelow = 8;  // lower lists this short are merged, 
 // Lower neighbours ahead whose lists' first entries are fetched (their
 // offsets two further): a neighbour's list starts with a miss, most of a
 // short list's time. Measured on 2 cores against none: kron:20 0.72 of the
-// time, urand:20 0.50; 2 against 1: kron 0.94; 4 no better.
+// time, urand:20 0.50; 2 against 1: kron 0.94; 4 no better. The counts
+// fetched too: kron:20 0.80 (relabelled, each count behind an old id).
 inline constexpr long kListsAhead = 2;
 
 inline std::vector<uint64_t> count(host::HostOperators& h, const Graph& g, const host::DeviceRanges& ranges,
@@ -86,10 +87,19 @@ inline std::vector<uint64_t> count(host::HostOperators& h, const Graph& g, const
     uint64_t at_u = 0, read = len;
     for (const vid_t* pv = nu + 1; pv != lower_end; ++pv) {
       const vid_t v = *pv;
-      // The next neighbours' lists are anywhere in memory: their offsets
-      // fetched ahead, then their first entries (kListsAhead).
-      if (lower_end - pv > kListsAhead + 2) __builtin_prefetch(off + pv[kListsAhead + 2]);
-      if (lower_end - pv > kListsAhead) __builtin_prefetch(tgt + off[pv[kListsAhead]]);
+      // The next neighbours' lists and counts are anywhere in memory:
+      // their offsets (and old ids) fetched ahead, then their lists' first
+      // entries and their counts, which the atomic add below would
+      // otherwise wait for.
+      if (lower_end - pv > kListsAhead + 2) {
+        __builtin_prefetch(off + pv[kListsAhead + 2]);
+        if (old_of_new) __builtin_prefetch(old_of_new + pv[kListsAhead + 2]);
+      }
+      if (lower_end - pv > kListsAhead) {
+        const vid_t ahead = pv[kListsAhead];
+        __builtin_prefetch(tgt + off[ahead]);
+        __builtin_prefetch(counts + (old_of_new ? old_of_new[ahead] : ahead), 1);
+      }
       uint64_t k = 0;
       const vid_t* w = tgt + off[v];
       const size_t w_len = off[v + 1] - off[v];
