@@ -163,8 +163,12 @@ TEST(Louvain, DeviceStepsGiveTheHostsCommunities) {
 TEST(Leiden, DeviceStepsGiveTheHostsCommunities) {
   const std::vector<Graph> graphs = device_test_graphs("device_leiden", 4);
   for (const Graph& g : graphs) {
+    // The real graph (the last and largest) at two of the nine settings:
+    // at all nine it took four fifths of the case's time.
+    const bool real = &g == &graphs.back();
     for (double resolution : {1.0, 0.5, 6.0}) {  // 6: some vertices not well connected to their community
       for (uint32_t cut : {0u, 1u, 3u}) {        // 0: none; 1: one pass; 3: max_level 3
+        if (real && !((resolution == 1.0 && cut == 0) || (resolution == 6.0 && cut == 3))) continue;
         SCOPED_TRACE(std::to_string(g.num_vertices()) + " vertices, resolution " + std::to_string(resolution) +
                      ", cut " + std::to_string(cut));
         std::vector<std::vector<uint32_t>> kept;
