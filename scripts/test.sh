@@ -41,7 +41,7 @@ fi
 took "main build"
 # The ThreadSanitizer build, of the runtime's tests only, with clang:
 # OpenMP needs clang's libomp plus the Archer tool to be understood by TSan.
-# No MPI layer: none of its tests runs ranks (a tenth of the build's compile).
+# No MPI layer: none of its tests runs ranks (8 % of the build's compile).
 tsan=0
 archer=$(ls /usr/lib/llvm-*/lib/libarcher.so 2>/dev/null | head -n 1)
 if [ "${TSAN:-1}" = 1 ] && command -v clang++ >/dev/null; then
