@@ -312,14 +312,20 @@ LevelResult move_level(host::TeamThread& t, const Rows<W>& r, const Masses& mass
   for (uint32_t sweep = 0; sweep < kMaxSweeps && !t.interrupted(); ++sweep) {
     host::compute(t, 0, n, [&](size_t v) { s.round[v] = round_of(sc.level, sweep, vid_t(v), sc.rounds); });
     s.lists.build(t, s.round, sc.rounds);
-    uint64_t moved = 0;
+    // Each thread sums the rounds' moves (the reduction gives every thread
+    // the same): the weight inside is read only by the modularity after
+    // them, so one step writes it, not one a round (under passive waiting
+    // a barrier is a sleep and a wake-up per thread).
+    RoundMoves sweep_moves;
     for (uint8_t j = 0; j < sc.rounds; ++j) {
       decide(t, r, mass, s, sc, j);
       const RoundMoves round = apply(t, r, mass, s, j);
       commit(t, s, j);
-      moved += round.moved;
-      t.single([&] { s.inside = uint64_t(int64_t(s.inside) + round.inside); });
+      sweep_moves.moved += round.moved;
+      sweep_moves.inside += round.inside;
     }
+    t.single([&] { s.inside = uint64_t(int64_t(s.inside) + sweep_moves.inside); });
+    const uint64_t moved = sweep_moves.moved;
     if (moved == 0) break;
     const double before = out.modularity, q = current_modularity(t, s, sc);
     current_is_best = q > out.modularity;
