@@ -325,8 +325,7 @@ LevelResult move_level(host::TeamThread& t, const Rows<W>& r, const Masses& mass
       sweep_moves.inside += round.inside;
     }
     t.single([&] { s.inside = uint64_t(int64_t(s.inside) + sweep_moves.inside); });
-    const uint64_t moved = sweep_moves.moved;
-    if (moved == 0) break;
+    if (sweep_moves.moved == 0) break;
     const double before = out.modularity, q = current_modularity(t, s, sc);
     current_is_best = q > out.modularity;
     if (current_is_best) {
