@@ -2,7 +2,6 @@
 // starts on its own cache line and its words share lines: a worklist keeps
 // its contended span apart from the fields a grab reads next, and those
 // together, so a grab misses on two lines, not on one per word.
-#include <omp.h>
 
 #include <atomic>
 #include <cstring>
@@ -10,6 +9,7 @@
 #include <vector>
 
 #include "comm/fabric.h"
+#include "runtime/base/spin_barrier.h"
 #include "runtime/base/status.h"
 
 namespace chatty {
@@ -33,10 +33,10 @@ class ThreadFabric : public Fabric {
   int devices() const override { return devices_; }
   bool shares_memory(int a, int b) const override { return per_rank_ == 0 || a / per_rank_ == b / per_rank_; }
 
+  // The devices are the threads of one parallel region (host_backend.h
+  // runs them only when it has one thread per device).
   void barrier(int) override {
-    if (devices_ > 1) {
-#pragma omp barrier
-    }
+    if (devices_ > 1) barrier_.wait(devices_);
   }
 
   // Two boards by round parity: a device entering round r + 1 writes the
@@ -82,6 +82,7 @@ class ThreadFabric : public Fabric {
   std::vector<std::byte> board_[2];
   int words_per_device_ = 0;
   std::vector<Line> words_;
+  SpinBarrier barrier_;
 };
 
 }  // namespace

@@ -24,6 +24,7 @@
 
 #include "kernels/cpu/push_advance.h"
 #include "kernels/wave.h"
+#include "runtime/base/spin_barrier.h"
 
 namespace chatty::cpu {
 
@@ -106,6 +107,7 @@ WaveRun push_wave(const CsrChunk& g, const Degrees& degree, const P& prog, typen
     l.size[0] = l.size[1] = l.scout[0] = l.scout[1] = l.edges = l.queued = 0;
   }
   WaveRun run;
+  SpinBarrier barrier;  // a level's (the levels of a grid are a few vertices each)
 #pragma omp parallel num_threads(team) if (team > 1)
   {
     const int t = omp_get_thread_num(), T = omp_get_num_threads();
@@ -127,7 +129,7 @@ WaveRun push_wave(const CsrChunk& g, const Degrees& degree, const P& prog, typen
         push_block<true>(g, degree, prog, val, val, ids, i, j, claim, scout, edges, [&](vid_t v) { next[at++] = v; });
       });
       me.size[out] = at, me.scout[out] = scout, me.edges += edges, me.queued += at;
-#pragma omp barrier
+      barrier.wait(T);
       size_t size = 0;
       uint64_t scouts = 0;
       for (const WaveLane& l : lanes) size += l.size[out], scouts += l.scout[out];
@@ -148,7 +150,7 @@ WaveRun push_wave(const CsrChunk& g, const Degrees& degree, const P& prog, typen
     std::copy(mine, mine + me.size[last], q.ids.mutable_data() + at);
     if constexpr (!P::kPullable)
       for (size_t x = 0; x < me.size[last]; ++x) claims[k & 1]->reset_atomic(mine[x]);
-#pragma omp barrier
+    barrier.wait(T);
     if (t == 0) {
       run.end = end, run.levels = k + 1;
       q.count = 0;

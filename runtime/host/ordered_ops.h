@@ -11,6 +11,7 @@
 #include <memory>
 #include <vector>
 
+#include "runtime/base/spin_barrier.h"
 #include "runtime/drivers/ordered.h"
 #include "runtime/engine/device_context.h"
 #include "runtime/engine/family.h"
@@ -152,6 +153,7 @@ class OrderedOps {
     // few, and the pass would cost it 2 %).
     const bool filter = sb.filter_stale;
     uint64_t edges = 0, updated = 0, stale = 0;
+    SpinBarrier barrier;
 #pragma omp parallel firstprivate(g) reduction(+ : edges, updated, stale)
     {
       const size_t t = size_t(omp_get_thread_num());
@@ -208,7 +210,7 @@ class OrderedOps {
         }
         for (; e < hi; ++e) edge(e);
       };
-#pragma omp barrier
+      barrier.wait(omp_get_num_threads());
       const size_t fresh = tail.load(std::memory_order_relaxed);
       // A late bucket holds a few dozen vertices of hundreds of edges each
       // (kron's tail: hundreds of them in a row): grabs of 64 would leave

@@ -20,6 +20,7 @@
 
 #include "runtime/base/interrupt.h"
 #include "runtime/base/operators.h"
+#include "runtime/base/spin_barrier.h"
 #include "runtime/base/types.h"
 
 namespace chatty::host {
@@ -66,9 +67,7 @@ class TeamThread {
   // and shared words. Every operator calls it first.
   inline void begin_step();
   // Every thread waits for the others: the step's writes are seen by all.
-  void barrier() const {
-#pragma omp barrier
-  }
+  inline void barrier() const;
   // The lead runs f while the others wait; all see what it wrote.
   template <typename F>
   void single(F&& f) {
@@ -179,6 +178,7 @@ class Team {
   // last step's while the lead zeroes the next one's.
   std::array<std::array<std::atomic<uint64_t>, 2>, 3> words_{};
   std::vector<Partial> partial_;  // [step parity][thread]
+  SpinBarrier barrier_;
 };
 
 inline TeamThread::TeamThread(Team& team, int t, int threads, int devices)
@@ -191,6 +191,8 @@ inline void TeamThread::begin_step() {
   for (int k = 0; k < devices_; ++k) later[k].at.store(0, std::memory_order_relaxed);
   for (auto& w : team_.words_[(step_ + 1) % 3]) w.store(0, std::memory_order_relaxed);
 }
+
+inline void TeamThread::barrier() const { team_.barrier_.wait(threads_); }
 
 inline std::atomic<uint64_t>& TeamThread::word(int i) { return team_.words_[step_ % 3][size_t(i)]; }
 
