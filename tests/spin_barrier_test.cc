@@ -17,7 +17,7 @@ TEST(SpinBarrier, EveryThreadSeesEveryWriteOfTheRoundBeforeIt) {
   // More threads than this machine's cores: waiters whose peers are not
   // running go to sleep, and others pass in their spin.
   constexpr int kThreads = 4, kRounds = 3000;
-  SpinBarrier barrier;
+  SpinBarrier barrier(Waiting::kSpinThenSleep);
   std::vector<int> slot(kThreads, -1);  // plain ints: the barrier alone orders them
   std::vector<int> wrong(kThreads, 0);
 #pragma omp parallel num_threads(kThreads)
@@ -34,7 +34,7 @@ TEST(SpinBarrier, EveryThreadSeesEveryWriteOfTheRoundBeforeIt) {
 }
 
 TEST(SpinBarrier, AWaiterAsleepIsWokenByTheLastToArrive) {
-  SpinBarrier barrier;
+  SpinBarrier barrier(Waiting::kSpinThenSleep);
   int late = 0;
   std::thread sleeper([&] {
     std::this_thread::sleep_for(std::chrono::milliseconds(50));  // past any spin
@@ -47,7 +47,7 @@ TEST(SpinBarrier, AWaiterAsleepIsWokenByTheLastToArrive) {
 }
 
 TEST(SpinBarrier, OneThreadPassesAlone) {
-  SpinBarrier barrier;
+  SpinBarrier barrier(Waiting::kSpinThenSleep);
   for (int i = 0; i < 3; ++i) barrier.wait(1);
   SUCCEED();
 }
