@@ -2,7 +2,7 @@
 // (Louvain's and Leiden's rounds, a grid's BFS levels) end in a barrier
 // every few microseconds. Under OMP_WAIT_POLICY=passive, OpenMP's own
 // barrier puts every waiter to sleep at once, and a sleep and a wake per
-// barrier took Louvain's, Leiden's and SCC's cases 31.9 s against 4-5 s
+// barrier took Louvain's, Leiden's and SCC's cases 31.9 s against 6 s
 // spinning a few microseconds first. Without it OpenMP's barrier spins,
 // and that is kept: spinning up to 1 ms here took a grid's BFS levels,
 // one of whose threads shared its core with another process, twice
