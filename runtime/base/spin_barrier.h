@@ -36,10 +36,14 @@ inline void cpu_relax() {
 // as OpenMP's barrier does (the region's own barrier).
 enum class Waiting { kSpinThenSleep, kOpenMP };
 
-// kSpinThenSleep under OMP_WAIT_POLICY=passive, else kOpenMP.
+// kSpinThenSleep under OMP_WAIT_POLICY=passive, else kOpenMP. Read once
+// a process, as OpenMP reads it: a barrier is made for every SSSP bucket.
 inline Waiting waiting_from_environment() {
-  const char* policy = std::getenv("OMP_WAIT_POLICY");
-  return policy && (policy[0] == 'p' || policy[0] == 'P') ? Waiting::kSpinThenSleep : Waiting::kOpenMP;
+  static const Waiting how = [] {
+    const char* policy = std::getenv("OMP_WAIT_POLICY");
+    return policy && (policy[0] == 'p' || policy[0] == 'P') ? Waiting::kSpinThenSleep : Waiting::kOpenMP;
+  }();
+  return how;
 }
 
 class SpinBarrier {
