@@ -108,8 +108,12 @@ class Watchdog {
       std::lock_guard<std::mutex> lock(m_);
       stop_ = true;
     }
-    stop_reads_ = true;
+    {
+      std::lock_guard<std::mutex> lock(reads_m_);
+      stop_reads_ = true;
+    }
     cv_.notify_all();
+    reads_cv_.notify_all();
     if (thread_.joinable()) thread_.join();
     if (deadman_.joinable()) deadman_.join();
   }
@@ -145,11 +149,13 @@ class Watchdog {
   // second (its own watchdog drives its progress), so a read that has not
   // returned for the deadline names its rank; the lowest rank speaks
   // first. MPI_Abort would wait for the same lock, so the process exits
-  // and the launcher ends the others.
+  // and the launcher ends the others. It waits on a lock of its own (the
+  // watch holds m_ through its reads) and is woken to stop: a plain sleep
+  // held every rank's exit for the rest of its 100 ms.
   void watch_reads() {
     const double deadline = timeout_ + 2.0 * rank_;
-    while (!stop_reads_.load(std::memory_order_relaxed)) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    std::unique_lock<std::mutex> lock(reads_m_);
+    while (!reads_cv_.wait_for(lock, std::chrono::milliseconds(100), [this] { return stop_reads_; })) {
       const Clock::rep since = read_since_.load(std::memory_order_acquire);
       if (!since) continue;
       const double waited =
@@ -251,7 +257,9 @@ class Watchdog {
   int rank_ = 0, ranks_ = 1;
   std::vector<Late> late_;  // guarded by m_
   std::thread deadman_;
-  std::atomic<bool> stop_reads_{false};
+  std::mutex reads_m_;  // the deadman's
+  std::condition_variable reads_cv_;
+  bool stop_reads_ = false;  // guarded by reads_m_
   std::atomic<int> reading_{0};
   std::atomic<Clock::rep> read_since_{0};                            // when the read under way began (0: none)
   std::unique_ptr<std::atomic<uint64_t>[]> last_phase_, last_step_;  // per rank, as last read
