@@ -243,7 +243,6 @@ RunSetup check_run_options(const RunOptions& f) {
                    "--output writes one result: with --sources, give one --source instead");
     }
     const int threads = apply_threads(f.threads);
-    s.busy_cores = leave_busy_cores_out(threads);
     s.threads = omp_get_max_threads();
     s.eopt = engine_options(f);
     s.eopt.threads = threads;
@@ -271,7 +270,14 @@ RunSetup check_run_options(const RunOptions& f) {
   const ClusterPlace* rank = cluster_start(s.eopt.devices, s.eopt.net, f.communicator);
   if (rank) cluster_watch(f.rank_timeout);
   if (rank && rank->ranks > 1) agree_on_command(f);
-  if (rank) take_node_cpus(*rank, f, s.threads), s.busy_cores = 0;  // the node's ranks share its cores instead
+  // A rank takes its share of the node's cores; only a lone process looks
+  // for busy ones, whose probe takes 80 ms.
+  if (rank) {
+    take_node_cpus(*rank, f, s.threads);
+  } else {
+    s.busy_cores = leave_busy_cores_out(s.eopt.threads);
+    s.threads = omp_get_max_threads();
+  }
   // Ranks agree on one backend: a rank without a GPU fails all of them
   // (--backend=cuda) or takes them all to the CPU (auto).
   std::string refused;
