@@ -88,8 +88,15 @@ int busy_cores_now() {
   const std::vector<int> allowed = allowed_cpus();
   std::this_thread::sleep_for(std::chrono::milliseconds(40));
   const std::vector<CpuTimes> middle = sample();
-  std::this_thread::sleep_for(std::chrono::milliseconds(40));
-  busy = busy_in_both(busy_cpus(before, middle, allowed), busy_cpus(middle, sample(), allowed));
+  const std::vector<int> first = busy_cpus(before, middle, allowed);
+  // A core must be busy in both windows: none in the first (a quiet
+  // machine, the common case) needs no second.
+  if (!first.empty()) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(40));
+    busy = busy_in_both(first, busy_cpus(middle, sample(), allowed));
+  } else {
+    busy = 0;
+  }
   at = Clock::now();
   return busy;
 }

@@ -27,8 +27,9 @@ std::vector<int> busy_cpus(const std::vector<CpuTimes>& before, const std::vecto
 int busy_in_both(const std::vector<int>& first, const std::vector<int>& second);
 
 // The CPUs this process may run on that are busy now, sampled over two
-// windows of 40 ms (at most once a second: later calls reuse the sample);
-// 0 where /proc/stat cannot be read.
+// windows of 40 ms, the second only where the first found a busy one (at
+// most once a second: later calls reuse the sample); 0 where /proc/stat
+// cannot be read.
 int busy_cores_now();
 
 }  // namespace chatty
