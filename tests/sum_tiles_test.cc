@@ -146,11 +146,13 @@ double l1_off(const std::vector<float>& got, const std::vector<double>& want) {
 
 // Whole runs of PageRank and Katz on tiles, against the double references:
 // a Kronecker graph (ids without locality), a directed multigraph with
-// sinks, and a star whose centre sums 20000 alike values.
+// sinks, a road network (its rows summed without branches) and a star
+// whose centre sums 20000 alike values.
 TEST(SumTiles, PageRankAndKatzRunsMatchTheReferences) {
   std::vector<std::tuple<const char*, Graph>> graphs;
   graphs.emplace_back("kron:14", load_graph("kron:14", {}));
   graphs.emplace_back("multigraph", random_multigraph(30011, 30011 * 5, 11));
+  graphs.emplace_back("road:150x150", load_graph("road:150x150", {}));  // rows of varying short lengths
   std::vector<EdgeList> star(1);
   for (vid_t u = 1; u <= 20000; ++u) star[0].src.push_back(u), star[0].dst.push_back(0);
   graphs.emplace_back("star", build_graph(std::move(star), 20001, false, {}));
@@ -181,6 +183,13 @@ TEST(SumTiles, AutoLaysTilesOutWhereRowsReadFarAndTheRunIsLong) {
   const Graph grid = load_graph("grid:600x600", {}), urand = load_graph("urand:18", {});
   EXPECT_TRUE(host::in_edges_local(chunk_view(grid.in(), 0, grid.num_vertices())));
   EXPECT_FALSE(host::in_edges_local(chunk_view(urand.in(), 0, urand.num_vertices())));
+  // Rows of varying short lengths: a road network's, not a grid's (4 each)
+  // nor urand's (long).
+  const Graph road = load_graph("road:300x300", {});
+  EXPECT_TRUE(host::rows_vary(chunk_view(road.in(), 0, road.num_vertices())));
+  EXPECT_FALSE(host::rows_vary(chunk_view(grid.in(), 0, grid.num_vertices())));
+  EXPECT_FALSE(host::rows_vary(chunk_view(urand.in(), 0, urand.num_vertices())));
+  EXPECT_FALSE(host::rows_vary(CsrChunk{}));
   PageRankProgram prog{1000};
   prog.tolerance = 1e-6, prog.max_iters = 100;
   // Halving each superstep from 1e-2: 14 more to 1e-6, which repay them.

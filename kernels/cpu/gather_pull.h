@@ -110,6 +110,10 @@ struct GatherTask {
   // Per-edge messages: per owned vertex from in->lo, the sum of what peers
   // sent it (in double: a hub's messages are many); else null.
   const double* received = nullptr;
+  // Rows whose short lengths vary from vertex to vertex: summed without a
+  // branch on their length (InValuesOfVaryingRows; the rule:
+  // runtime/host/sum_layout.h).
+  bool varying_rows = false;
 };
 
 // What a range of vertices adds to the superstep's global sums.
@@ -126,7 +130,7 @@ namespace detail {
 
 // What a vertex's gather reads: fixed for a whole range, so that the loop
 // tests nothing per vertex beyond its row.
-enum class GatherInput { kValues, kValuesAndReceived, kSnapshot };
+enum class GatherInput { kValues, kValuesOfVaryingRows, kValuesAndReceived, kSnapshot };
 
 template <GatherInput kIn, typename P>
 void gather_rows(const P& prog, const GatherTask<typename P::Value>& t, vid_t lo, vid_t hi, GatherSums& sums) {
@@ -156,6 +160,8 @@ void gather_rows(const P& prog, const GatherTask<typename P::Value>& t, vid_t lo
       value = prog.gather(val[i], snapshot(contrib, tgt + first, count, buf), dangling_in);
     else if constexpr (kIn == GatherInput::kValuesAndReceived)
       value = prog.gather(val[i], InValuesAnd<V>{{contrib, tgt + first, count}, V(received[i])}, dangling_in);
+    else if constexpr (kIn == GatherInput::kValuesOfVaryingRows)
+      value = prog.gather(val[i], InValuesOfVaryingRows<V>{{contrib, tgt + first, count}}, dangling_in);
     else
       value = prog.gather(val[i], InValues<V>{contrib, tgt + first, count}, dangling_in);
     l1 += std::fabs(double(value) - double(val[i]));
@@ -185,6 +191,8 @@ void gather_range(const P& prog, const GatherTask<typename P::Value>& t, vid_t l
     detail::gather_rows<GatherInput::kSnapshot>(prog, t, lo, hi, sums);
   else if (t.received)
     detail::gather_rows<GatherInput::kValuesAndReceived>(prog, t, lo, hi, sums);
+  else if (t.varying_rows)
+    detail::gather_rows<GatherInput::kValuesOfVaryingRows>(prog, t, lo, hi, sums);
   else
     detail::gather_rows<GatherInput::kValues>(prog, t, lo, hi, sums);
 }

@@ -74,6 +74,28 @@ inline double sum_in(const InValues<float>& in) {
   for (; i < k; ++i) rest += in[i];
   return sum + rest_blocks + double(rest);
 }
+
+// Rows of one to four terms summed without a branch on their length: four
+// values read (the row's last again where it is shorter) and those past its
+// end masked to zeros, then added in the loop's order, so the sum is the
+// loop's bit for bit. Where lengths vary from vertex to vertex the loop's
+// exit mispredicts about once a row: a PageRank superstep over
+// road:1000x1000's rows took 0.67 of the loop's time (a standalone loop,
+// 2 cores), and 1.2x on a grid's rows of 4, which the predictor learns.
+inline double sum_in(const InValuesOfVaryingRows<float>& in) {
+  const eid_t last = in.count - 1;  // wraps for an empty row: the loop's path
+  if (last >= 4) return sum_in(static_cast<const InValues<float>&>(in));
+  alignas(16) static constexpr uint32_t kKeep[4][4] = {
+      {~0u, 0, 0, 0}, {~0u, ~0u, 0, 0}, {~0u, ~0u, ~0u, 0}, {~0u, ~0u, ~0u, ~0u}};
+  const float* p = in.published;
+  const vid_t* s = in.sources;
+  __m128 v = _mm_setr_ps(p[s[0]], p[s[last < 1 ? last : 1]], p[s[last < 2 ? last : 2]], p[s[last]]);
+  v = _mm_and_ps(v, _mm_load_ps(reinterpret_cast<const float*>(kKeep[last])));
+  __m128 sum = _mm_add_ss(v, _mm_movehdup_ps(v));  // ((x0 + x1) + x2) + x3
+  sum = _mm_add_ss(sum, _mm_movehl_ps(v, v));
+  sum = _mm_add_ss(sum, _mm_shuffle_ps(v, v, 3));
+  return double(_mm_cvtss_f32(sum));
+}
 #endif
 
 }  // namespace chatty

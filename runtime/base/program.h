@@ -75,4 +75,10 @@ struct InValues {
   CHATTY_HD V operator[](eid_t i) const { return published[sources[i]]; }
 };
 
+// The same values, from rows whose short lengths vary from vertex to
+// vertex (a road network's): summed without a branch on a short row's
+// length where the host can (runtime/base/in_sum.h), with the same result.
+template <typename V>
+struct InValuesOfVaryingRows : InValues<V> {};
+
 }  // namespace chatty

@@ -56,7 +56,13 @@ class GatherOps {
   // (runtime/host/sum_layout.h); elsewhere it reads rows.
   GatherOps(DeviceContext<V>& c, const GraphChunk& g, const P& prog, GatherBoard<V>& board, bool per_edge = false,
             ExposedMemory* exposed = nullptr, size_t cache_bytes = 0, CpuGather layout = CpuGather::kRows)
-      : c_(c), g_(g), prog_(prog), board_(board), per_edge_(per_edge && !c.solo()), exposed_(exposed) {
+      : c_(c),
+        g_(g),
+        prog_(prog),
+        board_(board),
+        per_edge_(per_edge && !c.solo()),
+        varying_rows_(rows_vary(g.in)),
+        exposed_(exposed) {
     CHATTY_CHECK(!exposed || (!P::kMonotone && !per_edge_), "blocks migrate across ranks only for Jacobi SendAll");
     tiles_asked_ = layout == CpuGather::kTiles;
     if (!exposed_ && tiles_possible<P>(layout, c.solo(), g.in, g.out, g.n))
@@ -121,11 +127,11 @@ class GatherOps {
                           seconds_per_block_);
       exposed_->sync();
     }
-    board_.open(
-        c_.d,
-        {val, state_.contrib, next, state_.dangling, &g_.in, g_.out_degree, per_edge_ ? received_.data() : nullptr},
-        c_.lo, c_.hi, vid_t(cpu::kDenseGrain), kKeepBlocks,
-        /*local_only=*/true);
+    board_.open(c_.d,
+                {val, state_.contrib, next, state_.dangling, &g_.in, g_.out_degree,
+                 per_edge_ ? received_.data() : nullptr, varying_rows_},
+                c_.lo, c_.hi, vid_t(cpu::kDenseGrain), kKeepBlocks,
+                /*local_only=*/true);
     cpu::GatherSums sums;
     auto work = [&](const cpu::GatherTask<V>& t, vid_t lo, vid_t hi, cpu::GatherSums& s) {
       cpu::gather_range(prog_, t, lo, hi, s);
@@ -245,6 +251,7 @@ class GatherOps {
   cpu::GatherState<V> state_;
   DeviceStatus mine_;
   const bool per_edge_;
+  const bool varying_rows_;       // rows_vary(g_.in)
   std::vector<double> received_;  // per-edge: per owned vertex, the sum of what peers sent it this superstep
   std::vector<size_t> bound_ = std::vector<size_t>(64);  // per-edge: records to each peer per superstep
   int merges_ = 0;

@@ -3,7 +3,8 @@
 // cache and the run is long: a superstep over tiles took 0.6-0.7 of one
 // over rows on urand:20 and kron:20 (2 cores), and laying them out (95-105
 // ms) about 2.5 supersteps over rows. A grid's or a road's in-edges come
-// from nearby ids; rows hit the cache there, and stay.
+// from nearby ids; rows hit the cache there, and stay. Rows of varying
+// short lengths are summed without branches (rows_vary).
 #pragma once
 
 #include <algorithm>
@@ -35,6 +36,23 @@ inline bool in_edges_local(const CsrChunk& in) {
       near += (u > v ? u - v : v - u) < kNear;
     }
   return 2 * near > all;
+}
+
+// Whether the rows' short lengths vary from vertex to vertex: in more than
+// a quarter of a fixed spread of neighbouring pairs, both rows hold one to
+// four edges and not as many (a road network's; not a grid's rows of 4,
+// nor a graph of long rows). A gather sums those rows without a branch on
+// their length (InValuesOfVaryingRows).
+inline bool rows_vary(const CsrChunk& in) {
+  if (!in.offsets || in.hi - in.lo < 2) return false;
+  const vid_t n = in.hi - in.lo - 1, step = std::max<vid_t>(1, n / 1024);
+  auto length = [&](vid_t v) { return in.end(v) - in.begin(v); };
+  uint64_t varying = 0, pairs = 0;
+  for (vid_t v = in.lo + step / 2; v + 1 < in.hi; v += step, ++pairs) {
+    const eid_t a = length(v), b = length(v + 1);
+    varying += a != b && a - 1 < 4 && b - 1 < 4;
+  }
+  return 4 * varying > pairs;
 }
 
 // Whether a second copy of the edges, 4 bytes each, fits in half of the
