@@ -225,19 +225,32 @@ TEST(Operators, IntersectionOfSortedListsBelowABound) {
   }
 }
 
+// Published floats in [0, 1e-3) and rows of random in-neighbours into
+// them: what a gather's sum (in_sum.h) reads.
+struct RandomRows {
+  RandomRows(unsigned seed, size_t n) : rng(seed), published(n) {
+    std::uniform_real_distribution<float> value(0.0f, 1e-3f);
+    for (float& x : published) x = value(rng);
+  }
+  std::vector<vid_t> row(eid_t k) {
+    std::uniform_int_distribution<vid_t> any(0, vid_t(published.size() - 1));
+    std::vector<vid_t> sources(k);
+    for (vid_t& s : sources) s = any(rng);
+    return sources;
+  }
+  std::mt19937 rng;
+  std::vector<float> published;
+};
+
 // A gather's sum of published floats (in_sum.h): the host's vector path
 // where it has one and the portable loop alike within the bound the
 // header states (a unit in the last place of a float per 8 terms), on rows
 // of every length up to a few blocks and one of a hub.
 TEST(InSum, BothLoopsWithinTheBoundOfEveryRowLength) {
-  std::mt19937 rng(17);
-  std::uniform_real_distribution<float> value(0.0f, 1e-3f);
-  std::vector<float> published(5000);
-  for (float& x : published) x = value(rng);
-  std::uniform_int_distribution<vid_t> any(0, vid_t(published.size() - 1));
+  RandomRows rows(17, 5000);
+  const std::vector<float>& published = rows.published;
   for (eid_t k : {0u, 1u, 7u, 8u, 9u, 15u, 16u, 17u, 33u, 100u, 4999u}) {
-    std::vector<vid_t> sources(k);
-    for (vid_t& s : sources) s = any(rng);
+    const std::vector<vid_t> sources = rows.row(k);
     const InValues<float> in{published.data(), sources.data(), k};
     double exact = 0;
     for (vid_t s : sources) exact += double(published[s]);
@@ -251,15 +264,11 @@ TEST(InSum, BothLoopsWithinTheBoundOfEveryRowLength) {
 // sum equals the loop's bit for bit at every length, and reads no source
 // past a row's end (each row fills its own array: ASan sees an over-read).
 TEST(InSum, VaryingRowsSumAsTheLoopBitForBit) {
-  std::mt19937 rng(5);
-  std::uniform_real_distribution<float> value(0.0f, 1e-3f);
-  std::vector<float> published(1000);
-  for (float& x : published) x = value(rng);
-  std::uniform_int_distribution<vid_t> any(0, vid_t(published.size() - 1));
+  RandomRows rows(5, 1000);
+  const std::vector<float>& published = rows.published;
   for (int trial = 0; trial < 50; ++trial)
     for (eid_t k = 0; k <= 9; ++k) {
-      std::vector<vid_t> sources(k);
-      for (vid_t& s : sources) s = any(rng);
+      const std::vector<vid_t> sources = rows.row(k);
       const InValues<float> in{published.data(), sources.data(), k};
       const InValuesOfVaryingRows<float> varying{in};
       float loop = 0;
