@@ -320,6 +320,7 @@ class MigrationBoard {
         if (fabric_.shares_memory(d, p)) continue;
         if (!remote->try_now(p)) continue;
         Slot& peer = slots_[size_t(p)];
+        await_open(peer.list, phase);
         bool claimed = false;
         while (const uint32_t blocks =
                    peer.list.grab_back(lo, hi, remote_.take, /*remote=*/true, remote->keep(p, remote_.take))) {
@@ -386,6 +387,23 @@ class MigrationBoard {
   // frontier's build is short, and a board whose devices did not all
   // open a phase must not hold its peers for long.
   static constexpr double kOpenWait = 2e-3;
+  // The longest a thief waits for an owner on another rank to open a
+  // phase (seconds): that owner publishes its frontier first, and its rank
+  // may be off its core meanwhile, a scheduler's slice of a few
+  // milliseconds on a loaded machine, which is when migration pays most.
+  static constexpr double kRemoteOpenWait = 25e-3;
+  // Thief: waits while owner `peer` is still in the phase before `phase`
+  // (each look a round trip on its phase word). The owner opens or passes
+  // every phase, so this ends when the owner reaches the phase, as the
+  // thief would otherwise wait for it at the superstep's end; and once the
+  // owner opens any phase, so devices whose phases ever fell out of step
+  // would lose no more than that.
+  static void await_open(Worklist& peer, uint64_t phase) {
+    const uint64_t seen = peer.phase();
+    if (seen >= phase) return;
+    const double until = omp_get_wtime() + kRemoteOpenWait;
+    while (peer.phase() == seen && omp_get_wtime() < until) std::this_thread::yield();
+  }
   // The run's only device: its blocks need no words on the fabric.
   bool lone() const { return slots_.size() == 1; }
 
