@@ -112,8 +112,7 @@ inline std::vector<uint64_t> count(host::HostOperators& h, const Graph& g, const
         // The part below v found first, so that the probe loop tests
         // nothing but the marks.
         const vid_t* end = lower_only ? w + w_len : std::lower_bound(w, w + w_len, v);
-        for (const vid_t* p = w; p != end; ++p)
-          if (marked.has(*p)) ++k, ++slot[marked.position(*p)];
+        marked.probe(w, size_t(end - w), [&](vid_t x) { ++k, ++slot[marked.position(x)]; });
         read += uint64_t(end - w);
       }
       add(v, k);

@@ -5,6 +5,10 @@
 #include <cstdint>
 #include <vector>
 
+#if defined(__AVX512F__) && !defined(__CUDACC__)
+#include <immintrin.h>
+#endif
+
 #include "runtime/base/types.h"
 
 namespace chatty::host {
@@ -42,6 +46,32 @@ class MarkedList {
     for (size_t i = 0; i < len_; ++i) bits_[list_[i] >> 6] = 0;
   }
   bool has(vid_t w) const { return (bits_[w >> 6] >> (w & 63)) & 1; }
+  // Calls hit(w) for each marked w of list[0..len), in order. Sixteen
+  // entries at a time where the CPU gathers (AVX-512): their mark bits
+  // tested at once, a branch per sixteen instead of one per entry, which
+  // mispredicted at every hit (triangle counting on kron:20: most of its
+  // time in this loop).
+  template <typename Hit>
+  void probe(const vid_t* list, size_t len, Hit&& hit) const {
+    size_t i = 0;
+#if defined(__AVX512F__) && !defined(__CUDACC__)
+    // The bits as 32-bit words: bit w of the 64-bit words is bit w & 31 of
+    // word w >> 5 (x86 is little-endian).
+    const int* const words = reinterpret_cast<const int*>(bits_.data());
+    const __m512i low5 = _mm512_set1_epi32(31), one = _mm512_set1_epi32(1), zero = _mm512_setzero_si512();
+    for (; i + 16 <= len; i += 16) {
+      // The zero-masked forms: g++ 12's plain ones read an undefined
+      // register (a -Wmaybe-uninitialized error).
+      const __m512i ids = _mm512_loadu_si512(list + i);
+      const __m512i at = _mm512_maskz_srli_epi32(0xffff, ids, 5);
+      const __m512i word = _mm512_mask_i32gather_epi32(zero, 0xffff, at, words, 4);
+      const __m512i bit = _mm512_maskz_srlv_epi32(0xffff, word, _mm512_and_si512(ids, low5));
+      for (unsigned m = _mm512_test_epi32_mask(bit, one); m; m &= m - 1) hit(list[i + unsigned(__builtin_ctz(m))]);
+    }
+#endif
+    for (; i < len; ++i)
+      if (has(list[i])) hit(list[i]);
+  }
   // The position of a marked w in the list.
   size_t position(vid_t w) const {
     if (direct_) return at_[w];
