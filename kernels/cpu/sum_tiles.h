@@ -207,24 +207,33 @@ void gather_tiles(const P& prog, const SumTiles& t, const GatherTask<typename P:
   const eid_t* const deg = task.degree.offsets;
   const double dangling_in = task.dangling_in;
   double l1 = 0, dangling = 0;
-  std::vector<double> sums_of_team(size_t(omp_get_max_threads()) * width);  // a strip's sums per thread
+  // Two sums per target and thread, taking alternate edges: a hub's
+  // edges come one or two apart in a tile (one from most sources of the
+  // strip), and with one sum each add waited on the last one's store
+  // (kron:20: a superstep 0.93 of the time with two; four no better).
+  std::vector<double> sums_of_team(size_t(omp_get_max_threads()) * width * 2);
 #pragma omp parallel reduction(+ : l1, dangling)
   {
-    double* const sum = sums_of_team.data() + size_t(omp_get_thread_num()) * width;
+    double* const sum = sums_of_team.data() + size_t(omp_get_thread_num()) * width * 2;
+    double* const odd = sum + width;
 #pragma omp for schedule(dynamic, 1)
     for (vid_t d = 0; d < nd; ++d) {
-      std::fill(sum, sum + width, 0.0);
+      std::fill(sum, sum + 2 * width, 0.0);
       const eid_t* const row = start + size_t(d) * ns;
       for (vid_t s = 0; s < ns; ++s) {
         const V* const from = contrib + (size_t(s) << shape.src_shift);
-        for (eid_t e = row[s]; e < row[s + 1]; ++e) {
-          const uint32_t x = edges[e];
+        eid_t e = row[s];
+        const eid_t end = row[s + 1];
+        for (; e + 2 <= end; e += 2) {
+          const uint32_t x = edges[e], y = edges[e + 1];
           sum[x & 0xffff] += double(from[x >> 16]);
+          odd[y & 0xffff] += double(from[y >> 16]);
         }
+        if (e < end) sum[edges[e] & 0xffff] += double(from[edges[e] >> 16]);
       }
       const vid_t lo = d << shape.dst_shift, hi = std::min(n, lo + width);
       for (vid_t v = lo; v < hi; ++v) {
-        const V value = prog.apply(sum[v - lo], dangling_in);
+        const V value = prog.apply(sum[v - lo] + odd[v - lo], dangling_in);
         l1 += std::fabs(double(value) - double(task.val[v]));
         task.val[v] = value;
         const eid_t out_degree = deg[v + 1] - deg[v];
