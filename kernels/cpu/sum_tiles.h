@@ -5,8 +5,8 @@
 // the L3 (or on memory, when neighbours on the machine fill the L3). Here
 // targets are cut into strips of 2^dst_shift ids and sources into strips
 // of 2^src_shift; the edges from source strip S to target strip D form
-// tile (D, S), stored by source, each edge as two 16-bit offsets into its
-// strips. A thread owns a target strip at a time: its sums (8K doubles)
+// tile (D, S), stored by source (two rows' edges in turn), each edge as
+// two 16-bit offsets into its strips. A thread owns a target strip at a time: its sums (8K doubles)
 // and one source strip's published values (16K floats), both in its L2,
 // take every random access, and the edges stream by once, 4 bytes each,
 // as the rows' targets did. By source, not by target: a tile's edges to
@@ -75,7 +75,8 @@ struct SumTiles {
   // Tile (D, S) is edges [start[D * src_strips + S], start[... + S + 1]).
   std::vector<eid_t> start;
   // (source - S's first id) << 16 | (target - D's first id), a tile's
-  // edges by source; 64-byte aligned.
+  // edges by source (two rows, one from each half of the strip, in turn),
+  // each row's in its order; 64-byte aligned.
   std::unique_ptr<uint32_t[], FreeArray> edges;
   eid_t num_edges() const { return start.empty() ? 0 : start.back(); }
 };
@@ -83,7 +84,7 @@ struct SumTiles {
 // The tiles of the out-edges `out` of all n vertices, in `shape` (by
 // default sum_tile_shape(n); tests pass wider ones), on the calling
 // thread's team: a count per (source strip, target strip), then each
-// source strip's edges scattered to their tiles in source order. Throws
+// source strip's edges scattered to their tiles, two rows in turn. Throws
 // chatty::Error where out does not hold all n rows or the shape cannot
 // number them, std::bad_alloc where the memory is not there (before the
 // team starts: its threads' buffers are allocated first).
@@ -185,20 +186,36 @@ inline SumTiles build_sum_tiles(const CsrChunk& out, vid_t n, TileShape shape = 
         base[d] = c & ~eid_t(15);
         fill[d] = from_slot[d] = uint32_t(c & 15);
       }
-      const auto [lo, hi] = sources(s);
-      for (vid_t u = lo; u < hi; ++u) {
-        const uint32_t from = uint32_t(u - lo) << 16;
-        const eid_t first = offsets[u], last = offsets[u + 1];  // locals: `base` may alias the offsets
-        for (eid_t e = first; e < last; ++e) {
-          const vid_t v = targets[e], d = v >> ds;
-          uint32_t k = fill[d];
-          line[d].x[k] = from | (v & mask);
-          if (++k == 16) {
-            write(d, from_slot[d], 16);
-            base[d] += 16, from_slot[d] = 0, k = 0;
-          }
-          fill[d] = k;
+      auto put = [&](uint32_t from, vid_t v) {
+        const vid_t d = v >> ds;
+        uint32_t k = fill[d];
+        line[d].x[k] = from | (v & mask);
+        if (++k == 16) {
+          write(d, from_slot[d], 16);
+          base[d] += 16, from_slot[d] = 0, k = 0;
         }
+        fill[d] = k;
+      };
+      // Two rows at a time, one from each half of the strip, their edges
+      // taken in turn: in a tile, neighbouring edges come from two sources,
+      // and the gather's two sums (alternate edges) each follow one row's
+      // rising targets. Supersteps over tiles 0.95 of the time on kron:20,
+      // 0.98 on urand:20 (the layout itself no quicker).
+      const auto [lo, hi] = sources(s);
+      const vid_t half = (hi - lo + 1) / 2;
+      for (vid_t u = lo; u < lo + half; ++u) {
+        const vid_t w = u + half;  // hi when the strip's rows are odd in number: an empty row
+        const uint32_t from_u = uint32_t(u - lo) << 16, from_w = uint32_t(w - lo) << 16;
+        // Locals: `base` may alias the offsets.
+        const eid_t first_u = offsets[u], len_u = offsets[u + 1] - first_u;
+        const eid_t first_w = offsets[w], len_w = w < hi ? offsets[w + 1] - first_w : 0;
+        const eid_t both = std::min(len_u, len_w);
+        for (eid_t i = 0; i < both; ++i) {
+          put(from_u, targets[first_u + i]);
+          put(from_w, targets[first_w + i]);
+        }
+        for (eid_t i = both; i < len_u; ++i) put(from_u, targets[first_u + i]);
+        for (eid_t i = both; i < len_w; ++i) put(from_w, targets[first_w + i]);
       }
       for (vid_t d = 0; d < nd; ++d)
         if (fill[d] > from_slot[d]) write(d, from_slot[d], fill[d]);
