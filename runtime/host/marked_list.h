@@ -59,15 +59,23 @@ class MarkedList {
     // word w >> 5 (x86 is little-endian).
     const int* const words = reinterpret_cast<const int*>(bits_.data());
     const __m512i low5 = _mm512_set1_epi32(31), one = _mm512_set1_epi32(1), zero = _mm512_setzero_si512();
-    for (; i + 16 <= len; i += 16) {
-      // The zero-masked forms: g++ 12's plain ones read an undefined
-      // register (a -Wmaybe-uninitialized error).
-      const __m512i ids = _mm512_loadu_si512(list + i);
-      const __m512i at = _mm512_maskz_srli_epi32(0xffff, ids, 5);
-      const __m512i word = _mm512_mask_i32gather_epi32(zero, 0xffff, at, words, 4);
+    // The zero-masked forms: g++ 12's plain ones read an undefined
+    // register (a -Wmaybe-uninitialized error).
+    auto marks = [&](size_t at) {
+      const __m512i ids = _mm512_loadu_si512(list + at);
+      const __m512i word = _mm512_mask_i32gather_epi32(zero, 0xffff, _mm512_maskz_srli_epi32(0xffff, ids, 5), words, 4);
       const __m512i bit = _mm512_maskz_srlv_epi32(0xffff, word, _mm512_and_si512(ids, low5));
-      for (unsigned m = _mm512_test_epi32_mask(bit, one); m; m &= m - 1) hit(list[i + unsigned(__builtin_ctz(m))]);
-    }
+      return unsigned(_mm512_test_epi32_mask(bit, one));
+    };
+    // Four blocks a branch, their gathers in flight together: triangle
+    // counting on kron:20 0.80 of the time of one block a branch (two: 0.86).
+    for (; i + 64 <= len; i += 64)
+      for (uint64_t m =
+               marks(i) | uint64_t(marks(i + 16)) << 16 | uint64_t(marks(i + 32)) << 32 | uint64_t(marks(i + 48)) << 48;
+           m; m &= m - 1)
+        hit(list[i + unsigned(__builtin_ctzll(m))]);
+    for (; i + 16 <= len; i += 16)
+      for (unsigned m = marks(i); m; m &= m - 1) hit(list[i + unsigned(__builtin_ctz(m))]);
 #endif
     for (; i < len; ++i)
       if (has(list[i])) hit(list[i]);
