@@ -94,6 +94,57 @@ TEST(Engine, PullStepOverARangeStartingMidWord) {
   EXPECT_EQ(level, 1u);
 }
 
+// A first pull step with pending lists (the engine's; its blocks of mostly
+// unvisited vertices test sixteen first in-edges at once where the CPU
+// gathers): on frontiers of every density and with some vertices already
+// visited, exactly the unvisited vertices with a frontier in-neighbour
+// join at the next level, and each block lists, in order, the unvisited
+// ones with in-edges that did not.
+TEST(Engine, FirstPullStepWithListsWakesExactlyTheFrontiersNeighbours) {
+  for (const char* spec : {"kron:13", "urand:13"}) {
+    const Graph g = load_graph(spec, {});
+    const vid_t n = g.num_vertices();
+    const CsrChunk in = chunk_view(g.in(), 0, n);
+    std::mt19937 rng(5);
+    for (unsigned front_in_1000 : {2u, 300u, 900u}) {
+      for (unsigned visited_in_100 : {0u, 10u, 60u}) {
+        const BfsProgram prog{0};
+        std::vector<uint32_t> val(n, kInfinity);
+        Bitmap front(n), next(n);
+        for (vid_t v = 0; v < n; ++v)
+          if (rng() % 1000 < front_in_1000)
+            front.set(v), val[v] = 3;
+          else if (rng() % 100 < visited_in_100)
+            val[v] = 2;
+        const std::vector<uint32_t> before = val;
+        std::vector<vid_t> ids(n);
+        std::vector<uint32_t> count((n + cpu::kPullBlock - 1) / cpu::kPullBlock);
+        const cpu::PullTask<uint32_t> t{val.data(), &front, &next, 3, 0, &in, {ids.data(), count.data(), false}};
+        cpu::PullSums sums;
+        cpu::pull_range(prog, t, 0, n, sums);
+        uint64_t woke = 0;
+        for (vid_t b = 0; b * cpu::kPullBlock < n; ++b) {
+          std::vector<vid_t> left;
+          for (vid_t v = b * cpu::kPullBlock; v < std::min<vid_t>(n, (b + 1) * cpu::kPullBlock); ++v) {
+            bool parent = false;
+            for (eid_t e = g.in().offsets[v]; e < g.in().offsets[v + 1]; ++e) parent |= front.get(g.in().targets[e]);
+            const bool wakes = before[v] == kInfinity && parent;
+            woke += wakes;
+            ASSERT_EQ(next.get(v), wakes) << spec << " " << v;
+            ASSERT_EQ(val[v], wakes ? 4u : before[v]) << spec << " " << v;
+            if (before[v] == kInfinity && !parent && g.in().offsets[v] != g.in().offsets[v + 1]) left.push_back(v);
+          }
+          ASSERT_EQ(std::vector<vid_t>(ids.begin() + long(b * cpu::kPullBlock),
+                                       ids.begin() + long(b * cpu::kPullBlock + count[b])),
+                    left)
+              << spec << " block " << b;
+        }
+        EXPECT_EQ(sums.awake, woke) << spec;
+      }
+    }
+  }
+}
+
 // A pull step after the first tries only the vertices the last one left
 // unvisited (cpu::PullPending): with push steps in between, which visit
 // some of them, every level still comes out as the reference's, whichever

@@ -5,10 +5,15 @@
 #pragma once
 
 #include <algorithm>
+#include <bit>
 #include <cstdint>
 
 #include "kernels/cpu/push_advance.h"
 #include "runtime/base/parallel.h"
+
+#if defined(__AVX512F__) && !defined(__CUDACC__)
+#include <immintrin.h>
+#endif
 
 namespace chatty::cpu {
 
@@ -53,6 +58,32 @@ inline constexpr vid_t kPullBlock = vid_t(kDenseGrain);
 static_assert(kPullBlock % 64 == 0, "pull blocks must cover whole bitmap words");
 inline vid_t pull_blocks_begin(vid_t lo) { return lo & ~vid_t(63); }
 
+#if defined(__AVX512F__) && !defined(__CUDACC__)
+// For the 16 rows from row[0] (row[0..16] their offsets into tgt): bit k
+// set where row k is not empty (`rows`) and where its first entry is in
+// `front` (the result); every id of tgt below 2^31 (the gather's signed
+// offsets). The zero-masked forms: g++ 12's plain ones read an undefined
+// register (a -Wmaybe-uninitialized error).
+inline unsigned first_in_front16(const eid_t* row, const vid_t* tgt, const uint64_t* front, unsigned lanes,
+                                 unsigned& rows) {
+  const int* const t = reinterpret_cast<const int*>(tgt);
+  const int* const words = reinterpret_cast<const int*>(front);
+  unsigned found = 0;
+  rows = 0;
+  for (unsigned half = 0; half < 2; ++half) {  // 8 rows each: their offsets fill a register
+    const __m512i start = _mm512_loadu_si512(row + 8 * half);
+    const __mmask8 full =
+        _mm512_mask_cmpneq_epu64_mask(__mmask8(lanes >> (8 * half)), start, _mm512_loadu_si512(row + 8 * half + 1));
+    const __m256i u = _mm512_mask_i64gather_epi32(_mm256_setzero_si256(), full, start, t, 4);
+    const __m256i word = _mm256_mmask_i32gather_epi32(_mm256_setzero_si256(), full, _mm256_srli_epi32(u, 5), words, 4);
+    const __m256i bit = _mm256_srlv_epi32(word, _mm256_and_si256(u, _mm256_set1_epi32(31)));
+    found |= unsigned(_mm256_mask_test_epi32_mask(full, bit, _mm256_set1_epi32(1))) << (8 * half);
+    rows |= unsigned(full) << (8 * half);
+  }
+  return found;
+}
+#endif
+
 // Visits the vertices of [max(lo, t.lo), hi), which t.in holds; with
 // t.pending, those of its blocks still listed, and lists them again.
 // [lo, hi) is whole blocks from pull_blocks_begin(t.lo).
@@ -71,10 +102,11 @@ void pull_range(const P& prog, const PullTask<typename P::Value>& t, vid_t lo, v
   const Bitmap& front = *t.front;
   Bitmap& next = *t.next;
   uint64_t awake = 0, edges = 0;
-  // Whether v found a parent in the frontier (its in-edges up to it read).
-  auto joins = [&](vid_t v) {
+  // Whether v found a parent in the frontier (its in-edges up to it read),
+  // its first `skip` in-edges known not to be in it.
+  auto joins = [&](vid_t v, eid_t skip = 0) __attribute__((always_inline)) {
     const eid_t first = off[v - base], last = off[v - base + 1];
-    for (eid_t e = first; e < last; ++e) {
+    for (eid_t e = first + skip; e < last; ++e) {
       const vid_t u = tgt[e];
       if (!front.get(u)) continue;
       const V from = P::kUniformFrontier ? level : val[u];
@@ -103,7 +135,39 @@ void pull_range(const P& prog, const PullTask<typename P::Value>& t, vid_t lo, v
       uint32_t& count = t.pending.count[(b0 - first_block) / kPullBlock];
       uint32_t kept = 0;  // written behind the reading, in place
       if (!t.pending.listed) {
-        for (vid_t v = std::max(b0, t.lo); v < b1; ++v) {
+        vid_t v = std::max(b0, t.lo);
+#if defined(__AVX512F__) && !defined(__CUDACC__)
+        // Sixteen vertices' first in-edges tested at once, in a block whose
+        // first 64 vertices are mostly unvisited: there a branch per vertex
+        // on its first in-edge mispredicted (kron:20's widest step, 0.87 of
+        // the time this way). Where most are visited (urand:20's), the
+        // loop below skips them faster (1.1x this way). The vertices that
+        // joined at their first in-edge, then the rest, each in order.
+        unsigned sample = 0;
+        if (front.size() <= (size_t(1) << 31) && v + 64 <= b1)
+          for (vid_t k = 0; k < 64; ++k) sample += unsigned(P::unvisited(val[v + k]));
+        if (sample >= 48)
+          for (; v + 16 <= b1 && v + 16 <= n; v += 16) {
+            for (vid_t k = 0; k < 16 && v + kAhead + k < n; ++k) prefetch_row(v + kAhead + k);
+            unsigned open = 0;
+            for (unsigned k = 0; k < 16; ++k) open |= unsigned(P::unvisited(val[v + k])) << k;
+            unsigned rows;
+            const unsigned first = first_in_front16(off + (v - base), tgt, front.words(), open, rows);
+            for (unsigned m = first; m; m &= m - 1) {
+              const vid_t w = v + vid_t(__builtin_ctz(m));
+              const eid_t e = off[w - base];
+              const V from = P::kUniformFrontier ? level : val[tgt[e]];
+              val[w] = P::reduce(val[w], prog.scatter(from, tgt[e], w, wgt ? wgt[e] : 1));
+              next.set(w);
+              ++awake, ++edges;
+            }
+            for (unsigned m = rows & ~first; m; m &= m - 1) {
+              const vid_t w = v + vid_t(__builtin_ctz(m));
+              if (!joins(w, 1)) list[kept++] = w;
+            }
+          }
+#endif
+        for (; v < b1; ++v) {
           if (v + kAhead < n) prefetch_row(v + kAhead);
           if (P::unvisited(val[v]) && off[v - base] != off[v - base + 1] && !joins(v)) list[kept++] = v;
         }

@@ -24,6 +24,8 @@ class Bitmap {
     for (size_t i = 0; i < words_.size(); ++i) words_[i] = 0;
   }
   bool get(size_t i) const { return (words_[i >> 6] >> (i & 63)) & 1; }
+  // Bit i is bit i & 63 of word i >> 6 (vector tests gather the words).
+  const uint64_t* words() const { return words_.data(); }
   void set(size_t i) { words_[i >> 6] |= uint64_t(1) << (i & 63); }
   // Single-writer forms (one thread owns the bitmap): no lock prefix.
   bool test_and_set(size_t i) {
