@@ -59,10 +59,10 @@ static_assert(kPullBlock % 64 == 0, "pull blocks must cover whole bitmap words")
 inline vid_t pull_blocks_begin(vid_t lo) { return lo & ~vid_t(63); }
 
 #if defined(__AVX512F__) && !defined(__CUDACC__)
-// For the 16 rows from row[0] (row[0..16] their offsets into tgt): bit k
-// set where row k is not empty (`rows`) and where its first entry is in
-// `front` (the result); every id of tgt below 2^31 (the gather's signed
-// offsets). The zero-masked forms: g++ 12's plain ones read an undefined
+// For the 16 rows from row[0] (row[0..16] their offsets into tgt), of
+// those whose bit is set in `lanes`: bit k set where row k is not empty
+// (`rows`) and where its first entry is in `front` (the result); every id
+// of tgt below 2^31 (the gather's signed offsets). The zero-masked forms: g++ 12's plain ones read an undefined
 // register (a -Wmaybe-uninitialized error).
 inline unsigned first_in_front16(const eid_t* row, const vid_t* tgt, const uint64_t* front, unsigned lanes,
                                  unsigned& rows) {
@@ -102,20 +102,25 @@ void pull_range(const P& prog, const PullTask<typename P::Value>& t, vid_t lo, v
   const Bitmap& front = *t.front;
   Bitmap& next = *t.next;
   uint64_t awake = 0, edges = 0;
+  // v joins through its in-edge e (from a frontier vertex), the in-edges
+  // from its first up to e read.
+  auto join = [&](vid_t v, eid_t e, eid_t first) __attribute__((always_inline)) {
+    const vid_t u = tgt[e];
+    const V from = P::kUniformFrontier ? level : val[u];
+    val[v] = P::reduce(val[v], prog.scatter(from, u, v, wgt ? wgt[e] : 1));
+    next.set(v);
+    ++awake;
+    edges += e - first + 1;
+  };
   // Whether v found a parent in the frontier (its in-edges up to it read),
   // its first `skip` in-edges known not to be in it.
   auto joins = [&](vid_t v, eid_t skip = 0) __attribute__((always_inline)) {
     const eid_t first = off[v - base], last = off[v - base + 1];
-    for (eid_t e = first + skip; e < last; ++e) {
-      const vid_t u = tgt[e];
-      if (!front.get(u)) continue;
-      const V from = P::kUniformFrontier ? level : val[u];
-      val[v] = P::reduce(val[v], prog.scatter(from, u, v, wgt ? wgt[e] : 1));
-      next.set(v);
-      ++awake;
-      edges += e - first + 1;
-      return true;
-    }
+    for (eid_t e = first + skip; e < last; ++e)
+      if (front.get(tgt[e])) {
+        join(v, e, first);
+        return true;
+      }
     edges += last - first;
     return false;
   };
@@ -161,11 +166,7 @@ void pull_range(const P& prog, const PullTask<typename P::Value>& t, vid_t lo, v
             const uint64_t rows = rows_lo | uint64_t(rows_hi) << 16;
             for (uint64_t m = first; m; m &= m - 1) {
               const vid_t w = v + vid_t(__builtin_ctzll(m));
-              const eid_t e = off[w - base];
-              const V from = P::kUniformFrontier ? level : val[tgt[e]];
-              val[w] = P::reduce(val[w], prog.scatter(from, tgt[e], w, wgt ? wgt[e] : 1));
-              next.set(w);
-              ++awake, ++edges;
+              join(w, off[w - base], off[w - base]);
             }
             for (uint64_t m = rows & ~first; m; m &= m - 1) {
               const vid_t w = v + vid_t(__builtin_ctzll(m));

@@ -6,10 +6,11 @@
 // targets are cut into strips of 2^dst_shift ids and sources into strips
 // of 2^src_shift; the edges from source strip S to target strip D form
 // tile (D, S), stored by source (four rows' edges in turn), each edge as
-// two 16-bit offsets into its strips. A thread owns a target strip at a time: its sums (8K doubles)
-// and one source strip's published values (16K floats), both in its L2,
-// take every random access, and the edges stream by once, 4 bytes each,
-// as the rows' targets did. By source, not by target: a tile's edges to
+// two 16-bit offsets into its strips. A thread owns a target strip at a
+// time: its sums (two doubles for each of 8K targets) and one source
+// strip's published values (16K floats), both in its L2, take every random
+// access, and the edges stream by once, 4 bytes each, as the rows' targets
+// did. By source, not by target: a tile's edges to
 // one target in a row make each add wait on the last (urand:20 1.7x
 // slower). The sums are added up in double, at least the rows' precision
 // (runtime/base/in_sum.h). The tiles are a second copy of the edges:
