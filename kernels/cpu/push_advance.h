@@ -6,6 +6,7 @@
 
 #include <omp.h>
 
+#include <algorithm>
 #include <atomic>
 
 #include "runtime/base/csr_view.h"
@@ -21,18 +22,39 @@ inline constexpr int kGrain = 64;  // vertices per grab from a frontier (RGraph)
 // on the shared counter, and per-vertex work is already even.
 inline constexpr int kDenseGrain = 1024;
 inline constexpr eid_t kPrefetch = 16;        // edges ahead for value prefetches
-inline constexpr size_t kVertexPrefetch = 4;  // bucket vertices ahead for their value and row
+inline constexpr size_t kVertexPrefetch = 4;  // bucket vertices between the prefetch stages below
 
-// Starts the misses of the value and row of ids[i + kVertexPrefetch], if
-// below `end`: an ordered program's buckets are scattered vertices (a
-// fifth off SSSP on kron:20). A BFS or WCC frontier on a grid is near in
-// memory and loses by the prefetches: not for them.
-template <typename V>
-inline void prefetch_ahead(const vid_t* ids, size_t i, size_t end, const V* val, const eid_t* off, vid_t base) {
-  if (i + kVertexPrefetch >= end) return;
-  const vid_t u = ids[i + kVertexPrefetch];
-  __builtin_prefetch(&val[u]);
-  __builtin_prefetch(off + (u - base));
+// Starts the misses of the rows ahead of ids[i] (vertices below `end`), in
+// three stages, each reading what the stage before fetched: the value and
+// offset of ids[i + 3k], the start of ids[i + 2k]'s row (targets and
+// weights), and the values of ids[i + k]'s first kPrefetch targets (a
+// row's own loop fetches the rest kPrefetch edges ahead). An ordered
+// program's buckets are scattered low-degree vertices, each a chain of
+// three misses (offset, row, its targets' values) that the rows' own
+// prefetches never reached. src: the rows' own values (val, or a peer's
+// array for a migrated block); wgt: null where the program reads no weights.
+// A BFS or WCC frontier on a grid is near in memory and loses by the
+// prefetches: not for them.
+template <typename V, typename W>
+inline void prefetch_rows_ahead(const vid_t* ids, size_t i, size_t end, const V* src, const V* val, const eid_t* off,
+                                vid_t base, const vid_t* tgt, const W* wgt) {
+  constexpr size_t k = kVertexPrefetch;
+  if (i + 3 * k < end) {
+    const vid_t u = ids[i + 3 * k];
+    __builtin_prefetch(&src[u]);
+    __builtin_prefetch(off + (u - base));
+  }
+  if (i + 2 * k < end) {
+    const eid_t e = off[ids[i + 2 * k] - base];
+    __builtin_prefetch(tgt + e);
+    __builtin_prefetch(tgt + e + kPrefetch - 1);
+    if (wgt) __builtin_prefetch(wgt + e);
+  }
+  if (i + k < end) {
+    const vid_t u = ids[i + k] - base;
+    const eid_t lo = off[u], hi = std::min(off[u + 1], lo + kPrefetch);
+    for (eid_t e = lo; e < hi; ++e) __builtin_prefetch(&val[tgt[e]], 1, 3);
+  }
 }
 
 namespace detail {
@@ -97,7 +119,7 @@ inline void push_block(const CsrChunk& g, const Degrees& degree, const P& prog, 
   auto rows = [&](const auto* wgt) {
     for (size_t i = first; i < last; ++i) {
       const vid_t u = ids[i];
-      if constexpr (P::kOrdered) prefetch_ahead(ids, i, last, src, off, base);
+      if constexpr (P::kOrdered) prefetch_rows_ahead(ids, i, last, src, val, off, base, tgt, wgt);
       // src is val itself, or on a block migrated from a peer device the peer's array.
       const V vu = std::atomic_ref<V>(const_cast<V&>(src[u])).load(std::memory_order_relaxed);
       detail::relax_row<kShared>(degree, prog, vu, u, tgt, wgt, off[u - base], off[u - base + 1], val, claimed, scout,

@@ -218,14 +218,14 @@ class OrderedOps {
       const size_t grain = std::clamp<size_t>(fresh / (4 * size_t(omp_get_num_threads())), 1, cpu::kGrain);
 #pragma omp for schedule(dynamic, grain) nowait
       for (size_t i = 0; i < fresh; ++i) {
-        cpu::prefetch_ahead(sb.frontier.data(), i, fresh, val, g.offsets, g.lo);
+        cpu::prefetch_rows_ahead(sb.frontier.data(), i, fresh, val, val, g.offsets, g.lo, g.targets, wgt);
         relax(sb.frontier[i]);
       }
       while (bucket < mine.size() && !mine[bucket].empty() && mine[bucket].size() < kLocalFuse) {
         std::vector<vid_t> now;
         now.swap(mine[bucket]);
         for (size_t i = 0; i < now.size(); ++i) {
-          cpu::prefetch_ahead(now.data(), i, now.size(), val, g.offsets, g.lo);
+          cpu::prefetch_rows_ahead(now.data(), i, now.size(), val, val, g.offsets, g.lo, g.targets, wgt);
           relax(now[i]);
         }
       }
