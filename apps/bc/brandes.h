@@ -30,9 +30,11 @@ struct Scores {
 };
 
 // The forward advance's functor on the host: CountPaths, which a pull
-// advance may also run (from every vertex not yet reached).
+// advance may also run (from every vertex not yet reached), there with
+// plain loads and stores: only the thread scanning v's in-edges writes v.
 struct CountPathsBothWays : CountPaths {
   bool wanted(vid_t v) const { return ops::atomic_load(depth + v) < 0; }
+  unsigned pulled(vid_t u, vid_t v, eid_t e) const { return CountPathsOn<false>{depth, sigma, next}(u, v, e); }
 };
 
 // Adds the sources' dependencies to score[], one source at a time, each

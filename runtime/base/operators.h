@@ -32,6 +32,14 @@ concept Pullable = requires(const F& f, vid_t v) {
   { f.wanted(v) } -> std::convertible_to<bool>;
 };
 
+// A pullable functor with a visit for pull steps, pulled(u, v, e): there v
+// is written by the one thread that scans its in-edges, so the visit needs
+// no atomics, whose fences would keep the far vertices' misses apart.
+template <typename F>
+concept PullsAlone = Pullable<F> && requires(const F& f, vid_t u, vid_t v, eid_t e) {
+  { f.pulled(u, v, e) } -> std::convertible_to<unsigned>;
+};
+
 // An advance functor that names what it reads of an edge's far vertex
 // (fetch_ahead(v)): a host push advance calls it some edges ahead of the
 // visit, so that the misses of a long row overlap.

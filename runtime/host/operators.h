@@ -230,18 +230,27 @@ Level advance(TeamThread& t, const C& c, LevelQueue& q, const Level& cur, F&& f,
   q.note_level_end(t, cur.hi);
   if constexpr (pullable) {
     if (pull) {
-      const std::vector<uint64_t>& level = q.level_bitmap();
-      t.share(0, c.num_vertices(), [&](int, size_t i) {
+      // Copied in, as push's below: through references they are reloaded
+      // after every store the functor makes.
+      const uint64_t* level = q.level_bitmap().data();
+      const eid_t* offsets = in->offsets.data();
+      const vid_t* sources = in->targets.data();
+      const std::decay_t<F> fn = f;
+      t.share(0, c.num_vertices(), [&, level, offsets, sources, fn](int, size_t i) {
         const vid_t v = vid_t(i);
-        if (!f.wanted(v)) return uint64_t(0);
+        if (!fn.wanted(v)) return uint64_t(0);
         uint64_t read = 0;  // in-edges looked at, the one that stopped the scan included
-        const eid_t lo = in->offsets[v], hi = in->offsets[v + 1];
+        const eid_t lo = offsets[v], hi = offsets[v + 1];
         EdgeMarks::RowWriter marked(marks, lo, hi);
         for (eid_t e = lo; e < hi; ++e) {
-          const vid_t u = in->targets[e];
+          const vid_t u = sources[e];
           ++read;
           if (!((level[u >> 6] >> (u & 63)) & 1)) continue;
-          const unsigned visit = f(u, v, e);
+          unsigned visit;
+          if constexpr (ops::PullsAlone<std::decay_t<F>>)
+            visit = fn.pulled(u, v, e);
+          else
+            visit = fn(u, v, e);
           if (visit & kJoin) found.list.push_back(v);
           if (visit & kMark) marked.mark(e);
           if (visit & kStop) break;
