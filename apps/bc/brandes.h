@@ -82,10 +82,26 @@ inline void brandes_by_levels(host::HostOperators& h, const Csr& c, std::span<co
         const std::span<const vid_t> level = queue.level(d);
         if (d + 1 < queue.levels() && pulled[size_t(d) + 1]) {
           const std::span<const vid_t> after = queue.level(d + 1);
+          // A row's predecessors are listed and their sums fetched before
+          // the adds: each add is a fence, which would keep the next
+          // predecessor's miss from starting until it is done.
           host::compute(t, 0, after.size(), [&](size_t i) {
             const vid_t w = after[i];
-            preds->for_each(in->offsets[w], in->offsets[w + 1],
-                            [&](eid_t e) { ops::atomic_add(&passed[in->targets[e]], share[w]); });
+            const double mine = share[w];
+            constexpr int kBatch = 16;
+            vid_t batch[kBatch];
+            int k = 0;
+            auto add = [&] {
+              for (int j = 0; j < k; ++j) ops::atomic_add(&passed[batch[j]], mine);
+              k = 0;
+            };
+            preds->for_each(in->offsets[w], in->offsets[w + 1], [&](eid_t e) {
+              const vid_t u = in->targets[e];
+              __builtin_prefetch(&passed[u], 1);
+              batch[k++] = u;
+              if (k == kBatch) add();
+            });
+            add();
           });
           host::compute(t, 0, level.size(), [&](size_t i) {
             const vid_t v = level[i];
