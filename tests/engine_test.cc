@@ -95,7 +95,7 @@ TEST(Engine, PullStepOverARangeStartingMidWord) {
 }
 
 // A first pull step with pending lists (the engine's; its blocks of mostly
-// unvisited vertices test sixteen first in-edges at once where the CPU
+// unvisited vertices test thirty-two first in-edges a step where the CPU
 // gathers): on frontiers of every density and with some vertices already
 // visited, exactly the unvisited vertices with a frontier in-neighbour
 // join at the next level, and each block lists, in order, the unvisited
