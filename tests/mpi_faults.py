@@ -281,7 +281,7 @@ class RankFaults(RankCase):
         self.assertNotEqual(job.returncode, 0)
         self.assertIn("reached", out)  # rank 0's summary came first
         lines = [l for l in err.splitlines() if "stopped answering" in l]
-        self.assertTrue(lines, err)
+        self.assertTrue(lines, f"exit {job.returncode} after {time.time() - t0:.1f} s, stderr:\n{err}")
         self.assertIn("rank 0 stopped answering", lines[0])
 
     def test_a_rank_stopped_while_writing_the_results_is_named_there(self):

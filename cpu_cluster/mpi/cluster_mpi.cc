@@ -356,11 +356,9 @@ FailedTogether cluster_fail_together(const std::string& what, double wait_s) {
 }
 
 void cluster_abort(int code) {
-  std::fflush(stdout);
-  std::fflush(stderr);
-  // Time for the launcher to forward the line: where two ranks abort at
-  // once, MPICH's could end both before either line was out.
-  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  // Where two ranks abort at once, MPICH's launcher could end both before
+  // either line was out.
+  mpi::let_lines_out();
   // The world's, whatever the ranks' communicator: MPICH's abort of
   // another one can leave the launcher waiting for good.
   MPI_Abort(MPI_COMM_WORLD, code);

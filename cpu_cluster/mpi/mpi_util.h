@@ -7,9 +7,12 @@
 
 #include <algorithm>
 #include <barrier>
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "cpu_cluster/cluster.h"
@@ -164,6 +167,16 @@ inline void prepare_window(MPI_Win win, const char* what) {
     throw Error(std::string(what) +
                 ": this MPI library gives windows the separate memory model; the cluster layer "
                 "needs the unified one (OpenMPI's osc sm/ucx, MPICH)");
+}
+
+// Flushes this process's output and gives the launcher time to forward
+// it, before a rank ends the job: MPICH's launcher, told of an abort (or
+// an exit) while its machine is busy, has ended the job with the error
+// line still in the rank's pipe, unread.
+inline void let_lines_out() {
+  std::fflush(stdout);
+  std::fflush(stderr);
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
 }
 
 // Lets MPI move what others put while a rank polls its own window

@@ -166,7 +166,7 @@ class Watchdog {
                    "chatty: error: rank %d stopped answering: a read of its window has not returned for %.0f s, last "
                    "in %s (--rank_timeout=%g; seen by rank %d)\n",
                    r, waited, last_where(r).c_str(), timeout_, rank_);
-      std::fflush(stderr);
+      let_lines_out();
       std::_Exit(1);
     }
   }
@@ -216,8 +216,7 @@ class Watchdog {
         std::fprintf(stderr,
                      "chatty: error: %s stopped answering: no sign of %s (--rank_timeout=%g; seen by rank %d)\n",
                      ranks_named(silent).c_str(), each.c_str(), timeout_, rank_);
-      std::fflush(stderr);
-      MPI_Abort(MPI_COMM_WORLD, 1);
+      cluster_abort(1);
     }
   }
 
@@ -246,8 +245,7 @@ class Watchdog {
                      "chatty: error: rank %d stalled in superstep %llu: blocks its device claimed from rank %d were "
                      "taken back %.0f s ago and it has not moved on since: a stalled thief (--rank_timeout=%g)\n",
                      l.rank, static_cast<unsigned long long>(l.step + 1), rank_, waited, timeout_);
-        std::fflush(stderr);
-        MPI_Abort(MPI_COMM_WORLD, 1);
+        cluster_abort(1);
       }
       ++i;
     }
