@@ -8,47 +8,26 @@
 #include <gtest/gtest.h>
 #include <omp.h>
 
-#include <algorithm>
 #include <numeric>
 #include <utility>
 #include <vector>
 
+#include "apps/wcc/reference.h"
+#include "runtime/graph/graph_builder.h"
+#include "runtime/graph/graph_chunk.h"
+
 namespace chatty {
 namespace {
 
-// Sorted symmetric rows of n vertices.
-struct SmallGraph {
-  std::vector<eid_t> offsets;
-  std::vector<vid_t> targets;
-  CsrChunk chunk(vid_t n) const { return CsrChunk{0, n, offsets.data(), targets.data()}; }
-};
-
-SmallGraph symmetric(vid_t n, const std::vector<std::pair<vid_t, vid_t>>& edges) {
-  std::vector<std::vector<vid_t>> rows(n);
-  for (auto [u, v] : edges) rows[u].push_back(v), rows[v].push_back(u);
-  SmallGraph g;
-  g.offsets.push_back(0);
-  for (std::vector<vid_t>& r : rows) {
-    std::sort(r.begin(), r.end());
-    g.targets.insert(g.targets.end(), r.begin(), r.end());
-    g.offsets.push_back(eid_t(g.targets.size()));
-  }
-  return g;
-}
-
-// The least id of each vertex's component, by repeated relaxation.
-std::vector<vid_t> least_ids(vid_t n, const std::vector<std::pair<vid_t, vid_t>>& edges) {
-  std::vector<vid_t> label(n);
-  std::iota(label.begin(), label.end(), vid_t(0));
-  for (bool again = true; again;) {
-    again = false;
-    for (auto [u, v] : edges) {
-      const vid_t m = std::min(label[u], label[v]);
-      again |= label[u] != m || label[v] != m;
-      label[u] = label[v] = m;
-    }
-  }
-  return label;
+// The symmetrised graph of `edges` on n vertices.
+Graph symmetric(vid_t n, const std::vector<std::pair<vid_t, vid_t>>& edges) {
+  EdgeList list;
+  for (auto [u, v] : edges) list.src.push_back(u), list.dst.push_back(v);
+  BuildOptions opt;
+  opt.symmetrize = true;
+  std::vector<EdgeList> lists;
+  lists.push_back(std::move(list));
+  return build_graph(std::move(lists), n, false, opt);
 }
 
 // A giant path 10..109 (root 10). Vertices 400, 401 hang at 410 and 402,
@@ -69,18 +48,19 @@ TEST(UnionFind, RestStageLabelsReachRootsItMoves) {
   const int saved = omp_get_max_threads();
   for (bool under_giant : {false, true}) {
     const auto edges = rest_moves_roots(under_giant);
-    const SmallGraph g = symmetric(n, edges);
-    const std::vector<vid_t> want = least_ids(n, edges);
+    const Graph graph = symmetric(n, edges);
+    const CsrChunk g = chunk_view(graph.out(), 0, n);
+    const std::vector<vid_t> want = reference::wcc(graph);
     for (int t : {1, 2, 3}) {
       omp_set_num_threads(t);
       std::vector<vid_t> comp(n);
       std::iota(comp.begin(), comp.end(), vid_t(0));
-      cpu::afforest_sample(g.chunk(n), 2, comp.data());
+      cpu::afforest_sample(g, 2, comp.data());
       ASSERT_EQ(cpu::uf_find(109, comp.data()), giant);
       std::vector<vid_t> unskipped = comp;
-      cpu::afforest_rest(g.chunk(n), 2, giant, comp.data());
+      cpu::afforest_rest(g, 2, giant, comp.data());
       EXPECT_EQ(comp, want) << (under_giant ? "giant's root moved" : "giant's root stayed") << ", threads " << t;
-      cpu::afforest_rest(g.chunk(n), 2, n, unskipped.data());  // no giant: every vertex's edges
+      cpu::afforest_rest(g, 2, n, unskipped.data());  // no giant: every vertex's edges
       EXPECT_EQ(unskipped, want) << "no giant, threads " << t;
     }
   }
