@@ -274,10 +274,10 @@ inline uint64_t afforest_sample(const CsrChunk& chunk, eid_t rounds, vid_t* comp
 // Points every vertex at its root and links every edge from `skip` on of
 // the vertices whose root is not `giant` (on an undirected graph the
 // giant's inner edges cannot change anything; an id past the graph's:
-// every vertex's); returns the edges linked. Flattening as it goes saves the pass a
-// compression would take. Where a link moved a root, the labels that
-// trail it are brought up to date after: while the giant's root stays a
-// root, only the vertices found outside the giant can trail (the giant's
+// every vertex's); returns the edges linked. Flattening as it goes saves
+// the pass a compression would take. Where a link moved a root, the labels
+// that trail it are brought up to date after: while the giant's root stays
+// a root, only the vertices found outside the giant can trail (the giant's
 // were pointed at its root), so only those are flattened again (kron:20:
 // 68 edges linked, four roots moved, a few hundred vertices outside the
 // giant with edges, where a pass over every vertex was a tenth of WCC).
