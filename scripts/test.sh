@@ -140,7 +140,7 @@ if [ "$tsan" = 1 ]; then
   for i in 0 1; do
     GTEST_TOTAL_SHARDS=2 GTEST_SHARD_INDEX=$i KMP_HOT_TEAMS_MAX_LEVEL=2 OMP_TOOL_LIBRARIES="$archer" \
       TSAN_OPTIONS="halt_on_error=1 report_thread_leaks=0 suppressions=$PWD/tests/tsan.supp" \
-      build-tsan/tests/chatty_runtime_tests --gtest_filter='*Multi*:Engine.*:Partition.*:Frontier.*:Reorder.*:Operators.*:Bc.*:Tc.*:Scc.*:Lpa.*:Louvain.*:Leiden.*:Hits.*:Similarity.*:Ktruss.*:ConcurrentRuns.*:Wave.*:SpinBarrier.*-*.DeviceSteps*:*.GpuSteps*:*.GpuTopKSteps*' \
+      build-tsan/tests/chatty_runtime_tests --gtest_filter='*Multi*:Engine.*:Partition.*:Frontier.*:Reorder.*:Operators.*:Bc.*:Tc.*:Scc.*:Lpa.*:Louvain.*:Leiden.*:Hits.*:Similarity.*:Ktruss.*:ConcurrentRuns.*:Wave.*:SpinBarrier.*:UnionFind.*-*.DeviceSteps*:*.GpuSteps*:*.GpuTopKSteps*' \
       --gtest_brief=1 &
     shards+=($!)
   done
